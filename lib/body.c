@@ -1,0 +1,310 @@
+/* body.c - position specs, cost lines, calls and jumps.  Portable mode
+ * writes fl= before every fn=, cob= (when objects are used), cfi= and cfn=
+ * before every calls=, and full cost vectors.  CGW_COMPACT writes specs
+ * only on change and drops trailing zero costs.  Both close an inlined
+ * file with fe= before the block ends.  Every argument is checked before anything
+ * is written, so a refused call leaves no partial line. */
+#include <string.h>
+
+#include "internal.h"
+
+static const uint64_t zero_pos[2];
+
+static cgw_status enter_body(cgw_writer *w, const char *call)
+{
+    cgw_status st = cgwp_enter(w, call, CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
+    if (st == CGW_OK && w->state != CGWP_ST_BODY)
+        st = cgwp_begin_body(w);
+    return st;
+}
+
+/* cur_fn is set only in the body, so a call refused here has not written
+ * the header either. */
+static cgw_status enter_function(cgw_writer *w, const char *call)
+{
+    cgw_status st = cgwp_enter(w, call, CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
+    if (st != CGW_OK)
+        return st;
+    if (w->cur_fn == 0)
+        return cgwp_fail(w, CGW_EUSAGE, "no function: call cgw_function() first");
+    if (w->next_ob != w->cur_ob || (w->next_fl != 0 && w->next_fl != w->cur_fl))
+        return cgwp_fail(w, CGW_EUSAGE, "the object or file changed since cgw_function(); "
+                         "call cgw_function() before more costs");
+    return CGW_OK;
+}
+
+static cgw_status check_costs(cgw_writer *w, const char *what, const uint64_t *c, size_t n)
+{
+    if (n > w->nevents)
+        return cgwp_fail(w, CGW_EINVAL, "%zu %s costs for %zu events", n, what, w->nevents);
+    if (n > 0 && c == NULL)
+        return cgwp_fail(w, CGW_EINVAL, "%s costs are NULL", what);
+    return CGW_OK;
+}
+
+cgw_status cgwp_begin_body(cgw_writer *w)
+{
+    if (w->nevents == 0)
+        return cgwp_fail(w, CGW_EUSAGE, "no event defined: call cgw_add_event() first");
+    if (w->totals == NULL) {
+        w->line_max = 128 + 2 * CGWP_POS_MAX + 21 * w->nevents;
+        w->totals = cgwp_malloc(w, w->nevents * sizeof *w->totals);
+        w->line = cgwp_malloc(w, w->line_max);
+        if (w->totals == NULL || w->line == NULL)
+            return cgwp_fail(w, CGW_ENOMEM, "out of memory for %zu events", w->nevents);
+    }
+    memset(w->totals, 0, w->nevents * sizeof *w->totals);
+    cgw_status st = cgwp_write_header(w);
+    if (st == CGW_OK)
+        w->state = CGWP_ST_BODY;
+    return st;
+}
+
+/* Return to the function's own file before the block ends, compact mode
+ * too: callgrind_annotate keeps an fi= file across fn= and fl=. */
+cgw_status cgwp_end_function(cgw_writer *w)
+{
+    if (w->cur_fn == 0 || w->cur_fi == w->cur_fl)
+        return CGW_OK;
+    w->cur_fi = w->cur_fl;
+    return cgwp_write_name(w, "fe=", CGWP_FL, w->cur_fl);
+}
+
+/* " c1 c2 ...": every event in portable mode, no trailing zeros compact. */
+char *cgwp_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n)
+{
+    if (w->flags & CGW_COMPACT) {
+        while (n > 0 && c[n - 1] == 0)
+            n--;
+    }
+    for (size_t i = 0; i < n; i++) {
+        *p++ = ' ';
+        p = cgwp_fmt_dec(p, c[i]);
+    }
+    if (!(w->flags & CGW_COMPACT)) {
+        for (size_t i = n; i < w->nevents; i++) {
+            p[0] = ' ';
+            p[1] = '0';
+            p += 2;
+        }
+    }
+    return p;
+}
+
+static cgw_status choose(cgw_writer *w, const char *call, int kind, const char *what,
+                         const char *name, uint32_t *slot)
+{
+    cgw_status st = enter_body(w, call);
+    if (st == CGW_OK)
+        st = cgwp_check_name(w, what, name);
+    if (st == CGW_OK)
+        st = cgwp_intern(w, kind, name, 0, 0, slot);
+    return st;
+}
+
+cgw_status cgw_object(cgw_writer *w, const char *name)
+{
+    return choose(w, "cgw_object", CGWP_OB, "object name", name, &w->next_ob);
+}
+
+cgw_status cgw_file(cgw_writer *w, const char *name)
+{
+    return choose(w, "cgw_file", CGWP_FL, "file name", name, &w->next_fl);
+}
+
+static cgw_status unknown_file(cgw_writer *w, uint32_t *fl)
+{
+    if (w->unknown_fl == 0) {
+        cgw_status st = cgwp_intern(w, CGWP_FL, "???", 0, 0, &w->unknown_fl);
+        if (st != CGW_OK)
+            return st;
+    }
+    *fl = w->unknown_fl;
+    return CGW_OK;
+}
+
+cgw_status cgw_function(cgw_writer *w, const char *name)
+{
+    uint32_t fl = w ? w->next_fl : 0, fn;
+    cgw_status st = enter_body(w, "cgw_function");
+    if (st == CGW_OK)
+        st = cgwp_check_name(w, "function name", name);
+    if (st == CGW_OK && fl == 0)
+        st = unknown_file(w, &fl);
+    if (st == CGW_OK)
+        st = cgwp_intern(w, CGWP_FN, name, w->next_ob, fl, &fn);
+    if (st == CGW_OK)
+        st = cgwp_end_function(w);
+    if (st != CGW_OK)
+        return st;
+    int compact = (w->flags & CGW_COMPACT) != 0;
+    if (!compact)
+        st = cgwp_puts(w, "\n", 1);
+    if (st == CGW_OK && w->next_ob != 0 && w->next_ob != w->written_ob)
+        st = cgwp_write_name(w, "ob=", CGWP_OB, w->next_ob);
+    w->written_ob = w->next_ob;
+    if (st == CGW_OK && (!compact || fl != w->written_fl))
+        st = cgwp_write_name(w, "fl=", CGWP_FL, fl);
+    w->written_fl = fl;
+    if (st == CGW_OK)
+        st = cgwp_write_name(w, "fn=", CGWP_FN, fn);
+    w->cur_ob = w->next_ob;
+    w->cur_fl = w->cur_fi = fl;
+    w->cur_fn = fn;
+    w->base_valid = 0;
+    return st;
+}
+
+cgw_status cgw_inline_file(cgw_writer *w, const char *name)
+{
+    uint32_t fl;
+    cgw_status st = enter_function(w, "cgw_inline_file");
+    if (st == CGW_OK)
+        st = cgwp_check_name(w, "inline file name", name);
+    if (st == CGW_OK)
+        st = cgwp_intern(w, CGWP_FL, name, 0, 0, &fl);
+    if (st != CGW_OK || fl == w->cur_fi)
+        return st;
+    w->cur_fi = fl;
+    return cgwp_write_name(w, fl == w->cur_fl ? "fe=" : "fi=", CGWP_FL, fl);
+}
+
+cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t n)
+{
+    cgw_status st = enter_function(w, "cgw_cost");
+    if (st == CGW_OK && pos == NULL)
+        st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
+    if (st == CGW_OK)
+        st = check_costs(w, "self", costs, n);
+    if (st != CGW_OK)
+        return st;
+    uint64_t *t = w->totals;
+    for (size_t i = 0; i < n; i++)
+        if (costs[i] > UINT64_MAX - t[i])
+            return cgwp_fail(w, CGW_ERANGE, "the total of event %zu would pass 2^64-1", i + 1);
+    char *p = cgwp_reserve(w, w->line_max);
+    if (p == NULL)
+        return w->err;
+    char *q = cgwp_pos(w, p, pos, 0);
+    q = cgwp_costs(w, q, costs, n);
+    *q++ = '\n';
+    for (size_t i = 0; i < n; i++)
+        t[i] += costs[i];
+    return cgwp_commit(w, p, q);
+}
+
+/* Resolve a callee or jump target to table entries; checks come first. */
+static cgw_status resolve(cgw_writer *w, const cgw_target *t, const char *what,
+                          uint32_t *ob, uint32_t *fl, uint32_t *fn)
+{
+    if (t == NULL || t->function == NULL)
+        return cgwp_fail(w, CGW_EINVAL, "the %s has no function name", what);
+    cgw_status st = cgwp_check_name(w, "function name", t->function);
+    if (st == CGW_OK && t->object != NULL)
+        st = cgwp_check_name(w, "object name", t->object);
+    if (st == CGW_OK && t->file != NULL)
+        st = cgwp_check_name(w, "file name", t->file);
+    *ob = w->cur_ob;
+    *fl = w->cur_fl;
+    if (st == CGW_OK && t->object != NULL)
+        st = cgwp_intern(w, CGWP_OB, t->object, 0, 0, ob);
+    if (st == CGW_OK && t->file != NULL)
+        st = cgwp_intern(w, CGWP_FL, t->file, 0, 0, fl);
+    if (st == CGW_OK)
+        st = cgwp_intern(w, CGWP_FN, t->function, *ob, *fl, fn);
+    return st;
+}
+
+cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
+                    const uint64_t *target_pos, const uint64_t *source_pos,
+                    const uint64_t *inclusive, size_t n)
+{
+    uint32_t ob, fl, fn;
+    cgw_status st = enter_function(w, "cgw_call");
+    int compact = w && (w->flags & CGW_COMPACT);
+    if (st == CGW_OK && source_pos == NULL)
+        st = cgwp_fail(w, CGW_EINVAL, "source position is NULL");
+    if (st == CGW_OK && count == 0 && !compact)
+        st = cgwp_fail(w, CGW_EINVAL, "call count 0 (callgrind_annotate turns such a call "
+                       "into self cost); only CGW_COMPACT allows it");
+    if (st == CGW_OK)
+        st = check_costs(w, "inclusive", inclusive, n);
+    if (st == CGW_OK)
+        st = resolve(w, callee, "callee", &ob, &fl, &fn);
+    if (st == CGW_OK && ob != 0 && (compact ? ob != w->cur_ob : 1))
+        st = cgwp_write_name(w, "cob=", CGWP_OB, ob);
+    if (st == CGW_OK && (!compact || fl != w->cur_fi))
+        st = cgwp_write_name(w, "cfi=", CGWP_FL, fl);
+    if (st == CGW_OK)
+        st = cgwp_write_name(w, "cfn=", CGWP_FN, fn);
+    if (st != CGW_OK)
+        return st;
+    char *p = cgwp_reserve(w, w->line_max);
+    if (p == NULL)
+        return w->err;
+    char *q = p;
+    memcpy(q, "calls=", 6);
+    q = cgwp_fmt_dec(q + 6, count);
+    *q++ = ' ';
+    q = cgwp_pos(w, q, target_pos ? target_pos : zero_pos, 1);
+    *q++ = '\n';
+    q = cgwp_pos(w, q, source_pos, 0);
+    q = cgwp_costs(w, q, inclusive, n);
+    *q++ = '\n';
+    return cgwp_commit(w, p, q);
+}
+
+static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, int cond,
+                       uint64_t count, uint64_t executed, const uint64_t *target_pos,
+                       const uint64_t *source_pos)
+{
+    uint32_t ob, fl, fn;
+    cgw_status st = enter_function(w, call);
+    int compact = w && (w->flags & CGW_COMPACT);
+    if (st == CGW_OK && source_pos == NULL)
+        st = cgwp_fail(w, CGW_EINVAL, "source position is NULL");
+    if (st == CGW_OK && cond && count > executed)
+        st = cgwp_fail(w, CGW_EINVAL, "followed %llu times but executed %llu times",
+                       (unsigned long long)count, (unsigned long long)executed);
+    if (st == CGW_OK && (cond ? executed : count) == 0 && !compact)
+        st = cgwp_fail(w, CGW_EINVAL, "a count of 0; only CGW_COMPACT allows it");
+    if (st == CGW_OK)
+        st = resolve(w, to, "jump target", &ob, &fl, &fn);
+    if (st == CGW_OK && ob != w->cur_ob)
+        st = cgwp_fail(w, CGW_EINVAL, "a jump cannot leave its object");
+    if (st == CGW_OK && fl != w->cur_fi)
+        st = cgwp_write_name(w, "jfi=", CGWP_FL, fl);
+    if (st == CGW_OK && fn != w->cur_fn)
+        st = cgwp_write_name(w, "jfn=", CGWP_FN, fn);
+    if (st != CGW_OK)
+        return st;
+    char *p = cgwp_reserve(w, w->line_max);
+    if (p == NULL)
+        return w->err;
+    char *q = p;
+    memcpy(q, cond ? "jcnd=" : "jump=", 5);
+    q = cgwp_fmt_dec(q + 5, count);
+    if (cond) {
+        *q++ = '/';
+        q = cgwp_fmt_dec(q, executed);
+    }
+    *q++ = ' ';
+    q = cgwp_pos(w, q, target_pos ? target_pos : zero_pos, 1);
+    *q++ = '\n';
+    q = cgwp_pos(w, q, source_pos, 0);
+    *q++ = '\n';
+    return cgwp_commit(w, p, q);
+}
+
+cgw_status cgw_jump(cgw_writer *w, const cgw_target *to, uint64_t count,
+                    const uint64_t *target_pos, const uint64_t *source_pos)
+{
+    return jump(w, "cgw_jump", to, 0, count, 0, target_pos, source_pos);
+}
+
+cgw_status cgw_cond_jump(cgw_writer *w, const cgw_target *to, uint64_t followed,
+                         uint64_t executed, const uint64_t *target_pos,
+                         const uint64_t *source_pos)
+{
+    return jump(w, "cgw_cond_jump", to, 1, followed, executed, target_pos, source_pos);
+}

@@ -1,0 +1,110 @@
+/* error.c - the sticky first error, its message, and argument checks. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+const char *cgw_strerror(cgw_status status)
+{
+    switch (status) {
+    case CGW_OK: return "success";
+    case CGW_EIO: return "I/O error";
+    case CGW_ENOMEM: return "out of memory";
+    case CGW_EUSAGE: return "call not allowed in this state";
+    case CGW_EINVAL: return "invalid argument";
+    case CGW_ERANGE: return "value out of range";
+    }
+    return "unknown status";
+}
+
+const char *cgw_errmsg(const cgw_writer *w)
+{
+    if (w == NULL)
+        return "no writer (NULL)";
+    return w->msg;
+}
+
+/* Record st as the writer's error unless one is already recorded; the
+ * message is prefixed with the public call being served.  Formatting with
+ * vsnprintf is fine here: this runs once per writer, never per line. */
+cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
+{
+    if (w->err != CGW_OK)
+        return w->err;
+    w->err = st;
+    int n = snprintf(w->msg, sizeof w->msg, "%s: ", w->call ? w->call : "cgw");
+    if (n < 0 || (size_t)n >= sizeof w->msg)
+        return st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->msg + n, sizeof w->msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static const char *state_name(int state)
+{
+    switch (state) {
+    case CGWP_ST_HEADER: return "header";
+    case CGWP_ST_PART_HEADER: return "part header";
+    case CGWP_ST_BODY: return "body";
+    default: return "finished";
+    }
+}
+
+static const char *expected(int states)
+{
+    if (states == (CGWP_ST_HEADER | CGWP_ST_PART_HEADER))
+        return "the header (before any body call)";
+    if (states == CGWP_ST_HEADER)
+        return "the first part's header (before any body call or cgw_new_part)";
+    return "an open writer (before cgw_finish)";
+}
+
+/* The check at every public entry point. */
+cgw_status cgwp_enter(cgw_writer *w, const char *call, int states)
+{
+    if (w == NULL)
+        return CGW_EUSAGE;
+    if (w->err != CGW_OK)
+        return w->err;
+    w->call = call;
+    if (!(w->state & states))
+        return cgwp_fail(w, CGW_EUSAGE, "not allowed in the %s state; expected %s",
+                         state_name(w->state), expected(states));
+    return CGW_OK;
+}
+
+/* Header text: one line, so no line breaks. */
+cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *s)
+{
+    if (s == NULL)
+        return cgwp_fail(w, CGW_EINVAL, "%s is NULL", what);
+    const char *bad = strpbrk(s, "\r\n");
+    if (bad != NULL)
+        return cgwp_fail(w, CGW_EINVAL, "%s contains a %s at byte %zu", what,
+                         *bad == '\n' ? "line feed" : "carriage return",
+                         (size_t)(bad - s));
+    return CGW_OK;
+}
+
+/* A name must survive "(id) name" in every reader: readers strip blanks
+ * around it, and without compression "(digit" would read as an ID. */
+cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *s)
+{
+    cgw_status st = cgwp_check_text(w, what, s);
+    if (st != CGW_OK)
+        return st;
+    size_t n = strlen(s);
+    if (n == 0)
+        return cgwp_fail(w, CGW_EINVAL, "%s is empty", what);
+    if (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t')
+        return cgwp_fail(w, CGW_EINVAL, "%s \"%.64s\" has leading or trailing blanks",
+                         what, s);
+    if ((w->flags & CGW_NO_NAME_COMPRESSION) && s[0] == '(' && s[1] >= '0' && s[1] <= '9')
+        return cgwp_fail(w, CGW_EINVAL,
+                         "%s \"%.64s\" starts with '(' and a digit, which readers take "
+                         "for a compressed ID without name compression", what, s);
+    return CGW_OK;
+}

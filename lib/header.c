@@ -1,0 +1,323 @@
+/* header.c - the header calls and the header and totals lines.  The header
+ * is kept until the first body call and written in Callgrind's order:
+ * format line, version, creator, pid, cmd, part, thread, desc, positions,
+ * event, events, summary.  Later parts repeat it from part: on, so that a
+ * reader that resets everything at part: (KCachegrind) still has events. */
+#include <string.h>
+
+#include "internal.h"
+
+static cgw_status set_string(cgw_writer *w, const char *call, char **slot,
+                             const char *what, const char *s)
+{
+    cgw_status st = cgwp_enter(w, call, CGWP_ST_HEADER);
+    if (st == CGW_OK)
+        st = cgwp_check_text(w, what, s);
+    if (st != CGW_OK)
+        return st;
+    char *copy = cgwp_strdup(w, s);
+    if (copy == NULL)
+        return cgwp_fail(w, CGW_ENOMEM, "out of memory copying the %s", what);
+    cgwp_free(w, *slot);
+    *slot = copy;
+    return CGW_OK;
+}
+
+cgw_status cgw_set_creator(cgw_writer *w, const char *creator)
+{
+    return set_string(w, "cgw_set_creator", &w->creator, "creator", creator);
+}
+
+cgw_status cgw_set_cmd(cgw_writer *w, const char *cmd)
+{
+    return set_string(w, "cgw_set_cmd", &w->cmd, "command", cmd);
+}
+
+cgw_status cgw_set_pid(cgw_writer *w, uint64_t pid)
+{
+    cgw_status st = cgwp_enter(w, "cgw_set_pid", CGWP_ST_HEADER);
+    if (st != CGW_OK)
+        return st;
+    w->pid = pid;
+    w->has_pid = 1;
+    return CGW_OK;
+}
+
+cgw_status cgw_set_thread(cgw_writer *w, uint64_t thread)
+{
+    cgw_status st = cgwp_enter(w, "cgw_set_thread", CGWP_ST_HEADER | CGWP_ST_PART_HEADER);
+    if (st != CGW_OK)
+        return st;
+    w->thread = thread;
+    w->has_thread = 1;
+    return CGW_OK;
+}
+
+cgw_status cgw_add_desc(cgw_writer *w, const char *type, const char *value)
+{
+    cgw_status st = cgwp_enter(w, "cgw_add_desc", CGWP_ST_HEADER | CGWP_ST_PART_HEADER);
+    if (st == CGW_OK)
+        st = cgwp_check_text(w, "description type", type);
+    if (st == CGW_OK)
+        st = cgwp_check_text(w, "description value", value);
+    if (st != CGW_OK)
+        return st;
+    if (type[0] == '\0' || strchr(type, ':') != NULL)
+        return cgwp_fail(w, CGW_EINVAL, "description type \"%.64s\" is empty or has a ':'",
+                         type);
+    size_t mark = w->descs.len;
+    st = cgwp_text_adds(w, &w->descs, "desc: ");
+    if (st == CGW_OK)
+        st = cgwp_text_adds(w, &w->descs, type);
+    if (st == CGW_OK)
+        st = cgwp_text_adds(w, &w->descs, value[0] ? ": " : ":");
+    if (st == CGW_OK)
+        st = cgwp_text_adds(w, &w->descs, value);
+    if (st == CGW_OK)
+        st = cgwp_text_add(w, &w->descs, "\n", 1);
+    if (st != CGW_OK)
+        w->descs.len = mark;
+    return st;
+}
+
+static int is_event_name(const char *s)
+{
+    if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
+        return 0;
+    for (s++; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_' ||
+              (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
+static cgw_status check_new_event(cgw_writer *w, const char *name, const char *long_name)
+{
+    if (name == NULL)
+        return cgwp_fail(w, CGW_EINVAL, "event name is NULL");
+    if (!is_event_name(name))
+        return cgwp_fail(w, CGW_EINVAL,
+                         "event name \"%.64s\" does not match [A-Za-z_][A-Za-z0-9_]*", name);
+    if (cgwp_lookup(w, CGWP_EV, name) != NULL)
+        return cgwp_fail(w, CGW_EINVAL, "event \"%.64s\" is already defined", name);
+    if (long_name != NULL)
+        return cgwp_check_text(w, "event long name", long_name);
+    return CGW_OK;
+}
+
+/* FORMULA := TERM ('+' TERM)*, TERM := [NUMBER ['*']] EVENT, blanks
+ * allowed between tokens, every EVENT already defined. */
+static cgw_status check_formula(cgw_writer *w, const char *f)
+{
+    const char *s = f;
+    char name[128];
+    for (;;) {
+        while (*s == ' ')
+            s++;
+        if (*s >= '0' && *s <= '9') {
+            while (*s >= '0' && *s <= '9')
+                s++;
+            while (*s == ' ')
+                s++;
+            if (*s == '*')
+                s++;
+            while (*s == ' ')
+                s++;
+        }
+        size_t n = 0;
+        while ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_' ||
+               (n > 0 && *s >= '0' && *s <= '9')) {
+            if (n + 1 < sizeof name)
+                name[n++] = *s;
+            s++;
+        }
+        name[n] = '\0';
+        if (n == 0)
+            return cgwp_fail(w, CGW_EINVAL, "formula \"%.64s\": expected an event name at "
+                             "byte %zu", f, (size_t)(s - f));
+        if (cgwp_lookup(w, CGWP_EV, name) == NULL)
+            return cgwp_fail(w, CGW_EINVAL, "formula \"%.64s\": event \"%s\" is not defined",
+                             f, name);
+        while (*s == ' ')
+            s++;
+        if (*s == '\0')
+            return CGW_OK;
+        if (*s != '+')
+            return cgwp_fail(w, CGW_EINVAL, "formula \"%.64s\": expected '+' at byte %zu",
+                             f, (size_t)(s - f));
+        s++;
+    }
+}
+
+static cgw_status add_event(cgw_writer *w, const char *name, const char *formula,
+                            const char *long_name)
+{
+    uint32_t entry;
+    size_t mark_ev = w->events.len, mark_names = w->evnames.len;
+    cgw_status st = CGW_OK;
+    if (formula != NULL || long_name != NULL) {
+        st = cgwp_text_adds(w, &w->events, "event: ");
+        if (st == CGW_OK)
+            st = cgwp_text_adds(w, &w->events, name);
+        if (st == CGW_OK && formula != NULL)
+            st = cgwp_text_adds(w, &w->events, " = ");
+        if (st == CGW_OK && formula != NULL)
+            st = cgwp_text_adds(w, &w->events, formula);
+        if (st == CGW_OK && long_name != NULL)
+            st = cgwp_text_adds(w, &w->events, " : ");
+        if (st == CGW_OK && long_name != NULL)
+            st = cgwp_text_adds(w, &w->events, long_name);
+        if (st == CGW_OK)
+            st = cgwp_text_add(w, &w->events, "\n", 1);
+    }
+    if (st == CGW_OK && formula == NULL) {
+        st = cgwp_text_add(w, &w->evnames, " ", 1);
+        if (st == CGW_OK)
+            st = cgwp_text_adds(w, &w->evnames, name);
+    }
+    if (st == CGW_OK)
+        st = cgwp_intern(w, CGWP_EV, name, 0, 0, &entry);
+    if (st != CGW_OK) {
+        w->events.len = mark_ev;
+        w->evnames.len = mark_names;
+        return st;
+    }
+    if (formula == NULL)
+        w->nevents++;
+    return CGW_OK;
+}
+
+cgw_status cgw_add_event(cgw_writer *w, const char *name, const char *long_name)
+{
+    cgw_status st = cgwp_enter(w, "cgw_add_event", CGWP_ST_HEADER);
+    if (st == CGW_OK)
+        st = check_new_event(w, name, long_name);
+    if (st != CGW_OK)
+        return st;
+    return add_event(w, name, NULL, long_name);
+}
+
+cgw_status cgw_add_derived_event(cgw_writer *w, const char *name, const char *formula,
+                                 const char *long_name)
+{
+    cgw_status st = cgwp_enter(w, "cgw_add_derived_event", CGWP_ST_HEADER);
+    if (st == CGW_OK)
+        st = check_new_event(w, name, long_name);
+    if (st == CGW_OK)
+        st = cgwp_check_text(w, "formula", formula);
+    if (st == CGW_OK)
+        st = check_formula(w, formula);
+    if (st != CGW_OK)
+        return st;
+    return add_event(w, name, formula, long_name);
+}
+
+cgw_status cgw_set_summary(cgw_writer *w, const uint64_t *costs, size_t n)
+{
+    cgw_status st = cgwp_enter(w, "cgw_set_summary", CGWP_ST_HEADER | CGWP_ST_PART_HEADER);
+    if (st != CGW_OK)
+        return st;
+    if (n > w->nevents)
+        return cgwp_fail(w, CGW_EINVAL, "%zu costs for %zu events", n, w->nevents);
+    if (n > 0 && costs == NULL)
+        return cgwp_fail(w, CGW_EINVAL, "costs is NULL");
+    if (n > w->nsummary) {
+        uint64_t *s = cgwp_realloc(w, w->summary, n * sizeof *s);
+        if (s == NULL)
+            return cgwp_fail(w, CGW_ENOMEM, "out of memory copying the summary");
+        w->summary = s;
+    }
+    if (n > 0)
+        memcpy(w->summary, costs, n * sizeof *costs);
+    w->nsummary = n;
+    w->has_summary = 1;
+    return CGW_OK;
+}
+
+/* "key: N\n" */
+static cgw_status put_number_line(cgw_writer *w, const char *key, uint64_t v)
+{
+    char line[64];
+    size_t k = strlen(key);
+    memcpy(line, key, k);
+    char *end = cgwp_fmt_dec(line + k, v);
+    *end++ = '\n';
+    return cgwp_put(w, line, (size_t)(end - line));
+}
+
+static cgw_status put_text_line(cgw_writer *w, const char *key, const char *text)
+{
+    cgw_status st = cgwp_put(w, key, strlen(key));
+    if (st == CGW_OK)
+        st = cgwp_put(w, text, strlen(text));
+    if (st == CGW_OK)
+        st = cgwp_put(w, "\n", 1);
+    return st;
+}
+
+/* "key: c1 c2 ...\n", every event written. */
+static cgw_status put_costs_line(cgw_writer *w, const char *key, const uint64_t *c, size_t n)
+{
+    cgw_status st = cgwp_put(w, key, strlen(key));
+    for (size_t i = 0; i < w->nevents && st == CGW_OK; i++) {
+        char num[24] = " ";
+        char *end = cgwp_fmt_dec(num + 1, i < n ? c[i] : 0);
+        st = cgwp_put(w, num, (size_t)(end - num));
+    }
+    if (st == CGW_OK)
+        st = cgwp_put(w, "\n", 1);
+    return st;
+}
+
+static const char *positions_line(unsigned positions)
+{
+    if (positions == (CGW_POS_INSTR | CGW_POS_LINE))
+        return "positions: instr line\n";
+    return positions == CGW_POS_INSTR ? "positions: instr\n" : "positions: line\n";
+}
+
+cgw_status cgwp_write_header(cgw_writer *w)
+{
+    cgw_status st = CGW_OK;
+    if (w->part == 1) {
+        st = cgwp_put(w, "# callgrind format\nversion: 1\n", 30);
+        if (st == CGW_OK)
+            st = put_text_line(w, "creator: ", w->creator ? w->creator
+                                                          : "libcgw-" CGW_VERSION_STRING);
+        if (st == CGW_OK && w->has_pid)
+            st = put_number_line(w, "pid: ", w->pid);
+        if (st == CGW_OK && w->cmd)
+            st = put_text_line(w, "cmd: ", w->cmd);
+    } else if (!(w->flags & CGW_COMPACT)) {
+        st = cgwp_put(w, "\n", 1);
+    }
+    if (st == CGW_OK)
+        st = put_number_line(w, "part: ", w->part);
+    if (st == CGW_OK && w->has_thread)
+        st = put_number_line(w, "thread: ", w->thread);
+    if (st == CGW_OK)
+        st = cgwp_put(w, w->descs.p, w->descs.len);
+    if (st == CGW_OK)
+        st = cgwp_put(w, positions_line(w->positions), strlen(positions_line(w->positions)));
+    if (st == CGW_OK)
+        st = cgwp_put(w, w->events.p, w->events.len);
+    if (st == CGW_OK)
+        st = cgwp_put(w, "events:", 7);
+    if (st == CGW_OK)
+        st = cgwp_put(w, w->evnames.p, w->evnames.len);
+    if (st == CGW_OK)
+        st = cgwp_put(w, "\n", 1);
+    if (st == CGW_OK && w->has_summary)
+        st = put_costs_line(w, "summary:", w->summary, w->nsummary);
+    return st;
+}
+
+cgw_status cgwp_write_totals(cgw_writer *w)
+{
+    cgw_status st = CGW_OK;
+    if (!(w->flags & CGW_COMPACT))
+        st = cgwp_put(w, "\n", 1);
+    if (st == CGW_OK)
+        st = put_costs_line(w, "totals:", w->totals, w->nevents);
+    return st;
+}

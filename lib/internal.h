@@ -1,0 +1,201 @@
+/* internal.h - the writer's private state, shared by the files of lib/.
+ * Never installed.  Cross-file names use the cgwp_ prefix. */
+#ifndef CGW_INTERNAL_H
+#define CGW_INTERNAL_H
+
+#include <stdint.h>
+#include <stddef.h>
+
+#include "cgw.h"
+
+/* Writer states; entry points name the set of states they accept. */
+enum {
+    CGWP_ST_HEADER = 1,      /* before the first body call */
+    CGWP_ST_PART_HEADER = 2, /* after cgw_new_part(), before its body */
+    CGWP_ST_BODY = 4,
+    CGWP_ST_DONE = 8         /* after cgw_finish() */
+};
+
+/* A growable byte string for header text (desc and event lines). */
+typedef struct cgwp_text {
+    char *p;
+    size_t len, cap;
+} cgwp_text;
+
+/* One interned name.  id is 0 until the name is first written, so IDs are
+ * dense and in order of first use.  scope (functions only) holds the
+ * object and file entries (index + 1) that, with the name, identify it. */
+typedef struct cgwp_name {
+    const char *str;
+    uint32_t len;
+    uint32_t id;
+    uint32_t scope_ob, scope_fl;
+    uint64_t hash;
+} cgwp_name;
+
+/* A name table: entries plus an open-addressing index of entry + 1. */
+typedef struct cgwp_table {
+    cgwp_name *names;
+    uint32_t count, cap;
+    uint32_t *slots;
+    uint32_t mask;
+    uint32_t next_id;
+} cgwp_table;
+
+/* Strings of the name tables live in chunks freed with the part. */
+typedef struct cgwp_chunk {
+    struct cgwp_chunk *next;
+    size_t used, cap;
+    char data[];
+} cgwp_chunk;
+
+enum { CGWP_OB, CGWP_FL, CGWP_FN, CGWP_EV, CGWP_NTABLES };
+
+/* The sink: write every byte or fail with errno; close commits (finish
+ * without error) or discards, and frees ctx.  close may be NULL. */
+typedef int (*cgwp_close_fn)(cgw_writer *w, void *ctx, int commit);
+
+struct cgw_writer {
+    /* sink and memory */
+    cgw_write_fn sink_write;
+    cgwp_close_fn sink_close;
+    void *sink_ctx;
+    int sink_open;
+    cgw_allocator alloc;
+
+    /* options */
+    unsigned flags;
+    unsigned positions;
+    int npos;
+
+    /* state and sticky error */
+    int state;
+    cgw_status err;
+    const char *call; /* the public call being served, for messages */
+    char msg[256];
+
+    /* output buffer; 'line' holds a numeric line when it cannot fit */
+    char *buf;
+    size_t len, cap;
+    char *line;
+    size_t line_max;
+
+    /* header */
+    char *creator, *cmd;
+    uint64_t pid, thread;
+    int has_pid, has_thread;
+    cgwp_text descs;    /* "desc: T: V\n" lines */
+    cgwp_text events;   /* "event: ..." lines */
+    cgwp_text evnames;  /* " A B" for the events: line */
+    size_t nevents;     /* raw events: cost columns */
+    uint64_t *summary;
+    size_t nsummary;
+    int has_summary;
+    unsigned part;
+
+    /* body of the current part */
+    uint64_t *totals;
+    cgwp_table tables[CGWP_NTABLES];
+    cgwp_chunk *chunks;              /* body names of this part */
+    cgwp_chunk *ev_chunks;           /* event names */
+    uint32_t next_ob, next_fl;       /* chosen by cgw_object/cgw_file */
+    uint32_t cur_ob, cur_fl, cur_fn; /* of the current function block */
+    uint32_t cur_fi;                 /* file of the following costs */
+    uint32_t written_ob, written_fl; /* last ob=/fl= line written */
+    uint32_t unknown_fl;             /* entry of "???" once interned */
+    uint64_t base[2];                /* previous cost line's position */
+    int base_valid;
+};
+
+/* error.c */
+cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+cgw_status cgwp_enter(cgw_writer *w, const char *call, int states);
+cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *s);
+cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *s);
+
+/* alloc.c */
+void cgwp_default_allocator(cgw_allocator *a);
+void *cgwp_malloc(cgw_writer *w, size_t n);
+void *cgwp_realloc(cgw_writer *w, void *p, size_t n);
+void cgwp_free(cgw_writer *w, void *p);
+char *cgwp_strdup(cgw_writer *w, const char *s);
+cgw_status cgwp_text_add(cgw_writer *w, cgwp_text *t, const char *s, size_t n);
+cgw_status cgwp_text_adds(cgw_writer *w, cgwp_text *t, const char *s);
+
+/* writer.c: creating a writer and binding its sink (used by the sinks) */
+cgw_writer *cgwp_new(const cgw_options *opts);
+void cgwp_bind_sink(cgw_writer *w, cgw_write_fn fn, cgwp_close_fn close, void *ctx);
+void cgwp_destroy(cgw_writer *w);
+
+/* sink-fd.c: write all bytes to a descriptor, retrying EINTR and short
+ * writes (the fd and path sinks share it) */
+int cgwp_fd_write_all(int fd, const char *buf, size_t len);
+
+/* buf.c */
+cgw_status cgwp_flush(cgw_writer *w);
+cgw_status cgwp_put(cgw_writer *w, const char *p, size_t n);
+char *cgwp_reserve_slow(cgw_writer *w, size_t n);
+
+/* Room for n bytes: a pointer into the buffer, or into w->line when the
+ * buffer is smaller than n; NULL after an error.  cgwp_commit() takes the
+ * bytes from the returned pointer up to end. */
+static inline char *cgwp_reserve(cgw_writer *w, size_t n)
+{
+    if (w->cap - w->len >= n)
+        return w->buf + w->len;
+    return cgwp_reserve_slow(w, n);
+}
+
+static inline cgw_status cgwp_commit(cgw_writer *w, char *start, char *end)
+{
+    if (start == w->buf + w->len) {
+        w->len += (size_t)(end - start);
+        return CGW_OK;
+    }
+    return cgwp_put(w, start, (size_t)(end - start));
+}
+
+static inline cgw_status cgwp_puts(cgw_writer *w, const char *s, size_t n)
+{
+    if (w->cap - w->len >= n) {
+        for (size_t i = 0; i < n; i++)
+            w->buf[w->len + i] = s[i];
+        w->len += n;
+        return CGW_OK;
+    }
+    return cgwp_put(w, s, n);
+}
+
+/* fmt.c: integers by hand; each returns the end of what it wrote.
+ * A decimal takes at most 20 bytes, a 0x hex number 18. */
+char *cgwp_fmt_dec(char *p, uint64_t v);
+char *cgwp_fmt_hex(char *p, uint64_t v);
+unsigned cgwp_dec_len(uint64_t v);
+unsigned cgwp_hex_len(uint64_t v);
+
+/* names.c */
+cgw_status cgwp_intern(cgw_writer *w, int kind, const char *s,
+                       uint32_t scope_ob, uint32_t scope_fl, uint32_t *entry);
+cgw_status cgwp_write_name(cgw_writer *w, const char *spec, int kind, uint32_t entry);
+const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s);
+void cgwp_tables_reset(cgw_writer *w);
+void cgwp_tables_free(cgw_writer *w);
+
+/* pos.c */
+#define CGWP_POS_MAX 44 /* two subpositions and their separator */
+char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target);
+
+/* header.c */
+cgw_status cgwp_write_header(cgw_writer *w);
+cgw_status cgwp_write_totals(cgw_writer *w);
+
+/* body.c */
+cgw_status cgwp_begin_body(cgw_writer *w);
+cgw_status cgwp_end_function(cgw_writer *w);
+char *cgwp_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n);
+
+#endif /* CGW_INTERNAL_H */

@@ -1,0 +1,58 @@
+/* pos.c - subpositions.  Relative forms (+N, -N, *) count from the
+ * previous cost line, call and jump source lines included; a call or jump
+ * target never moves that base.  The first line after fn= is absolute.
+ * By default targets are absolute (they point into another function);
+ * CGW_COMPACT writes whichever form is shorter, preferring relative on a
+ * tie, as the spec's own example does. */
+#include "internal.h"
+
+static char *absolute(char *p, uint64_t v, int hex)
+{
+    return hex ? cgwp_fmt_hex(p, v) : cgwp_fmt_dec(p, v);
+}
+
+static char *relative(char *p, uint64_t v, uint64_t base)
+{
+    if (v == base) {
+        *p = '*';
+        return p + 1;
+    }
+    if (v > base) {
+        *p = '+';
+        return cgwp_fmt_dec(p + 1, v - base);
+    }
+    *p = '-';
+    return cgwp_fmt_dec(p + 1, base - v);
+}
+
+static char *shortest(char *p, uint64_t v, uint64_t base, int hex)
+{
+    unsigned rel = v == base ? 1 : 1 + cgwp_dec_len(v > base ? v - base : base - v);
+    unsigned abs = hex ? cgwp_hex_len(v) : cgwp_dec_len(v);
+    return rel <= abs ? relative(p, v, base) : absolute(p, v, hex);
+}
+
+/* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
+ * leading or trailing blank; a cost or source position becomes the base. */
+char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target)
+{
+    int compact = (w->flags & CGW_COMPACT) != 0;
+    int rel = w->base_valid && !(w->flags & CGW_NO_POS_COMPRESSION) && (compact || !is_target);
+    for (int i = 0; i < w->npos; i++) {
+        int hex = i == 0 && (w->positions & CGW_POS_INSTR);
+        if (i > 0)
+            *p++ = ' ';
+        if (!rel)
+            p = absolute(p, pos[i], hex);
+        else if (compact)
+            p = shortest(p, pos[i], w->base[i], hex);
+        else
+            p = relative(p, pos[i], w->base[i]);
+    }
+    if (!is_target) {
+        for (int i = 0; i < w->npos; i++)
+            w->base[i] = pos[i];
+        w->base_valid = 1;
+    }
+    return p;
+}

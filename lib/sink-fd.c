@@ -1,0 +1,42 @@
+/* sink-fd.c - write to a descriptor the caller owns. */
+#include <errno.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+int cgwp_fd_write_all(int fd, const char *buf, size_t len)
+{
+    while (len > 0) {
+        ssize_t r = write(fd, buf, len);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        if (r == 0) {
+            errno = EIO;
+            return -1;
+        }
+        buf += r;
+        len -= (size_t)r;
+    }
+    return 0;
+}
+
+static int fd_write(void *ctx, const char *buf, size_t len)
+{
+    return cgwp_fd_write_all((int)(intptr_t)ctx, buf, len);
+}
+
+cgw_writer *cgw_open_fd(int fd, const cgw_options *opts)
+{
+    if (fd < 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cgw_writer *w = cgwp_new(opts);
+    if (w != NULL)
+        cgwp_bind_sink(w, fd_write, NULL, (void *)(intptr_t)fd);
+    return w;
+}

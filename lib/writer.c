@@ -1,0 +1,180 @@
+/* writer.c - creating a writer on a sink, parts, finishing and freeing. */
+#include <errno.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define DEFAULT_BUFFER (64 * 1024)
+
+static int valid_options(const cgw_options *o)
+{
+    if (o == NULL)
+        return 1;
+    if (o->positions > (CGW_POS_LINE | CGW_POS_INSTR))
+        return 0;
+    if (o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION | CGW_NO_POS_COMPRESSION))
+        return 0;
+    const cgw_allocator *a = o->allocator;
+    return a == NULL || (a->malloc && a->realloc && a->free);
+}
+
+/* A writer without a sink yet; NULL with errno EINVAL or ENOMEM. */
+cgw_writer *cgwp_new(const cgw_options *opts)
+{
+    if (!valid_options(opts)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cgw_allocator a;
+    if (opts != NULL && opts->allocator != NULL)
+        a = *opts->allocator;
+    else
+        cgwp_default_allocator(&a);
+    cgw_writer *w = a.malloc(a.ctx, sizeof *w);
+    if (w == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memset(w, 0, sizeof *w);
+    w->alloc = a;
+    w->positions = opts && opts->positions ? opts->positions : CGW_POS_LINE;
+    w->npos = w->positions == (CGW_POS_LINE | CGW_POS_INSTR) ? 2 : 1;
+    w->flags = opts ? opts->flags : 0;
+    w->cap = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
+    w->buf = cgwp_malloc(w, w->cap);
+    if (w->buf == NULL) {
+        a.free(a.ctx, w);
+        errno = ENOMEM;
+        return NULL;
+    }
+    w->state = CGWP_ST_HEADER;
+    w->part = 1;
+    return w;
+}
+
+void cgwp_bind_sink(cgw_writer *w, cgw_write_fn fn, cgwp_close_fn close, void *ctx)
+{
+    w->sink_write = fn;
+    w->sink_close = close;
+    w->sink_ctx = ctx;
+    w->sink_open = 1;
+}
+
+cgw_writer *cgw_open_callback(cgw_write_fn fn, void *ctx, const cgw_options *opts)
+{
+    if (fn == NULL) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cgw_writer *w = cgwp_new(opts);
+    if (w != NULL)
+        cgwp_bind_sink(w, fn, NULL, ctx);
+    return w;
+}
+
+/* Close the sink once: commit only when the whole profile was written. */
+static void close_sink(cgw_writer *w, int commit)
+{
+    if (!w->sink_open)
+        return;
+    w->sink_open = 0;
+    if (w->sink_close == NULL)
+        return;
+    errno = 0;
+    if (w->sink_close(w, w->sink_ctx, commit) != 0 && commit) {
+        int e = errno;
+        cgwp_fail(w, e == ENOMEM ? CGW_ENOMEM : CGW_EIO, "committing the output failed: %s",
+                  e ? strerror(e) : "no errno given");
+    }
+}
+
+static void reset_body(cgw_writer *w)
+{
+    cgwp_tables_reset(w);
+    w->next_ob = w->next_fl = 0;
+    w->cur_ob = w->cur_fl = w->cur_fn = w->cur_fi = 0;
+    w->written_ob = w->written_fl = 0;
+    w->unknown_fl = 0;
+    w->base_valid = 0;
+}
+
+/* Close the current part: leave an inlined file, then totals:. */
+static cgw_status end_part(cgw_writer *w)
+{
+    cgw_status st = CGW_OK;
+    if (w->state != CGWP_ST_BODY)
+        st = cgwp_begin_body(w);
+    if (st == CGW_OK)
+        st = cgwp_end_function(w);
+    if (st == CGW_OK)
+        st = cgwp_write_totals(w);
+    return st;
+}
+
+cgw_status cgw_new_part(cgw_writer *w)
+{
+    cgw_status st = cgwp_enter(w, "cgw_new_part",
+                               CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
+    if (st == CGW_OK)
+        st = end_part(w);
+    if (st != CGW_OK)
+        return st;
+    reset_body(w);
+    w->part++;
+    w->has_thread = 0;
+    w->has_summary = 0;
+    w->state = CGWP_ST_PART_HEADER;
+    return CGW_OK;
+}
+
+cgw_status cgw_finish(cgw_writer *w)
+{
+    if (w == NULL)
+        return CGW_EUSAGE;
+    if (w->state == CGWP_ST_DONE)
+        return cgwp_enter(w, "cgw_finish", 0);
+    cgw_status st = cgwp_enter(w, "cgw_finish", ~CGWP_ST_DONE);
+    if (st == CGW_OK)
+        st = end_part(w);
+    if (st == CGW_OK)
+        st = cgwp_flush(w);
+    close_sink(w, st == CGW_OK);
+    w->state = CGWP_ST_DONE;
+    return w->err;
+}
+
+void cgwp_destroy(cgw_writer *w)
+{
+    cgwp_tables_free(w);
+    cgwp_free(w, w->buf);
+    cgwp_free(w, w->line);
+    cgwp_free(w, w->totals);
+    cgwp_free(w, w->summary);
+    cgwp_free(w, w->creator);
+    cgwp_free(w, w->cmd);
+    cgwp_free(w, w->descs.p);
+    cgwp_free(w, w->events.p);
+    cgwp_free(w, w->evnames.p);
+    cgw_allocator a = w->alloc;
+    a.free(a.ctx, w);
+}
+
+void cgw_free(cgw_writer *w)
+{
+    if (w == NULL)
+        return;
+    close_sink(w, 0);
+    cgwp_destroy(w);
+}
+
+cgw_status cgw_close(cgw_writer *w)
+{
+    cgw_status st = cgw_finish(w);
+    cgw_free(w);
+    return st;
+}
+
+const char *cgw_version(void)
+{
+    return CGW_VERSION_STRING;
+}

@@ -1,0 +1,24 @@
+#!/bin/sh
+# check-exports: the shared library exports exactly the calls that cgw.h
+# declares with CGW_API, all prefixed cgw_.
+set -u
+lib="${CGW_LIBDIR:-.libs}/libcgw.so"
+header="${CGW_HEADER:-include/cgw.h}"
+if [ ! -f "$lib" ]; then
+    echo "no shared library at $lib (static-only build)"; exit 77
+fi
+nm_cmd="${NM:-nm}"
+got=$($nm_cmd -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | sort -u)
+want=$(sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z_]*\)(.*/\1/p' "$header" | sort -u)
+if [ -z "$want" ]; then
+    echo "found no CGW_API declarations in $header"; exit 1
+fi
+if [ "$got" != "$want" ]; then
+    echo "exported symbols differ from cgw.h:"
+    printf '%s\n' "$got" > exports.got
+    printf '%s\n' "$want" > exports.want
+    diff exports.want exports.got
+    rm -f exports.got exports.want
+    exit 1
+fi
+echo "$(printf '%s\n' "$got" | wc -l) symbols exported, all declared in cgw.h"

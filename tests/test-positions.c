@@ -1,0 +1,90 @@
+/* test-positions: subposition encoding in every mode: absolute after fn=,
+ * relative (+N, -N, *) from the previous cost or source line, targets that
+ * do not move the base, hex addresses, CGW_COMPACT's shorter form and
+ * dropped trailing zeros, CGW_NO_POS_COMPRESSION. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define P1(a) ((const uint64_t[]){ a })
+#define P2(a, b) ((const uint64_t[]){ a, b })
+
+static char *body(const char *text)
+{
+    const char *fn = strstr(text, "\nfn=");
+    CHECK(fn != NULL);
+    return strdup(fn + 1);
+}
+
+static char *finish(cgw_writer *w, char **buf, size_t *len)
+{
+    CHECK_ST(cgw_finish(w), CGW_OK);
+    cgw_free(w);
+    cgwt_annotate(*buf, *len, NULL);
+    char *b = body(*buf);
+    free(*buf);
+    return b;
+}
+
+static void lines(unsigned flags, const char *want)
+{
+    char *buf;
+    size_t len;
+    cgw_options o = { CGW_POS_LINE, flags, 0, NULL };
+    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+    const cgw_target g = { NULL, NULL, "g" };
+    cgw_add_event(w, "Ir", NULL);
+    cgw_add_event(w, "Dr", NULL);
+    cgw_function(w, "f");
+    cgw_cost(w, P1(1000), P1(5), 1);
+    cgw_cost(w, P1(1000), (const uint64_t[]){ 0, 0 }, 2);
+    cgw_cost(w, P1(1003), (const uint64_t[]){ 1, 0 }, 2);
+    cgw_cost(w, P1(10), (const uint64_t[]){ 0, 7 }, 2);
+    cgw_call(w, &g, 2, P1(5000), P1(12), P1(9), 1);
+    cgw_cost(w, P1(11), P1(1), 1); /* relative to the call's source line */
+    cgw_function(w, "g");
+    cgw_cost(w, P1(5000), P1(9), 1);
+    char *b = finish(w, &buf, &len);
+    CHECK_STR(b, want);
+    free(b);
+}
+
+static void instr(unsigned flags, const char *want)
+{
+    char *buf;
+    size_t len;
+    cgw_options o = { CGW_POS_INSTR, flags, 0, NULL };
+    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+    const cgw_target f = { NULL, NULL, "f" };
+    cgw_add_event(w, "Ir", NULL);
+    cgw_function(w, "f");
+    cgw_cost(w, P1(0x7fABCDEF0000), P1(1), 1);
+    cgw_cost(w, P1(0x7fABCDEF0004), P1(1), 1);
+    cgw_jump(w, &f, 3, P1(0x7fABCDEF0000), P1(0x7fABCDEF0008));
+    cgw_cond_jump(w, &f, 1, 2, P1(0x7fABCDEF0004), P1(0x7fABCDEF000c));
+    cgw_cost(w, P1(0x1000), P1(1), 1);
+    cgw_cost(w, P1(UINT64_MAX), P1(1), 1);
+    char *b = finish(w, &buf, &len);
+    CHECK_STR(b, want);
+    free(b);
+}
+
+int main(void)
+{
+    lines(0, "fn=(1) f\n1000 5 0\n* 0 0\n+3 1 0\n-993 0 7\ncfi=(1)\ncfn=(2) g\n"
+             "calls=2 5000\n+2 9 0\n-1 1 0\n\nfl=(1)\nfn=(2)\n5000 9 0\n\ntotals: 16 7\n");
+    lines(CGW_COMPACT, "fn=(1) f\n1000 5\n*\n+3 1\n10 0 7\ncfn=(2) g\ncalls=2 5000\n+2 9\n"
+                       "-1 1\nfn=(2)\n5000 9\ntotals: 16 7\n");
+    lines(CGW_NO_POS_COMPRESSION, "fn=(1) f\n1000 5 0\n1000 0 0\n1003 1 0\n10 0 7\n"
+                                  "cfi=(1)\ncfn=(2) g\ncalls=2 5000\n12 9 0\n11 1 0\n\n"
+                                  "fl=(1)\nfn=(2)\n5000 9 0\n\ntotals: 16 7\n");
+    instr(0, "fn=(1) f\n0x7fabcdef0000 1\n+4 1\njump=3 0x7fabcdef0000\n+4\n"
+             "jcnd=1/2 0x7fabcdef0004\n+4\n-140375871123468 1\n+18446744073709547519 1\n"
+             "\ntotals: 4\n");
+    instr(CGW_COMPACT, "fn=(1) f\n0x7fabcdef0000 1\n+4 1\njump=3 -4\n+4\njcnd=1/2 -4\n"
+                       "+4\n0x1000 1\n0xffffffffffffffff 1\ntotals: 4\n");
+    printf("subpositions encoded as specified in every mode\n");
+    return 0;
+}

@@ -1,0 +1,386 @@
+/* testutil.c - see testutil.h. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+void cgwt_fail(const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s:%d: ", file, line);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(1);
+}
+
+void cgwt_check_status(const char *file, int line, const char *expr, cgw_status got,
+                       cgw_status want)
+{
+    if (got != want)
+        cgwt_fail(file, line, "%s: got %d (%s), want %d (%s)", expr, (int)got,
+                  cgw_strerror(got), (int)want, cgw_strerror(want));
+}
+
+void cgwt_check_u64(const char *file, int line, const char *expr, uint64_t got,
+                    uint64_t want)
+{
+    if (got != want)
+        cgwt_fail(file, line, "%s: got %llu, want %llu", expr, (unsigned long long)got,
+                  (unsigned long long)want);
+}
+
+void cgwt_check_str(const char *file, int line, const char *expr, const char *got,
+                    const char *want)
+{
+    if (got == NULL || strcmp(got, want) != 0)
+        cgwt_fail(file, line, "%s:\n--- got ---\n%s\n--- want ---\n%s", expr,
+                  got ? got : "(null)", want);
+}
+
+char *cgwt_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *p = malloc(cap);
+    size_t r;
+    while (p && (r = fread(p + n, 1, cap - n - 1, f)) > 0) {
+        n += r;
+        if (cap - n - 1 == 0)
+            p = realloc(p, cap *= 2);
+    }
+    fclose(f);
+    if (p == NULL)
+        cgwt_fail(__FILE__, __LINE__, "out of memory reading %s", path);
+    p[n] = '\0';
+    if (len)
+        *len = n;
+    return p;
+}
+
+char *cgwt_data_path(const char *name)
+{
+    static char path[4096];
+    const char *dir = getenv("CGW_TEST_DATA");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : "tests/data", name);
+    return path;
+}
+
+const char *cgwt_tmpdir(void)
+{
+    static char dir[256];
+    if (dir[0] == '\0') {
+        snprintf(dir, sizeof dir, "%s/cgwt-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+        if (mkdtemp(dir) == NULL)
+            cgwt_fail(__FILE__, __LINE__, "mkdtemp: %s", strerror(errno));
+    }
+    return dir;
+}
+
+/* ------------------------------------------------------------ allocator */
+
+static void *t_malloc(void *ctx, size_t n)
+{
+    cgwt_alloc *t = ctx;
+    if (++t->calls == t->fail_at)
+        return NULL;
+    void *p = malloc(n);
+    if (p)
+        t->live++;
+    return p;
+}
+
+static void *t_realloc(void *ctx, void *old, size_t n)
+{
+    cgwt_alloc *t = ctx;
+    if (++t->calls == t->fail_at)
+        return NULL;
+    void *p = realloc(old, n);
+    if (p && old == NULL)
+        t->live++;
+    return p;
+}
+
+static void t_free(void *ctx, void *p)
+{
+    cgwt_alloc *t = ctx;
+    if (p) {
+        t->live--;
+        free(p);
+    }
+}
+
+void cgwt_alloc_init(cgwt_alloc *t, long fail_at)
+{
+    memset(t, 0, sizeof *t);
+    t->fail_at = fail_at;
+    t->a.malloc = t_malloc;
+    t->a.realloc = t_realloc;
+    t->a.free = t_free;
+    t->a.ctx = t;
+}
+
+/* ----------------------------------------------------------------- sink */
+
+void cgwt_capture_init(cgwt_capture *c, long fail_at, int fail_errno)
+{
+    memset(c, 0, sizeof *c);
+    c->fail_at = fail_at;
+    c->fail_errno = fail_errno;
+}
+
+int cgwt_capture_write(void *ctx, const char *buf, size_t len)
+{
+    cgwt_capture *c = ctx;
+    if (++c->calls == c->fail_at) {
+        errno = c->fail_errno;
+        return -1;
+    }
+    if (c->cap - c->len < len + 1) {
+        while (c->cap - c->len < len + 1)
+            c->cap = c->cap ? c->cap * 2 : 4096;
+        c->data = realloc(c->data, c->cap);
+        if (c->data == NULL)
+            cgwt_fail(__FILE__, __LINE__, "out of memory capturing");
+    }
+    memcpy(c->data + c->len, buf, len);
+    c->len += len;
+    c->data[c->len] = '\0';
+    return 0;
+}
+
+void cgwt_capture_free(cgwt_capture *c)
+{
+    free(c->data);
+    memset(c, 0, sizeof *c);
+}
+
+/* ---------------------------------------------------------------- model */
+
+void cgwt_model_init(cgwt_model *m, size_t nev)
+{
+    memset(m, 0, sizeof *m);
+    m->nev = nev;
+    strcpy(m->file, "???");
+}
+
+void cgwt_model_free(cgwt_model *m)
+{
+    for (size_t i = 0; i < m->nfn; i++)
+        free(m->keys[i]);
+    m->nfn = 0;
+}
+
+cgw_status cgwt_object(cgw_writer *w, cgwt_model *m, const char *obj)
+{
+    snprintf(m->obj, sizeof m->obj, "%s", obj);
+    return cgw_object(w, obj);
+}
+
+cgw_status cgwt_file(cgw_writer *w, cgwt_model *m, const char *file)
+{
+    snprintf(m->file, sizeof m->file, "%s", file);
+    return cgw_file(w, file);
+}
+
+cgw_status cgwt_function(cgw_writer *w, cgwt_model *m, const char *fn)
+{
+    snprintf(m->fn, sizeof m->fn, "%s", fn);
+    snprintf(m->inl, sizeof m->inl, "%s", m->file);
+    return cgw_function(w, fn);
+}
+
+cgw_status cgwt_inline(cgw_writer *w, cgwt_model *m, const char *file)
+{
+    snprintf(m->inl, sizeof m->inl, "%s", file);
+    return cgw_inline_file(w, file);
+}
+
+static size_t model_key(cgwt_model *m, const char *key)
+{
+    for (size_t i = 0; i < m->nfn; i++)
+        if (strcmp(m->keys[i], key) == 0)
+            return i;
+    if (m->nfn == CGWT_MAX_FN)
+        cgwt_fail(__FILE__, __LINE__, "model: too many functions");
+    m->keys[m->nfn] = strdup(key);
+    memset(m->self[m->nfn], 0, sizeof m->self[m->nfn]);
+    return m->nfn++;
+}
+
+cgw_status cgwt_cost(cgw_writer *w, cgwt_model *m, const uint64_t *pos, const uint64_t *c,
+                     size_t n)
+{
+    cgw_status st = cgw_cost(w, pos, c, n);
+    if (st == CGW_OK) {
+        char key[1600];
+        /* callgrind_annotate names the object only outside inlined files */
+        if (m->obj[0] && strcmp(m->inl, m->file) == 0)
+            snprintf(key, sizeof key, "%s:%s [%s]", m->inl, m->fn, m->obj);
+        else
+            snprintf(key, sizeof key, "%s:%s", m->inl, m->fn);
+        size_t k = model_key(m, key);
+        for (size_t i = 0; i < n; i++) {
+            m->self[k][i] += c[i];
+            m->totals[i] += c[i];
+        }
+    }
+    return st;
+}
+
+/* ------------------------------------------------- callgrind_annotate */
+
+/* Read "1,234 (5.6%)" or "." columns from s; returns the rest. */
+static const char *parse_costs(const char *s, uint64_t *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        while (*s == ' ')
+            s++;
+        c[i] = 0;
+        if (*s == '.') {
+            s++;
+        } else {
+            if (*s < '0' || *s > '9')
+                return NULL;
+            for (; (*s >= '0' && *s <= '9') || *s == ','; s++)
+                if (*s != ',')
+                    c[i] = c[i] * 10 + (uint64_t)(*s - '0');
+        }
+        while (*s == ' ')
+            s++;
+        if (*s == '(') {
+            s = strchr(s, ')');
+            if (s == NULL)
+                return NULL;
+            s++;
+        }
+    }
+    while (*s == ' ')
+        s++;
+    return s;
+}
+
+/* The totals: line of a single-part profile. */
+static void totals_line(const char *text, uint64_t *t, size_t *n)
+{
+    const char *p = strstr(text, "\ntotals:");
+    if (p == NULL)
+        cgwt_fail(__FILE__, __LINE__, "profile has no totals: line:\n%s", text);
+    p += 8;
+    *n = 0;
+    while (*p == ' ' && *n < CGWT_MAX_EV) {
+        t[*n] = strtoull(p, (char **)&p, 10);
+        (*n)++;
+    }
+}
+
+void cgwt_annotate(const char *text, size_t len, const cgwt_model *m)
+{
+    const char *ca = getenv("CALLGRIND_ANNOTATE");
+    if (ca == NULL || ca[0] == '\0') {
+        fprintf(stderr, "note: callgrind_annotate not installed, cross-check skipped\n");
+        return;
+    }
+    char path[512], cmd[1200];
+    snprintf(path, sizeof path, "%s/annotate-%ld.out", cgwt_tmpdir(), (long)getpid());
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(text, 1, len, f) != len || fclose(f) != 0)
+        cgwt_fail(__FILE__, __LINE__, "cannot write %s", path);
+    snprintf(cmd, sizeof cmd, "'%s' --threshold=100 --auto=no --inclusive=no '%s' 2>&1", ca,
+             path);
+    FILE *p = popen(cmd, "r");
+    if (p == NULL)
+        cgwt_fail(__FILE__, __LINE__, "cannot run %s", cmd);
+
+    uint64_t wtot[CGWT_MAX_EV] = { 0 };
+    size_t nev;
+    if (m == NULL) {
+        totals_line(text, wtot, &nev);
+    } else {
+        nev = m->nev;
+        memcpy(wtot, m->totals, sizeof wtot);
+    }
+    char line[4096], out[65536] = "";
+    int in_fns = 0, saw_totals = 0;
+    size_t seen = 0;
+    while (fgets(line, sizeof line, p)) {
+        strncat(out, line, sizeof out - strlen(out) - 1);
+        line[strcspn(line, "\n")] = '\0';
+        uint64_t c[CGWT_MAX_EV];
+        if (strstr(line, "PROGRAM TOTALS")) {
+            if (parse_costs(line, c, nev) == NULL)
+                cgwt_fail(__FILE__, __LINE__, "bad totals line: %s", line);
+            for (size_t i = 0; i < nev; i++)
+                if (c[i] != wtot[i])
+                    cgwt_fail(__FILE__, __LINE__,
+                              "callgrind_annotate PROGRAM TOTALS[%zu] = %llu, wrote %llu\n%s",
+                              i, (unsigned long long)c[i], (unsigned long long)wtot[i], out);
+            saw_totals = 1;
+        } else if (strstr(line, "file:function")) {
+            in_fns = 1;
+        } else if (in_fns && m != NULL && line[0] != '\0' && line[0] != '-') {
+            const char *key = parse_costs(line, c, nev);
+            if (key == NULL)
+                continue;
+            size_t k = 0;
+            while (k < m->nfn && strcmp(m->keys[k], key) != 0)
+                k++;
+            if (k == m->nfn)
+                cgwt_fail(__FILE__, __LINE__, "callgrind_annotate shows %s, never written\n%s",
+                          key, out);
+            for (size_t i = 0; i < nev; i++)
+                if (c[i] != m->self[k][i])
+                    cgwt_fail(__FILE__, __LINE__, "%s self[%zu]: annotate %llu, wrote %llu\n%s",
+                              key, i, (unsigned long long)c[i],
+                              (unsigned long long)m->self[k][i], out);
+            seen++;
+        }
+    }
+    int rc = pclose(p);
+    if (rc != 0 || !saw_totals)
+        cgwt_fail(__FILE__, __LINE__, "callgrind_annotate failed (status %d):\n%s", rc, out);
+    if (m != NULL) {
+        size_t nonzero = 0;
+        for (size_t k = 0; k < m->nfn; k++) {
+            int any = 0;
+            for (size_t i = 0; i < nev; i++)
+                any |= m->self[k][i] != 0;
+            nonzero += any;
+        }
+        if (seen != nonzero)
+            cgwt_fail(__FILE__, __LINE__, "callgrind_annotate listed %zu functions, wrote %zu\n%s",
+                      seen, nonzero, out);
+    }
+    unlink(path);
+}
+
+void cgwt_annotate_parts(const char *text, size_t len)
+{
+    /* callgrind_annotate reads one part: give each later part the lines
+     * of the file's header that come before "part: 1". */
+    const char *first = strstr(text, "\npart: ");
+    CHECK(first != NULL);
+    size_t head = (size_t)(first - text) + 1;
+    const char *start = text, *end = text + len;
+    while (start < end) {
+        const char *next = strstr(start == text ? first + 1 : start, "\npart: ");
+        next = next ? next + 1 : end;
+        size_t pre = start == text ? 0 : head;
+        size_t n = pre + (size_t)(next - start);
+        char *one = malloc(n + 1);
+        CHECK(one != NULL);
+        memcpy(one, text, pre);
+        memcpy(one + pre, start, (size_t)(next - start));
+        one[n] = '\0';
+        cgwt_annotate(one, n, NULL);
+        free(one);
+        start = next;
+    }
+}

@@ -1,0 +1,100 @@
+/* testutil.h - helpers shared by the test programs: checks that exit on
+ * failure, a counting and failing allocator, a capturing and failing
+ * sink, and the callgrind_annotate cross-check. */
+#ifndef CGW_TESTUTIL_H
+#define CGW_TESTUTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <cgw.h>
+
+#define CHECK(cond) \
+    ((cond) ? (void)0 : cgwt_fail(__FILE__, __LINE__, "check failed: %s", #cond))
+#define CHECK_ST(got, want) cgwt_check_status(__FILE__, __LINE__, #got, (got), (want))
+#define CHECK_U64(got, want) cgwt_check_u64(__FILE__, __LINE__, #got, (got), (want))
+#define CHECK_STR(got, want) cgwt_check_str(__FILE__, __LINE__, #got, (got), (want))
+
+void cgwt_fail(const char *file, int line, const char *fmt, ...)
+    __attribute__((noreturn, format(printf, 3, 4)));
+void cgwt_check_status(const char *file, int line, const char *expr, cgw_status got,
+                       cgw_status want);
+void cgwt_check_u64(const char *file, int line, const char *expr, uint64_t got,
+                    uint64_t want);
+void cgwt_check_str(const char *file, int line, const char *expr, const char *got,
+                    const char *want);
+
+/* Files. */
+char *cgwt_read_file(const char *path, size_t *len);
+char *cgwt_data_path(const char *name); /* in $CGW_TEST_DATA; static buffer */
+const char *cgwt_tmpdir(void);          /* a fresh folder for this test */
+
+/* An allocator that counts live blocks and fails call number fail_at
+ * (1-based; 0 never fails). */
+typedef struct cgwt_alloc {
+    long calls, fail_at, live;
+    cgw_allocator a;
+} cgwt_alloc;
+void cgwt_alloc_init(cgwt_alloc *t, long fail_at);
+
+/* A callback sink that captures bytes and fails write number fail_at
+ * (1-based; 0 never) with fail_errno, or writes partial output first. */
+typedef struct cgwt_capture {
+    char *data;
+    size_t len, cap;
+    long calls, fail_at;
+    int fail_errno;
+} cgwt_capture;
+void cgwt_capture_init(cgwt_capture *c, long fail_at, int fail_errno);
+int cgwt_capture_write(void *ctx, const char *buf, size_t len);
+void cgwt_capture_free(cgwt_capture *c);
+
+/* What a test wrote, per callgrind_annotate key ("file:function"). */
+#define CGWT_MAX_EV 8
+#define CGWT_MAX_FN 256
+typedef struct cgwt_model {
+    size_t nev;
+    uint64_t totals[CGWT_MAX_EV];
+    size_t nfn;
+    char *keys[CGWT_MAX_FN];
+    uint64_t self[CGWT_MAX_FN][CGWT_MAX_EV];
+    char obj[512], file[512], fn[512], inl[512];
+} cgwt_model;
+
+void cgwt_model_init(cgwt_model *m, size_t nev);
+void cgwt_model_free(cgwt_model *m);
+/* Writer calls that also record what callgrind_annotate must report. */
+cgw_status cgwt_object(cgw_writer *w, cgwt_model *m, const char *obj);
+cgw_status cgwt_file(cgw_writer *w, cgwt_model *m, const char *file);
+cgw_status cgwt_function(cgw_writer *w, cgwt_model *m, const char *fn);
+cgw_status cgwt_inline(cgw_writer *w, cgwt_model *m, const char *file);
+cgw_status cgwt_cost(cgw_writer *w, cgwt_model *m, const uint64_t *pos,
+                     const uint64_t *c, size_t n);
+
+/* Run callgrind_annotate on the profile text: its PROGRAM TOTALS and every
+ * function's self cost must equal the model.  Prints a note and returns
+ * when callgrind_annotate is not installed. */
+void cgwt_annotate(const char *text, size_t len, const cgwt_model *m);
+
+#endif
+
+/* Scenarios (scenarios.c): fixed sequences of writer calls that the sink,
+ * fault-injection and golden tests replay. */
+typedef struct cgwt_scenario {
+    const char *name;
+    unsigned positions, flags;
+    void (*run)(cgw_writer *w, cgwt_model *m);
+    size_t nev;
+    int parts; /* more than one part: callgrind_annotate cannot read it */
+} cgwt_scenario;
+extern const cgwt_scenario cgwt_scenarios[];
+extern const size_t cgwt_nscenarios;
+const cgwt_scenario *cgwt_scenario_named(const char *name);
+
+/* Options for a scenario; buffer_size and allocator may be 0/NULL. */
+cgw_options cgwt_options(const cgwt_scenario *s, size_t buffer_size, const cgw_allocator *a);
+/* Run a scenario into memory and return the bytes (malloc'd); the model
+ * (may be NULL) records what was written.  Fails the test on error. */
+char *cgwt_run_memory(const cgwt_scenario *s, size_t buffer_size, cgwt_model *m, size_t *len);
+/* Check every part of a profile with callgrind_annotate (which reads one
+ * part at a time): each part's PROGRAM TOTALS must equal its totals:. */
+void cgwt_annotate_parts(const char *text, size_t len);
