@@ -7,12 +7,10 @@
 
 #include "internal.h"
 
-static cgw_status set_string(cgw_writer *w, const char *call, char **slot,
-                             const char *what, const char *s)
+/* Replace *slot with a copy of s; called after the entry check. */
+static cgw_status copy_text(cgw_writer *w, char **slot, const char *what, const char *s)
 {
-    cgw_status st = cgwp_enter(w, call, CGWP_ST_HEADER);
-    if (st == CGW_OK)
-        st = cgwp_check_text(w, what, s);
+    cgw_status st = cgwp_check_text(w, what, s);
     if (st != CGW_OK)
         return st;
     char *copy = cgwp_strdup(w, s);
@@ -25,12 +23,14 @@ static cgw_status set_string(cgw_writer *w, const char *call, char **slot,
 
 cgw_status cgw_set_creator(cgw_writer *w, const char *creator)
 {
-    return set_string(w, "cgw_set_creator", &w->creator, "creator", creator);
+    cgw_status st = cgwp_enter(w, "cgw_set_creator", CGWP_ST_HEADER);
+    return st != CGW_OK ? st : copy_text(w, &w->creator, "creator", creator);
 }
 
 cgw_status cgw_set_cmd(cgw_writer *w, const char *cmd)
 {
-    return set_string(w, "cgw_set_cmd", &w->cmd, "command", cmd);
+    cgw_status st = cgwp_enter(w, "cgw_set_cmd", CGWP_ST_HEADER);
+    return st != CGW_OK ? st : copy_text(w, &w->cmd, "command", cmd);
 }
 
 cgw_status cgw_set_pid(cgw_writer *w, uint64_t pid)

@@ -107,6 +107,7 @@ static void bad_names(void)
     w = open_body(0); /* fine with compression */
     CHECK_ST(cgw_function(w, "(12) looks like an ID"), CGW_OK);
     CHECK_ST(cgw_close(w), CGW_OK);
+    cgwt_annotate(cap.data, cap.len, NULL);
     w = open_w(0);
     REFUSED(w, cgw_set_cmd(w, "two\nlines"), CGW_EINVAL, "cgw_set_cmd");
     w = open_w(0);
@@ -160,6 +161,7 @@ static void bad_counts(void)
     w = open_body(CGW_COMPACT); /* compact mode allows calls=0 */
     CHECK_ST(cgw_call(w, &(cgw_target){ NULL, NULL, "g" }, 0, NULL, P1(1), P1(1), 1), CGW_OK);
     CHECK_ST(cgw_close(w), CGW_OK);
+    cgwt_annotate(cap.data, cap.len, NULL);
     w = open_body(0);
     REFUSED(w, cgw_cost(w, NULL, P1(1), 1), CGW_EINVAL, "cgw_cost");
     w = open_body(0);
