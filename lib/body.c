@@ -215,15 +215,33 @@ static cgw_status resolve(cgw_writer *w, const cgw_target *t, const char *what,
     return st;
 }
 
+/* The checks every call and jump starts with. */
+static cgw_status enter_association(cgw_writer *w, const char *call, const uint64_t *source)
+{
+    cgw_status st = enter_function(w, call);
+    if (st == CGW_OK && source == NULL)
+        st = cgwp_fail(w, CGW_EINVAL, "source position is NULL");
+    return st;
+}
+
+/* " TARGET\nSOURCE": the rest of a calls=/jump= line and the source
+ * line's positions; only the source moves the base. */
+static char *target_and_source(cgw_writer *w, char *q, const uint64_t *target,
+                               const uint64_t *source)
+{
+    *q++ = ' ';
+    q = cgwp_pos(w, q, target ? target : zero_pos, 1);
+    *q++ = '\n';
+    return cgwp_pos(w, q, source, 0);
+}
+
 cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
                     const uint64_t *target_pos, const uint64_t *source_pos,
                     const uint64_t *inclusive, size_t n)
 {
     uint32_t ob, fl, fn;
-    cgw_status st = enter_function(w, "cgw_call");
+    cgw_status st = enter_association(w, "cgw_call", source_pos);
     int compact = w && (w->flags & CGW_COMPACT);
-    if (st == CGW_OK && source_pos == NULL)
-        st = cgwp_fail(w, CGW_EINVAL, "source position is NULL");
     if (st == CGW_OK && count == 0 && !compact)
         st = cgwp_fail(w, CGW_EINVAL, "call count 0 (callgrind_annotate turns such a call "
                        "into self cost); only CGW_COMPACT allows it");
@@ -245,10 +263,7 @@ cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
     char *q = p;
     memcpy(q, "calls=", 6);
     q = cgwp_fmt_dec(q + 6, count);
-    *q++ = ' ';
-    q = cgwp_pos(w, q, target_pos ? target_pos : zero_pos, 1);
-    *q++ = '\n';
-    q = cgwp_pos(w, q, source_pos, 0);
+    q = target_and_source(w, q, target_pos, source_pos);
     q = cgwp_costs(w, q, inclusive, n);
     *q++ = '\n';
     return cgwp_commit(w, p, q);
@@ -259,10 +274,8 @@ static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, in
                        const uint64_t *source_pos)
 {
     uint32_t ob, fl, fn;
-    cgw_status st = enter_function(w, call);
+    cgw_status st = enter_association(w, call, source_pos);
     int compact = w && (w->flags & CGW_COMPACT);
-    if (st == CGW_OK && source_pos == NULL)
-        st = cgwp_fail(w, CGW_EINVAL, "source position is NULL");
     if (st == CGW_OK && cond && count > executed)
         st = cgwp_fail(w, CGW_EINVAL, "followed %llu times but executed %llu times",
                        (unsigned long long)count, (unsigned long long)executed);
@@ -288,10 +301,7 @@ static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, in
         *q++ = '/';
         q = cgwp_fmt_dec(q, executed);
     }
-    *q++ = ' ';
-    q = cgwp_pos(w, q, target_pos ? target_pos : zero_pos, 1);
-    *q++ = '\n';
-    q = cgwp_pos(w, q, source_pos, 0);
+    q = target_and_source(w, q, target_pos, source_pos);
     *q++ = '\n';
     return cgwp_commit(w, p, q);
 }
