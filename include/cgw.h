@@ -1,5 +1,5 @@
 /*
- * cgw.h - write (and, later, read) profiles in the Callgrind format.
+ * cgw.h - write and read profiles in the Callgrind format.
  *
  * The one installed header of libcgw.  Everything here is ordered as the
  * writer's lifecycle:
@@ -69,8 +69,10 @@ CGW_API const char *cgw_strerror(cgw_status status);
 /* ---------------------------------------------------------------- options */
 
 /** cgw_options.positions: which subpositions each position array holds.
- *  0 means CGW_POS_LINE.  With both, the instruction address comes first. */
-enum { CGW_POS_LINE = 1u, CGW_POS_INSTR = 2u };
+ *  0 means CGW_POS_LINE.  Arrays hold them in Callgrind's order: the
+ *  instruction address, the basic-block address (valgrind --dump-bb=yes),
+ *  then the line; addresses are written in hex. */
+enum { CGW_POS_LINE = 1u, CGW_POS_INSTR = 2u, CGW_POS_BB = 4u };
 
 /** cgw_options.flags.
  *  CGW_COMPACT: smallest output for large profiles: trailing zero costs
@@ -237,6 +239,196 @@ CGW_API cgw_status cgw_close(cgw_writer *w);
 /** The message of the first error, naming the call that failed and why
  *  ("cgw_cost: 3 costs for 2 events"); "" when there was none. */
 CGW_API const char *cgw_errmsg(const cgw_writer *w);
+
+
+/* =================================================================
+ * The reader.  A streaming parser of every Callgrind and Cachegrind
+ * dialect that real writers produce; it hands out resolved records in
+ * file order and reports problems as diagnostics.  Its lifecycle:
+ *
+ *   1. open a reader on an input:  cgw_reader_open_path(),
+ *                                  cgw_reader_open_fd(),
+ *                                  cgw_reader_open_memory()
+ *   2. pull records until the end: cgw_reader_next()
+ *   3. release:                    cgw_reader_close()
+ *
+ * Memory grows with the number of distinct names and functions, never with
+ * the size of the input.  A reader never prints, aborts or stops at bad
+ * input: each problem becomes a diagnostic, the offending line is skipped
+ * (or read the way KCachegrind reads it, as the diagnostic says) and
+ * reading goes on.  Only I/O and allocation failures end a read.
+ * ================================================================= */
+
+typedef struct cgw_reader cgw_reader;
+
+/** cgw_diagnostic.severity.  An error means the file breaks the format
+ *  or a reader (KCachegrind, callgrind_annotate) misreads or rejects it;
+ *  a warning means some known reader handles it badly (portability). */
+typedef enum cgw_severity { CGW_WARNING = 1, CGW_ERROR = 2 } cgw_severity;
+
+/** One problem found in the input.  code is stable ("undefined-id",
+ *  "totals-mismatch", ...: the list is in libcgw(3)); message says what
+ *  was found and what was expected.  line is 1-based, 0 for the input as
+ *  a whole.  Strings are valid during the callback only. */
+typedef struct cgw_diagnostic {
+    uint64_t line;
+    cgw_severity severity;
+    const char *code;
+    const char *message;
+} cgw_diagnostic;
+
+typedef void (*cgw_diag_fn)(void *ctx, const cgw_diagnostic *d);
+
+/** cgw_read_options.flags.
+ *  CGW_READ_CHECK: also run the checks that need a whole part (callees
+ *      without a block, functions split over blocks, one name under
+ *      several files or objects, inclusive costs larger than possible);
+ *      their diagnostics come before the part's CGW_REC_PART_END.  Costs
+ *      a few counters per function. */
+enum { CGW_READ_CHECK = 1u };
+
+/** Options of a reader; a NULL pointer means all zero.  diag receives
+ *  every diagnostic (each code at most 20 times a file, then one line
+ *  saying how many more were found); NULL drops them, cgw_reader_counts()
+ *  still counts them. */
+typedef struct cgw_read_options {
+    unsigned flags;
+    cgw_diag_fn diag;
+    void *diag_ctx;
+    const cgw_allocator *allocator;
+} cgw_read_options;
+
+/** Read the file at path.  NULL with errno set (EINVAL, ENOMEM, or
+ *  open()'s) on failure. */
+CGW_API cgw_reader *cgw_reader_open_path(const char *path, const cgw_read_options *opts);
+/** Read from a descriptor (a pipe or stdin too) until end of file; the
+ *  descriptor stays open.  NULL with errno set on failure. */
+CGW_API cgw_reader *cgw_reader_open_fd(int fd, const cgw_read_options *opts);
+/** Read len bytes at buf, which must stay valid and unchanged until
+ *  cgw_reader_close().  NULL with errno set on failure. */
+CGW_API cgw_reader *cgw_reader_open_memory(const void *buf, size_t len,
+                                           const cgw_read_options *opts);
+
+/** Kinds of record, in the order they can come within a part. */
+typedef enum cgw_record_kind {
+    CGW_REC_PART = 1,  /**< a part's header, before its first body record */
+    CGW_REC_FUNCTION,  /**< fn=: a block of a function starts             */
+    CGW_REC_INLINE,    /**< fi=/fe=: later costs come from source_file    */
+    CGW_REC_COST,      /**< a self-cost line                              */
+    CGW_REC_CALL,      /**< calls= and its cost line (inclusive costs)    */
+    CGW_REC_JUMP,      /**< jump= and its source line                     */
+    CGW_REC_COND_JUMP, /**< jcnd= and its source line                     */
+    CGW_REC_PART_END   /**< the end of a part: its totals                 */
+} cgw_record_kind;
+
+/** A desc: line, "desc: TYPE: VALUE" (VALUE "" when there is no ':'). */
+typedef struct cgw_desc {
+    const char *type, *value;
+} cgw_desc;
+
+/** An event.  long_name is NULL unless an event: line gave one; formula
+ *  is NULL for events with a cost column and "2 A + B" for derived ones. */
+typedef struct cgw_event {
+    const char *name, *long_name, *formula;
+} cgw_event;
+
+/** A part's header.  Fields a part does not set are inherited from the
+ *  part before (Callgrind repeats them anyway); text is NULL when absent.
+ *  positions is a CGW_POS_* mask: position arrays hold npos values in
+ *  the order instruction address, basic block, line, whatever order the
+ *  positions: line gave.  summary is NULL when no summary: line came
+ *  before the body (CGW_REC_PART_END has the one found at the end). */
+typedef struct cgw_part {
+    unsigned index;                 /**< 1, 2, ... in file order          */
+    uint64_t number;                /**< the part: line, else index       */
+    uint64_t version;               /**< 1 unless a version: line says    */
+    const char *creator, *cmd;
+    uint64_t pid, thread;
+    int has_pid, has_thread;
+    const cgw_desc *descs;
+    size_t ndescs;
+    unsigned positions;
+    size_t npos;
+    const cgw_event *events;        /**< cost columns, events: order      */
+    size_t nevents;
+    const cgw_event *derived;       /**< event: NAME = FORMULA lines      */
+    size_t nderived;
+    const uint64_t *summary;
+} cgw_part;
+
+/** A record.  Pointers stay valid until the next cgw_reader_next();
+ *  names (every const char * below) until cgw_reader_close(), and equal
+ *  names have equal pointers, so callers may compare and hash them as
+ *  pointers.  Names are resolved: never "(id)".
+ *
+ *  Every body record carries its context: object (NULL before any ob=),
+ *  file (the function's fl= file, "???" before any), function, and
+ *  source_file (file, or the inlined file after fi=).
+ *  - COST: pos (absolute), costs[part->nevents] (missing ones zero).
+ *  - CALL: target is the callee (object, file, function: cob=/cfi=/cfn=
+ *    resolved, object NULL only when the caller has none), count calls,
+ *    target_pos, pos the source position, costs the inclusive costs.
+ *  - JUMP / COND_JUMP: target, target_pos, pos (source), count (jump=
+ *    count, or the followed count of jcnd=), executed (jcnd= only).
+ *  - PART_END: costs are the totals computed from the self-cost lines;
+ *    totals_line and summary the file's own (NULL when absent);
+ *    cost_lines, calls and functions (distinct ones) count the part.
+ *  line is the input line of the record (PART: its first header line;
+ *  PART_END: its totals: line or its last line). */
+typedef struct cgw_record {
+    cgw_record_kind kind;
+    uint64_t line;
+    const cgw_part *part;
+    const char *object, *file, *function, *source_file;
+    const uint64_t *pos;
+    const uint64_t *costs;
+    cgw_target target;
+    const uint64_t *target_pos;
+    uint64_t count, executed;
+    const uint64_t *totals_line, *summary;
+    uint64_t cost_lines, calls, functions;
+} cgw_record;
+
+/** The next record in *rec, or NULL at the end of the input.
+ *  OK (also at the end), EIO (read failed), ENOMEM, EUSAGE (NULL
+ *  arguments).  Errors are sticky, with cgw_reader_errmsg(). */
+CGW_API cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec);
+/** Bytes of input read so far (for progress reports). */
+CGW_API uint64_t cgw_reader_offset(const cgw_reader *r);
+/** Number of error and warning diagnostics so far (either may be NULL). */
+CGW_API void cgw_reader_counts(const cgw_reader *r, uint64_t *errors, uint64_t *warnings);
+/** The message of the reader's sticky error; "" when there was none. */
+CGW_API const char *cgw_reader_errmsg(const cgw_reader *r);
+/** Release the reader and every name it handed out.  NULL is a no-op. */
+CGW_API void cgw_reader_close(cgw_reader *r);
+
+/* ---------------------------------------------- records through a writer */
+
+/** Write one record through w: PART sets the header (a later part starts
+ *  with cgw_new_part()), FUNCTION, INLINE, COST, CALL and the jumps make
+ *  the matching calls, PART_END writes nothing.  The writer must have been
+ *  opened with the part's positions.  Returns the writer's status; its
+ *  message names the call that refused the record. */
+CGW_API cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec);
+
+/** Compare two records as the data they carry: kind, context names,
+ *  positions, costs, counts, and for parts the events, positions and the
+ *  text the writer can carry; the line numbers are not compared.  Returns
+ *  0 when equal, else 1 with a description of the first difference in
+ *  msg (NUL-terminated, at most len bytes; msg may be NULL). */
+CGW_API int cgw_record_compare(const cgw_record *a, const cgw_record *b,
+                               char *msg, size_t len);
+
+/** Round trip: read the input, write every record through a portable
+ *  writer into memory, read that back and compare the two record streams
+ *  (CGW_REC_INLINE excepted: its effect is in source_file) and the totals.
+ *  The input is the file at path, or buf/len when path is NULL.  Each
+ *  difference, or a record the writer refuses, becomes an error
+ *  diagnostic (code "roundtrip", the line of the original record) through
+ *  opts->diag; *differences counts them (may be NULL).  Diagnostics of the
+ *  input itself are not repeated.  OK, EIO, ENOMEM, EINVAL. */
+CGW_API cgw_status cgw_roundtrip(const char *path, const void *buf, size_t len,
+                                 const cgw_read_options *opts, uint64_t *differences);
 
 #ifdef __cplusplus
 }

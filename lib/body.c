@@ -8,7 +8,7 @@
 
 #include "internal.h"
 
-static const uint64_t zero_pos[2];
+static const uint64_t zero_pos[CGWP_NPOS_MAX];
 
 static cgw_status enter_body(cgw_writer *w, const char *call)
 {

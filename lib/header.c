@@ -269,11 +269,19 @@ static cgw_status put_costs_line(cgw_writer *w, const char *key, const uint64_t 
     return st;
 }
 
-static const char *positions_line(unsigned positions)
+/* Callgrind's order: instr, bb, line. */
+static cgw_status put_positions(cgw_writer *w)
 {
-    if (positions == (CGW_POS_INSTR | CGW_POS_LINE))
-        return "positions: instr line\n";
-    return positions == CGW_POS_INSTR ? "positions: instr\n" : "positions: line\n";
+    cgw_status st = cgwp_put(w, "positions:", 10);
+    if (st == CGW_OK && (w->positions & CGW_POS_INSTR))
+        st = cgwp_put(w, " instr", 6);
+    if (st == CGW_OK && (w->positions & CGW_POS_BB))
+        st = cgwp_put(w, " bb", 3);
+    if (st == CGW_OK && (w->positions & CGW_POS_LINE))
+        st = cgwp_put(w, " line", 5);
+    if (st == CGW_OK)
+        st = cgwp_put(w, "\n", 1);
+    return st;
 }
 
 cgw_status cgwp_write_header(cgw_writer *w)
@@ -298,7 +306,7 @@ cgw_status cgwp_write_header(cgw_writer *w)
     if (st == CGW_OK)
         st = cgwp_put(w, w->descs.p, w->descs.len);
     if (st == CGW_OK)
-        st = cgwp_put(w, positions_line(w->positions), strlen(positions_line(w->positions)));
+        st = put_positions(w);
     if (st == CGW_OK)
         st = cgwp_put(w, w->events.p, w->events.len);
     if (st == CGW_OK)

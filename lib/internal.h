@@ -51,6 +51,8 @@ typedef struct cgwp_chunk {
 
 enum { CGWP_OB, CGWP_FL, CGWP_FN, CGWP_EV, CGWP_NTABLES };
 
+#define CGWP_NPOS_MAX 3 /* instr, bb, line */
+
 /* The sink: write every byte or fail with errno; close commits (finish
  * without error) or discards, and frees ctx.  close may be NULL. */
 typedef int (*cgwp_close_fn)(cgw_writer *w, void *ctx, int commit);
@@ -103,7 +105,7 @@ struct cgw_writer {
     uint32_t cur_fi;                 /* file of the following costs */
     uint32_t written_ob, written_fl; /* last ob=/fl= line written */
     uint32_t unknown_fl;             /* entry of "???" once interned */
-    uint64_t base[2];                /* previous cost line's position */
+    uint64_t base[CGWP_NPOS_MAX];    /* previous cost line's position */
     int base_valid;
 };
 
@@ -186,7 +188,7 @@ void cgwp_tables_reset(cgw_writer *w);
 void cgwp_tables_free(cgw_writer *w);
 
 /* pos.c */
-#define CGWP_POS_MAX 44 /* two subpositions and their separator */
+#define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
 char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target);
 
 /* header.c */

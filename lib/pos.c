@@ -39,7 +39,8 @@ char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target)
     int compact = (w->flags & CGW_COMPACT) != 0;
     int rel = w->base_valid && !(w->flags & CGW_NO_POS_COMPRESSION) && (compact || !is_target);
     for (int i = 0; i < w->npos; i++) {
-        int hex = i == 0 && (w->positions & CGW_POS_INSTR);
+        /* instruction and basic-block addresses are hex, as Callgrind writes them */
+        int hex = i < w->npos - ((w->positions & CGW_POS_LINE) != 0);
         if (i > 0)
             *p++ = ' ';
         if (!rel)

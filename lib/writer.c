@@ -10,7 +10,7 @@ static int valid_options(const cgw_options *o)
 {
     if (o == NULL)
         return 1;
-    if (o->positions > (CGW_POS_LINE | CGW_POS_INSTR))
+    if (o->positions > (CGW_POS_LINE | CGW_POS_INSTR | CGW_POS_BB))
         return 0;
     if (o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION | CGW_NO_POS_COMPRESSION))
         return 0;
@@ -38,7 +38,9 @@ cgw_writer *cgwp_new(const cgw_options *opts)
     memset(w, 0, sizeof *w);
     w->alloc = a;
     w->positions = opts && opts->positions ? opts->positions : CGW_POS_LINE;
-    w->npos = w->positions == (CGW_POS_LINE | CGW_POS_INSTR) ? 2 : 1;
+    w->npos = 0;
+    for (unsigned bit = CGW_POS_LINE; bit <= CGW_POS_BB; bit <<= 1)
+        w->npos += (w->positions & bit) != 0;
     w->flags = opts ? opts->flags : 0;
     w->cap = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
     w->buf = cgwp_malloc(w, w->cap);

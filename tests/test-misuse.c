@@ -67,7 +67,7 @@ static void bad_open(void)
     cgw_options o = { 0 };
     char *buf;
     size_t len;
-    o.positions = 4;
+    o.positions = 8; /* past CGW_POS_LINE | CGW_POS_INSTR | CGW_POS_BB */
     errno = 0;
     CHECK(cgw_open_memory(&buf, &len, &o) == NULL && errno == EINVAL);
     o.positions = 0;

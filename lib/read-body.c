@@ -1,0 +1,506 @@
+/* read-body.c - one input line: its kind, then spec lines (ob= fl= fi=
+ * fe= fn= cob= cfi= cfn= calls= jump= jcnd= jfi= jfn=) and position lines
+ * (costs, and the source lines of calls and jumps).  Relative positions
+ * count from the previous position line, call and jump source lines
+ * included; call and jump targets do not move that base. */
+#include <string.h>
+
+#include "read.h"
+
+#define BIG_VALUE ((uint64_t)1 << 53)
+
+static int blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* The start of the next token, noting tabs. */
+static const char *skip(cgw_reader *r, const char *p, const char *end)
+{
+    while (p < end && blank(*p)) {
+        if (*p == '\t')
+            cgwr_diag(r, r->lineno, CGWR_TAB,
+                      "tab as a separator (KCachegrind drops the costs, gprof2dot stops)");
+        p++;
+    }
+    return p;
+}
+
+/* Parse npos subpositions into out (canonical order).  is_target: a call
+ * or jump target, which does not move the base.  NULL on error (reported). */
+static const char *positions(cgw_reader *r, const char *p, const char *end, uint64_t *out,
+                             int is_target)
+{
+    size_t npos = r->part.pub.npos;
+    int relative = 0;
+    for (size_t i = 0; i < npos; i++) {
+        if (i > 0) {
+            if (p < end && !blank(*p))
+                goto bad;
+            p = skip(r, p, end);
+        }
+        int slot = r->pos_order[i], flags = 0;
+        uint64_t base = r->base[slot], v;
+        if (p == end) {
+            if (is_target) { /* calls= with no target: KCachegrind's converters */
+                out[slot] = 0;
+                continue;
+            }
+            goto bad;
+        }
+        char c = *p;
+        if (c == '*') {
+            relative = 1;
+            out[slot] = base;
+            p++;
+            continue;
+        }
+        if (c == '+' || c == '-') {
+            relative = 1;
+            const char *q = cgwr_number(p + 1, end, &v, &flags);
+            if (q == NULL || (flags & CGWR_NUM_HEX))
+                goto bad;
+            p = q;
+            if (c == '+' && v > UINT64_MAX - base) {
+                cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "position +%llu passes 2^64-1",
+                          (unsigned long long)v);
+                return NULL;
+            }
+            if (c == '-' && v > base) {
+                cgwr_diag(r, r->lineno, CGWR_NEGATIVE_POSITION,
+                          "relative position -%llu from %llu is negative",
+                          (unsigned long long)v, (unsigned long long)base);
+                return NULL;
+            }
+            out[slot] = c == '+' ? base + v : base - v;
+            continue;
+        }
+        const char *q = cgwr_number(p, end, &v, &flags);
+        if (q == NULL)
+            goto bad;
+        if (flags & CGWR_NUM_OVERFLOW) {
+            cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "position passes 2^64-1");
+            return NULL;
+        }
+        if (flags & CGWR_NUM_UPPER)
+            cgwr_diag(r, r->lineno, CGWR_UPPERCASE_HEX,
+                      "uppercase hex (Qt Creator reads lowercase only)");
+        out[slot] = v;
+        p = q;
+    }
+    if (p < end && !blank(*p))
+        goto bad;
+    if (relative && !is_target && (r->first_in_block || !r->seen_cost))
+        cgwr_diag(r, r->lineno, CGWR_RELATIVE_FIRST,
+                  "relative position on the first line of a function block");
+    if (!is_target) {
+        memcpy(r->base, out, sizeof r->base);
+        r->first_in_block = 0;
+        r->seen_cost = 1;
+    }
+    return p;
+bad:
+    cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER,
+              "malformed position \"%.*s\" (expected %zu of number, 0xHEX, +N, -N or *)",
+              cgwr_clip(p, end, 40), p, npos);
+    return NULL;
+}
+
+/* Costs after the positions into c[nevents]; -1 on error (reported). */
+static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c)
+{
+    size_t n = 0, ne = r->nevents;
+    uint64_t any = 0;
+    int flags = 0;
+    for (;;) {
+        p = skip(r, p, end);
+        if (p == end)
+            break;
+        uint64_t v;
+        const char *q = cgwr_number(p, end, &v, &flags);
+        if (q == NULL || (q < end && !blank(*q))) {
+            cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER,
+                      "cost %zu is not an unsigned number: \"%.*s\"", n + 1,
+                      cgwr_clip(p, end, 30), p);
+            return -1;
+        }
+        if (n == ne) {
+            cgwr_diag(r, r->lineno, CGWR_TOO_MANY_COSTS,
+                      "more than %zu costs for the %zu events; the rest are ignored", ne, ne);
+            break;
+        }
+        c[n++] = v;
+        any |= v;
+        p = q;
+    }
+    if (flags & CGWR_NUM_OVERFLOW) {
+        cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "a cost passes 2^64-1");
+        return -1;
+    }
+    if (flags & CGWR_NUM_HEX)
+        cgwr_diag(r, r->lineno, CGWR_HEX_COST,
+                  "hex cost (callgrind_annotate and Qt Creator read it as 0)");
+    if (any >= BIG_VALUE)
+        cgwr_diag(r, r->lineno, CGWR_BIG_VALUE,
+                  "a cost of 2^53 or more (gprof2dot and speedscope lose precision)");
+    if (n < ne) {
+        cgwr_diag(r, r->lineno, CGWR_FEW_COSTS,
+                  "%zu costs for %zu events (speedscope reads the missing ones as NaN)", n, ne);
+        memset(c + n, 0, (ne - n) * sizeof *c);
+    }
+    return 0;
+}
+
+/* The record every body record starts from: kind, line, context. */
+static cgw_record *record(cgw_reader *r, cgw_record_kind kind)
+{
+    cgwr_announce_part(r);
+    cgw_record *rec = cgwr_push(r, kind, r->lineno);
+    rec->object = r->cur_ob ? r->cur_ob->s : NULL;
+    rec->file = r->cur_fl->s;
+    rec->function = r->fn->s;
+    rec->source_file = r->fi->s;
+    return rec;
+}
+
+static void add_totals(cgw_reader *r, const uint64_t *c)
+{
+    uint64_t *t = r->part.totals;
+    for (size_t i = 0; i < r->nevents; i++) {
+        if (c[i] > UINT64_MAX - t[i]) {
+            cgwr_diag(r, r->lineno, CGWR_OVERFLOW,
+                      "the total of %s passes 2^64-1", r->part.events[i].name);
+            t[i] = UINT64_MAX;
+        } else {
+            t[i] += c[i];
+        }
+    }
+}
+
+static void position_line(cgw_reader *r, const char *p, const char *end)
+{
+    cgwr_pending *call = &r->call;
+    if (r->nevents == 0) {
+        cgwr_diag(r, r->lineno, CGWR_COST_BEFORE_EVENTS,
+                  "cost line before events: (KCachegrind rejects the file)");
+        return;
+    }
+    if (r->fn == NULL) {
+        cgwr_diag(r, r->lineno, CGWR_COST_BEFORE_FUNCTION, "cost line before any fn=");
+        call->kind = 0;
+        return;
+    }
+    uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
+    p = positions(r, p, end, pos, 0);
+    if (p == NULL || costs(r, p, end, c) < 0) {
+        call->kind = 0;
+        return;
+    }
+    r->pending_fi = NULL;
+    r->inline_costs = 1;
+    cgw_record_kind kind = call->kind ? call->kind : CGW_REC_COST;
+    cgw_record *rec = record(r, kind);
+    memcpy(r->pos[rec - r->q], pos, sizeof pos);
+    rec->pos = r->pos[rec - r->q];
+    rec->costs = c;
+    if (kind == CGW_REC_COST) {
+        r->part.cost_lines++;
+        add_totals(r, c);
+        if (r->flags & CGW_READ_CHECK)
+            cgwr_check_cost(r, c);
+        return;
+    }
+    uint64_t *tp = r->tpos[rec - r->q];
+    memcpy(tp, call->target_pos, sizeof call->target_pos);
+    rec->target = (cgw_target){ call->ob ? call->ob->s : NULL, call->fl->s, call->fn->s };
+    rec->target_pos = tp;
+    rec->count = call->count;
+    rec->executed = call->executed;
+    if (kind == CGW_REC_CALL) {
+        r->part.calls++;
+        if (r->flags & CGW_READ_CHECK)
+            cgwr_check_call(r, cgwr_function(r, call->ob, call->fl, call->fn, call->line), c);
+    } else {
+        rec->costs = NULL;
+        for (size_t i = 0; i < r->nevents; i++)
+            if (c[i] != 0) {
+                cgwr_diag(r, r->lineno, CGWR_JUMP_COSTS,
+                          "costs on the source line of a jump are ignored");
+                break;
+            }
+    }
+    call->kind = 0;
+}
+
+/* A function block starts: fn=. */
+static void function_line(cgw_reader *r, const cgwr_str *name)
+{
+    const cgwr_str *fl = r->fl;
+    if (r->pending_fi != NULL) {
+        cgwr_diag(r, r->pending_fi_line, CGWR_INLINE_BEFORE_FUNCTION,
+                  "fi= before fn= is read as the function's file (KCachegrind does so; "
+                  "callgrind_annotate aborts)");
+        fl = r->pending_fi;
+    }
+    cgwr_body_end(r);
+    r->pending_fi = NULL;
+    int k = cgwr_function(r, r->ob, fl, name, r->lineno);
+    if (k < 0)
+        return;
+    cgwr_fn *f = &r->fns[k];
+    if (f->blocks == 0)
+        r->part.functions++;
+    if (k != r->fn_index && f->blocks++ > 0)
+        cgwr_diag(r, r->lineno, CGWR_SPLIT_FUNCTION,
+                      "function %s has a second block (first at line %llu); "
+                      "Xdebug-style readers keep only one", name->s,
+                      (unsigned long long)f->first_line);
+    r->fn = name;
+    r->fn_index = k;
+    r->cur_ob = r->ob;
+    r->cur_fl = r->fi = fl;
+    r->first_in_block = 1;
+    if (name->fn_part != r->part.pub.index) {
+        ((cgwr_str *)name)->fn_part = r->part.pub.index;
+        ((cgwr_str *)name)->fn_index = (uint32_t)k;
+    } else if (name->fn_index != (uint32_t)k) {
+        const cgwr_fn *g = &r->fns[name->fn_index];
+        if (g->ob != f->ob || g->fl != f->fl)
+            cgwr_diag(r, r->lineno, CGWR_NAME_CLASH,
+                      "function %s also exists in another file or object (line %llu); "
+                      "gprof2dot merges them", name->s, (unsigned long long)g->first_line);
+    }
+    record(r, CGW_REC_FUNCTION);
+}
+
+/* fi= / fe=: later costs come from another file.  Before any cost of a
+ * block, KCachegrind-style, fi= names the file of the next fn=. */
+static void inline_line(cgw_reader *r, const cgwr_str *name, int is_fe)
+{
+    r->pending_fi = is_fe ? NULL : name;
+    r->pending_fi_line = r->lineno;
+    r->inline_costs = 0;
+    if (r->fn == NULL)
+        return;
+    r->fi = name;
+    record(r, CGW_REC_INLINE);
+}
+
+static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const char *end)
+{
+    cgwr_pending *call = &r->call;
+    const char *what = kind == CGW_REC_CALL ? "calls=" : kind == CGW_REC_JUMP ? "jump=" : "jcnd=";
+    int flags = 0;
+    uint64_t count, executed = 0;
+    call->kind = 0;
+    const char *q = cgwr_number(p, end, &count, &flags);
+    if (q != NULL && kind == CGW_REC_COND_JUMP) {
+        if (q < end && (*q == '/' || blank(*q)))
+            q = cgwr_number(skip(r, q + 1, end), end, &executed, &flags);
+        else
+            q = NULL;
+    }
+    if (q == NULL || (q < end && !blank(*q)) || (flags & CGWR_NUM_OVERFLOW)) {
+        cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
+                  "%s expects %s then a target position", what,
+                  kind == CGW_REC_COND_JUMP ? "FOLLOWED/EXECUTED" : "a count");
+        return;
+    }
+    if (r->fn == NULL) {
+        cgwr_diag(r, r->lineno, CGWR_COST_BEFORE_FUNCTION, "%s before any fn=", what);
+        return;
+    }
+    if (kind == CGW_REC_CALL && r->cfn == NULL) {
+        cgwr_diag(r, r->lineno, CGWR_NO_CALLEE,
+                  "calls= with no cfn= before it in the part (KCachegrind crashes)");
+        return;
+    }
+    if (r->nevents == 0 || positions(r, skip(r, q, end), end, call->target_pos, 1) == NULL)
+        return;
+    if (kind == CGW_REC_CALL) {
+        if (!r->cfn_fresh)
+            cgwr_diag(r, r->lineno, CGWR_CALL_WITHOUT_CFN,
+                      "calls= reuses the callee of the previous call (speedscope and "
+                      "Qt Creator lose it)");
+        if (count == 0)
+            cgwr_diag(r, r->lineno, CGWR_CALLS_ZERO,
+                      "calls=0 (callgrind_annotate turns the call into self cost)");
+        call->ob = r->cob ? r->cob : r->cur_ob;
+        call->fl = r->cfi ? r->cfi : r->fi;
+        call->fn = r->cfn;
+    } else {
+        call->ob = r->cur_ob;
+        call->fl = r->jfi ? r->jfi : r->fi;
+        call->fn = r->jfn ? r->jfn : r->fn;
+    }
+    call->kind = kind;
+    call->count = count;
+    call->executed = executed;
+    call->line = r->lineno;
+    call->saw_blank = 0;
+    r->cob = r->cfi = r->jfi = r->jfn = NULL;
+    r->cfn_fresh = 0;
+}
+
+static const cgwr_str *spec_name(cgw_reader *r, int kind, const char *p, const char *end)
+{
+    return cgwr_name(r, kind, p, (size_t)(end - p));
+}
+
+static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *name)
+{
+    if (r->cfn_fresh)
+        cgwr_diag(r, r->lineno, CGWR_CALLEE_SPEC_AFTER_CFN,
+                  "cob=/cfi= after cfn= (KCachegrind binds the callee at cfn=)");
+    *slot = name;
+}
+
+/* A key= line: k..k+n the key, p..end the value. */
+static void spec_line(cgw_reader *r, const char *k, size_t n, const char *p, const char *end)
+{
+#define KEY(s) (n == sizeof(s) - 1 && memcmp(k, s, n) == 0)
+    const cgwr_str *name;
+    if (KEY("calls") || KEY("jump") || KEY("jcnd")) {
+        if (!KEY("calls"))
+            cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
+                      "%.*s= lines are read by KCachegrind only", (int)n, k);
+        call_line(r, KEY("calls") ? CGW_REC_CALL : KEY("jump") ? CGW_REC_JUMP
+                                                                : CGW_REC_COND_JUMP, p, end);
+        return;
+    }
+    int kind = KEY("ob") || KEY("cob") ? CGWR_OB
+             : KEY("fn") || KEY("cfn") || KEY("jfn") ? CGWR_FN
+             : KEY("fl") || KEY("fi") || KEY("fe") || KEY("cfi") || KEY("cfl") ||
+               KEY("cfe") || KEY("jfi") ? CGWR_FL : -1;
+    if (kind < 0) {
+        if (KEY("rec") || KEY("frfn") || KEY("ln") || KEY("bb")) {
+            cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
+                      "%.*s= (written by some Callgrind options) is ignored", (int)n, k);
+            return;
+        }
+        cgwr_diag(r, r->lineno, CGWR_UNKNOWN_LINE, "unknown line kind \"%.*s=\"",
+                  (int)(n > 40 ? 40 : n), k);
+        return;
+    }
+    if ((name = spec_name(r, kind, p, end)) == NULL)
+        return;
+    if (KEY("ob")) {
+        r->ob = name;
+    } else if (KEY("fl")) {
+        r->fl = name;
+    } else if (KEY("fn")) {
+        function_line(r, name);
+    } else if (KEY("fi") || KEY("fe")) {
+        inline_line(r, name, KEY("fe"));
+    } else if (KEY("cob")) {
+        callee_spec(r, &r->cob, name);
+    } else if (KEY("cfi") || KEY("cfl") || KEY("cfe")) {
+        if (KEY("cfe"))
+            cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "cfe= is read as cfi=");
+        callee_spec(r, &r->cfi, name);
+    } else if (KEY("cfn")) {
+        r->cfn = name;
+        r->cfn_fresh = 1;
+    } else {
+        cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "%.*s= lines are read by KCachegrind only",
+                  (int)n, k);
+        if (KEY("jfi"))
+            r->jfi = name;
+        else
+            r->jfn = name;
+    }
+#undef KEY
+}
+
+/* A line that is neither blank nor a comment, leading blanks removed. */
+static void content_line(cgw_reader *r, const char *p, size_t len)
+{
+    const char *end = p + len;
+    char c = p[0];
+    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*') {
+        position_line(r, p, end);
+        return;
+    }
+    if (r->call.kind) {
+        cgwr_diag(r, r->call.line, CGWR_CALL_WITHOUT_COST,
+                  "%s is not followed by its cost line (line %llu is not one)",
+                  r->call.kind == CGW_REC_CALL ? "calls=" : "a jump",
+                  (unsigned long long)r->lineno);
+        r->call.kind = 0;
+    }
+    const char *k = p;
+    while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+        p++;
+    if (p < end && *p == '=' && p > k) {
+        if (r->part.pub.index > 0)
+            r->part.body = 1;
+        spec_line(r, k, (size_t)(p - k), p + 1, end);
+        return;
+    }
+    int h = cgwr_header_line(r, k, len);
+    if (h == 2)
+        r->replay = 1;
+    if (h == 0)
+        cgwr_diag(r, r->lineno, CGWR_UNKNOWN_LINE, "unknown line \"%.*s\"",
+                  cgwr_clip(k, end, 40), k);
+}
+
+void cgwr_line(cgw_reader *r, const char *p, size_t len)
+{
+    if (len > 0 && blank(p[len - 1]))
+        cgwr_diag(r, r->lineno, CGWR_BLANK,
+                  "trailing blank (speedscope rejects it)");
+    if (len > 0 && blank(p[0])) {
+        const char *q = p;
+        while (len > 0 && blank(*q)) {
+            q++;
+            len--;
+        }
+        if (len > 0)
+            cgwr_diag(r, r->lineno, CGWR_BLANK, "leading blank");
+        p = q;
+    }
+    if (len == 0 || p[0] == '#') {
+        if (r->lineno == 1 && len >= 18 && memcmp(p, "# callgrind format", 18) == 0)
+            r->saw_format_line = 1;
+        if (r->call.kind && !r->call.saw_blank) {
+            r->call.saw_blank = 1;
+            cgwr_diag(r, r->lineno, CGWR_LINE_IN_CALL,
+                      "a blank or comment line between calls= and its cost line "
+                      "(gprof2dot and speedscope lose the call)");
+        }
+        return;
+    }
+    content_line(r, p, len);
+}
+
+/* The end of a function block (fn= or the end of the part). */
+void cgwr_body_end(cgw_reader *r)
+{
+    if (r->call.kind) {
+        cgwr_diag(r, r->call.line, CGWR_CALL_WITHOUT_COST,
+                  "%s is not followed by its cost line",
+                  r->call.kind == CGW_REC_CALL ? "calls=" : "a jump");
+        r->call.kind = 0;
+    }
+    if (r->fn != NULL && r->fi != r->cur_fl && r->inline_costs)
+        cgwr_diag(r, r->lineno, CGWR_UNCLOSED_INLINE,
+                  "function %s ends inside the inlined file %s; close it with fe= "
+                  "(callgrind_annotate keeps it for the next function)", r->fn->s, r->fi->s);
+}
+
+void cgwr_body_reset(cgw_reader *r)
+{
+    r->ob = r->cur_ob = NULL;
+    r->fl = r->cur_fl = r->fi = r->unknown;
+    r->fn = NULL;
+    r->fn_index = -1;
+    r->cob = r->cfi = r->cfn = r->jfi = r->jfn = NULL;
+    r->cfn_fresh = 0;
+    r->pending_fi = NULL;
+    r->inline_costs = 0;
+    memset(r->base, 0, sizeof r->base);
+    r->first_in_block = 1;
+    r->seen_cost = 0;
+    memset(&r->call, 0, sizeof r->call);
+}

@@ -1,0 +1,145 @@
+/* read-diag.c - the reader's diagnostics: stable codes, severities, the
+ * per-code limit, and the sticky error that ends a read. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "read.h"
+
+/* Each code is shown this many times a file; the rest are counted and
+ * summed up in one diagnostic at the end, so a CRLF file of a million
+ * lines gives a readable report. */
+#define SHOWN_PER_CODE 20
+
+static const struct {
+    const char *name;
+    cgw_severity severity;
+} codes[CGWR_NCODES] = {
+    [CGWR_NUL_BYTE] = { "nul-byte", CGW_ERROR },
+    [CGWR_UNKNOWN_LINE] = { "unknown-line", CGW_ERROR },
+    [CGWR_BAD_NUMBER] = { "bad-number", CGW_ERROR },
+    [CGWR_BAD_VERSION] = { "bad-version", CGW_ERROR },
+    [CGWR_MISSING_EVENTS] = { "missing-events", CGW_ERROR },
+    [CGWR_COST_BEFORE_EVENTS] = { "cost-before-events", CGW_ERROR },
+    [CGWR_COST_BEFORE_FUNCTION] = { "cost-before-function", CGW_ERROR },
+    [CGWR_SUMMARY_BEFORE_EVENTS] = { "summary-before-events", CGW_ERROR },
+    [CGWR_POSITIONS_AFTER_EVENTS] = { "positions-after-events", CGW_ERROR },
+    [CGWR_TOO_MANY_COSTS] = { "too-many-costs", CGW_ERROR },
+    [CGWR_CALL_WITHOUT_COST] = { "call-without-cost", CGW_ERROR },
+    [CGWR_UNDEFINED_ID] = { "undefined-id", CGW_ERROR },
+    [CGWR_ID_REDEFINED] = { "id-redefined", CGW_ERROR },
+    [CGWR_NEGATIVE_POSITION] = { "negative-position", CGW_ERROR },
+    [CGWR_TOTALS_MISMATCH] = { "totals-mismatch", CGW_ERROR },
+    [CGWR_OVERFLOW] = { "overflow", CGW_ERROR },
+    [CGWR_SYNTAX] = { "syntax", CGW_ERROR },
+    [CGWR_NO_CALLEE] = { "no-callee", CGW_ERROR },
+    [CGWR_EVENTS_REDEFINED] = { "events-redefined", CGW_ERROR },
+    [CGWR_ROUNDTRIP] = { "roundtrip", CGW_ERROR },
+    [CGWR_CR] = { "carriage-return", CGW_WARNING },
+    [CGWR_TAB] = { "tab", CGW_WARNING },
+    [CGWR_BLANK] = { "blank", CGW_WARNING },
+    [CGWR_NO_FINAL_NEWLINE] = { "no-final-newline", CGW_WARNING },
+    [CGWR_NO_FORMAT_LINE] = { "no-format-line", CGW_WARNING },
+    [CGWR_HEADER_ORDER] = { "header-order", CGW_WARNING },
+    [CGWR_KEY_WITHOUT_SPACE] = { "key-without-space", CGW_WARNING },
+    [CGWR_NONPORTABLE_HEADER] = { "nonportable-header", CGW_WARNING },
+    [CGWR_NO_POSITIONS] = { "no-positions", CGW_WARNING },
+    [CGWR_POSITIONS_NOT_LINE] = { "positions-not-line", CGW_WARNING },
+    [CGWR_SEVERAL_PARTS] = { "several-parts", CGW_WARNING },
+    [CGWR_FEW_COSTS] = { "few-costs", CGW_WARNING },
+    [CGWR_HEX_COST] = { "hex-cost", CGW_WARNING },
+    [CGWR_UPPERCASE_HEX] = { "uppercase-hex", CGW_WARNING },
+    [CGWR_ID_SAME_REDEFINED] = { "id-defined-twice", CGW_WARNING },
+    [CGWR_ID_LEADING_ZERO] = { "id-leading-zero", CGW_WARNING },
+    [CGWR_PAREN_NAME] = { "paren-name", CGW_WARNING },
+    [CGWR_NAME_BLANK] = { "name-blank", CGW_WARNING },
+    [CGWR_RELATIVE_FIRST] = { "relative-first", CGW_WARNING },
+    [CGWR_CALLS_ZERO] = { "calls-zero", CGW_WARNING },
+    [CGWR_LINE_IN_CALL] = { "line-in-call", CGW_WARNING },
+    [CGWR_CALL_WITHOUT_CFN] = { "call-without-cfn", CGW_WARNING },
+    [CGWR_CALLEE_SPEC_AFTER_CFN] = { "callee-spec-after-cfn", CGW_WARNING },
+    [CGWR_CALLEE_WITHOUT_BLOCK] = { "callee-without-block", CGW_WARNING },
+    [CGWR_SPLIT_FUNCTION] = { "split-function", CGW_WARNING },
+    [CGWR_UNCLOSED_INLINE] = { "unclosed-inline", CGW_WARNING },
+    [CGWR_NONPORTABLE_LINE] = { "nonportable-line", CGW_WARNING },
+    [CGWR_SUMMARY_MISMATCH] = { "summary-mismatch", CGW_WARNING },
+    [CGWR_SUMMARY_LOW] = { "summary-low", CGW_WARNING },
+    [CGWR_BIG_VALUE] = { "big-value", CGW_WARNING },
+    [CGWR_NAME_CLASH] = { "name-clash", CGW_WARNING },
+    [CGWR_MANY_EVENTS] = { "many-events", CGW_WARNING },
+    [CGWR_INCLUSIVE_EXCESS] = { "inclusive-excess", CGW_WARNING },
+    [CGWR_INLINE_BEFORE_FUNCTION] = { "inline-before-function", CGW_WARNING },
+    [CGWR_INVALID_UTF8] = { "invalid-utf8", CGW_WARNING },
+    [CGWR_UNKNOWN_HEADER] = { "unknown-header", CGW_WARNING },
+    [CGWR_HEADER_IN_BODY] = { "header-in-body", CGW_WARNING },
+    [CGWR_EMPTY_NAME] = { "empty-name", CGW_WARNING },
+    [CGWR_JUMP_COSTS] = { "jump-costs", CGW_WARNING },
+    [CGWR_DUPLICATE_EVENT] = { "duplicate-event", CGW_WARNING },
+};
+
+const char *cgwr_code_name(int code)
+{
+    return codes[code].name;
+}
+
+static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)
+{
+    if (r->diag == NULL)
+        return;
+    cgw_diagnostic d = { line, codes[code].severity, codes[code].name, msg };
+    r->diag(r->diag_ctx, &d);
+}
+
+/* vsnprintf is fine here: diagnostics are rare and capped per code. */
+void cgwr_diag(cgw_reader *r, uint64_t line, int code, const char *fmt, ...)
+{
+    if (codes[code].severity == CGW_ERROR)
+        r->nerrors++;
+    else
+        r->nwarnings++;
+    if (++r->count[code] > SHOWN_PER_CODE || r->diag == NULL)
+        return;
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    emit(r, line, code, msg);
+}
+
+/* At the end of the input: one line per code that hit the limit. */
+void cgwr_diag_flush(cgw_reader *r)
+{
+    for (int c = 0; c < CGWR_NCODES; c++) {
+        if (r->count[c] <= SHOWN_PER_CODE)
+            continue;
+        char msg[96];
+        snprintf(msg, sizeof msg, "%llu more like this not shown",
+                 (unsigned long long)(r->count[c] - SHOWN_PER_CODE));
+        emit(r, 0, c, msg);
+    }
+}
+
+cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
+{
+    if (r->err != CGW_OK)
+        return r->err;
+    r->err = st;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+void cgw_reader_counts(const cgw_reader *r, uint64_t *errors, uint64_t *warnings)
+{
+    if (errors)
+        *errors = r ? r->nerrors : 0;
+    if (warnings)
+        *warnings = r ? r->nwarnings : 0;
+}
+
+const char *cgw_reader_errmsg(const cgw_reader *r)
+{
+    return r == NULL ? "no reader (NULL)" : r->msg;
+}

@@ -1,0 +1,499 @@
+/* read-header.c - header lines (key: value) and the life of a part: its
+ * start (tables cleared, header inherited), its announcement as a
+ * CGW_REC_PART record, and its end (totals checked, CGW_REC_PART_END). */
+#include <string.h>
+
+#include "read.h"
+
+static const char *trim(const char *p, const char *end, const char **tend)
+{
+    while (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
+        end--;
+    *tend = end;
+    return p;
+}
+
+static const char *text(cgw_reader *r, const char *p, const char *end)
+{
+    const char *e;
+    p = trim(p, end, &e);
+    const cgwr_str *s = cgwr_intern(r, p, (size_t)(e - p));
+    return s ? s->s : NULL;
+}
+
+/* One number that is the whole value; 0 and a diagnostic when not. */
+static int number(cgw_reader *r, const char *key, const char *p, const char *end, uint64_t *v)
+{
+    const char *e;
+    int flags = 0;
+    p = trim(p, end, &e);
+    const char *q = cgwr_number(p, e, v, &flags);
+    if (q == NULL || q != e || (flags & CGWR_NUM_OVERFLOW)) {
+        cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
+                  "%s: expects one unsigned number below 2^64, found \"%.*s\"", key,
+                  cgwr_clip(p, e, 40), p);
+        return 0;
+    }
+    return 1;
+}
+
+static int grow(cgw_reader *r, void **arr, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 16;
+    void *a = cgwr_realloc(r, *arr, c * size);
+    if (a == NULL) {
+        cgwr_fail(r, CGW_ENOMEM, "out of memory for the header at line %llu",
+                  (unsigned long long)r->lineno);
+        return -1;
+    }
+    *arr = a;
+    *cap = c;
+    return 0;
+}
+
+/* Per-event arrays of the part; sized when events: gives their number. */
+static int size_events(cgw_reader *r, size_t n)
+{
+    cgwr_part *pt = &r->part;
+    size_t bytes = (n ? n : 1) * sizeof(uint64_t);
+    uint64_t **arrs[] = { &pt->summary, &pt->totals_line, &pt->totals,
+                          &r->costs[0], &r->costs[1], &r->costs[2] };
+    for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) {
+        uint64_t *a = cgwr_realloc(r, *arrs[i], bytes);
+        if (a == NULL) {
+            cgwr_fail(r, CGW_ENOMEM, "out of memory for %zu events", n);
+            return -1;
+        }
+        memset(a, 0, bytes);
+        *arrs[i] = a;
+    }
+    r->nevents = n;
+    return 0;
+}
+
+static int is_event_char(char c, int first)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
+           (!first && c >= '0' && c <= '9');
+}
+
+static void events_line(cgw_reader *r, const char *p, const char *end)
+{
+    cgwr_part *pt = &r->part;
+    if (pt->has_events && !pt->body)
+        cgwr_diag(r, r->lineno, CGWR_EVENTS_REDEFINED,
+                  "a second events: line in the header of part %u", pt->pub.index);
+    size_t n = 0;
+    while (p < end) {
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        const char *s = p;
+        while (p < end && *p != ' ' && *p != '\t')
+            p++;
+        if (s == p)
+            break;
+        if (grow(r, (void **)&pt->events, &pt->events_cap, n, sizeof *pt->events) < 0)
+            return;
+        const cgwr_str *name = cgwr_intern(r, s, (size_t)(p - s));
+        if (name == NULL)
+            return;
+        int ok = is_event_char(name->s[0], 1);
+        for (size_t i = 1; ok && i < name->len; i++)
+            ok = is_event_char(name->s[i], 0);
+        if (!ok)
+            cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_HEADER,
+                      "event name \"%.40s\" is not [A-Za-z_][A-Za-z0-9_]*", name->s);
+        for (size_t i = 0; i < n; i++)
+            if (pt->events[i].name == name->s)
+                cgwr_diag(r, r->lineno, CGWR_DUPLICATE_EVENT,
+                          "event %s is listed twice", name->s);
+        pt->events[n++] = (cgw_event){ name->s, NULL, NULL };
+    }
+    if (n == 0)
+        cgwr_diag(r, r->lineno, CGWR_MISSING_EVENTS, "events: names no event");
+    if (n > 200)
+        cgwr_diag(r, r->lineno, CGWR_MANY_EVENTS,
+                  "%zu events; viewers are slow or limited beyond 200", n);
+    if (size_events(r, n) < 0)
+        return;
+    pt->pub.events = pt->events;
+    pt->pub.nevents = n;
+    pt->has_events = n > 0;
+}
+
+/* event: NAME [= FORMULA] [: LONG NAME] */
+static void event_line(cgw_reader *r, const char *p, const char *end)
+{
+    cgwr_part *pt = &r->part;
+    cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_HEADER,
+              "event: lines end Qt Creator's header; callgrind_annotate ignores them");
+    const char *colon = memchr(p, ':', (size_t)(end - p));
+    const char *eq = memchr(p, '=', (size_t)((colon ? colon : end) - p));
+    const char *name_end = eq ? eq : colon ? colon : end;
+    const char *long_name = colon ? text(r, colon + 1, end) : NULL;
+    const char *formula = eq ? text(r, eq + 1, colon ? colon : end) : NULL;
+    const char *name = text(r, p, name_end);
+    if (name == NULL || (colon && long_name == NULL) || (eq && formula == NULL))
+        return;
+    if (name[0] == '\0') {
+        cgwr_diag(r, r->lineno, CGWR_SYNTAX, "event: expects NAME [= FORMULA] [: LONG NAME]");
+        return;
+    }
+    for (size_t i = 0; i < pt->pub.nderived; i++) {
+        if (pt->derived[i].name == name) {
+            pt->derived[i].long_name = long_name;
+            pt->derived[i].formula = formula;
+            return;
+        }
+    }
+    size_t n = pt->pub.nderived;
+    if (grow(r, (void **)&pt->derived, &pt->derived_cap, n, sizeof *pt->derived) < 0)
+        return;
+    pt->derived[n] = (cgw_event){ name, long_name, formula };
+    pt->pub.nderived = n + 1;
+}
+
+/* Position arrays hold instr, bb, line in that order, whatever the
+ * order of the positions: line: the slot of one kind under mask. */
+static int slot_of(unsigned mask, unsigned bit)
+{
+    static const unsigned canonical[] = { CGW_POS_INSTR, CGW_POS_BB, CGW_POS_LINE };
+    int slot = 0;
+    for (int i = 0; canonical[i] != bit; i++)
+        slot += (mask & canonical[i]) != 0;
+    return slot;
+}
+
+static void positions_line(cgw_reader *r, const char *p, const char *end)
+{
+    cgwr_part *pt = &r->part;
+    if (pt->has_events)
+        cgwr_diag(r, r->lineno, CGWR_POSITIONS_AFTER_EVENTS,
+                  "positions: after events: in part %u (KCachegrind starts a new part, "
+                  "callgrind_annotate misparses it)", pt->pub.index);
+    unsigned mask = 0;
+    int order[CGWR_NPOS_MAX], n = 0;
+    while (p < end) {
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        const char *s = p;
+        while (p < end && *p != ' ' && *p != '\t')
+            p++;
+        size_t k = (size_t)(p - s);
+        unsigned bit = k == 5 && !memcmp(s, "instr", 5) ? CGW_POS_INSTR
+                     : k == 2 && !memcmp(s, "bb", 2) ? CGW_POS_BB
+                     : k == 4 && !memcmp(s, "line", 4) ? CGW_POS_LINE : 0;
+        if (k == 0)
+            break;
+        if (bit == 0 || (mask & bit)) {
+            cgwr_diag(r, r->lineno, CGWR_SYNTAX,
+                      "positions: expects instr, bb and line at most once each, found "
+                      "\"%.*s\"", (int)(k > 40 ? 40 : k), s);
+            return;
+        }
+        mask |= bit;
+        order[n++] = (int)bit;
+    }
+    if (mask == 0) {
+        cgwr_diag(r, r->lineno, CGWR_SYNTAX, "positions: names no position");
+        return;
+    }
+    if (mask != CGW_POS_LINE)
+        cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
+                  "positions other than line (speedscope reads one column only)");
+    for (int i = 0; i < n; i++)
+        r->pos_order[i] = slot_of(mask, (unsigned)order[i]);
+    pt->pub.positions = mask;
+    pt->pub.npos = (size_t)n;
+    pt->has_positions = 1;
+}
+
+/* Costs of summary: and totals:; missing ones are zero. */
+static void cost_list(cgw_reader *r, const char *key, const char *p, const char *end,
+                      uint64_t *out)
+{
+    size_t n = 0;
+    memset(out, 0, (r->nevents ? r->nevents : 1) * sizeof *out);
+    for (;;) {
+        while (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        if (p == end)
+            break;
+        int flags = 0;
+        uint64_t v;
+        const char *q = cgwr_number(p, end, &v, &flags);
+        if (q == NULL || (q < end && *q != ' ' && *q != '\t') || (flags & CGWR_NUM_OVERFLOW)) {
+            cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
+                      "%s: value %zu is not an unsigned number below 2^64", key, n + 1);
+            return;
+        }
+        if (n == r->nevents) {
+            cgwr_diag(r, r->lineno, CGWR_TOO_MANY_COSTS, "%s: has more than the %zu events",
+                      key, r->nevents);
+            return;
+        }
+        out[n++] = v;
+        p = q;
+    }
+    if (n < r->nevents)
+        cgwr_diag(r, r->lineno, CGWR_FEW_COSTS, "%s: gives %zu of %zu events", key, n,
+                  r->nevents);
+}
+
+static void summary_line(cgw_reader *r, const char *key, const char *p, const char *end)
+{
+    cgwr_part *pt = &r->part;
+    if (!pt->has_events && r->nevents == 0) {
+        cgwr_diag(r, r->lineno, CGWR_SUMMARY_BEFORE_EVENTS,
+                  "%s: before events: (KCachegrind rejects the file)", key);
+        return;
+    }
+    if (key[0] == 's') {
+        cost_list(r, key, p, end, pt->summary);
+        pt->has_summary = 1;
+        pt->summary_in_body = pt->body;
+        if (!pt->body)
+            pt->pub.summary = pt->summary;
+    } else {
+        cost_list(r, key, p, end, pt->totals_line);
+        pt->has_totals_line = 1;
+        pt->totals_line_no = r->lineno;
+    }
+}
+
+static void desc_line(cgw_reader *r, const char *p, const char *end)
+{
+    cgwr_part *pt = &r->part;
+    const char *colon = memchr(p, ':', (size_t)(end - p));
+    const char *type = text(r, p, colon ? colon : end);
+    const char *value = text(r, colon ? colon + 1 : end, end);
+    size_t n = pt->pub.ndescs;
+    if (type == NULL || value == NULL ||
+        grow(r, (void **)&pt->descs, &pt->descs_cap, n, sizeof *pt->descs) < 0)
+        return;
+    pt->descs[n] = (cgw_desc){ type, value };
+    pt->pub.descs = pt->descs;
+    pt->pub.ndescs = n + 1;
+}
+
+/* Keys that start a new part when they come after a part's body. */
+static int starts_part(const char *k, size_t n)
+{
+    static const char *const keys[] = { "version", "creator", "pid", "cmd", "part",
+                                        "thread", "positions", "events" };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strlen(keys[i]) == n && memcmp(keys[i], k, n) == 0)
+            return 1;
+    return 0;
+}
+
+static int key_is(const char *k, size_t n, const char *name)
+{
+    return strlen(name) == n && memcmp(name, k, n) == 0;
+}
+
+static void order_check(cgw_reader *r, const char *k, size_t n)
+{
+    if (r->part.pub.index != 1)
+        return;
+    uint64_t at = ++r->header_keys;
+    if ((key_is(k, n, "version") && at != 1) || (key_is(k, n, "creator") && at != 2))
+        cgwr_diag(r, r->lineno, CGWR_HEADER_ORDER,
+                  "%.*s: is header line %llu; gprof2dot reads version: only first and "
+                  "creator: only second", (int)n, k, (unsigned long long)at);
+}
+
+/* A "key: value" line; k..k+n is the key, p..end the value after ':'. */
+static void dispatch(cgw_reader *r, const char *k, size_t n, const char *p, const char *end)
+{
+    cgwr_part *pt = &r->part;
+    uint64_t v;
+    if (key_is(k, n, "version")) {
+        if (number(r, "version", p, end, &v)) {
+            pt->pub.version = v;
+            if (v != 1)
+                cgwr_diag(r, r->lineno, CGWR_BAD_VERSION,
+                          "version: %llu; this reader knows format version 1",
+                          (unsigned long long)v);
+        }
+    } else if (key_is(k, n, "creator")) {
+        pt->pub.creator = text(r, p, end);
+    } else if (key_is(k, n, "cmd")) {
+        pt->pub.cmd = text(r, p, end);
+    } else if (key_is(k, n, "pid")) {
+        pt->pub.has_pid = number(r, "pid", p, end, &pt->pub.pid);
+    } else if (key_is(k, n, "thread")) {
+        cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_HEADER, "thread: ends Qt Creator's header");
+        pt->pub.has_thread = number(r, "thread", p, end, &pt->pub.thread);
+    } else if (key_is(k, n, "part")) {
+        if (number(r, "part", p, end, &v))
+            pt->pub.number = v;
+    } else if (key_is(k, n, "desc")) {
+        desc_line(r, p, end);
+    } else if (key_is(k, n, "positions")) {
+        positions_line(r, p, end);
+    } else if (key_is(k, n, "events")) {
+        events_line(r, p, end);
+    } else if (key_is(k, n, "event")) {
+        event_line(r, p, end);
+    } else if (key_is(k, n, "summary") || key_is(k, n, "totals")) {
+        summary_line(r, key_is(k, n, "summary") ? "summary" : "totals", p, end);
+    } else {
+        cgwr_diag(r, r->lineno, CGWR_UNKNOWN_HEADER, "unknown header line \"%.*s:\" ignored",
+                  (int)(n > 40 ? 40 : n), k);
+    }
+}
+
+/* A line "key: value" (the key is [A-Za-z0-9_ ()]+ before ':').  Returns
+ * 0 when the line is not one, 1 when it was read, 2 when it ends the part
+ * (CGW_REC_PART_END is queued) and must be read again in the next part. */
+int cgwr_header_line(cgw_reader *r, const char *p, size_t len)
+{
+    const char *end = p + len, *k = p;
+    while (p < end && *p != ':' && (is_event_char(*p, 0) || *p == ' ' || *p == '(' || *p == ')'))
+        p++;
+    if (p == end || *p != ':' || p == k)
+        return 0;
+    size_t n = (size_t)(p - k);
+    p++;
+    if (p < end && *p != ' ')
+        cgwr_diag(r, r->lineno, CGWR_KEY_WITHOUT_SPACE,
+                  "no space after \"%.*s:\" (callgrind_annotate and Qt Creator need \": \")",
+                  (int)(n > 40 ? 40 : n), k);
+    cgwr_part *pt = &r->part;
+    if (pt->body || pt->has_totals_line) {
+        if (starts_part(k, n)) {
+            cgwr_part_end(r);
+            return 2;
+        } else if (!key_is(k, n, "summary") && !key_is(k, n, "totals")) {
+            cgwr_diag(r, r->lineno, CGWR_HEADER_IN_BODY,
+                      "header line \"%.*s:\" inside the body (callgrind_annotate warns)",
+                      (int)(n > 40 ? 40 : n), k);
+        }
+    }
+    if (!pt->first_line)
+        pt->first_line = r->lineno;
+    order_check(r, k, n);
+    dispatch(r, k, n, p, end);
+    return 1;
+}
+
+/* Open the next part (the previous one has ended), which inherits the
+ * header but not the descs, thread, summary, totals or names. */
+void cgwr_part_start(cgw_reader *r)
+{
+    cgwr_part *pt = &r->part;
+    cgwr_ids_reset(r);
+    cgwr_body_reset(r);
+    pt->pub.index++;
+    pt->pub.number = pt->pub.index;
+    pt->pub.ndescs = 0;
+    pt->pub.has_thread = 0;
+    pt->pub.summary = NULL;
+    pt->has_summary = pt->has_totals_line = pt->summary_in_body = 0;
+    pt->has_events = pt->has_positions = pt->body = pt->announced = 0;
+    pt->first_line = pt->totals_line_no = 0;
+    pt->cost_lines = pt->calls = pt->functions = 0;
+    if (pt->totals)
+        memset(pt->totals, 0, (r->nevents ? r->nevents : 1) * sizeof *pt->totals);
+    if (pt->pub.index == 2)
+        cgwr_diag(r, r->lineno, CGWR_SEVERAL_PARTS,
+                  "a second part; speedscope rejects several parts and callgrind_annotate "
+                  "merges them");
+}
+
+/* Give the part's header as a record, once, before its first body record. */
+void cgwr_announce_part(cgw_reader *r)
+{
+    cgwr_part *pt = &r->part;
+    if (pt->announced)
+        return;
+    pt->announced = 1;
+    if (pt->pub.index == 1 && pt->pub.positions == CGW_POS_LINE && !pt->has_positions)
+        cgwr_diag(r, pt->first_line, CGWR_NO_POSITIONS,
+                  "no positions: line (Qt Creator then reads no position column)");
+    /* long names given by event: lines */
+    for (size_t i = 0; i < pt->pub.nevents; i++)
+        for (size_t j = 0; j < pt->pub.nderived; j++)
+            if (pt->derived[j].name == pt->events[i].name && pt->derived[j].formula == NULL)
+                pt->events[i].long_name = pt->derived[j].long_name;
+    size_t n = 0;
+    for (size_t j = 0; j < pt->pub.nderived; j++)
+        if (pt->derived[j].formula != NULL)
+            pt->derived[n++] = pt->derived[j];
+    pt->pub.nderived = n;
+    pt->pub.derived = pt->derived;
+    cgwr_push(r, CGW_REC_PART, pt->first_line ? pt->first_line : r->lineno);
+}
+
+static void compare_totals(cgw_reader *r)
+{
+    cgwr_part *pt = &r->part;
+    const cgw_event *ev = pt->events;
+    for (size_t i = 0; pt->has_totals_line && i < r->nevents; i++) {
+        if (pt->totals_line[i] != pt->totals[i]) {
+            cgwr_diag(r, pt->totals_line_no, CGWR_TOTALS_MISMATCH,
+                      "totals: gives %llu %s but the cost lines of part %u sum to %llu",
+                      (unsigned long long)pt->totals_line[i], ev[i].name, pt->pub.index,
+                      (unsigned long long)pt->totals[i]);
+            break;
+        }
+    }
+    for (size_t i = 0; pt->has_summary && i < r->nevents; i++) {
+        if (pt->summary[i] < pt->totals[i]) {
+            cgwr_diag(r, pt->first_line, CGWR_SUMMARY_LOW,
+                      "summary: gives %llu %s, less than the %llu the cost lines sum to "
+                      "(callgrind_annotate shows more than 100%%)",
+                      (unsigned long long)pt->summary[i], ev[i].name,
+                      (unsigned long long)pt->totals[i]);
+            return;
+        }
+    }
+    for (size_t i = 0; pt->has_summary && i < r->nevents; i++) {
+        if (pt->summary[i] != pt->totals[i]) {
+            cgwr_diag(r, pt->first_line, CGWR_SUMMARY_MISMATCH,
+                      "summary: gives %llu %s, the cost lines sum to %llu",
+                      (unsigned long long)pt->summary[i], ev[i].name,
+                      (unsigned long long)pt->totals[i]);
+            return;
+        }
+    }
+}
+
+void cgwr_part_end(cgw_reader *r)
+{
+    cgwr_part *pt = &r->part;
+    cgwr_body_end(r);
+    if (r->nevents == 0)
+        cgwr_diag(r, pt->first_line ? pt->first_line : r->lineno, CGWR_MISSING_EVENTS,
+                  "part %u has no events: line", pt->pub.index);
+    cgwr_announce_part(r);
+    if (r->flags & CGW_READ_CHECK)
+        cgwr_check_part(r);
+    compare_totals(r);
+    cgw_record *rec = cgwr_push(r, CGW_REC_PART_END,
+                                pt->has_totals_line ? pt->totals_line_no : r->lineno);
+    rec->costs = pt->totals;
+    rec->totals_line = pt->has_totals_line ? pt->totals_line : NULL;
+    rec->summary = pt->has_summary ? pt->summary : NULL;
+    rec->cost_lines = pt->cost_lines;
+    rec->calls = pt->calls;
+    rec->functions = pt->functions;
+}
+
+void cgwr_part_free(cgw_reader *r)
+{
+    cgwr_part *pt = &r->part;
+    cgwr_free(r, pt->descs);
+    cgwr_free(r, pt->events);
+    cgwr_free(r, pt->derived);
+    cgwr_free(r, pt->summary);
+    cgwr_free(r, pt->totals_line);
+    cgwr_free(r, pt->totals);
+    for (int i = 0; i < 3; i++)
+        cgwr_free(r, r->costs[i]);
+}

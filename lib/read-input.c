@@ -1,0 +1,135 @@
+/* read-input.c - lines from a descriptor (read in large blocks) or from
+ * memory (used in place).  A line longer than the block grows the buffer,
+ * so memory follows the longest line, never the input's size. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "read.h"
+
+#define BLOCK (1u << 20)
+
+int cgwr_input_fd(cgw_reader *r, int fd, int own)
+{
+    r->fd = fd;
+    r->own_fd = own;
+    r->buf = cgwr_alloc(r, BLOCK);
+    if (r->buf == NULL)
+        return -1;
+    r->buf_cap = BLOCK;
+    return 0;
+}
+
+void cgwr_input_free(cgw_reader *r)
+{
+    if (r->own_fd && r->fd >= 0)
+        close(r->fd);
+    r->fd = -1;
+    cgwr_free(r, r->buf);
+    r->buf = NULL;
+}
+
+/* Read more bytes after the unfinished line in buf; 0, or -1 on error. */
+static int fill(cgw_reader *r)
+{
+    if (r->buf_start > 0) {
+        memmove(r->buf, r->buf + r->buf_start, r->buf_end - r->buf_start);
+        r->buf_end -= r->buf_start;
+        r->buf_start = 0;
+    }
+    if (r->buf_end == r->buf_cap) {
+        char *nb = cgwr_realloc(r, r->buf, r->buf_cap * 2);
+        if (nb == NULL) {
+            cgwr_fail(r, CGW_ENOMEM, "out of memory for a line of %zu bytes", r->buf_cap);
+            return -1;
+        }
+        r->buf = nb;
+        r->buf_cap *= 2;
+    }
+    for (;;) {
+        ssize_t n = read(r->fd, r->buf + r->buf_end, r->buf_cap - r->buf_end);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            cgwr_fail(r, CGW_EIO, "read failed after line %llu: %s",
+                      (unsigned long long)r->lineno, strerror(errno));
+            return -1;
+        }
+        if (n == 0)
+            r->eof = 1;
+        else if (!r->nul_seen && memchr(r->buf + r->buf_end, 0, (size_t)n) != NULL)
+            r->nul_seen = 1;
+        r->buf_end += (size_t)n;
+        return 0;
+    }
+}
+
+/* The next line of a descriptor, or NULL with *len 0 at the end. */
+static const char *fd_line(cgw_reader *r, size_t *len, int *final_nl)
+{
+    size_t scanned = 0;
+    for (;;) {
+        char *p = r->buf + r->buf_start;
+        size_t avail = r->buf_end - r->buf_start;
+        char *nl = memchr(p + scanned, '\n', avail - scanned);
+        if (nl != NULL) {
+            *len = (size_t)(nl - p);
+            r->buf_start += *len + 1;
+            return p;
+        }
+        if (r->eof) {
+            r->buf_start = r->buf_end;
+            *len = avail;
+            *final_nl = 0;
+            return avail ? p : NULL;
+        }
+        scanned = avail;
+        if (fill(r) < 0)
+            return NULL;
+    }
+}
+
+static const char *mem_line(cgw_reader *r, size_t *len, int *final_nl)
+{
+    const char *p = r->mem + r->mem_off;
+    size_t avail = r->mem_len - r->mem_off;
+    const char *nl = memchr(p, '\n', avail);
+    if (nl == NULL) {
+        r->mem_off = r->mem_len;
+        *len = avail;
+        *final_nl = 0;
+        return avail ? p : NULL;
+    }
+    *len = (size_t)(nl - p);
+    r->mem_off += *len + 1;
+    return p;
+}
+
+const char *cgwr_getline(cgw_reader *r, size_t *len)
+{
+    int final_nl = 1;
+    const char *p = r->mem ? mem_line(r, len, &final_nl) : fd_line(r, len, &final_nl);
+    if (p == NULL)
+        return NULL;
+    r->lineno++;
+    r->consumed += *len + final_nl;
+    if (!final_nl)
+        cgwr_diag(r, r->lineno, CGWR_NO_FINAL_NEWLINE,
+                  "the last line has no newline (Qt Creator needs one)");
+    if (r->nul_seen) {
+        const char *z = memchr(p, 0, *len);
+        if (z != NULL) {
+            cgwr_diag(r, r->lineno, CGWR_NUL_BYTE,
+                      "NUL byte at column %zu; the rest of the line is ignored, "
+                      "as KCachegrind does", (size_t)(z - p) + 1);
+            *len = (size_t)(z - p);
+        }
+    }
+    if (*len > 0 && p[*len - 1] == '\r') {
+        cgwr_diag(r, r->lineno, CGWR_CR,
+                  "line ends in CR LF; speedscope rejects \\r and callgrind_annotate "
+                  "keeps it in names");
+        (*len)--;
+    }
+    return p;
+}

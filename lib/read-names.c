@@ -1,0 +1,384 @@
+/* read-names.c - the reader's memory, its pool of interned names, the
+ * three per-part ID tables (objects, files, functions) and the set of
+ * functions of a part.  All of it grows with distinct names only. */
+#include <string.h>
+
+#include "read.h"
+
+#define CHUNK (64 * 1024)
+
+void *cgwr_alloc(cgw_reader *r, size_t n)
+{
+    return r->alloc.malloc(r->alloc.ctx, n);
+}
+
+void *cgwr_realloc(cgw_reader *r, void *p, size_t n)
+{
+    return r->alloc.realloc(r->alloc.ctx, p, n);
+}
+
+void cgwr_free(cgw_reader *r, void *p)
+{
+    if (p != NULL)
+        r->alloc.free(r->alloc.ctx, p);
+}
+
+/* n bytes, 8-aligned, that live as long as the reader. */
+static void *arena(cgw_reader *r, size_t n)
+{
+    n = (n + 7) & ~(size_t)7;
+    cgwr_chunk *c = r->chunks;
+    if (c == NULL || c->cap - c->used < n) {
+        size_t cap = n > CHUNK ? n : CHUNK;
+        c = cgwr_alloc(r, sizeof *c + cap);
+        if (c == NULL)
+            return NULL;
+        c->cap = cap;
+        c->used = 0;
+        c->next = r->chunks;
+        r->chunks = c;
+    }
+    void *p = (char *)c->data + c->used;
+    c->used += n;
+    return p;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+    return h;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdu;
+    x ^= x >> 33;
+    return x;
+}
+
+/* Well-formed UTF-8 lead and continuation bytes (overlong 3- and 4-byte
+ * forms are not looked for: this is a portability warning). */
+static int utf8_valid(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        size_t k;
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        if (c >= 0xc2 && c <= 0xdf)
+            k = 1;
+        else if (c >= 0xe0 && c <= 0xef)
+            k = 2;
+        else if (c >= 0xf0 && c <= 0xf4)
+            k = 3;
+        else
+            return 0;
+        if (n - i <= k)
+            return 0;
+        for (size_t j = 1; j <= k; j++)
+            if ((s[i + j] & 0xc0) != 0x80)
+                return 0;
+        i += k + 1;
+    }
+    return 1;
+}
+
+static int grow_pool(cgw_reader *r)
+{
+    size_t cap = r->pool_mask ? (r->pool_mask + 1) * 2 : 1024;
+    const cgwr_str **slots = cgwr_alloc(r, cap * sizeof *slots);
+    if (slots == NULL)
+        return -1;
+    memset(slots, 0, cap * sizeof *slots);
+    for (size_t i = 0; r->pool_mask && i <= r->pool_mask; i++) {
+        const cgwr_str *e = r->pool[i];
+        if (e == NULL)
+            continue;
+        size_t j = e->hash & (cap - 1);
+        while (slots[j] != NULL)
+            j = (j + 1) & (cap - 1);
+        slots[j] = e;
+    }
+    cgwr_free(r, r->pool);
+    r->pool = slots;
+    r->pool_mask = cap - 1;
+    return 0;
+}
+
+/* The one copy of s[0..len); NULL (and a sticky ENOMEM) on failure. */
+const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len)
+{
+    if (len > UINT32_MAX) {
+        cgwr_fail(r, CGW_ENOMEM, "a name of %zu bytes at line %llu", len,
+                  (unsigned long long)r->lineno);
+        return NULL;
+    }
+    if ((r->pool_count + 1) * 2 > r->pool_mask && grow_pool(r) < 0)
+        goto nomem;
+    uint64_t h = hash_bytes(s, len);
+    size_t i = h & r->pool_mask;
+    for (const cgwr_str *e; (e = r->pool[i]) != NULL; i = (i + 1) & r->pool_mask)
+        if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
+            return e;
+    cgwr_str *e = arena(r, sizeof *e + len + 1);
+    if (e == NULL)
+        goto nomem;
+    e->hash = h;
+    e->len = (uint32_t)len;
+    e->fn_part = 0;
+    e->fn_index = 0;
+    memcpy(e->s, s, len);
+    e->s[len] = '\0';
+    r->pool[i] = e;
+    r->pool_count++;
+    if (!utf8_valid((const unsigned char *)s, len))
+        cgwr_diag(r, r->lineno, CGWR_INVALID_UTF8,
+                  "name \"%.60s\" is not valid UTF-8 (gprof2dot rejects it)", e->s);
+    return e;
+nomem:
+    cgwr_fail(r, CGW_ENOMEM, "out of memory for names at line %llu",
+              (unsigned long long)r->lineno);
+    return NULL;
+}
+
+static const cgwr_str **id_slot(cgwr_idmap *m, uint64_t id)
+{
+    size_t i = mix(id) & m->mask;
+    while (m->vals[i] != NULL && m->keys[i] != id)
+        i = (i + 1) & m->mask;
+    return &m->vals[i];
+}
+
+static int id_grow(cgw_reader *r, cgwr_idmap *m)
+{
+    size_t cap = m->mask ? (m->mask + 1) * 2 : 256;
+    cgwr_idmap n = { cgwr_alloc(r, cap * sizeof *n.keys),
+                     cgwr_alloc(r, cap * sizeof *n.vals), 0, cap - 1 };
+    if (n.keys == NULL || n.vals == NULL) {
+        cgwr_free(r, n.keys);
+        cgwr_free(r, n.vals);
+        return -1;
+    }
+    memset(n.vals, 0, cap * sizeof *n.vals);
+    for (size_t i = 0; m->mask && i <= m->mask; i++) {
+        if (m->vals[i] == NULL)
+            continue;
+        const cgwr_str **slot = id_slot(&n, m->keys[i]);
+        n.keys[slot - n.vals] = m->keys[i];
+        *slot = m->vals[i];
+    }
+    n.count = m->count;
+    cgwr_free(r, m->keys);
+    cgwr_free(r, m->vals);
+    *m = n;
+    return 0;
+}
+
+static const char *const spec_kind[CGWR_NKINDS] = { "object", "file", "function" };
+
+/* Define or look up a compressed ID; p..end is what follows "(". */
+static const cgwr_str *compressed(cgw_reader *r, int kind, const char *p, const char *end)
+{
+    uint64_t id = 0;
+    const char *d = p;
+    while (p < end && *p >= '0' && *p <= '9') {
+        if (id > (UINT64_MAX - 9) / 10) {
+            cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER, "%s ID \"%.*s\" is too large",
+                      spec_kind[kind], cgwr_clip(d, end, 24), d);
+            return r->unknown;
+        }
+        id = id * 10 + (uint64_t)(*p++ - '0');
+    }
+    p++; /* ')' */
+    if (*d == '0' && p - d > 2)
+        cgwr_diag(r, r->lineno, CGWR_ID_LEADING_ZERO,
+                  "%s ID (%.*s) has a leading zero", spec_kind[kind], (int)(p - d - 1), d);
+    cgwr_idmap *m = &r->ids[kind];
+    if (m->mask == 0 && id_grow(r, m) < 0)
+        goto nomem;
+    const cgwr_str **slot = id_slot(m, id);
+    if (p < end && (*p == ' ' || *p == '\t'))
+        p++;
+    if (p == end) {
+        if (*slot == NULL) {
+            cgwr_diag(r, r->lineno, CGWR_UNDEFINED_ID,
+                      "%s ID (%llu) is used before any \"(%llu) name\" defines it in this part",
+                      spec_kind[kind], (unsigned long long)id, (unsigned long long)id);
+            return r->unknown;
+        }
+        return *slot;
+    }
+    const char *s = p, *e = end;
+    while (s < e && (*s == ' ' || *s == '\t'))
+        s++;
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    if (s != p || e != end)
+        cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
+                  "blanks around the name of %s ID (%llu); speedscope and gprof2dot strip "
+                  "them, KCachegrind keeps them", spec_kind[kind], (unsigned long long)id);
+    const cgwr_str *name = cgwr_intern(r, s, (size_t)(e - s));
+    if (name == NULL)
+        return NULL;
+    if (*slot != NULL) {
+        if (*slot == name)
+            cgwr_diag(r, r->lineno, CGWR_ID_SAME_REDEFINED,
+                      "%s ID (%llu) is defined again with the same name (speedscope "
+                      "rejects this)", spec_kind[kind], (unsigned long long)id);
+        else
+            cgwr_diag(r, r->lineno, CGWR_ID_REDEFINED,
+                      "%s ID (%llu) was \"%.60s\" and is redefined as \"%.60s\"",
+                      spec_kind[kind], (unsigned long long)id, (*slot)->s, name->s);
+        *slot = name;
+        return name;
+    }
+    if ((m->count + 1) * 2 > m->mask && id_grow(r, m) < 0)
+        goto nomem;
+    slot = id_slot(m, id);
+    r->ids[kind].keys[slot - m->vals] = id;
+    *slot = name;
+    m->count++;
+    return name;
+nomem:
+    cgwr_fail(r, CGW_ENOMEM, "out of memory for IDs at line %llu",
+              (unsigned long long)r->lineno);
+    return NULL;
+}
+
+/* The name of a spec line's value s[0..len): "(id) name", "(id)" or a
+ * plain name.  Undefined IDs give "???".  NULL only after a sticky error. */
+const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len)
+{
+    const char *end = s + len;
+    if (len >= 3 && s[0] == '(' && s[1] >= '0' && s[1] <= '9') {
+        const char *p = s + 1;
+        while (p < end && *p >= '0' && *p <= '9')
+            p++;
+        if (p < end && *p == ')')
+            return compressed(r, kind, s + 1, end);
+    }
+    const char *b = s, *e = end;
+    while (b < e && (*b == ' ' || *b == '\t'))
+        b++;
+    while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    if (b != s || e != end)
+        cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
+                  "blanks around the %s name; speedscope and gprof2dot strip them",
+                  spec_kind[kind]);
+    if (b == e)
+        cgwr_diag(r, r->lineno, CGWR_EMPTY_NAME, "empty %s name (\"???\" means unknown)",
+                  spec_kind[kind]);
+    else if (*b == '(')
+        cgwr_diag(r, r->lineno, CGWR_PAREN_NAME,
+                  "uncompressed %s name \"%.*s\" starts with '(' (Qt Creator loses it; "
+                  "compress it as \"(id) name\")", spec_kind[kind],
+                  (int)(e - b > 60 ? 60 : e - b), b);
+    return cgwr_intern(r, b, (size_t)(e - b));
+}
+
+void cgwr_ids_reset(cgw_reader *r)
+{
+    for (int k = 0; k < CGWR_NKINDS; k++) {
+        cgwr_idmap *m = &r->ids[k];
+        if (m->mask)
+            memset(m->vals, 0, (m->mask + 1) * sizeof *m->vals);
+        m->count = 0;
+    }
+    for (size_t i = 0; i < r->nfns; i++)
+        cgwr_free(r, r->fns[i].agg);
+    r->nfns = 0;
+    if (r->fn_mask)
+        memset(r->fn_slots, 0, (r->fn_mask + 1) * sizeof *r->fn_slots);
+}
+
+static size_t fn_hash(const cgwr_str *ob, const cgwr_str *fl, const cgwr_str *name)
+{
+    return (size_t)mix((uintptr_t)ob * 31 + (uintptr_t)fl * 7 + (uintptr_t)name);
+}
+
+static int fn_grow(cgw_reader *r)
+{
+    size_t cap = r->fn_mask ? (r->fn_mask + 1) * 2 : 1024;
+    uint32_t *slots = cgwr_alloc(r, cap * sizeof *slots);
+    if (slots == NULL)
+        return -1;
+    memset(slots, 0, cap * sizeof *slots);
+    for (size_t i = 0; i < r->nfns; i++) {
+        const cgwr_fn *f = &r->fns[i];
+        size_t j = fn_hash(f->ob, f->fl, f->name) & (cap - 1);
+        while (slots[j] != 0)
+            j = (j + 1) & (cap - 1);
+        slots[j] = (uint32_t)i + 1;
+    }
+    cgwr_free(r, r->fn_slots);
+    r->fn_slots = slots;
+    r->fn_mask = cap - 1;
+    return 0;
+}
+
+/* The index of function (ob, fl, name) in the part, added when new;
+ * -1 after a sticky error. */
+int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
+                  const cgwr_str *name, uint64_t line)
+{
+    if ((r->nfns + 1) * 2 > r->fn_mask && fn_grow(r) < 0)
+        goto nomem;
+    size_t j = fn_hash(ob, fl, name) & r->fn_mask;
+    for (uint32_t k; (k = r->fn_slots[j]) != 0; j = (j + 1) & r->fn_mask) {
+        const cgwr_fn *f = &r->fns[k - 1];
+        if (f->ob == ob && f->fl == fl && f->name == name)
+            return (int)k - 1;
+    }
+    if (r->nfns == r->fns_cap) {
+        size_t cap = r->fns_cap ? r->fns_cap * 2 : 256;
+        cgwr_fn *f = cgwr_realloc(r, r->fns, cap * sizeof *f);
+        if (f == NULL)
+            goto nomem;
+        r->fns = f;
+        r->fns_cap = cap;
+    }
+    if (r->nfns >= INT32_MAX)
+        goto nomem;
+    cgwr_fn *f = &r->fns[r->nfns];
+    memset(f, 0, sizeof *f);
+    f->ob = ob;
+    f->fl = fl;
+    f->name = name;
+    f->first_line = line;
+    if ((r->flags & CGW_READ_CHECK) && r->nevents > 0) {
+        f->nagg = r->nevents;
+        f->agg = cgwr_alloc(r, 3 * f->nagg * sizeof *f->agg);
+        if (f->agg == NULL)
+            goto nomem;
+        memset(f->agg, 0, 3 * f->nagg * sizeof *f->agg);
+    }
+    r->fn_slots[j] = (uint32_t)r->nfns + 1;
+    return (int)r->nfns++;
+nomem:
+    cgwr_fail(r, CGW_ENOMEM, "out of memory for functions at line %llu",
+              (unsigned long long)line);
+    return -1;
+}
+
+void cgwr_names_free(cgw_reader *r)
+{
+    cgwr_ids_reset(r);
+    for (int k = 0; k < CGWR_NKINDS; k++) {
+        cgwr_free(r, r->ids[k].keys);
+        cgwr_free(r, r->ids[k].vals);
+    }
+    cgwr_free(r, r->fns);
+    cgwr_free(r, r->fn_slots);
+    cgwr_free(r, r->pool);
+    while (r->chunks != NULL) {
+        cgwr_chunk *next = r->chunks->next;
+        cgwr_free(r, r->chunks);
+        r->chunks = next;
+    }
+}

@@ -1,0 +1,264 @@
+/* read.h - the reader's private state, shared by the read-*.c files.
+ * Never installed.  Cross-file names use the cgwr_ prefix. */
+#ifndef CGW_READ_H
+#define CGW_READ_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cgw.h"
+
+#define CGWR_NPOS_MAX 3 /* instr, bb, line */
+
+/* Diagnostic codes; the table in read-diag.c gives each its name and
+ * severity.  Append only, so the names stay stable. */
+enum cgwr_code {
+    /* errors */
+    CGWR_NUL_BYTE, CGWR_UNKNOWN_LINE, CGWR_BAD_NUMBER, CGWR_BAD_VERSION,
+    CGWR_MISSING_EVENTS, CGWR_COST_BEFORE_EVENTS, CGWR_COST_BEFORE_FUNCTION,
+    CGWR_SUMMARY_BEFORE_EVENTS, CGWR_POSITIONS_AFTER_EVENTS, CGWR_TOO_MANY_COSTS,
+    CGWR_CALL_WITHOUT_COST, CGWR_UNDEFINED_ID, CGWR_ID_REDEFINED,
+    CGWR_NEGATIVE_POSITION, CGWR_TOTALS_MISMATCH, CGWR_OVERFLOW, CGWR_SYNTAX,
+    CGWR_NO_CALLEE, CGWR_EVENTS_REDEFINED, CGWR_ROUNDTRIP,
+    /* warnings: the portability tier */
+    CGWR_CR, CGWR_TAB, CGWR_BLANK, CGWR_NO_FINAL_NEWLINE, CGWR_NO_FORMAT_LINE,
+    CGWR_HEADER_ORDER, CGWR_KEY_WITHOUT_SPACE, CGWR_NONPORTABLE_HEADER,
+    CGWR_NO_POSITIONS, CGWR_POSITIONS_NOT_LINE, CGWR_SEVERAL_PARTS, CGWR_FEW_COSTS,
+    CGWR_HEX_COST, CGWR_UPPERCASE_HEX, CGWR_ID_SAME_REDEFINED, CGWR_ID_LEADING_ZERO,
+    CGWR_PAREN_NAME, CGWR_NAME_BLANK, CGWR_RELATIVE_FIRST, CGWR_CALLS_ZERO,
+    CGWR_LINE_IN_CALL, CGWR_CALL_WITHOUT_CFN, CGWR_CALLEE_SPEC_AFTER_CFN,
+    CGWR_CALLEE_WITHOUT_BLOCK, CGWR_SPLIT_FUNCTION, CGWR_UNCLOSED_INLINE,
+    CGWR_NONPORTABLE_LINE, CGWR_SUMMARY_MISMATCH, CGWR_SUMMARY_LOW, CGWR_BIG_VALUE,
+    CGWR_NAME_CLASH, CGWR_MANY_EVENTS, CGWR_INCLUSIVE_EXCESS, CGWR_INLINE_BEFORE_FUNCTION,
+    CGWR_INVALID_UTF8, CGWR_UNKNOWN_HEADER, CGWR_HEADER_IN_BODY, CGWR_EMPTY_NAME,
+    CGWR_JUMP_COSTS, CGWR_DUPLICATE_EVENT,
+    CGWR_NCODES
+};
+
+/* An interned name: one per distinct string for the reader's life. */
+typedef struct cgwr_str {
+    uint64_t hash;
+    uint32_t len;
+    uint32_t fn_part;  /* part in which fn_index is valid (0: none) */
+    uint32_t fn_index; /* first function of this name in that part */
+    char s[];
+} cgwr_str;
+
+/* Memory handed out in chunks and freed with the reader. */
+typedef struct cgwr_chunk {
+    struct cgwr_chunk *next;
+    size_t used, cap;
+    uint64_t data[]; /* 8-aligned for cgwr_str */
+} cgwr_chunk;
+
+/* Open-addressing maps.  ids: compressed ID -> name, per kind and part. */
+typedef struct cgwr_idmap {
+    uint64_t *keys;
+    const cgwr_str **vals;
+    size_t count, mask; /* mask + 1 slots, 0 before the first insert */
+} cgwr_idmap;
+
+/* A function of the current part: (object, file, name) and what the
+ * whole-part checks count for it. */
+typedef struct cgwr_fn {
+    const cgwr_str *ob, *fl, *name;
+    uint64_t first_line, call_line;
+    uint32_t blocks;
+    int called, recursive;
+    uint64_t *agg; /* self, outgoing, incoming: 3 x nagg (CGW_READ_CHECK) */
+    size_t nagg;
+} cgwr_fn;
+
+enum { CGWR_OB, CGWR_FL, CGWR_FN, CGWR_NKINDS };
+
+/* A call or jump whose source line has not come yet. */
+typedef struct cgwr_pending {
+    cgw_record_kind kind; /* 0: none */
+    uint64_t line, count, executed;
+    uint64_t target_pos[CGWR_NPOS_MAX];
+    const cgwr_str *ob, *fl, *fn;
+    int saw_blank;
+} cgwr_pending;
+
+/* The header of a part as owned storage behind the public cgw_part. */
+typedef struct cgwr_part {
+    cgw_part pub;
+    cgw_desc *descs;
+    size_t descs_cap;
+    cgw_event *events, *derived;
+    size_t events_cap, derived_cap;
+    uint64_t *summary, *totals_line, *totals;
+    int has_summary, has_totals_line, summary_in_body;
+    int has_events, has_positions, body, announced;
+    uint64_t first_line, totals_line_no;
+    uint64_t cost_lines, calls, functions;
+} cgwr_part;
+
+struct cgw_reader {
+    cgw_allocator alloc;
+    unsigned flags;
+    cgw_diag_fn diag;
+    void *diag_ctx;
+    cgw_status err;
+    char msg[256];
+
+    /* input: a descriptor read into buf, or memory used in place */
+    int fd, own_fd;
+    const char *mem;
+    size_t mem_len, mem_off;
+    char *buf;
+    size_t buf_cap, buf_start, buf_end;
+    int eof, done, nul_seen;
+    int replay; /* the last line ended a part: read it again in the next */
+    const char *line;
+    size_t line_len;
+    uint64_t consumed; /* bytes of input handed out as lines */
+    uint64_t lineno;
+    uint64_t header_keys; /* header lines seen in part 1, for the order check */
+    int saw_format_line;
+
+    /* diagnostics */
+    uint64_t count[CGWR_NCODES];
+    uint64_t nerrors, nwarnings;
+
+    /* names */
+    cgwr_chunk *chunks;
+    const cgwr_str **pool;
+    size_t pool_count, pool_mask;
+    cgwr_idmap ids[CGWR_NKINDS];
+    const cgwr_str *unknown; /* "???" */
+
+    /* functions of the part */
+    cgwr_fn *fns;
+    size_t nfns, fns_cap;
+    uint32_t *fn_slots;
+    size_t fn_mask;
+
+    /* the part */
+    cgwr_part part;
+    size_t nevents; /* cost columns of the part */
+    int pos_order[CGWR_NPOS_MAX]; /* column i of the file -> index in pos[] */
+
+    /* body state */
+    const cgwr_str *ob, *fl;         /* of the next fn= */
+    const cgwr_str *cur_ob, *cur_fl; /* of the current function */
+    const cgwr_str *fn, *fi;         /* function; file of its costs */
+    int fn_index;   /* of fn in fns, -1 before fn= */
+    const cgwr_str *cob, *cfi, *cfn, *jfi, *jfn;
+    int cfn_fresh;
+    const cgwr_str *pending_fi; /* fi= with no cost line after it yet */
+    uint64_t pending_fi_line;
+    int inline_costs;           /* cost lines since the last fi=/fe= */
+    uint64_t base[CGWR_NPOS_MAX];
+    int first_in_block, seen_cost;
+    cgwr_pending call;
+
+    /* records handed out: up to three from one line */
+    cgw_record q[3];
+    int nq, qi;
+    uint64_t pos[3][CGWR_NPOS_MAX], tpos[3][CGWR_NPOS_MAX];
+    uint64_t *costs[3];
+};
+
+/* read-diag.c */
+void cgwr_diag(cgw_reader *r, uint64_t line, int code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+void cgwr_diag_flush(cgw_reader *r);
+const char *cgwr_code_name(int code);
+cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* read-input.c: the next line without its end (\n, \r\n); NULL at the
+ * end of the input or after an error */
+const char *cgwr_getline(cgw_reader *r, size_t *len);
+int cgwr_input_fd(cgw_reader *r, int fd, int own);
+void cgwr_input_free(cgw_reader *r);
+
+/* read-names.c */
+void *cgwr_alloc(cgw_reader *r, size_t n);
+void *cgwr_realloc(cgw_reader *r, void *p, size_t n);
+void cgwr_free(cgw_reader *r, void *p);
+const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len);
+const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len);
+void cgwr_ids_reset(cgw_reader *r);
+int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
+                  const cgwr_str *name, uint64_t line);
+void cgwr_names_free(cgw_reader *r);
+
+/* Length of an excerpt of the input for a message: at most max bytes,
+ * never past end (input lines are not NUL-terminated). */
+static inline int cgwr_clip(const char *p, const char *end, int max)
+{
+    return end - p > max ? max : (int)(end - p);
+}
+
+/* Numbers: decimal, or hex after 0x.  Returns the end of the digits, or
+ * NULL when there is none; *flags gets CGWR_NUM_* bits.  Inline: the
+ * cost lines spend most of their time here. */
+enum { CGWR_NUM_HEX = 1, CGWR_NUM_UPPER = 2, CGWR_NUM_OVERFLOW = 4 };
+
+static inline int cgwr_hexval(unsigned char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static inline const char *cgwr_number(const char *p, const char *end, uint64_t *v, int *flags)
+{
+    uint64_t x = 0;
+    const char *start;
+    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        *flags |= CGWR_NUM_HEX | (p[1] == 'X' ? CGWR_NUM_UPPER : 0);
+        start = p += 2;
+        for (int d; p < end && (d = cgwr_hexval((unsigned char)*p)) >= 0; p++) {
+            if (x >> 60)
+                *flags |= CGWR_NUM_OVERFLOW;
+            if (*p >= 'A' && *p <= 'F')
+                *flags |= CGWR_NUM_UPPER;
+            x = x << 4 | (uint64_t)d;
+        }
+    } else {
+        start = p;
+        for (; p < end && (unsigned)(*p - '0') < 10; p++) {
+            unsigned d = (unsigned)(*p - '0');
+            if (x > (UINT64_MAX - d) / 10)
+                *flags |= CGWR_NUM_OVERFLOW;
+            x = x * 10 + d;
+        }
+    }
+    *v = x;
+    return p == start ? NULL : p;
+}
+
+/* read-header.c */
+int cgwr_header_line(cgw_reader *r, const char *p, size_t len);
+void cgwr_part_start(cgw_reader *r);
+void cgwr_announce_part(cgw_reader *r);
+void cgwr_part_end(cgw_reader *r);
+void cgwr_part_free(cgw_reader *r);
+
+/* read-body.c */
+void cgwr_line(cgw_reader *r, const char *p, size_t len);
+void cgwr_body_reset(cgw_reader *r);
+void cgwr_body_end(cgw_reader *r);
+
+/* read-check.c: the whole-part checks of CGW_READ_CHECK */
+void cgwr_check_cost(cgw_reader *r, const uint64_t *c);
+void cgwr_check_call(cgw_reader *r, int callee, const uint64_t *c);
+void cgwr_check_part(cgw_reader *r);
+
+/* reader.c */
+cgw_record *cgwr_push(cgw_reader *r, cgw_record_kind kind, uint64_t line);
+
+#endif /* CGW_READ_H */

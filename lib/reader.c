@@ -1,0 +1,168 @@
+/* reader.c - opening a reader on an input, handing out records, closing. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "read.h"
+#include "internal.h"
+
+static cgw_reader *reader_new(const cgw_read_options *o)
+{
+    cgw_allocator a;
+    if (o != NULL && o->allocator != NULL) {
+        a = *o->allocator;
+        if (!a.malloc || !a.realloc || !a.free) {
+            errno = EINVAL;
+            return NULL;
+        }
+    } else {
+        cgwp_default_allocator(&a);
+    }
+    if (o != NULL && (o->flags & ~(unsigned)CGW_READ_CHECK)) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cgw_reader *r = a.malloc(a.ctx, sizeof *r);
+    if (r == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memset(r, 0, sizeof *r);
+    r->alloc = a;
+    r->fd = -1;
+    if (o != NULL) {
+        r->flags = o->flags;
+        r->diag = o->diag;
+        r->diag_ctx = o->diag_ctx;
+    }
+    r->part.pub.version = 1;
+    r->part.pub.positions = CGW_POS_LINE;
+    r->part.pub.npos = 1;
+    r->unknown = cgwr_intern(r, "???", 3);
+    if (r->unknown == NULL) {
+        cgw_reader_close(r);
+        errno = ENOMEM;
+        return NULL;
+    }
+    cgwr_part_start(r);
+    return r;
+}
+
+cgw_reader *cgw_reader_open_fd(int fd, const cgw_read_options *opts)
+{
+    if (fd < 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cgw_reader *r = reader_new(opts);
+    if (r != NULL && cgwr_input_fd(r, fd, 0) < 0) {
+        cgw_reader_close(r);
+        errno = ENOMEM;
+        return NULL;
+    }
+    return r;
+}
+
+cgw_reader *cgw_reader_open_path(const char *path, const cgw_read_options *opts)
+{
+    if (path == NULL) {
+        errno = EINVAL;
+        return NULL;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return NULL;
+    cgw_reader *r = cgw_reader_open_fd(fd, opts);
+    if (r == NULL) {
+        int e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    r->own_fd = 1;
+    return r;
+}
+
+cgw_reader *cgw_reader_open_memory(const void *buf, size_t len, const cgw_read_options *opts)
+{
+    if (buf == NULL && len > 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cgw_reader *r = reader_new(opts);
+    if (r == NULL)
+        return NULL;
+    r->mem = buf ? buf : "";
+    r->mem_len = len;
+    r->nul_seen = memchr(r->mem, 0, len) != NULL;
+    return r;
+}
+
+cgw_record *cgwr_push(cgw_reader *r, cgw_record_kind kind, uint64_t line)
+{
+    cgw_record *rec = &r->q[r->nq++];
+    memset(rec, 0, sizeof *rec);
+    rec->kind = kind;
+    rec->line = line;
+    rec->part = &r->part.pub;
+    return rec;
+}
+
+static void finish(cgw_reader *r)
+{
+    if (!r->saw_format_line)
+        cgwr_diag(r, r->lineno ? 1 : 0, CGWR_NO_FORMAT_LINE,
+                  "the first line is not \"# callgrind format\" (KCachegrind and speedscope "
+                  "detect the format by it)");
+    cgwr_part_end(r);
+    cgwr_diag_flush(r);
+    r->done = 1;
+}
+
+cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
+{
+    if (r == NULL || rec == NULL)
+        return CGW_EUSAGE;
+    *rec = NULL;
+    while (r->err == CGW_OK && r->qi == r->nq) {
+        r->qi = r->nq = 0;
+        if (r->done)
+            return CGW_OK;
+        if (r->replay) {
+            r->replay = 0;
+            cgwr_part_start(r);
+            cgwr_line(r, r->line, r->line_len);
+            continue;
+        }
+        size_t len;
+        const char *p = cgwr_getline(r, &len);
+        if (p == NULL) {
+            if (r->err == CGW_OK)
+                finish(r);
+            continue;
+        }
+        r->line = p;
+        r->line_len = len;
+        cgwr_line(r, p, len);
+    }
+    if (r->err != CGW_OK)
+        return r->err;
+    *rec = &r->q[r->qi++];
+    return CGW_OK;
+}
+
+uint64_t cgw_reader_offset(const cgw_reader *r)
+{
+    return r ? r->consumed : 0;
+}
+
+void cgw_reader_close(cgw_reader *r)
+{
+    if (r == NULL)
+        return;
+    cgwr_input_free(r);
+    cgwr_part_free(r);
+    cgwr_names_free(r);
+    r->alloc.free(r->alloc.ctx, r);
+}

@@ -1,0 +1,138 @@
+/* roundtrip.c - read, write again through a portable writer into memory,
+ * read that back, and compare the two record streams. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cgw.h"
+
+typedef struct input {
+    const char *path;
+    const void *buf;
+    size_t len;
+    cgw_read_options opts;
+} input;
+
+static cgw_reader *open_input(const input *in)
+{
+    if (in->path != NULL)
+        return cgw_reader_open_path(in->path, &in->opts);
+    return cgw_reader_open_memory(in->buf, in->len, &in->opts);
+}
+
+static void report(const cgw_read_options *o, uint64_t line, uint64_t *diffs, const char *msg)
+{
+    ++*diffs;
+    if (o != NULL && o->diag != NULL) {
+        cgw_diagnostic d = { line, CGW_ERROR, "roundtrip", msg };
+        o->diag(o->diag_ctx, &d);
+    }
+}
+
+static cgw_status status_of(cgw_reader *r, cgw_status st)
+{
+    if (st == CGW_OK && r == NULL)
+        st = errno == ENOMEM ? CGW_ENOMEM : CGW_EIO;
+    return st;
+}
+
+/* Write every record of in through a memory writer; the bytes in *out. */
+static cgw_status rewrite(const input *in, const cgw_read_options *o, char **out,
+                          size_t *outlen, uint64_t *diffs)
+{
+    cgw_reader *r = open_input(in);
+    if (r == NULL)
+        return status_of(r, CGW_OK);
+    cgw_writer *w = NULL;
+    cgw_status st;
+    const cgw_record *rec;
+    char msg[600];
+    while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
+        if (w == NULL) {
+            cgw_options wo = { rec->part->positions, 0, 0, in->opts.allocator };
+            w = cgw_open_memory(out, outlen, &wo);
+            if (w == NULL) {
+                st = CGW_ENOMEM;
+                break;
+            }
+        }
+        if (cgw_write_record(w, rec) != CGW_OK) {
+            snprintf(msg, sizeof msg, "the writer refuses the record: %s", cgw_errmsg(w));
+            report(o, rec->line, diffs, msg);
+            break;
+        }
+    }
+    if (w != NULL && cgw_finish(w) != CGW_OK && *diffs == 0 && st == CGW_OK) {
+        snprintf(msg, sizeof msg, "the writer failed: %s", cgw_errmsg(w));
+        report(o, 0, diffs, msg);
+    }
+    cgw_free(w);
+    cgw_reader_close(r);
+    return st;
+}
+
+static cgw_status next_data(cgw_reader *r, const cgw_record **rec)
+{
+    cgw_status st;
+    while ((st = cgw_reader_next(r, rec)) == CGW_OK && *rec != NULL &&
+           (*rec)->kind == CGW_REC_INLINE)
+        ;
+    return st;
+}
+
+/* Compare in with the written bytes, record by record; stop at the first
+ * difference. */
+static cgw_status compare(const input *in, const char *out, size_t outlen,
+                          const cgw_read_options *o, uint64_t *diffs)
+{
+    input again = { NULL, out, outlen, in->opts };
+    cgw_reader *a = open_input(in), *b = open_input(&again);
+    cgw_status st = CGW_OK;
+    if (a == NULL || b == NULL) {
+        st = status_of(NULL, CGW_OK);
+    } else {
+        const cgw_record *ra, *rb;
+        char what[400], msg[600];
+        for (;;) {
+            if ((st = next_data(a, &ra)) != CGW_OK || (st = next_data(b, &rb)) != CGW_OK)
+                break;
+            if (cgw_record_compare(ra, rb, what, sizeof what) != 0) {
+                snprintf(msg, sizeof msg, "the re-read record (line %llu of the rewritten "
+                         "profile) differs: %s", rb ? (unsigned long long)rb->line : 0ull,
+                         what);
+                report(o, ra ? ra->line : 0, diffs, msg);
+                break;
+            }
+            if (ra == NULL)
+                break;
+        }
+    }
+    cgw_reader_close(a);
+    cgw_reader_close(b);
+    return st;
+}
+
+cgw_status cgw_roundtrip(const char *path, const void *buf, size_t len,
+                         const cgw_read_options *opts, uint64_t *differences)
+{
+    uint64_t diffs = 0;
+    if (differences != NULL)
+        *differences = 0;
+    if (path == NULL && buf == NULL && len > 0)
+        return CGW_EINVAL;
+    input in = { path, buf, len, { 0, NULL, NULL, opts ? opts->allocator : NULL } };
+    char *out = NULL;
+    size_t outlen = 0;
+    cgw_status st = rewrite(&in, opts, &out, &outlen, &diffs);
+    if (st == CGW_OK && diffs == 0)
+        st = compare(&in, out, outlen, opts, &diffs);
+    if (out != NULL) {
+        if (opts != NULL && opts->allocator != NULL)
+            opts->allocator->free(opts->allocator->ctx, out);
+        else
+            free(out);
+    }
+    if (differences != NULL)
+        *differences = diffs;
+    return st;
+}
