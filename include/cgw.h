@@ -373,8 +373,9 @@ typedef struct cgw_part {
  *  - PART_END: costs are the totals computed from the self-cost lines;
  *    totals_line and summary the file's own (NULL when absent);
  *    cost_lines, calls and functions (distinct ones) count the part.
- *  line is the input line of the record (PART: its first header line;
- *  PART_END: its totals: line or its last line). */
+ *  line is the input line of the record (CALL and jumps: the calls=,
+ *  jump= or jcnd= line; PART: its first header line; PART_END: its
+ *  totals: line or its last line). */
 typedef struct cgw_record {
     cgw_record_kind kind;
     uint64_t line;
@@ -420,7 +421,8 @@ CGW_API int cgw_record_compare(const cgw_record *a, const cgw_record *b,
                                char *msg, size_t len);
 
 /** Round trip: read the input, write every record through a portable
- *  writer into memory, read that back and compare the two record streams
+ *  writer into memory (a CGW_COMPACT one when the portable one refuses a
+ *  record, as it does calls=0, which Callgrind writes after zeroing), read that back and compare the two record streams
  *  (CGW_REC_INLINE excepted: its effect is in source_file) and the totals.
  *  The input is the file at path, or buf/len when path is NULL.  Each
  *  difference, or a record the writer refuses, becomes an error

@@ -214,6 +214,7 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
     memcpy(tp, call->target_pos, sizeof call->target_pos);
     rec->target = (cgw_target){ call->ob ? call->ob->s : NULL, call->fl->s, call->fn->s };
     rec->target_pos = tp;
+    rec->line = call->line;
     rec->count = call->count;
     rec->executed = call->executed;
     if (kind == CGW_REC_CALL) {
@@ -248,8 +249,10 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
     if (k < 0)
         return;
     cgwr_fn *f = &r->fns[k];
-    if (f->blocks == 0)
+    if (f->blocks == 0) {
         r->part.functions++;
+        f->first_line = r->lineno;
+    }
     if (k != r->fn_index && f->blocks++ > 0)
         cgwr_diag(r, r->lineno, CGWR_SPLIT_FUNCTION,
                       "function %s has a second block (first at line %llu); "

@@ -24,7 +24,7 @@ void cgwr_check_call(cgw_reader *r, int callee, const uint64_t *c)
     cgwr_fn *f = &r->fns[r->fn_index], *g = &r->fns[callee];
     size_t n = r->nevents;
     if (!g->called)
-        g->call_line = r->lineno;
+        g->call_line = r->call.line;
     g->called = 1;
     if (callee == r->fn_index)
         f->recursive = 1;

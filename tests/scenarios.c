@@ -148,19 +148,19 @@ static void bulk(cgw_writer *w, cgwt_model *m)
 }
 
 const cgwt_scenario cgwt_scenarios[] = {
-    { "spec-simple", 0, 0, spec_simple, 3, 0 },
-    { "spec-extended", 0, CGW_NO_NAME_COMPRESSION, spec_extended, 1, 0 },
-    { "spec-compression", 0, 0, spec_extended, 1, 0 },
-    { "spec-subposition", CGW_POS_INSTR | CGW_POS_LINE, 0, spec_subposition, 1, 0 },
+    { "spec-simple", 0, 0, spec_simple, 3, 0, 1 },
+    { "spec-extended", 0, CGW_NO_NAME_COMPRESSION, spec_extended, 1, 0, 1 },
+    { "spec-compression", 0, 0, spec_extended, 1, 0, 1 },
+    { "spec-subposition", CGW_POS_INSTR | CGW_POS_LINE, 0, spec_subposition, 1, 0, 0 },
     { "spec-subposition-absolute", CGW_POS_INSTR | CGW_POS_LINE, CGW_NO_POS_COMPRESSION,
-      spec_subposition, 1, 0 },
-    { "rich", CGW_POS_INSTR | CGW_POS_LINE, 0, rich, 3, 0 },
-    { "rich-compact", CGW_POS_INSTR | CGW_POS_LINE, CGW_COMPACT, rich, 3, 0 },
+      spec_subposition, 1, 0, 0 },
+    { "rich", CGW_POS_INSTR | CGW_POS_LINE, 0, rich, 3, 0, 0 },
+    { "rich-compact", CGW_POS_INSTR | CGW_POS_LINE, CGW_COMPACT, rich, 3, 0, 0 },
     { "rich-nocompress", CGW_POS_INSTR | CGW_POS_LINE,
-      CGW_NO_NAME_COMPRESSION | CGW_NO_POS_COMPRESSION, rich, 3, 0 },
-    { "parts", 0, 0, parts, 1, 1 },
-    { "bulk", 0, 0, bulk, 2, 0 },
-    { "bulk-compact", CGW_POS_LINE, CGW_COMPACT, bulk, 2, 0 },
+      CGW_NO_NAME_COMPRESSION | CGW_NO_POS_COMPRESSION, rich, 3, 0, 0 },
+    { "parts", 0, 0, parts, 1, 1, 0 },
+    { "bulk", 0, 0, bulk, 2, 0, 0 },
+    { "bulk-compact", CGW_POS_LINE, CGW_COMPACT, bulk, 2, 0, 0 },
 };
 const size_t cgwt_nscenarios = sizeof cgwt_scenarios / sizeof cgwt_scenarios[0];
 
@@ -196,6 +196,10 @@ char *cgwt_run_memory(const cgwt_scenario *s, size_t buffer_size, cgwt_model *m,
     if (st != CGW_OK)
         cgwt_fail(__FILE__, __LINE__, "scenario %s: %s", s->name, cgw_errmsg(w));
     cgw_free(w);
+    uint64_t warnings = cgwt_readback(buf, *len, s->parts ? NULL : m ? m : &local);
+    if (s->portable && warnings != 0)
+        cgwt_fail(__FILE__, __LINE__, "scenario %s: %llu portability warnings", s->name,
+                  (unsigned long long)warnings);
     if (m == NULL)
         cgwt_model_free(&local);
     return buf;

@@ -281,23 +281,60 @@ static void totals_line(const char *text, uint64_t *t, size_t *n)
     }
 }
 
-void cgwt_annotate(const char *text, size_t len, const cgwt_model *m)
+/* callgrind_annotate's output on the file at path; NULL (and a note)
+ * when it is not installed. */
+static FILE *annotate(const char *path)
 {
     const char *ca = getenv("CALLGRIND_ANNOTATE");
     if (ca == NULL || ca[0] == '\0') {
         fprintf(stderr, "note: callgrind_annotate not installed, cross-check skipped\n");
-        return;
+        return NULL;
     }
-    char path[512], cmd[1200];
-    snprintf(path, sizeof path, "%s/annotate-%ld.out", cgwt_tmpdir(), (long)getpid());
-    FILE *f = fopen(path, "wb");
-    if (f == NULL || fwrite(text, 1, len, f) != len || fclose(f) != 0)
-        cgwt_fail(__FILE__, __LINE__, "cannot write %s", path);
+    char cmd[1200];
     snprintf(cmd, sizeof cmd, "'%s' --threshold=100 --auto=no --inclusive=no '%s' 2>&1", ca,
              path);
     FILE *p = popen(cmd, "r");
     if (p == NULL)
         cgwt_fail(__FILE__, __LINE__, "cannot run %s", cmd);
+    return p;
+}
+
+void cgwt_annotate_totals(const char *path, const uint64_t *want, size_t n)
+{
+    FILE *p = annotate(path);
+    if (p == NULL)
+        return;
+    char line[4096];
+    int saw = 0;
+    uint64_t c[64];
+    CHECK(n <= 64);
+    while (fgets(line, sizeof line, p)) {
+        if (!strstr(line, "PROGRAM TOTALS"))
+            continue;
+        if (parse_costs(line, c, n) == NULL)
+            cgwt_fail(__FILE__, __LINE__, "%s: bad totals line: %s", path, line);
+        for (size_t i = 0; i < n; i++)
+            if (c[i] != want[i])
+                cgwt_fail(__FILE__, __LINE__, "%s: callgrind_annotate PROGRAM TOTALS[%zu] = "
+                          "%llu, the reader %llu", path, i, (unsigned long long)c[i],
+                          (unsigned long long)want[i]);
+        saw = 1;
+    }
+    int rc = pclose(p);
+    if (rc != 0 || !saw)
+        cgwt_fail(__FILE__, __LINE__, "callgrind_annotate failed on %s (status %d)", path, rc);
+}
+
+void cgwt_annotate(const char *text, size_t len, const cgwt_model *m)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/annotate-%ld.out", cgwt_tmpdir(), (long)getpid());
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || fwrite(text, 1, len, f) != len || fclose(f) != 0)
+        cgwt_fail(__FILE__, __LINE__, "cannot write %s", path);
+    FILE *p = annotate(path);
+    if (p == NULL)
+        return;
 
     uint64_t wtot[CGWT_MAX_EV] = { 0 };
     size_t nev;
@@ -383,4 +420,51 @@ void cgwt_annotate_parts(const char *text, size_t len)
         free(one);
         start = next;
     }
+}
+
+typedef struct readback {
+    uint64_t warnings;
+    char first[400];
+} readback;
+
+static void readback_diag(void *ctx, const cgw_diagnostic *d)
+{
+    readback *rb = ctx;
+    if (rb->first[0] == '\0' && d->severity == CGW_ERROR)
+        snprintf(rb->first, sizeof rb->first, "line %llu: %s [%s]",
+                 (unsigned long long)d->line, d->message, d->code);
+}
+
+uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m)
+{
+    readback rb = { 0, "" };
+    cgw_read_options o = { CGW_READ_CHECK, readback_diag, &rb, NULL };
+    cgw_reader *r = cgw_reader_open_memory(text, len, &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    unsigned parts = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        if (rec->kind != CGW_REC_PART_END)
+            continue;
+        parts++;
+        size_t ne = rec->part->nevents;
+        CHECK(rec->totals_line != NULL);
+        for (size_t i = 0; i < ne; i++)
+            CHECK_U64(rec->totals_line[i], rec->costs[i]);
+        for (size_t i = 0; m != NULL && parts == 1 && i < m->nev && i < ne; i++)
+            CHECK_U64(rec->costs[i], m->totals[i]);
+    }
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    uint64_t errors;
+    cgw_reader_counts(r, &errors, &rb.warnings);
+    cgw_reader_close(r);
+    if (errors != 0)
+        cgwt_fail(__FILE__, __LINE__, "the reader finds %llu errors, first %s",
+                  (unsigned long long)errors, rb.first);
+    uint64_t diffs = 0;
+    o.diag = readback_diag;
+    CHECK_ST(cgw_roundtrip(NULL, text, len, &o, &diffs), CGW_OK);
+    if (diffs != 0)
+        cgwt_fail(__FILE__, __LINE__, "round trip: %s", rb.first);
+    return rb.warnings;
 }

@@ -75,6 +75,16 @@ cgw_status cgwt_cost(cgw_writer *w, cgwt_model *m, const uint64_t *pos,
  * when callgrind_annotate is not installed. */
 void cgwt_annotate(const char *text, size_t len, const cgwt_model *m);
 
+/* Run callgrind_annotate on the file at path: its PROGRAM TOTALS must be
+ * want[0..n).  Prints a note and returns when it is not installed. */
+void cgwt_annotate_totals(const char *path, const uint64_t *want, size_t n);
+
+/* Read a profile back through the reader (with CGW_READ_CHECK): no error,
+ * every part's totals: equal to its cost lines (and the first part's to
+ * m's totals when m is not NULL), and cgw_roundtrip() finds no
+ * difference.  Returns the number of portability warnings. */
+uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m);
+
 #endif
 
 /* Scenarios (scenarios.c): fixed sequences of writer calls that the sink,
@@ -85,6 +95,7 @@ typedef struct cgwt_scenario {
     void (*run)(cgw_writer *w, cgwt_model *m);
     size_t nev;
     int parts; /* more than one part: callgrind_annotate cannot read it */
+    int portable; /* only portable features: no warning from the reader */
 } cgwt_scenario;
 extern const cgwt_scenario cgwt_scenarios[];
 extern const size_t cgwt_nscenarios;

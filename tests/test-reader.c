@@ -1,0 +1,315 @@
+/* test-reader: what the reader makes of small inputs.  One malformed
+ * input per error class, each asserting the code and the line; portability
+ * warnings; and the resolved records of a file that uses every rule
+ * (relative positions, hex, one-shot cob=/cfi=, cfl=, fi=/fe=, jumps,
+ * several parts). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+typedef struct seen {
+    const char *code;
+    uint64_t line;
+    cgw_severity severity;
+    int found;
+    char first_error[300];
+} seen;
+
+static void on_diag(void *ctx, const cgw_diagnostic *d)
+{
+    seen *s = ctx;
+    if (strcmp(d->code, s->code) == 0 && d->line == s->line && d->severity == s->severity)
+        s->found = 1;
+    if (d->severity == CGW_ERROR && s->first_error[0] == '\0')
+        snprintf(s->first_error, sizeof s->first_error, "%llu: %s [%s]",
+                 (unsigned long long)d->line, d->message, d->code);
+}
+
+/* Read all of text; the diagnostic code must come at line with severity. */
+static void expect(const char *text, size_t len, const char *code, uint64_t line,
+                   cgw_severity severity)
+{
+    seen s = { code, line, severity, 0, "" };
+    cgw_read_options o = { CGW_READ_CHECK, on_diag, &s, NULL };
+    cgw_reader *r = cgw_reader_open_memory(text, len, &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    size_t n = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
+        n++;
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    uint64_t errors;
+    cgw_reader_counts(r, &errors, NULL);
+    cgw_reader_close(r);
+    if (!s.found)
+        cgwt_fail(__FILE__, __LINE__, "no %s %s at line %llu in:\n%s\n(first error %s)",
+                  severity == CGW_ERROR ? "error" : "warning", code,
+                  (unsigned long long)line, text, s.first_error);
+    if (severity == CGW_ERROR)
+        CHECK(errors > 0);
+    CHECK(n >= 2); /* a part and its end, whatever the input */
+}
+
+#define ERR(text, code, line) expect(text, sizeof text - 1, code, line, CGW_ERROR)
+#define WARN(text, code, line) expect(text, sizeof text - 1, code, line, CGW_WARNING)
+
+static void errors(void)
+{
+    ERR("events: Ir\nfn=a\n1 2\0 3\n", "nul-byte", 3);
+    ERR("events: Ir\nfn=a\nfoo bar\n", "unknown-line", 3);
+    ERR("events: Ir\nfn=a\nxyz=1\n", "unknown-line", 3);
+    ERR("events: Ir\nfn=a\n1 2x\n", "bad-number", 3);
+    ERR("events: Ir\nfn=a\n1x 2\n", "bad-number", 3);
+    ERR("events: Ir\nfn=a\ncalls=x 1\n", "bad-number", 3);
+    ERR("version: 2\nevents: Ir\n", "bad-version", 1);
+    ERR("version: 1\ncreator: x\n", "missing-events", 1);
+    ERR("", "missing-events", 0);
+    ERR("fn=a\n1 2\nevents: Ir\n", "cost-before-events", 2);
+    ERR("events: Ir\n1 2\n", "cost-before-function", 2);
+    ERR("summary: 5\nevents: Ir\n", "summary-before-events", 1);
+    ERR("events: Ir\npositions: line\n", "positions-after-events", 2);
+    ERR("events: Ir\nfn=a\n1 2 3\n", "too-many-costs", 3);
+    ERR("events: Ir\nfn=a\ncfn=b\ncalls=1 1\nfn=b\n", "call-without-cost", 4);
+    ERR("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n", "call-without-cost", 4);
+    ERR("events: Ir\nfn=(1)\n", "undefined-id", 2);
+    ERR("events: Ir\nfl=(1) a.c\nfn=x\ncfi=(2)\ncfn=y\ncalls=1 1\n1 1\n", "undefined-id", 4);
+    ERR("events: Ir\nfn=(1) a\nfn=(1) b\n", "id-redefined", 3);
+    ERR("events: Ir\nfn=a\n5 1\n-6 1\n", "negative-position", 4);
+    ERR("events: Ir\nfn=a\n5 1\ntotals: 2\n", "totals-mismatch", 4);
+    ERR("events: Ir\nfn=a\n5 18446744073709551616\n", "overflow", 3);
+    ERR("events: Ir\nfn=a\n5 18446744073709551615\n6 1\n", "overflow", 4);
+    ERR("events: Ir\nfn=a\n18446744073709551615 1\n+1 1\n", "overflow", 4);
+    ERR("positions: foo\nevents: Ir\n", "syntax", 1);
+    ERR("events: Ir\nfn=a\ncalls=1 1\n1 1\n", "no-callee", 3);
+    ERR("events: Ir\nevents: Dr\n", "events-redefined", 2);
+}
+
+static void warnings(void)
+{
+    WARN("events: Ir\r\nfn=a\n", "carriage-return", 1);
+    WARN("events: Ir\nfn=a\n1\t2\n", "tab", 3);
+    WARN("events: Ir\nfn=a\n1 2 \n", "blank", 3);
+    WARN("events: Ir\nfn=a\n1 2", "no-final-newline", 3);
+    WARN("events: Ir\n", "no-format-line", 1);
+    WARN("creator: x\nversion: 1\nevents: Ir\n", "header-order", 2);
+    WARN("events:Ir\n", "key-without-space", 1);
+    WARN("thread: 1\nevents: Ir\n", "nonportable-header", 1);
+    WARN("positions: instr\nevents: Ir\n", "positions-not-line", 1);
+    WARN("events: Ir\nfn=a\n1 1\npart: 2\nfn=b\n1 1\n", "several-parts", 4);
+    WARN("events: Ir Dr\nfn=a\n1 1\n", "few-costs", 3);
+    WARN("events: Ir\nfn=a\n1 0x10\n", "hex-cost", 3);
+    WARN("positions: instr\nevents: Ir\nfn=a\n0X1A 1\n", "uppercase-hex", 4);
+    WARN("events: Ir\nfn=(1) a\nfn=(1) a\n", "id-defined-twice", 3);
+    WARN("events: Ir\nfn=(01) a\n", "id-leading-zero", 2);
+    WARN("events: Ir\nfn=(below main)\n", "paren-name", 2);
+    WARN("events: Ir\nfn= a\n", "name-blank", 2);
+    WARN("events: Ir\nfn=a\n+1 1\n", "relative-first", 3);
+    WARN("events: Ir\nfn=a\ncfn=a\ncalls=0 1\n1 1\n", "calls-zero", 4);
+    WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n\n1 1\nfn=b\n1 1\n", "line-in-call", 5);
+    WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n1 1\ncalls=1 1\n1 1\nfn=b\n1 1\n",
+         "call-without-cfn", 6);
+    WARN("events: Ir\nfn=a\ncfn=b\ncfi=x.c\ncalls=1 1\n1 1\n", "callee-spec-after-cfn", 4);
+    WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n1 1\n", "callee-without-block", 4);
+    WARN("events: Ir\nfn=a\n1 1\nfn=b\n1 1\nfn=a\n2 1\n", "split-function", 6);
+    WARN("events: Ir\nfn=a\n1 1\nfi=b.h\n2 1\nfn=b\n1 1\n", "unclosed-inline", 6);
+    WARN("events: Ir\nfn=a\njump=1 2\n1\n", "nonportable-line", 3);
+    WARN("events: Ir\nsummary: 3\nfn=a\n1 1\n", "summary-mismatch", 1);
+    WARN("events: Ir\nsummary: 1\nfn=a\n1 3\n", "summary-low", 1);
+    WARN("events: Ir\nfn=a\n1 9007199254740992\n", "big-value", 3);
+    WARN("events: Ir\nfl=a.c\nfn=f\n1 1\nfl=b.c\nfn=f\n1 1\n", "name-clash", 6);
+    WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n1 100\nfn=b\n1 1\n", "inclusive-excess", 6);
+    WARN("events: Ir\nfi=x.c\nfn=a\n1 1\n", "inline-before-function", 2);
+    WARN("events: Ir\nfn=\xff\xfe\n", "invalid-utf8", 2);
+    WARN("events: Ir\narch: x\n", "unknown-header", 2);
+    WARN("events: Ir\nfn=a\n1 1\ndesc: x: y\n", "header-in-body", 4);
+    WARN("events: Ir\nfn=\n", "empty-name", 2);
+    WARN("events: Ir\nfn=a\njump=1 2\n1 5\n", "jump-costs", 4);
+    WARN("events: Ir Ir\n", "duplicate-event", 1);
+}
+
+/* The records of one file that uses every resolution rule. */
+static const char rules[] =
+    "# callgrind format\n"
+    "version: 1\n"
+    "creator: test\n"
+    "positions: instr line\n"
+    "event: Ir : Instructions\n"
+    "event: T = 2 Ir\n"
+    "events: Ir Dr\n"
+    "ob=(1) prog\n"
+    "fl=(1) a.c\n"
+    "fn=(1) main\n"
+    "0x10 5 1 2\n"          /* 11: cost at 0x10:5 */
+    "+2 +1 3\n"             /* 12: 0x12:6, Dr missing */
+    "cob=(2) libc.so\n"
+    "cfl=(2) b.c\n"
+    "cfn=(2) puts\n"
+    "calls=2 0x100 20\n"    /* 16: target absolute */
+    "+4 -1 10 1\n"          /* 17: source 0x16:5 moves the base */
+    "cfn=(1)\n"
+    "calls=1 -6 *\n"        /* 19: target relative to 0x16:5, base stays */
+    "* * 7\n"               /* 20: source 0x16:5; cob/cfi were one-shot */
+    "fi=(3) inl.h\n"
+    "+1 +100 4\n"           /* 22: 0x17:105 from inl.h */
+    "jcnd=1/3 +2 *\n"       /* 23 */
+    "* *\n"
+    "fe=(1)\n"
+    "0x20 7 1\n"            /* 26 */
+    "totals: 9 2\n"
+    "\n"
+    "part: 2\n"             /* 29: a new part, tables cleared */
+    "fl=(1) other.c\n"
+    "fn=(1) again\n"
+    "0x1 1 1 1\n";
+
+static void records(void)
+{
+    cgw_reader *r = cgw_reader_open_memory(rules, sizeof rules - 1, NULL);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    const cgw_record *got[32];
+    cgw_record copy[32];
+    uint64_t pos[32][3], tpos[32][3], costs[32][2];
+    size_t n = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        CHECK(n < 32);
+        copy[n] = *rec;
+        if (rec->pos)
+            memcpy(pos[n], rec->pos, 2 * sizeof *pos[n]), copy[n].pos = pos[n];
+        if (rec->target_pos)
+            memcpy(tpos[n], rec->target_pos, 2 * sizeof *tpos[n]), copy[n].target_pos = tpos[n];
+        if (rec->costs)
+            memcpy(costs[n], rec->costs, 2 * sizeof *costs[n]), copy[n].costs = costs[n];
+        if (rec->kind == CGW_REC_PART) {
+            const cgw_part *p = rec->part;
+            if (p->index == 1) {
+                CHECK_U64(p->positions, CGW_POS_INSTR | CGW_POS_LINE);
+                CHECK_U64(p->nevents, 2);
+                CHECK_STR(p->events[0].long_name, "Instructions");
+                CHECK(p->events[1].long_name == NULL);
+                CHECK_U64(p->nderived, 1);
+                CHECK_STR(p->derived[0].name, "T");
+                CHECK_STR(p->derived[0].formula, "2 Ir");
+                CHECK_STR(p->creator, "test");
+            } else {
+                CHECK_U64(p->index, 2);
+                CHECK_U64(p->number, 2);
+                CHECK_STR(p->creator, "test"); /* inherited */
+            }
+        }
+        got[n] = &copy[n];
+        n++;
+    }
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    uint64_t errors, warnings;
+    cgw_reader_counts(r, &errors, &warnings);
+    CHECK_U64(errors, 0);
+    static const cgw_record_kind kinds[] = {
+        CGW_REC_PART, CGW_REC_FUNCTION, CGW_REC_COST, CGW_REC_COST, CGW_REC_CALL,
+        CGW_REC_CALL, CGW_REC_INLINE, CGW_REC_COST, CGW_REC_COND_JUMP, CGW_REC_INLINE,
+        CGW_REC_COST, CGW_REC_PART_END, CGW_REC_PART, CGW_REC_FUNCTION, CGW_REC_COST,
+        CGW_REC_PART_END
+    };
+    CHECK_U64(n, sizeof kinds / sizeof *kinds);
+    for (size_t i = 0; i < n; i++)
+        CHECK_U64(got[i]->kind, kinds[i]);
+    CHECK_U64(got[2]->line, 11);
+    CHECK_U64(got[2]->pos[0], 0x10);
+    CHECK_U64(got[2]->pos[1], 5);
+    CHECK_STR(got[2]->object, "prog");
+    CHECK_U64(got[3]->pos[0], 0x12);
+    CHECK_U64(got[3]->pos[1], 6);
+    CHECK_U64(got[3]->costs[1], 0);
+    /* the first call: cob= and cfl= resolved, absolute target */
+    const cgw_record *c = got[4];
+    CHECK_STR(c->target.object, "libc.so");
+    CHECK_STR(c->target.file, "b.c");
+    CHECK_STR(c->target.function, "puts");
+    CHECK_U64(c->count, 2);
+    CHECK_U64(c->target_pos[0], 0x100);
+    CHECK_U64(c->target_pos[1], 20);
+    CHECK_U64(c->pos[0], 0x16);
+    CHECK_U64(c->pos[1], 5);
+    CHECK_U64(c->costs[0], 10);
+    CHECK_U64(c->line, 16);
+    /* the second: the target counts from the source line, not from it */
+    c = got[5];
+    CHECK_STR(c->target.object, "prog");
+    CHECK_STR(c->target.file, "a.c");
+    CHECK_STR(c->target.function, "main");
+    CHECK_U64(c->target_pos[0], 0x10);
+    CHECK_U64(c->target_pos[1], 5);
+    CHECK_U64(c->pos[0], 0x16);
+    CHECK_U64(c->pos[1], 5);
+    /* inlined costs */
+    CHECK_STR(got[7]->source_file, "inl.h");
+    CHECK_STR(got[7]->file, "a.c");
+    CHECK_U64(got[7]->pos[0], 0x17);
+    CHECK_U64(got[7]->pos[1], 105);
+    c = got[8];
+    CHECK_U64(c->count, 1);
+    CHECK_U64(c->executed, 3);
+    CHECK_U64(c->target_pos[0], 0x19);
+    CHECK_STR(c->target.function, "main");
+    CHECK_STR(c->target.file, "inl.h");
+    CHECK_STR(got[10]->source_file, "a.c");
+    /* totals: self costs only */
+    CHECK_U64(got[11]->costs[0], 1 + 3 + 4 + 1);
+    CHECK_U64(got[11]->costs[1], 2);
+    CHECK(got[11]->totals_line != NULL);
+    CHECK_U64(got[11]->cost_lines, 4);
+    CHECK_U64(got[11]->calls, 2);
+    CHECK_U64(got[11]->functions, 1);
+    /* part 2: ID 1 means other names now */
+    CHECK_STR(got[13]->function, "again");
+    CHECK_STR(got[13]->file, "other.c");
+    CHECK(got[13]->object == NULL);
+    CHECK(got[15]->totals_line == NULL);
+    cgw_reader_close(r);
+}
+
+/* The same bytes through memory, a descriptor and a path. */
+static void inputs(void)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/rules.out", cgwt_tmpdir());
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    CHECK(fwrite(rules, 1, sizeof rules - 1, f) == sizeof rules - 1);
+    CHECK(fclose(f) == 0);
+    cgw_reader *rs[2] = { cgw_reader_open_memory(rules, sizeof rules - 1, NULL),
+                          cgw_reader_open_path(path, NULL) };
+    CHECK(rs[0] != NULL && rs[1] != NULL);
+    const cgw_record *a, *b;
+    size_t n = 0;
+    char msg[200];
+    do {
+        CHECK_ST(cgw_reader_next(rs[0], &a), CGW_OK);
+        CHECK_ST(cgw_reader_next(rs[1], &b), CGW_OK);
+        if (cgw_record_compare(a, b, msg, sizeof msg) != 0)
+            cgwt_fail(__FILE__, __LINE__, "record %zu: %s", n, msg);
+        if (a != NULL)
+            CHECK_U64(a->line, b->line);
+        n++;
+    } while (a != NULL);
+    CHECK_U64(cgw_reader_offset(rs[1]), sizeof rules - 1);
+    cgw_reader_close(rs[0]);
+    cgw_reader_close(rs[1]);
+    CHECK(cgw_reader_open_path("/nonexistent/x", NULL) == NULL);
+    CHECK(cgw_reader_open_fd(-1, NULL) == NULL);
+    CHECK(cgw_reader_open_memory(NULL, 1, NULL) == NULL);
+    CHECK_ST(cgw_reader_next(NULL, &a), CGW_EUSAGE);
+    cgw_reader_close(NULL);
+}
+
+int main(void)
+{
+    errors();
+    warnings();
+    records();
+    inputs();
+    printf("reader: error classes, warnings, records and inputs agree\n");
+    return 0;
+}
