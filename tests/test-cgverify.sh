@@ -1,0 +1,52 @@
+#!/bin/sh
+# test-cgverify: the tool's exit codes, output forms and options.
+set -u
+CGVERIFY=${CGVERIFY:-./tools/cgverify}
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+printf '# callgrind format\nversion: 1\ncreator: t\npositions: line\nevents: Ir\nsummary: 3\n\nfl=(1) a.c\nfn=(1) main\n1 3\n\ntotals: 3\n' >"$tmp/good"
+printf 'events: Ir\nfn=(1) a\nfn=(2)\n1 1\n' >"$tmp/bad"
+printf 'events: Ir\nfn=a\n1 1\n' >"$tmp/warn"
+
+"$CGVERIFY" "$tmp/good" >"$tmp/out" || fail "a valid file: exit $?"
+grep -q 'good: valid: 1 part, 1 cost lines, 0 calls, 1 functions, 0 errors, 0 warnings; totals Ir=3' "$tmp/out" ||
+    fail "summary line: $(cat "$tmp/out")"
+"$CGVERIFY" --strict --roundtrip "$tmp/good" >/dev/null || fail "--strict --roundtrip on a valid file"
+
+"$CGVERIFY" "$tmp/bad" >"$tmp/out"; rc=$?
+[ $rc -eq 1 ] || fail "an invalid file: exit $rc"
+grep -q "bad:3: error: function ID (2) is used before any .* \[undefined-id\]" "$tmp/out" ||
+    fail "error line: $(cat "$tmp/out")"
+
+"$CGVERIFY" "$tmp/warn" >/dev/null || fail "warnings alone are valid"
+"$CGVERIFY" --strict "$tmp/warn" >"$tmp/out"; rc=$?
+[ $rc -eq 1 ] || fail "--strict with warnings: exit $rc"
+grep -q 'warn:1: error: .*\[no-format-line\]' "$tmp/out" || fail "--strict prints errors: $(cat "$tmp/out")"
+"$CGVERIFY" -q "$tmp/warn" >"$tmp/out" || fail "-q exit"
+[ -s "$tmp/out" ] && fail "-q printed: $(cat "$tmp/out")"
+
+"$CGVERIFY" - <"$tmp/good" >/dev/null || fail "stdin"
+"$CGVERIFY" --roundtrip - <"$tmp/good" >/dev/null || fail "stdin with --roundtrip"
+"$CGVERIFY" "$tmp/missing" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "a missing file: exit $rc"
+"$CGVERIFY" --frobnicate "$tmp/good" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "an unknown option: exit $rc"
+"$CGVERIFY" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "no file: exit $rc"
+"$CGVERIFY" "$tmp/good" "$tmp/bad" >/dev/null; rc=$?
+[ $rc -eq 1 ] || fail "one bad file of two: exit $rc"
+
+# --json: the documented shape, exact 64-bit numbers
+printf 'events: Ir\nfn=a\n1 18446744073709551615\ntotals: 18446744073709551615\n' >"$tmp/big"
+"$CGVERIFY" --json "$tmp/good" "$tmp/bad" "$tmp/big" >"$tmp/json"; rc=$?
+[ $rc -eq 1 ] || fail "--json exit $rc"
+want_good='{"path":"'"$tmp"'/good","valid":true,"errors":0,"warnings":0,"parts":[{"part":1,"events":["Ir"],"totals":[3],"summary":[3],"totals_line":[3],"cost_lines":1,"calls":0,"functions":1}],"diagnostics":[]}'
+grep -qF "$want_good" "$tmp/json" || fail "--json good: $(cat "$tmp/json")"
+grep -qF '"summary":null,"totals_line":null' "$tmp/json" || fail "--json nulls: $(cat "$tmp/json")"
+grep -qF '{"line":3,"severity":"error","code":"undefined-id","message":"function ID (2) is used' "$tmp/json" ||
+    fail "--json diagnostic: $(cat "$tmp/json")"
+grep -qF '"totals":[18446744073709551615]' "$tmp/json" || fail "--json 64-bit: $(cat "$tmp/json")"
+case $(head -c 10 "$tmp/json") in '{"files":[') ;; *) fail "--json start";; esac
+echo "cgverify: exit codes, plain, strict, quiet, stdin and JSON output as documented"
