@@ -9,15 +9,10 @@
 
 #define BIG_VALUE ((uint64_t)1 << 53)
 
-static int blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
 /* The start of the next token, noting tabs. */
 static const char *skip(cgw_reader *r, const char *p, const char *end)
 {
-    while (p < end && blank(*p)) {
+    while (p < end && cgwr_blank(*p)) {
         if (*p == '\t')
             cgwr_diag(r, r->lineno, CGWR_TAB,
                       "tab as a separator (KCachegrind drops the costs, gprof2dot stops)");
@@ -35,7 +30,7 @@ static const char *positions(cgw_reader *r, const char *p, const char *end, uint
     int relative = 0;
     for (size_t i = 0; i < npos; i++) {
         if (i > 0) {
-            if (p < end && !blank(*p))
+            if (p < end && !cgwr_blank(*p))
                 goto bad;
             p = skip(r, p, end);
         }
@@ -88,7 +83,7 @@ static const char *positions(cgw_reader *r, const char *p, const char *end, uint
         out[slot] = v;
         p = q;
     }
-    if (p < end && !blank(*p))
+    if (p < end && !cgwr_blank(*p))
         goto bad;
     if (relative && !is_target && (r->first_in_block || !r->seen_cost))
         cgwr_diag(r, r->lineno, CGWR_RELATIVE_FIRST,
@@ -118,7 +113,7 @@ static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c)
             break;
         uint64_t v;
         const char *q = cgwr_number(p, end, &v, &flags);
-        if (q == NULL || (q < end && !blank(*q))) {
+        if (q == NULL || (q < end && !cgwr_blank(*q))) {
             cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER,
                       "cost %zu is not an unsigned number: \"%.*s\"", n + 1,
                       cgwr_clip(p, end, 30), p);
@@ -298,12 +293,12 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const 
     call->kind = 0;
     const char *q = cgwr_number(p, end, &count, &flags);
     if (q != NULL && kind == CGW_REC_COND_JUMP) {
-        if (q < end && (*q == '/' || blank(*q)))
+        if (q < end && (*q == '/' || cgwr_blank(*q)))
             q = cgwr_number(skip(r, q + 1, end), end, &executed, &flags);
         else
             q = NULL;
     }
-    if (q == NULL || (q < end && !blank(*q)) || (flags & CGWR_NUM_OVERFLOW)) {
+    if (q == NULL || (q < end && !cgwr_blank(*q)) || (flags & CGWR_NUM_OVERFLOW)) {
         cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
                   "%s expects %s then a target position", what,
                   kind == CGW_REC_COND_JUMP ? "FOLLOWED/EXECUTED" : "a count");
@@ -450,12 +445,12 @@ static void content_line(cgw_reader *r, const char *p, size_t len)
 
 void cgwr_line(cgw_reader *r, const char *p, size_t len)
 {
-    if (len > 0 && blank(p[len - 1]))
+    if (len > 0 && cgwr_blank(p[len - 1]))
         cgwr_diag(r, r->lineno, CGWR_BLANK,
                   "trailing blank (speedscope rejects it)");
-    if (len > 0 && blank(p[0])) {
+    if (len > 0 && cgwr_blank(p[0])) {
         const char *q = p;
-        while (len > 0 && blank(*q)) {
+        while (len > 0 && cgwr_blank(*q)) {
             q++;
             len--;
         }

@@ -76,11 +76,6 @@ static const struct {
     [CGWR_DUPLICATE_EVENT] = { "duplicate-event", CGW_WARNING },
 };
 
-const char *cgwr_code_name(int code)
-{
-    return codes[code].name;
-}
-
 static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)
 {
     if (r->diag == NULL)

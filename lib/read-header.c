@@ -5,30 +5,33 @@
 
 #include "read.h"
 
-static const char *trim(const char *p, const char *end, const char **tend)
+/* The next blank-separated word of p..end in *s, its length returned
+ * (0 at the end); *p moves past it. */
+static size_t word(const char **p, const char *end, const char **s)
 {
-    while (p < end && (*p == ' ' || *p == '\t'))
-        p++;
-    while (end > p && (end[-1] == ' ' || end[-1] == '\t'))
-        end--;
-    *tend = end;
-    return p;
+    const char *q = *p;
+    while (q < end && cgwr_blank(*q))
+        q++;
+    *s = q;
+    while (q < end && !cgwr_blank(*q))
+        q++;
+    *p = q;
+    return (size_t)(q - *s);
 }
 
 static const char *text(cgw_reader *r, const char *p, const char *end)
 {
-    const char *e;
-    p = trim(p, end, &e);
-    const cgwr_str *s = cgwr_intern(r, p, (size_t)(e - p));
+    p = cgwr_trim(p, &end);
+    const cgwr_str *s = cgwr_intern(r, p, (size_t)(end - p));
     return s ? s->s : NULL;
 }
 
 /* One number that is the whole value; 0 and a diagnostic when not. */
 static int number(cgw_reader *r, const char *key, const char *p, const char *end, uint64_t *v)
 {
-    const char *e;
+    const char *e = end;
     int flags = 0;
-    p = trim(p, end, &e);
+    p = cgwr_trim(p, &e);
     const char *q = cgwr_number(p, e, v, &flags);
     if (q == NULL || q != e || (flags & CGWR_NUM_OVERFLOW)) {
         cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
@@ -88,14 +91,7 @@ static void events_line(cgw_reader *r, const char *p, const char *end)
         cgwr_diag(r, r->lineno, CGWR_EVENTS_REDEFINED,
                   "a second events: line in the header of part %u", pt->pub.index);
     size_t n = 0;
-    while (p < end) {
-        while (p < end && (*p == ' ' || *p == '\t'))
-            p++;
-        const char *s = p;
-        while (p < end && *p != ' ' && *p != '\t')
-            p++;
-        if (s == p)
-            break;
+    for (const char *s; word(&p, end, &s) > 0;) {
         if (grow(r, (void **)&pt->events, &pt->events_cap, n, sizeof *pt->events) < 0)
             return;
         const cgwr_str *name = cgwr_intern(r, s, (size_t)(p - s));
@@ -177,18 +173,11 @@ static void positions_line(cgw_reader *r, const char *p, const char *end)
                   "callgrind_annotate misparses it)", pt->pub.index);
     unsigned mask = 0;
     int order[CGWR_NPOS_MAX], n = 0;
-    while (p < end) {
-        while (p < end && (*p == ' ' || *p == '\t'))
-            p++;
-        const char *s = p;
-        while (p < end && *p != ' ' && *p != '\t')
-            p++;
-        size_t k = (size_t)(p - s);
+    const char *s;
+    for (size_t k; (k = word(&p, end, &s)) > 0;) {
         unsigned bit = k == 5 && !memcmp(s, "instr", 5) ? CGW_POS_INSTR
                      : k == 2 && !memcmp(s, "bb", 2) ? CGW_POS_BB
                      : k == 4 && !memcmp(s, "line", 4) ? CGW_POS_LINE : 0;
-        if (k == 0)
-            break;
         if (bit == 0 || (mask & bit)) {
             cgwr_diag(r, r->lineno, CGWR_SYNTAX,
                       "positions: expects instr, bb and line at most once each, found "
@@ -219,14 +208,14 @@ static void cost_list(cgw_reader *r, const char *key, const char *p, const char 
     size_t n = 0;
     memset(out, 0, (r->nevents ? r->nevents : 1) * sizeof *out);
     for (;;) {
-        while (p < end && (*p == ' ' || *p == '\t'))
+        while (p < end && cgwr_blank(*p))
             p++;
         if (p == end)
             break;
         int flags = 0;
         uint64_t v;
         const char *q = cgwr_number(p, end, &v, &flags);
-        if (q == NULL || (q < end && *q != ' ' && *q != '\t') || (flags & CGWR_NUM_OVERFLOW)) {
+        if (q == NULL || (q < end && !cgwr_blank(*q)) || (flags & CGWR_NUM_OVERFLOW)) {
             cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
                       "%s: value %zu is not an unsigned number below 2^64", key, n + 1);
             return;
@@ -255,7 +244,6 @@ static void summary_line(cgw_reader *r, const char *key, const char *p, const ch
     if (key[0] == 's') {
         cost_list(r, key, p, end, pt->summary);
         pt->has_summary = 1;
-        pt->summary_in_body = pt->body;
         if (!pt->body)
             pt->pub.summary = pt->summary;
     } else {
@@ -394,7 +382,7 @@ void cgwr_part_start(cgw_reader *r)
     pt->pub.ndescs = 0;
     pt->pub.has_thread = 0;
     pt->pub.summary = NULL;
-    pt->has_summary = pt->has_totals_line = pt->summary_in_body = 0;
+    pt->has_summary = pt->has_totals_line = 0;
     pt->has_events = pt->has_positions = pt->body = pt->announced = 0;
     pt->first_line = pt->totals_line_no = 0;
     pt->cost_lines = pt->calls = pt->functions = 0;

@@ -202,7 +202,7 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *p, const 
     if (m->mask == 0 && id_grow(r, m) < 0)
         goto nomem;
     const cgwr_str **slot = id_slot(m, id);
-    if (p < end && (*p == ' ' || *p == '\t'))
+    if (p < end && cgwr_blank(*p))
         p++;
     if (p == end) {
         if (*slot == NULL) {
@@ -213,11 +213,7 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *p, const 
         }
         return *slot;
     }
-    const char *s = p, *e = end;
-    while (s < e && (*s == ' ' || *s == '\t'))
-        s++;
-    while (e > s && (e[-1] == ' ' || e[-1] == '\t'))
-        e--;
+    const char *e = end, *s = cgwr_trim(p, &e);
     if (s != p || e != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "blanks around the name of %s ID (%llu); speedscope and gprof2dot strip "
@@ -262,11 +258,7 @@ const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len)
         if (p < end && *p == ')')
             return compressed(r, kind, s + 1, end);
     }
-    const char *b = s, *e = end;
-    while (b < e && (*b == ' ' || *b == '\t'))
-        b++;
-    while (e > b && (e[-1] == ' ' || e[-1] == '\t'))
-        e--;
+    const char *e = end, *b = cgwr_trim(s, &e);
     if (b != s || e != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "blanks around the %s name; speedscope and gprof2dot strip them",

@@ -88,7 +88,7 @@ typedef struct cgwr_part {
     cgw_event *events, *derived;
     size_t events_cap, derived_cap;
     uint64_t *summary, *totals_line, *totals;
-    int has_summary, has_totals_line, summary_in_body;
+    int has_summary, has_totals_line;
     int has_events, has_positions, body, announced;
     uint64_t first_line, totals_line_no;
     uint64_t cost_lines, calls, functions;
@@ -167,7 +167,6 @@ void cgwr_diag(cgw_reader *r, uint64_t line, int code, const char *fmt, ...)
 #endif
     ;
 void cgwr_diag_flush(cgw_reader *r);
-const char *cgwr_code_name(int code);
 cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
@@ -190,6 +189,21 @@ void cgwr_ids_reset(cgw_reader *r);
 int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
                   const cgwr_str *name, uint64_t line);
 void cgwr_names_free(cgw_reader *r);
+
+static inline int cgwr_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+/* p..*end without leading and trailing blanks; returns the new start. */
+static inline const char *cgwr_trim(const char *p, const char **end)
+{
+    while (p < *end && cgwr_blank(*p))
+        p++;
+    while (*end > p && cgwr_blank((*end)[-1]))
+        (*end)--;
+    return p;
+}
 
 /* Length of an excerpt of the input for a message: at most max bytes,
  * never past end (input lines are not NUL-terminated). */
