@@ -32,6 +32,20 @@ void cgwp_default_allocator(cgw_allocator *a)
     a->ctx = NULL;
 }
 
+/* The allocator of a writer or reader: given, or libc's when NULL; -1
+ * when given lacks a member. */
+int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *a)
+{
+    if (given == NULL) {
+        cgwp_default_allocator(a);
+        return 0;
+    }
+    if (!given->malloc || !given->realloc || !given->free)
+        return -1;
+    *a = *given;
+    return 0;
+}
+
 void *cgwp_malloc(cgw_writer *w, size_t n)
 {
     return w->alloc.malloc(w->alloc.ctx, n ? n : 1);

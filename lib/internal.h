@@ -121,6 +121,7 @@ cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *s);
 
 /* alloc.c */
 void cgwp_default_allocator(cgw_allocator *a);
+int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *a);
 void *cgwp_malloc(cgw_writer *w, size_t n);
 void *cgwp_realloc(cgw_writer *w, void *p, size_t n);
 void cgwp_free(cgw_writer *w, void *p);

@@ -10,16 +10,8 @@
 static cgw_reader *reader_new(const cgw_read_options *o)
 {
     cgw_allocator a;
-    if (o != NULL && o->allocator != NULL) {
-        a = *o->allocator;
-        if (!a.malloc || !a.realloc || !a.free) {
-            errno = EINVAL;
-            return NULL;
-        }
-    } else {
-        cgwp_default_allocator(&a);
-    }
-    if (o != NULL && (o->flags & ~(unsigned)CGW_READ_CHECK)) {
+    if (cgwp_pick_allocator(o ? o->allocator : NULL, &a) < 0 ||
+        (o != NULL && (o->flags & ~(unsigned)CGW_READ_CHECK))) {
         errno = EINVAL;
         return NULL;
     }

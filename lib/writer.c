@@ -12,24 +12,18 @@ static int valid_options(const cgw_options *o)
         return 1;
     if (o->positions > (CGW_POS_LINE | CGW_POS_INSTR | CGW_POS_BB))
         return 0;
-    if (o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION | CGW_NO_POS_COMPRESSION))
-        return 0;
-    const cgw_allocator *a = o->allocator;
-    return a == NULL || (a->malloc && a->realloc && a->free);
+    return !(o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION |
+                                    CGW_NO_POS_COMPRESSION));
 }
 
 /* A writer without a sink yet; NULL with errno EINVAL or ENOMEM. */
 cgw_writer *cgwp_new(const cgw_options *opts)
 {
-    if (!valid_options(opts)) {
+    cgw_allocator a;
+    if (!valid_options(opts) || cgwp_pick_allocator(opts ? opts->allocator : NULL, &a) < 0) {
         errno = EINVAL;
         return NULL;
     }
-    cgw_allocator a;
-    if (opts != NULL && opts->allocator != NULL)
-        a = *opts->allocator;
-    else
-        cgwp_default_allocator(&a);
     cgw_writer *w = a.malloc(a.ctx, sizeof *w);
     if (w == NULL) {
         errno = ENOMEM;
