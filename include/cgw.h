@@ -432,6 +432,42 @@ CGW_API int cgw_record_compare(const cgw_record *a, const cgw_record *b,
 CGW_API cgw_status cgw_roundtrip(const char *path, const void *buf, size_t len,
                                  const cgw_read_options *opts, uint64_t *differences);
 
+/* ================================================================
+ * Synthetic profiles (cggen, test suites, benchmarks)
+ * ================================================================ */
+
+/** cgw_gen_options.flags: CGW_GEN_INLINE adds fi=/fe= runs of inlined
+ *  code, CGW_GEN_JUMPS adds jump= and jcnd= lines. */
+enum { CGW_GEN_INLINE = 1u, CGW_GEN_JUMPS = 2u };
+
+/** What cgw_generate() writes; cgw_gen_defaults() fills in the defaults
+ *  given in brackets.  size: approximate bytes of output, reached by
+ *  making every function longer (0: the natural size of the plan, about
+ *  30 cost lines a function). */
+typedef struct cgw_gen_options {
+    uint64_t seed;         /**< [0] same options, same bytes          */
+    uint64_t size;         /**< [0] target size in bytes              */
+    unsigned functions;    /**< [200] 1..2^24; function 0 is main     */
+    unsigned files;        /**< [20]                                  */
+    unsigned objects;      /**< [3]                                   */
+    unsigned events;       /**< [2] 1..64: Ir, Dr, Dw, I1mr, ...      */
+    unsigned calls_per_fn; /**< [3] average call edges of a function  */
+    unsigned parts;        /**< [1] several: one part per thread      */
+    unsigned flags;        /**< [0] CGW_GEN_*                         */
+} cgw_gen_options;
+
+/** Fill o with the defaults. */
+CGW_API void cgw_gen_defaults(cgw_gen_options *o);
+
+/** Write a realistic profile through w, which must be fresh (no call made
+ *  yet) and is left open for cgw_close(): skewed costs, a call graph with
+ *  recursion and cycles, inclusive costs that add up, names with blanks,
+ *  "::", "<...>", "(" and UTF-8, and a summary: equal to the totals.  The
+ *  positions are the writer's.  Memory grows with functions and calls,
+ *  never with size.  Returns the writer's status: OK, EUSAGE, EINVAL
+ *  (options out of range), ENOMEM, EIO. */
+CGW_API cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *o);
+
 #ifdef __cplusplus
 }
 #endif

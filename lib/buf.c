@@ -11,8 +11,10 @@ static cgw_status sink_write(cgw_writer *w, const char *p, size_t n)
     if (n == 0)
         return CGW_OK;
     errno = 0;
-    if (w->sink_write(w->sink_ctx, p, n) == 0)
+    if (w->sink_write(w->sink_ctx, p, n) == 0) {
+        w->sent += n;
         return CGW_OK;
+    }
     int e = errno;
     if (e == ENOMEM)
         return cgwp_fail(w, CGW_ENOMEM, "out of memory in the sink");

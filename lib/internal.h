@@ -79,6 +79,7 @@ struct cgw_writer {
     /* output buffer; 'line' holds a numeric line when it cannot fit */
     char *buf;
     size_t len, cap;
+    uint64_t sent; /* bytes the sink has taken */
     char *line;
     size_t line_max;
 

@@ -101,8 +101,9 @@ bad:
     return NULL;
 }
 
-/* Costs after the positions into c[nevents]; -1 on error (reported). */
-static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c)
+/* Costs after the positions into c[nevents]; -1 on error (reported).
+ * A jump's source line has none, as Callgrind writes it. */
+static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c, int is_jump)
 {
     size_t n = 0, ne = r->nevents;
     uint64_t any = 0;
@@ -139,8 +140,10 @@ static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c)
         cgwr_diag(r, r->lineno, CGWR_BIG_VALUE,
                   "a cost of 2^53 or more (gprof2dot and speedscope lose precision)");
     if (n < ne) {
-        cgwr_diag(r, r->lineno, CGWR_FEW_COSTS,
-                  "%zu costs for %zu events (speedscope reads the missing ones as NaN)", n, ne);
+        if (!is_jump)
+            cgwr_diag(r, r->lineno, CGWR_FEW_COSTS,
+                      "%zu costs for %zu events (speedscope reads the missing ones as NaN)",
+                      n, ne);
         memset(c + n, 0, (ne - n) * sizeof *c);
     }
     return 0;
@@ -187,7 +190,8 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
     }
     uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
     p = positions(r, p, end, pos, 0);
-    if (p == NULL || costs(r, p, end, c) < 0) {
+    int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
+    if (p == NULL || costs(r, p, end, c, is_jump) < 0) {
         call->kind = 0;
         return;
     }

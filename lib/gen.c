@@ -1,0 +1,575 @@
+/* gen.c - synthetic profiles shaped like real ones (cggen, tests, benches).
+ *
+ * A plan is drawn first from the seed: functions with their file, object,
+ * hotness, size and self cost, and a call graph that runs mostly from
+ * low to high indexes (function 0 is main) with some back edges (cycles)
+ * and self calls (recursion).  Inclusive costs are then given out from
+ * the leaves up so that no function is called with more inclusive cost
+ * than its self cost plus its own calls: the file passes the reader's
+ * inclusive-excess check.  Writing streams from the plan; memory grows
+ * with the number of functions and calls, never with the output size. */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* ------------------------------------------------------------ randomness */
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static uint64_t below(uint64_t *s, uint64_t n)
+{
+    return n ? splitmix(s) % n : 0;
+}
+
+/* Mostly small values, now and then a large one: i in [0, n). */
+static uint64_t skewed(uint64_t *s, uint64_t n)
+{
+    uint64_t a = below(s, n), b = below(s, n);
+    return (a * b) / (n ? n : 1);
+}
+
+/* ------------------------------------------------------------------ plan */
+
+typedef struct gen_edge {
+    uint32_t callee;
+    uint32_t sites;     /* call lines this edge is spread over */
+    uint64_t count;
+    uint64_t *inclusive; /* per event */
+} gen_edge;
+
+typedef struct gen_fn {
+    uint32_t file, object;
+    uint32_t first_edge, nedges;
+    uint64_t base;      /* cost lines at scale 1 */
+    uint64_t lines;     /* cost lines planned at the scale */
+    uint64_t first_line, addr;
+    uint64_t hot;
+    uint64_t *self;     /* per event */
+    uint64_t *out;      /* inclusive cost of its calls, per event */
+    uint64_t back_in;   /* Ir-weighted share taken by back edges (planning) */
+} gen_fn;
+
+typedef struct gen {
+    cgw_writer *w;
+    const cgw_gen_options *o;
+    unsigned nev;
+    double scale;
+    gen_fn *fns;
+    gen_edge *edges;
+    size_t nedges;
+    uint64_t *costs; /* every per-event array, in one block */
+    uint64_t *totals;
+    uint64_t size;                 /* target bytes, 0: none */
+    uint64_t weight_left;          /* base lines of the blocks not written */
+    uint64_t body_lines;           /* cost lines written */
+    cgwp_text text;  /* every name, NUL-terminated */
+    size_t *name_at; /* functions, then files, then objects */
+} gen;
+
+static const char *const known_events[] = {
+    "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim"
+};
+#define NKNOWN (sizeof known_events / sizeof *known_events)
+
+/* Per mille of Ir that each event costs on average, as in real runs. */
+static const unsigned event_share[NKNOWN] = { 1000, 300, 150, 2, 10, 5, 1, 2, 1, 180, 9, 6, 2 };
+
+static void event_name(unsigned e, char *out, size_t n)
+{
+    if (e < NKNOWN)
+        snprintf(out, n, "%s", known_events[e]);
+    else
+        snprintf(out, n, "Ev%u", e + 1);
+}
+
+/* Names with spaces, "::", "<...>", "(" and UTF-8, each unique by index. */
+static void function_name(char *out, size_t n, uint32_t f)
+{
+    static const char *const forms[] = {
+        "%s_%u",
+        "ns%u::Widget<int>::update(double) const",
+        "std::vector<std::pair<int, char const*>, std::allocator<void>>::push_back_%u(int&&)",
+        "parse_größe_%u",
+        "計算_%u",
+        "operator new[](unsigned long) [clone .part.%u]",
+        "core::ptr::drop_in_place<alloc::vec::Vec<u8>>::h%08x",
+        "Engine::tick(float)::{lambda(int)#%u}::operator()(int) const",
+    };
+    static const char *const verbs[] = { "read", "write", "hash", "sort", "scan", "emit" };
+    if (f == 0) {
+        snprintf(out, n, "main");
+        return;
+    }
+    unsigned k = f % (unsigned)(sizeof forms / sizeof *forms);
+    if (k == 0)
+        snprintf(out, n, forms[0], verbs[f / 8 % 6], f);
+    else
+        snprintf(out, n, forms[k], f);
+}
+
+static void file_name(char *out, size_t n, uint32_t i)
+{
+    static const char *const forms[] = {
+        "src/module%u.c", "src/engine/render_%u.cpp", "include/ns/vector_%u.hpp",
+        "/usr/src/debug/my project/file %u.cc", "src/ünïcode_%u.c",
+    };
+    snprintf(out, n, forms[i % 5], i);
+}
+
+static void object_name(char *out, size_t n, uint32_t i)
+{
+    if (i == 0)
+        snprintf(out, n, "/usr/bin/cggen-program");
+    else
+        snprintf(out, n, "/usr/lib/x86_64-linux-gnu/libpart%u.so.%u", i, 1 + i % 3);
+}
+
+static uint64_t *costs_at(gen *g, size_t k)
+{
+    return g->costs + k * g->nev;
+}
+
+/* Functions: where they live, how hot, how long, what they cost. */
+static void plan_functions(gen *g, uint64_t *s)
+{
+    const cgw_gen_options *o = g->o;
+    uint64_t addr = 0x400000, line_base = 10;
+    for (uint32_t f = 0; f < o->functions; f++) {
+        gen_fn *fn = &g->fns[f];
+        fn->file = (uint32_t)below(s, o->files);
+        fn->object = fn->file % o->objects;
+        fn->hot = 1 + 10000 / (1 + skewed(s, 1000));
+        fn->base = 2 + below(s, 24) + (below(s, 10) == 0 ? below(s, 150) : 0);
+        double l = (double)fn->base * g->scale + 0.5;
+        fn->lines = l < 1 ? 1 : (uint64_t)l;
+        fn->first_line = line_base + below(s, 3000);
+        fn->addr = addr;
+        addr += fn->lines * 16 + 64; /* room for a block that grows while written */
+        fn->self = costs_at(g, 2 * (size_t)f);
+        fn->out = costs_at(g, 2 * (size_t)f + 1);
+        uint64_t ir = fn->lines * fn->hot * (1 + below(s, 40));
+        for (unsigned e = 0; e < g->nev; e++) {
+            unsigned share = e < NKNOWN ? event_share[e] : (unsigned)below(s, 500);
+            fn->self[e] = e == 0 ? ir : ir * share / 1000 * (1 + below(s, 3)) / 2;
+        }
+    }
+}
+
+/* The call graph: mostly forward, some cycles and recursion. */
+static void plan_edges(gen *g, uint64_t *s)
+{
+    const cgw_gen_options *o = g->o;
+    uint32_t nf = o->functions;
+    g->nedges = 0;
+    for (uint32_t f = 0; f < nf; f++) {
+        gen_fn *fn = &g->fns[f];
+        fn->first_edge = (uint32_t)g->nedges;
+        uint64_t k = o->calls_per_fn == 0 || below(s, 10) < 3 ? 0 : below(s, 2 * o->calls_per_fn + 1);
+        if (f == 0 && nf > 1 && k == 0)
+            k = 1; /* main calls something */
+        for (uint64_t i = 0; i < k; i++) {
+            gen_edge *e = &g->edges[g->nedges++];
+            uint64_t r = below(s, 100);
+            if (r < 4 || nf == 1)
+                e->callee = f; /* recursion */
+            else if (r < 10 || f + 1 == nf)
+                e->callee = (uint32_t)below(s, f + 1); /* a cycle back */
+            else
+                e->callee = f + 1 + (uint32_t)skewed(s, nf - f - 1);
+            e->count = 1 + skewed(s, 1000) * (1 + below(s, 20));
+            e->inclusive = costs_at(g, 2 * (size_t)nf + (size_t)(e - g->edges));
+        }
+        fn->nedges = (uint32_t)k;
+    }
+}
+
+/* Inclusive costs.  A call along a back edge (callee index <= caller)
+ * gets a slice of the callee's self cost; forward callers of g share
+ * what is left of g's self cost plus all its calls.  Processing callers
+ * from the highest index down makes every forward callee final first. */
+static void plan_inclusive(gen *g)
+{
+    uint32_t nf = g->o->functions;
+    unsigned ne = g->nev;
+    /* incoming edges of each function: back ones in the low 32 bits of
+     * back_in, forward ones in the high 32 */
+    for (uint32_t f = 0; f < nf; f++)
+        g->fns[f].back_in = 0;
+    for (uint32_t f = 0; f < nf; f++)
+        for (uint32_t j = 0; j < g->fns[f].nedges; j++) {
+            const gen_edge *e = &g->edges[g->fns[f].first_edge + j];
+            g->fns[e->callee].back_in += e->callee <= f ? 1 : (uint64_t)1 << 32;
+        }
+    for (uint32_t f = 0; f < nf; f++)
+        for (uint32_t j = 0; j < g->fns[f].nedges; j++) {
+            gen_edge *e = &g->edges[g->fns[f].first_edge + j];
+            if (e->callee > f)
+                continue;
+            uint64_t nback = g->fns[e->callee].back_in & 0xffffffffu;
+            for (unsigned v = 0; v < ne; v++)
+                e->inclusive[v] = g->fns[e->callee].self[v] / (2 * nback);
+        }
+    for (uint32_t f = nf; f-- > 0;) {
+        gen_fn *fn = &g->fns[f];
+        memset(fn->out, 0, ne * sizeof *fn->out);
+        for (uint32_t j = 0; j < fn->nedges; j++) {
+            gen_edge *e = &g->edges[fn->first_edge + j];
+            if (e->callee > f) {
+                const gen_fn *c = &g->fns[e->callee];
+                uint64_t nback = c->back_in & 0xffffffffu, nfwd = c->back_in >> 32;
+                for (unsigned v = 0; v < ne; v++) {
+                    uint64_t left = c->self[v] - (nback ? c->self[v] / (2 * nback) * nback : 0);
+                    e->inclusive[v] = (left + c->out[v]) / nfwd;
+                }
+            }
+            for (unsigned v = 0; v < ne; v++)
+                fn->out[v] += e->inclusive[v];
+        }
+    }
+}
+
+/* Call lines per edge: more when the profile is scaled up, never more
+ * than the calls, so every calls= count stays at least 1. */
+static void plan_sites(gen *g)
+{
+    uint64_t want = g->scale < 1 ? 1 : (uint64_t)(g->scale + 0.5);
+    for (size_t i = 0; i < g->nedges; i++) {
+        gen_edge *e = &g->edges[i];
+        uint64_t s = want < e->count ? want : e->count;
+        e->sites = s > 1000000 ? 1000000 : (uint32_t)s;
+    }
+}
+
+static int plan_names(gen *g)
+{
+    const cgw_gen_options *o = g->o;
+    size_t n = (size_t)o->functions + o->files + o->objects;
+    g->name_at = cgwp_malloc(g->w, n * sizeof *g->name_at);
+    if (g->name_at == NULL)
+        return -1;
+    char buf[200];
+    for (size_t i = 0; i < n; i++) {
+        if (i < o->functions)
+            function_name(buf, sizeof buf, (uint32_t)i);
+        else if (i < (size_t)o->functions + o->files)
+            file_name(buf, sizeof buf, (uint32_t)(i - o->functions));
+        else
+            object_name(buf, sizeof buf, (uint32_t)(i - o->functions - o->files));
+        g->name_at[i] = g->text.len;
+        if (cgwp_text_add(g->w, &g->text, buf, strlen(buf) + 1) != CGW_OK)
+            return -1;
+    }
+    return 0;
+}
+
+static const char *fn_name(const gen *g, uint32_t f)
+{
+    return g->text.p + g->name_at[f];
+}
+
+static const char *fl_name(const gen *g, uint32_t i)
+{
+    return g->text.p + g->name_at[g->o->functions + i];
+}
+
+static const char *ob_name(const gen *g, uint32_t i)
+{
+    return g->text.p + g->name_at[g->o->functions + g->o->files + i];
+}
+
+static int plan(gen *g)
+{
+    const cgw_gen_options *o = g->o;
+    size_t nf = o->functions, maxe = nf * (2 * (size_t)o->calls_per_fn + 1);
+    g->fns = cgwp_malloc(g->w, nf * sizeof *g->fns);
+    g->edges = cgwp_malloc(g->w, (maxe ? maxe : 1) * sizeof *g->edges);
+    g->costs = cgwp_malloc(g->w, (2 * nf + maxe) * g->nev * sizeof *g->costs);
+    g->totals = cgwp_malloc(g->w, g->nev * sizeof *g->totals);
+    if (g->fns == NULL || g->edges == NULL || g->costs == NULL || g->totals == NULL)
+        return -1;
+    if (plan_names(g) < 0)
+        return -1;
+    uint64_t s = o->seed;
+    plan_functions(g, &s);
+    plan_edges(g, &s);
+    plan_inclusive(g);
+    plan_sites(g);
+    memset(g->totals, 0, g->nev * sizeof *g->totals);
+    for (size_t f = 0; f < nf; f++)
+        for (unsigned v = 0; v < g->nev; v++)
+            g->totals[v] += g->fns[f].self[v];
+    return 0;
+}
+
+static void plan_free(gen *g)
+{
+    cgwp_free(g->w, g->fns);
+    cgwp_free(g->w, g->edges);
+    cgwp_free(g->w, g->costs);
+    cgwp_free(g->w, g->totals);
+    cgwp_free(g->w, g->name_at);
+    cgwp_free(g->w, g->text.p);
+}
+
+/* --------------------------------------------------------------- writing */
+
+/* Where a function block is: its line and instruction address now. */
+typedef struct gen_cursor {
+    uint64_t line, addr, lo, hi;
+} gen_cursor;
+
+static void position(const gen *g, const gen_cursor *c, uint64_t *pos)
+{
+    unsigned m = g->w->positions;
+    int i = 0;
+    if (m & CGW_POS_INSTR)
+        pos[i++] = c->addr;
+    if (m & CGW_POS_BB)
+        pos[i++] = c->addr & ~(uint64_t)31;
+    if (m & CGW_POS_LINE)
+        pos[i++] = c->line;
+}
+
+/* The next line: mostly a step down the function, now and then a loop
+ * back or a jump ahead, as compiled code runs. */
+static void step(gen_cursor *c, uint64_t *s)
+{
+    uint64_t r = below(s, 16);
+    if (r == 0 && c->line > c->lo + 3)
+        c->line -= 1 + below(s, 3);
+    else
+        c->line += r < 12 ? 1 : 1 + below(s, 6);
+    if (c->line > c->hi)
+        c->line = c->lo + below(s, 4);
+    c->addr += 1 + below(s, 7);
+}
+
+static cgw_target target_of(const gen *g, uint32_t f)
+{
+    const gen_fn *fn = &g->fns[f];
+    return (cgw_target){ ob_name(g, fn->object), fl_name(g, fn->file), fn_name(g, f) };
+}
+
+/* Call site k of edge e (of e->sites): its share of the count and cost. */
+static void call_site(gen *g, const gen_edge *e, uint32_t k, const uint64_t *src)
+{
+    uint64_t inc[64], count = e->count / e->sites + (k < e->count % e->sites);
+    for (unsigned v = 0; v < g->nev; v++)
+        inc[v] = e->inclusive[v] / e->sites + (k == 0 ? e->inclusive[v] % e->sites : 0);
+    const gen_fn *c = &g->fns[e->callee];
+    uint64_t tp[CGWP_NPOS_MAX];
+    gen_cursor at = { c->first_line, c->addr, 0, 0 };
+    position(g, &at, tp);
+    cgw_target t = target_of(g, e->callee);
+    cgw_call(g->w, &t, count, tp, src, inc, g->nev);
+}
+
+static void jump(gen *g, uint32_t f, const gen_cursor *c, const uint64_t *src, uint64_t *s)
+{
+    gen_cursor to = *c;
+    to.line = c->lo + below(s, c->hi - c->lo + 1);
+    to.addr = g->fns[f].addr + below(s, g->fns[f].lines * 8);
+    uint64_t tp[CGWP_NPOS_MAX];
+    position(g, &to, tp);
+    cgw_target t = { NULL, NULL, fn_name(g, f) };
+    uint64_t executed = 1 + skewed(s, 5000), followed = below(s, executed + 1);
+    if (below(s, 4) == 0)
+        cgw_jump(g->w, &t, executed, tp, src);
+    else
+        cgw_cond_jump(g->w, &t, followed, executed, tp, src);
+}
+
+/* One function block: cost lines that add up to its self cost, its call
+ * sites spread among them, and the optional inline run and jumps. */
+static void function_block(gen *g, uint32_t f, uint64_t lines, uint64_t *s)
+{
+    const gen_fn *fn = &g->fns[f];
+    const unsigned flags = g->o->flags;
+    uint64_t left[64], c[64], pos[CGWP_NPOS_MAX];
+    memcpy(left, fn->self, g->nev * sizeof *left);
+    uint64_t nsites = 0;
+    for (uint32_t j = 0; j < fn->nedges; j++)
+        nsites += g->edges[fn->first_edge + j].sites;
+    uint64_t span = lines < 4000 ? lines + 4 : 4000;
+    gen_cursor cur = { fn->first_line, fn->addr, fn->first_line, fn->first_line + span };
+    uint32_t edge = 0, site = 0;
+    uint64_t done = 0;
+    int inlined = (flags & CGW_GEN_INLINE) && f % 4 == 1 && lines >= 4;
+    cgw_object(g->w, ob_name(g, fn->object));
+    cgw_file(g->w, fl_name(g, fn->file));
+    cgw_function(g->w, fn_name(g, f));
+    for (uint64_t k = 0; k < lines; k++) {
+        if (inlined && k == lines / 3) {
+            cgw_inline_file(g->w, fl_name(g, (fn->file + 1) % g->o->files));
+            cur.line = 20 + below(s, 200);
+        } else if (inlined && k == 2 * lines / 3) {
+            cgw_inline_file(g->w, fl_name(g, fn->file));
+            cur.line = fn->first_line + span / 2;
+        }
+        uint64_t m = lines - k, x = (uint64_t)1 << below(s, 4); /* 1..8 */
+        for (unsigned v = 0; v < g->nev; v++) {
+            uint64_t share = m == 1 ? left[v] : left[v] / m * x / 2;
+            c[v] = share < left[v] ? share : left[v];
+            left[v] -= c[v];
+        }
+        position(g, &cur, pos);
+        cgw_cost(g->w, pos, c, g->nev);
+        for (; done < nsites && done * lines / nsites <= k; done++) {
+            const gen_edge *e = &g->edges[fn->first_edge + edge];
+            call_site(g, e, site, pos);
+            if (++site == e->sites) {
+                site = 0;
+                edge++;
+            }
+        }
+        if ((flags & CGW_GEN_JUMPS) && k % 8 == 5)
+            jump(g, f, &cur, pos, s);
+        step(&cur, s);
+    }
+}
+
+static void header(gen *g)
+{
+    char buf[64];
+    cgw_set_creator(g->w, "cggen");
+    snprintf(buf, sizeof buf, "cggen-program --seed %llu", (unsigned long long)g->o->seed);
+    cgw_set_cmd(g->w, buf);
+    cgw_set_pid(g->w, 1000 + g->o->seed % 30000);
+    cgw_add_desc(g->w, "Trigger", "Program termination");
+    for (unsigned e = 0; e < g->nev; e++) {
+        event_name(e, buf, sizeof buf);
+        cgw_add_event(g->w, buf, NULL);
+    }
+}
+
+static uint64_t out_bytes(const gen *g)
+{
+    return g->w->sent + g->w->len;
+}
+
+/* Cost lines of a block.  Toward a target size the planned count is
+ * corrected as the profile is written: the bytes still wanted, at the
+ * bytes per line seen so far, shared by the base lines still to come. */
+static uint64_t block_lines(gen *g, uint32_t f)
+{
+    const gen_fn *fn = &g->fns[f];
+    uint64_t at = out_bytes(g);
+    if (g->size == 0 || g->body_lines < 1000)
+        return fn->lines;
+    if (at >= g->size)
+        return 1;
+    double per_line = (double)at / (double)g->body_lines;
+    double l = (double)(g->size - at) / per_line * (double)fn->base / (double)g->weight_left;
+    return l < 1 ? 1 : (uint64_t)(l + 0.5);
+}
+
+static void write_profile(gen *g)
+{
+    header(g);
+    g->weight_left = 0;
+    for (uint32_t f = 0; f < g->o->functions; f++)
+        g->weight_left += g->fns[f].base * g->o->parts;
+    for (unsigned part = 1; part <= g->o->parts && g->w->err == CGW_OK; part++) {
+        if (part > 1)
+            cgw_new_part(g->w);
+        if (g->o->parts > 1)
+            cgw_set_thread(g->w, part);
+        cgw_set_summary(g->w, g->totals, g->nev);
+        uint64_t s = g->o->seed ^ 0x5bd1e995u;
+        for (uint32_t f = 0; f < g->o->functions && g->w->err == CGW_OK; f++) {
+            uint64_t lines = block_lines(g, f);
+            function_block(g, f, lines, &s);
+            g->body_lines += lines;
+            g->weight_left -= g->fns[f].base;
+        }
+    }
+}
+
+static int count_bytes(void *ctx, const char *buf, size_t len)
+{
+    (void)buf;
+    *(uint64_t *)ctx += len;
+    return 0;
+}
+
+/* One profile from a plan at the given scale into w. */
+static cgw_status generate(cgw_writer *w, const cgw_gen_options *o, double scale,
+                           uint64_t size)
+{
+    gen g = { .w = w, .o = o, .nev = o->events, .scale = scale, .size = size };
+    if (plan(&g) < 0) {
+        if (w->err == CGW_OK)
+            cgwp_fail(w, CGW_ENOMEM, "out of memory for the plan of %u functions",
+                      o->functions);
+    } else {
+        write_profile(&g);
+    }
+    plan_free(&g);
+    return w->err;
+}
+
+/* The bytes of the profile at a scale, counted but written nowhere. */
+static cgw_status probe(cgw_writer *w, const cgw_gen_options *o, double scale, uint64_t *bytes)
+{
+    cgw_options co = { w->positions, w->flags, 0, &w->alloc };
+    *bytes = 0;
+    cgw_writer *pw = cgw_open_callback(count_bytes, bytes, &co);
+    if (pw == NULL)
+        return cgwp_fail(w, CGW_ENOMEM, "out of memory for a probe writer");
+    cgw_status st = generate(pw, o, scale, 0);
+    if (st == CGW_OK)
+        st = cgw_finish(pw);
+    if (st != CGW_OK)
+        cgwp_fail(w, st, "sizing the profile: %s", cgw_errmsg(pw));
+    cgw_free(pw);
+    return st;
+}
+
+void cgw_gen_defaults(cgw_gen_options *o)
+{
+    if (o == NULL)
+        return;
+    memset(o, 0, sizeof *o);
+    o->functions = 200;
+    o->files = 20;
+    o->objects = 3;
+    o->events = 2;
+    o->calls_per_fn = 3;
+    o->parts = 1;
+}
+
+cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *o)
+{
+    cgw_status st = cgwp_enter(w, "cgw_generate", CGWP_ST_HEADER);
+    if (st != CGW_OK)
+        return st;
+    if (o == NULL)
+        return cgwp_fail(w, CGW_EINVAL, "options are NULL");
+    if (o->functions == 0 || o->functions > (1u << 24) || o->files == 0 ||
+        o->objects == 0 || o->events == 0 || o->events > 64 || o->parts == 0 ||
+        o->calls_per_fn > 1000 || (o->flags & ~(unsigned)(CGW_GEN_INLINE | CGW_GEN_JUMPS)))
+        return cgwp_fail(w, CGW_EINVAL,
+                         "options out of range: functions 1..2^24, files, objects and parts "
+                         "at least 1, events 1..64, calls_per_fn up to 1000, flags "
+                         "CGW_GEN_INLINE|CGW_GEN_JUMPS");
+    double scale = 1;
+    if (o->size > 0) {
+        /* bytes grow about linearly with the scale: two probes, written
+         * nowhere, fit the line that gives the scale for the size */
+        uint64_t at1, at64;
+        if ((st = probe(w, o, 1, &at1)) != CGW_OK || (st = probe(w, o, 64, &at64)) != CGW_OK)
+            return st;
+        double per = at64 > at1 ? (double)(at64 - at1) / 63 : 1, fixed = (double)at1 - per;
+        scale = ((double)o->size - fixed) / per;
+        if (scale < 0.01)
+            scale = 0.01;
+    }
+    return generate(w, o, scale, o->size);
+}

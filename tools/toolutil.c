@@ -1,0 +1,59 @@
+/* toolutil.c - argument parsing shared by the tools. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cgw.h>
+
+#include "toolutil.h"
+
+int tool_positions(const char *s, unsigned *mask)
+{
+    unsigned m = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        unsigned bit = n == 4 && !strncmp(s, "line", 4)    ? CGW_POS_LINE
+                     : n == 5 && !strncmp(s, "instr", 5)   ? CGW_POS_INSTR
+                     : n == 2 && !strncmp(s, "bb", 2)      ? CGW_POS_BB
+                     : 0;
+        if (bit == 0 || (m & bit))
+            return -1;
+        m |= bit;
+        s += n;
+        if (*s == ',' && *++s == '\0')
+            return -1;
+    }
+    if (m == 0)
+        return -1;
+    *mask = m;
+    return 0;
+}
+
+int tool_uint(const char *s, uint64_t max, uint64_t *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno != 0 || *end != '\0' || x > max)
+        return -1;
+    *v = x;
+    return 0;
+}
+
+int tool_size(const char *s, uint64_t *v)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    unsigned shift = *end == 'K' ? 10 : *end == 'M' ? 20 : *end == 'G' ? 30 : 0;
+    if (shift)
+        end++;
+    if (errno != 0 || *end != '\0' || x > (UINT64_MAX >> shift))
+        return -1;
+    *v = (uint64_t)x << shift;
+    return 0;
+}
