@@ -149,10 +149,98 @@ static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c, int
     return 0;
 }
 
+/* The common position line, parsed once with no diagnostic to give:
+ * single spaces, decimal or lowercase 0x numbers short enough not to
+ * overflow, relative steps that stay in range, costs below 2^53, one for
+ * every event.  0 sends the line to the general parser, which reports
+ * whatever made this one give up. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline int fast_digits(const char **pp, const char *end,
+                              uint64_t *v)
+{
+    const char *p = *pp, *lim = end - p > 19 ? p + 19 : end;
+    uint64_t x = 0;
+    unsigned d;
+    while (p < lim && (d = (unsigned)(*p - '0')) < 10) {
+        x = x * 10 + d;
+        p++;
+    }
+    if (p == *pp || (p < end && *p != ' '))
+        return 0;
+    *pp = p;
+    *v = x;
+    return 1;
+}
+
+static int fast_line(cgw_reader *r, const char *p, const char *end, uint64_t *pos, uint64_t *c)
+{
+    size_t npos = r->part.pub.npos, ne = r->nevents;
+    int relative = 0;
+    for (size_t i = 0; i < npos; i++) {
+        int slot = r->pos_order[i];
+        uint64_t base = r->base[slot], v;
+        if (p == end)
+            return 0;
+        char ch = *p;
+        if (ch == '*') {
+            relative = 1;
+            v = base;
+            p++;
+            if (p < end && *p != ' ')
+                return 0;
+        } else if (ch == '+' || ch == '-') {
+            relative = 1;
+            p++;
+            if (!fast_digits(&p, end, &v))
+                return 0;
+            if (ch == '+' ? v > UINT64_MAX - base : v > base)
+                return 0;
+            v = ch == '+' ? base + v : base - v;
+        } else if (ch == '0' && end - p > 2 && p[1] == 'x') {
+            const char *q = p + 2, *lim = end - q > 16 ? q + 16 : end;
+            int d;
+            v = 0;
+            while (q < lim && (d = cgwr_hexval((unsigned char)*q)) >= 0 && *q <= 'f' &&
+                   (*q < 'A' || *q > 'F')) {
+                v = v << 4 | (uint64_t)d;
+                q++;
+            }
+            if (q == p + 2 || (q < end && *q != ' '))
+                return 0;
+            p = q;
+        } else if (!fast_digits(&p, end, &v)) {
+            return 0;
+        }
+        pos[slot] = v;
+        if (p < end)
+            p++; /* the single space */
+    }
+    if (relative && (r->first_in_block || !r->seen_cost))
+        return 0;
+    uint64_t any = 0;
+    size_t n = 0;
+    for (; p < end && n < ne; n++) {
+        if (!fast_digits(&p, end, &c[n]))
+            return 0;
+        any |= c[n];
+        if (p < end && ++p == end)
+            return 0; /* a trailing blank */
+    }
+    if (p != end || n != ne || any >= BIG_VALUE)
+        return 0;
+    memcpy(r->base, pos, sizeof r->base);
+    r->first_in_block = 0;
+    r->seen_cost = 1;
+    return 1;
+}
+
 /* The record every body record starts from: kind, line, context. */
 static cgw_record *record(cgw_reader *r, cgw_record_kind kind)
 {
-    cgwr_announce_part(r);
+    if (!r->part.announced)
+        cgwr_announce_part(r);
     cgw_record *rec = cgwr_push(r, kind, r->lineno);
     rec->object = r->cur_ob ? r->cur_ob->s : NULL;
     rec->file = r->cur_fl->s;
@@ -165,7 +253,7 @@ static void add_totals(cgw_reader *r, const uint64_t *c)
 {
     uint64_t *t = r->part.totals;
     for (size_t i = 0; i < r->nevents; i++) {
-        if (c[i] > UINT64_MAX - t[i]) {
+        if (c[i] > UINT64_MAX - t[i]) { /* rare: the branch predicts well */
             cgwr_diag(r, r->lineno, CGWR_OVERFLOW,
                       "the total of %s passes 2^64-1", r->part.events[i].name);
             t[i] = UINT64_MAX;
@@ -189,11 +277,13 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
         return;
     }
     uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
-    p = positions(r, p, end, pos, 0);
-    int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
-    if (p == NULL || costs(r, p, end, c, is_jump) < 0) {
-        call->kind = 0;
-        return;
+    if (!fast_line(r, p, end, pos, c)) {
+        int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
+        p = positions(r, p, end, pos, 0);
+        if (p == NULL || costs(r, p, end, c, is_jump) < 0) {
+            call->kind = 0;
+            return;
+        }
     }
     r->pending_fi = NULL;
     r->inline_costs = 1;
@@ -205,8 +295,6 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
     if (kind == CGW_REC_COST) {
         r->part.cost_lines++;
         add_totals(r, c);
-        if (r->flags & CGW_READ_CHECK)
-            cgwr_check_cost(r, c);
         return;
     }
     uint64_t *tp = r->tpos[rec - r->q];
@@ -259,6 +347,8 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
                       (unsigned long long)f->first_line);
     r->fn = name;
     r->fn_index = k;
+    if (r->flags & CGW_READ_CHECK)
+        memcpy(r->block_start, r->part.totals, r->nevents * sizeof *r->block_start);
     r->cur_ob = r->ob;
     r->cur_fl = r->fi = fl;
     r->first_in_block = 1;
@@ -479,6 +569,8 @@ void cgwr_line(cgw_reader *r, const char *p, size_t len)
 /* The end of a function block (fn= or the end of the part). */
 void cgwr_body_end(cgw_reader *r)
 {
+    if (r->flags & CGW_READ_CHECK)
+        cgwr_check_block(r);
     if (r->call.kind) {
         cgwr_diag(r, r->call.line, CGWR_CALL_WITHOUT_COST,
                   "%s is not followed by its cost line",

@@ -10,11 +10,20 @@ static void add(uint64_t *to, const uint64_t *c, size_t n)
         to[i] = c[i] > UINT64_MAX - to[i] ? UINT64_MAX : to[i] + c[i];
 }
 
-void cgwr_check_cost(cgw_reader *r, const uint64_t *c)
+/* The self cost of the block that ends: what the part's totals grew by
+ * since it began, so cost lines pay nothing for the check. */
+void cgwr_check_block(cgw_reader *r)
 {
+    if (r->fn_index < 0)
+        return;
     cgwr_fn *f = &r->fns[r->fn_index];
-    if (f->agg != NULL && f->nagg == r->nevents)
-        add(f->agg, c, r->nevents);
+    const uint64_t *t = r->part.totals;
+    uint64_t *t0 = r->block_start;
+    for (size_t i = 0; f->agg != NULL && f->nagg == r->nevents && i < r->nevents; i++) {
+        uint64_t grew = t[i] - t0[i];
+        f->agg[i] = grew > UINT64_MAX - f->agg[i] ? UINT64_MAX : f->agg[i] + grew;
+        t0[i] = t[i]; /* counted once, however often the block is ended */
+    }
 }
 
 void cgwr_check_call(cgw_reader *r, int callee, const uint64_t *c)

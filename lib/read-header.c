@@ -63,7 +63,7 @@ static int size_events(cgw_reader *r, size_t n)
 {
     cgwr_part *pt = &r->part;
     size_t bytes = (n ? n : 1) * sizeof(uint64_t);
-    uint64_t **arrs[] = { &pt->summary, &pt->totals_line, &pt->totals,
+    uint64_t **arrs[] = { &pt->summary, &pt->totals_line, &pt->totals, &r->block_start,
                           &r->costs[0], &r->costs[1], &r->costs[2] };
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) {
         uint64_t *a = cgwr_realloc(r, *arrs[i], bytes);
@@ -482,6 +482,7 @@ void cgwr_part_free(cgw_reader *r)
     cgwr_free(r, pt->summary);
     cgwr_free(r, pt->totals_line);
     cgwr_free(r, pt->totals);
+    cgwr_free(r, r->block_start);
     for (int i = 0; i < 3; i++)
         cgwr_free(r, r->costs[i]);
 }

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cgw.h"
 
@@ -156,8 +157,10 @@ struct cgw_reader {
     /* records handed out: up to three from one line */
     cgw_record q[3];
     int nq, qi;
+    int q_dirty[3]; /* the slot holds more than a cost record sets */
     uint64_t pos[3][CGWR_NPOS_MAX], tpos[3][CGWR_NPOS_MAX];
     uint64_t *costs[3];
+    uint64_t *block_start; /* the part's totals when the block began */
 };
 
 /* read-diag.c */
@@ -243,7 +246,11 @@ static inline const char *cgwr_number(const char *p, const char *end, uint64_t *
             x = x << 4 | (uint64_t)d;
         }
     } else {
+        /* 19 digits cannot overflow: check only from the 20th on */
         start = p;
+        const char *fast = end - p > 19 ? p + 19 : end;
+        for (; p < fast && (unsigned)(*p - '0') < 10; p++)
+            x = x * 10 + (unsigned)(*p - '0');
         for (; p < end && (unsigned)(*p - '0') < 10; p++) {
             unsigned d = (unsigned)(*p - '0');
             if (x > (UINT64_MAX - d) / 10)
@@ -268,11 +275,24 @@ void cgwr_body_reset(cgw_reader *r);
 void cgwr_body_end(cgw_reader *r);
 
 /* read-check.c: the whole-part checks of CGW_READ_CHECK */
-void cgwr_check_cost(cgw_reader *r, const uint64_t *c);
+void cgwr_check_block(cgw_reader *r);
 void cgwr_check_call(cgw_reader *r, int callee, const uint64_t *c);
 void cgwr_check_part(cgw_reader *r);
 
-/* reader.c */
-cgw_record *cgwr_push(cgw_reader *r, cgw_record_kind kind, uint64_t line);
+/* The next record slot, for the line being read.  A cost record sets
+ * every field it uses, so a slot that last held one needs no clearing:
+ * that saves a memset on most lines. */
+static inline cgw_record *cgwr_push(cgw_reader *r, cgw_record_kind kind, uint64_t line)
+{
+    int k = r->nq++;
+    cgw_record *rec = &r->q[k];
+    if (r->q_dirty[k] || kind != CGW_REC_COST)
+        memset(rec, 0, sizeof *rec);
+    r->q_dirty[k] = kind != CGW_REC_COST;
+    rec->kind = kind;
+    rec->line = line;
+    rec->part = &r->part.pub;
+    return rec;
+}
 
 #endif /* CGW_READ_H */

@@ -91,16 +91,6 @@ cgw_reader *cgw_reader_open_memory(const void *buf, size_t len, const cgw_read_o
     return r;
 }
 
-cgw_record *cgwr_push(cgw_reader *r, cgw_record_kind kind, uint64_t line)
-{
-    cgw_record *rec = &r->q[r->nq++];
-    memset(rec, 0, sizeof *rec);
-    rec->kind = kind;
-    rec->line = line;
-    rec->part = &r->part.pub;
-    return rec;
-}
-
 static void finish(cgw_reader *r)
 {
     if (!r->saw_format_line)
