@@ -3,9 +3,8 @@
  *
  *   bench-reader [MID_MB [BIG_MB]]     (defaults 16 and 200)
  *
- * Both files are written by libcgw (line positions, 3 events, 20,000
- * functions, a call every fourth line) into the current folder and
- * removed at the end.  The reader runs in a child process, so the peak RSS
+ * Both files are written by cgw_generate() (as cggen --positions
+ * instr,line --events 4) into the current folder and removed at the end.  The reader runs in a child process, so the peak RSS
  * is the reader's own. */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <inttypes.h>
@@ -27,50 +26,18 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static uint64_t next_rand(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
-
-/* A profile of about mb megabytes at path. */
+/* A cggen profile of about mb megabytes at path: instr and line
+ * positions, 4 events, the generator's default program shape. */
 static void make_profile(const char *path, unsigned mb)
 {
-    cgw_writer *w = cgw_open_path(path, NULL);
-    if (w == NULL) {
-        perror(path);
-        exit(2);
-    }
-    cgw_set_creator(w, "bench-reader");
-    cgw_add_event(w, "Ir", NULL);
-    cgw_add_event(w, "Dr", NULL);
-    cgw_add_event(w, "Dw", NULL);
-    char name[64], file[64];
-    uint64_t seed = 88172645463325252u, bytes = 0, target = (uint64_t)mb << 20;
-    for (unsigned f = 0; bytes < target; f = (f + 1) % 20000) {
-        snprintf(file, sizeof file, "src/module%u.c", f / 40);
-        snprintf(name, sizeof name, "ns::function_%u(int)", f);
-        cgw_file(w, file);
-        cgw_function(w, name);
-        uint64_t line = 10 + f % 500;
-        for (int i = 0; i < 24; i++) {
-            uint64_t pos[1] = { line + (next_rand(&seed) % 7) };
-            uint64_t c[3] = { next_rand(&seed) % 5000, next_rand(&seed) % 900,
-                              next_rand(&seed) % 300 };
-            cgw_cost(w, pos, c, 3);
-            if (i % 4 == 3) {
-                snprintf(name, sizeof name, "ns::function_%u(int)",
-                         (unsigned)(next_rand(&seed) % 20000));
-                cgw_target t = { NULL, file, name };
-                uint64_t tp[1] = { 10 }, inc[3] = { c[0] * 3, c[1] * 3, c[2] * 3 };
-                cgw_call(w, &t, 1 + next_rand(&seed) % 9, tp, pos, inc, 3);
-            }
-            bytes += 24;
-        }
-    }
-    if (cgw_close(w) != CGW_OK) {
+    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, 0, 0, NULL };
+    cgw_writer *w = cgw_open_path(path, &o);
+    cgw_gen_options g;
+    cgw_gen_defaults(&g);
+    g.seed = 1;
+    g.events = 4;
+    g.size = (uint64_t)mb << 20;
+    if (w == NULL || cgw_generate(w, &g) != CGW_OK || cgw_close(w) != CGW_OK) {
         fprintf(stderr, "bench-reader: writing %s failed\n", path);
         exit(2);
     }
@@ -125,7 +92,7 @@ int main(int argc, char **argv)
         if (t < best)
             best = t;
     }
-    printf("file: %.1f MB, line positions, 3 events, 20000 functions\n", mb);
+    printf("file: %.1f MB, cggen --positions instr,line --events 4\n", mb);
     printf("libcgw reader (CGW_READ_CHECK): %8.3f s  %8.1f MB/s  peak RSS %ld MiB\n", best,
            mb / best, rss / 1024);
 
