@@ -412,6 +412,22 @@ CGW_API void cgw_reader_close(cgw_reader *r);
  *  message names the call that refused the record. */
 CGW_API cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec);
 
+/** cgw_recode() flags.  CGW_RECODE_JUMPS: keep jump= and jcnd= records
+ *  (dropped by default: only KCachegrind reads them). */
+enum { CGW_RECODE_JUMPS = 1u };
+
+/** Read every record of r and write it through w, which must be fresh
+ *  (no call made yet) and is left open for cgw_close().  Positions are
+ *  narrowed to the writer's (instr,line input into a line writer keeps the
+ *  lines; a writer that wants a subposition the input lacks is refused
+ *  with CGW_EINVAL), adjacent cost lines that land on one position of a
+ *  block are merged, and a calls=0 without inclusive cost is dropped
+ *  where the writer refuses count 0.  Totals, every function's self cost
+ *  and every call edge with its inclusive cost are preserved.  The
+ *  reader's diagnostics go to its own callback.  Returns the writer's
+ *  status; a read failure (EIO, ENOMEM) becomes the writer's error. */
+CGW_API cgw_status cgw_recode(cgw_reader *r, cgw_writer *w, unsigned flags);
+
 /** Compare two records as the data they carry: kind, context names,
  *  positions, costs, counts, and for parts the events, positions and the
  *  text the writer can carry; the line numbers are not compared.  Returns

@@ -3,7 +3,9 @@
  * files; with the files of ../shared/corpus they are all read: no error,
  * every totals: line equal to the sum of the cost lines, a round trip
  * through the writer with no difference, and callgrind_annotate's PROGRAM
- * TOTALS equal to the summary: (or, without one, the computed totals). */
+ * TOTALS equal to the summary: (or, without one, the computed totals).
+ * Each is also recoded (cgw_recode, portable and compact) with its
+ * totals, self costs and call edges kept. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -61,6 +63,63 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
                  (unsigned long long)d->line, d->message, d->code);
 }
 
+static uint64_t callgrind_bytes, compact_bytes;
+
+/* A calls=0 with inclusive cost (Callgrind writes them after zeroing
+ * counters in mid-call): only the compact writer can carry it. */
+static int zero_calls_with_cost(const char *path)
+{
+    cgw_reader *r = cgw_reader_open_path(path, NULL);
+    const cgw_record *rec;
+    int found = 0;
+    while (!found && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
+        for (size_t i = 0; rec->kind == CGW_REC_CALL && rec->count == 0 &&
+                           i < rec->part->nevents; i++)
+            found |= rec->costs[i] != 0;
+    cgw_reader_close(r);
+    return found;
+}
+
+/* cgrecode's two modes keep every total, self cost and call edge; the
+ * portable output reads back clean and callgrind_annotate agrees. */
+static void recode(const char *path, unsigned positions, const uint64_t *want, size_t nev,
+                   int annotate)
+{
+    size_t len;
+    char *out;
+    unsigned portable = positions & CGW_POS_LINE ? CGW_POS_LINE : positions;
+    if (zero_calls_with_cost(path)) {
+        cgw_options o = { portable, 0, 0, NULL };
+        cgw_writer *w = cgw_open_memory(&out, &len, &o);
+        cgw_reader *r = cgw_reader_open_path(path, NULL);
+        CHECK_ST(cgw_recode(r, w, 0), CGW_EINVAL);
+        CHECK(strstr(cgw_errmsg(w), "call count 0") != NULL);
+        cgw_reader_close(r);
+        cgw_free(w);
+        out = NULL;
+    } else {
+        out = cgwt_recode_check(path, portable, 0, &len);
+        cgwt_readback(out, len, NULL);
+    }
+    if (out != NULL && annotate && !(portable & CGW_POS_BB)) {
+        char tmp[1200];
+        snprintf(tmp, sizeof tmp, "%s/recoded.out", cgwt_tmpdir());
+        FILE *f = fopen(tmp, "wb");
+        CHECK(f != NULL && fwrite(out, 1, len, f) == len && fclose(f) == 0);
+        cgwt_annotate_totals(tmp, want, nev);
+        remove(tmp);
+    }
+    free(out);
+    out = cgwt_recode_check(path, positions, CGW_COMPACT, &len);
+    cgwt_readback(out, len, NULL);
+    free(out);
+    struct stat st;
+    if (strstr(path, "/callgrind-") != NULL && stat(path, &st) == 0) {
+        callgrind_bytes += (uint64_t)st.st_size;
+        compact_bytes += len;
+    }
+}
+
 static void check_file(const char *path, const char *allowed)
 {
     result res = { 0, 0, "", allowed, 0 };
@@ -105,6 +164,7 @@ static void check_file(const char *path, const char *allowed)
      * event counts"), and reads one part only */
     if (res.parts == 1 && !(positions & CGW_POS_BB) && !res.ca_aborts)
         cgwt_annotate_totals(path, want, nev);
+    recode(path, positions, want, nev, res.parts == 1);
 }
 
 /* Every file in dir whose name starts with prefix; returns how many. */
@@ -172,6 +232,10 @@ int main(void)
     if (n == 0)
         printf("note: no corpus at %s\n", corpus ? corpus : "(CGW_CORPUS unset)");
     files += n;
-    printf("%zu real profiles read, checked and round-tripped\n", files);
+    printf("%zu real profiles read, checked, round-tripped and recoded\n", files);
+    if (callgrind_bytes > 0)
+        printf("cgrecode --compact: %llu bytes for Callgrind's %llu (%.1f%%)\n",
+               (unsigned long long)compact_bytes, (unsigned long long)callgrind_bytes,
+               100.0 * (double)compact_bytes / (double)callgrind_bytes);
     return files == 0 ? 77 : 0;
 }

@@ -468,3 +468,149 @@ uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m)
         cgwt_fail(__FILE__, __LINE__, "round trip: %s", rb.first);
     return rb.warnings;
 }
+
+/* ------------------------------------------------ what a profile says */
+
+/* One line per cost or call record, "part|kind|key costs...", from a
+ * reader; summed by key after sorting. */
+typedef struct facts {
+    char **lines;
+    size_t n, cap;
+} facts;
+
+static void fact(facts *f, const char *s)
+{
+    if (f->n == f->cap) {
+        f->cap = f->cap ? f->cap * 2 : 1024;
+        f->lines = realloc(f->lines, f->cap * sizeof *f->lines);
+        CHECK(f->lines != NULL);
+    }
+    f->lines[f->n] = strdup(s);
+    CHECK(f->lines[f->n] != NULL);
+    f->n++;
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The key of a line: up to the tab before its numbers. */
+static size_t key_len(const char *s)
+{
+    const char *t = strrchr(s, '\t');
+    return t ? (size_t)(t - s) : strlen(s);
+}
+
+/* Sorted, with the numbers of equal keys summed, as one string. */
+static char *summed(facts *f)
+{
+    qsort(f->lines, f->n, sizeof *f->lines, cmp_lines);
+    size_t cap = 4096, len = 0;
+    char *out = malloc(cap);
+    CHECK(out != NULL);
+    out[0] = '\0';
+    for (size_t i = 0; i < f->n;) {
+        size_t k = key_len(f->lines[i]);
+        uint64_t sum[66] = { 0 };
+        size_t nv = 0, j = i;
+        for (; j < f->n && key_len(f->lines[j]) == k && !strncmp(f->lines[j], f->lines[i], k);
+             j++) {
+            char *p = f->lines[j] + k;
+            for (nv = 0; *p == '\t' || *p == ' '; nv++) {
+                CHECK(nv < 66);
+                sum[nv] += strtoull(p + 1, &p, 10);
+            }
+        }
+        while (len + k + nv * 21 + 2 > cap) {
+            cap *= 2;
+            out = realloc(out, cap);
+            CHECK(out != NULL);
+        }
+        len += (size_t)sprintf(out + len, "%.*s", (int)k, f->lines[i]);
+        for (size_t v = 0; v < nv; v++)
+            len += (size_t)sprintf(out + len, " %llu", (unsigned long long)sum[v]);
+        out[len++] = '\n';
+        out[len] = '\0';
+        for (; i < j; i++)
+            free(f->lines[i]);
+    }
+    free(f->lines);
+    return out;
+}
+
+/* Part totals, each function's self cost and each call edge's count and
+ * inclusive cost, as sorted text. */
+static char *profile_facts(cgw_reader *r)
+{
+    facts f = { 0 };
+    const cgw_record *rec;
+    char buf[8192];
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        size_t ne = rec->part->nevents, n;
+        const char *ob = rec->object ? rec->object : "";
+        if (rec->kind == CGW_REC_COST)
+            n = (size_t)snprintf(buf, sizeof buf, "%u|self|%s|%s|%s\t", rec->part->index, ob,
+                                 rec->file, rec->function);
+        else if (rec->kind == CGW_REC_CALL && (rec->count != 0 || rec->costs[0] != 0))
+            n = (size_t)snprintf(buf, sizeof buf, "%u|call|%s|%s|%s|%s|%s|%s\t %llu",
+                                 rec->part->index, ob, rec->file, rec->function,
+                                 rec->target.object ? rec->target.object : "",
+                                 rec->target.file, rec->target.function,
+                                 (unsigned long long)rec->count);
+        else if (rec->kind == CGW_REC_PART_END)
+            n = (size_t)snprintf(buf, sizeof buf, "%u|totals\t", rec->part->index);
+        else
+            continue;
+        for (size_t i = 0; i < ne && n < sizeof buf - 24; i++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " %llu",
+                                  (unsigned long long)rec->costs[i]);
+        fact(&f, buf);
+    }
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    return summed(&f);
+}
+
+static void ignore_diag(void *ctx, const cgw_diagnostic *d)
+{
+    (void)ctx;
+    (void)d;
+}
+
+char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, size_t *len)
+{
+    cgw_read_options o = { 0, ignore_diag, NULL, NULL };
+    cgw_reader *r = cgw_reader_open_path(path, &o);
+    CHECK(r != NULL);
+    char *want = profile_facts(r);
+    cgw_reader_close(r);
+
+    char *out;
+    cgw_options wo = { positions, wflags, 0, NULL };
+    cgw_writer *w = cgw_open_memory(&out, len, &wo);
+    r = cgw_reader_open_path(path, &o);
+    CHECK(w != NULL && r != NULL);
+    cgw_status st = cgw_recode(r, w, 0);
+    if (st == CGW_OK)
+        st = cgw_finish(w);
+    if (st != CGW_OK)
+        cgwt_fail(__FILE__, __LINE__, "%s: cgw_recode: %s", path, cgw_errmsg(w));
+    cgw_free(w);
+    cgw_reader_close(r);
+
+    r = cgw_reader_open_memory(out, *len, &o);
+    char *got = profile_facts(r);
+    cgw_reader_close(r);
+    if (strcmp(want, got) != 0) {
+        size_t i = 0;
+        while (want[i] == got[i])
+            i++;
+        while (i > 0 && want[i - 1] != '\n')
+            i--;
+        cgwt_fail(__FILE__, __LINE__, "%s: recoded (positions %u, flags %u) differs at\n"
+                  "  want %.200s\n  got  %.200s", path, positions, wflags, want + i, got + i);
+    }
+    free(want);
+    free(got);
+    return out;
+}

@@ -85,6 +85,12 @@ void cgwt_annotate_totals(const char *path, const uint64_t *want, size_t n);
  * difference.  Returns the number of portability warnings. */
 uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m);
 
+/* cgw_recode() the file at path into memory (writer positions and
+ * flags): the output's part totals, functions' self costs and call
+ * edges (count, inclusive cost) must equal the input's.  Returns the
+ * output (malloc'd) and its length. */
+char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, size_t *len);
+
 #endif
 
 /* Scenarios (scenarios.c): fixed sequences of writer calls that the sink,

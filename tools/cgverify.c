@@ -2,13 +2,14 @@
  * A thin tool over the libcgw reader: argument parsing and printing. */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cgw.h>
+
+#include "toolutil.h"
 
 static const char usage[] =
     "usage: cgverify [--strict] [--quiet|-q] [--json] [--roundtrip] FILE...\n"
@@ -21,74 +22,33 @@ static const char usage[] =
 
 static int strict, quiet, json, roundtrip;
 
-/* A growable string, for JSON output and for stdin kept in memory. */
-typedef struct text {
-    char *p;
-    size_t len, cap;
-} text;
-
-static void add(text *t, const char *s, size_t n)
+static void add_json_string(tool_text *t, const char *s)
 {
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? t->cap : 4096;
-        while (cap < t->len + n + 1)
-            cap *= 2;
-        char *p = realloc(t->p, cap);
-        if (p == NULL) {
-            fputs("cgverify: out of memory\n", stderr);
-            exit(2);
-        }
-        t->p = p;
-        t->cap = cap;
-    }
-    memcpy(t->p + t->len, s, n);
-    t->len += n;
-    t->p[t->len] = '\0';
-}
-
-static void addf(text *t, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-
-static void addf(text *t, const char *fmt, ...)
-{
-    char buf[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    add(t, buf, n < 0 ? 0 : (size_t)n >= sizeof buf ? sizeof buf - 1 : (size_t)n);
-}
-
-static void add_json_string(text *t, const char *s)
-{
-    add(t, "\"", 1);
+    tool_add(t, "\"", 1);
     for (; s != NULL && *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\') {
             char e[2] = { '\\', (char)c };
-            add(t, e, 2);
+            tool_add(t, e, 2);
         } else if (c < 0x20) {
-            addf(t, "\\u%04x", c);
+            tool_addf(t, "\\u%04x", c);
         } else {
-            add(t, s, 1);
+            tool_add(t, s, 1);
         }
     }
-    add(t, "\"", 1);
+    tool_add(t, "\"", 1);
 }
 
-static void add_json_u64s(text *t, const uint64_t *v, size_t n)
+static void add_json_u64s(tool_text *t, const uint64_t *v, size_t n)
 {
     if (v == NULL) {
-        add(t, "null", 4);
+        tool_add(t, "null", 4);
         return;
     }
-    add(t, "[", 1);
+    tool_add(t, "[", 1);
     for (size_t i = 0; i < n; i++)
-        addf(t, "%s%" PRIu64, i ? "," : "", v[i]);
-    add(t, "]", 1);
+        tool_addf(t, "%s%" PRIu64, i ? "," : "", v[i]);
+    tool_add(t, "]", 1);
 }
 
 /* What one file gave. */
@@ -96,7 +56,7 @@ typedef struct report {
     const char *path;
     uint64_t errors, warnings;
     uint64_t parts, cost_lines, calls, functions;
-    text parts_json, diags_json, totals;
+    tool_text parts_json, diags_json, totals;
 } report;
 
 static void on_diag(void *ctx, const cgw_diagnostic *d)
@@ -104,13 +64,13 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
     report *rep = ctx;
     int error = d->severity == CGW_ERROR || strict;
     if (json) {
-        text *t = &rep->diags_json;
-        addf(t, "%s{\"line\":%" PRIu64 ",\"severity\":\"%s\",\"code\":", t->len ? "," : "",
+        tool_text *t = &rep->diags_json;
+        tool_addf(t, "%s{\"line\":%" PRIu64 ",\"severity\":\"%s\",\"code\":", t->len ? "," : "",
              d->line, error ? "error" : "warning");
         add_json_string(t, d->code);
-        add(t, ",\"message\":", 11);
+        tool_add(t, ",\"message\":", 11);
         add_json_string(t, d->message);
-        add(t, "}", 1);
+        tool_add(t, "}", 1);
         return;
     }
     if (quiet && !error)
@@ -129,26 +89,26 @@ static void part_end(report *rep, const cgw_record *rec)
     rep->cost_lines += rec->cost_lines;
     rep->calls += rec->calls;
     rep->functions += rec->functions;
-    text *t = &rep->parts_json;
-    addf(t, "%s{\"part\":%u,\"events\":[", t->len ? "," : "", p->index);
+    tool_text *t = &rep->parts_json;
+    tool_addf(t, "%s{\"part\":%u,\"events\":[", t->len ? "," : "", p->index);
     for (size_t i = 0; i < p->nevents; i++) {
         if (i)
-            add(t, ",", 1);
+            tool_add(t, ",", 1);
         add_json_string(t, p->events[i].name);
     }
-    add(t, "],\"totals\":", 11);
+    tool_add(t, "],\"totals\":", 11);
     add_json_u64s(t, rec->costs, p->nevents);
-    add(t, ",\"summary\":", 11);
+    tool_add(t, ",\"summary\":", 11);
     add_json_u64s(t, rec->summary, p->nevents);
-    add(t, ",\"totals_line\":", 15);
+    tool_add(t, ",\"totals_line\":", 15);
     add_json_u64s(t, rec->totals_line, p->nevents);
-    addf(t, ",\"cost_lines\":%" PRIu64 ",\"calls\":%" PRIu64 ",\"functions\":%" PRIu64 "}",
+    tool_addf(t, ",\"cost_lines\":%" PRIu64 ",\"calls\":%" PRIu64 ",\"functions\":%" PRIu64 "}",
          rec->cost_lines, rec->calls, rec->functions);
     t = &rep->totals;
     if (rep->parts > 1)
-        addf(t, "; part %u:", p->index);
+        tool_addf(t, "; part %u:", p->index);
     for (size_t i = 0; i < p->nevents; i++)
-        addf(t, " %s=%" PRIu64, p->events[i].name, rec->costs[i]);
+        tool_addf(t, " %s=%" PRIu64, p->events[i].name, rec->costs[i]);
 }
 
 /* A progress line on a terminal for inputs read for more than a moment. */
@@ -161,31 +121,16 @@ static void progress(const report *rep, const cgw_reader *r, uint64_t *next)
     fprintf(stderr, "\rcgverify: %s: %" PRIu64 " MiB read", rep->path, at >> 20);
 }
 
-static int slurp(int fd, text *t)
-{
-    char buf[65536];
-    for (;;) {
-        ssize_t n = read(fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            return 0;
-        add(t, buf, (size_t)n);
-    }
-}
-
 /* Check one file; 0 valid, 1 invalid, 2 I/O error. */
-static int verify(const char *path, text *out)
+static int verify(const char *path, tool_text *out)
 {
     report rep = { .path = path };
     int is_stdin = strcmp(path, "-") == 0;
-    text in = { 0 };
+    tool_text in = { 0 };
     cgw_read_options o = { CGW_READ_CHECK, on_diag, &rep, NULL };
     cgw_reader *r;
     if (is_stdin && roundtrip) {
-        if (slurp(0, &in) < 0) {
+        if (tool_slurp(0, &in) < 0) {
             fprintf(stderr, "cgverify: stdin: %s\n", strerror(errno));
             return 2;
         }
@@ -231,16 +176,16 @@ static int verify(const char *path, text *out)
     free(in.p);
     int valid = rep.errors == 0 && (!strict || rep.warnings == 0);
     if (json) {
-        addf(out, "%s{\"path\":", out->len > 10 ? "," : "");
+        tool_addf(out, "%s{\"path\":", out->len > 10 ? "," : "");
         add_json_string(out, path);
-        addf(out, ",\"valid\":%s,\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64 ",\"parts\":[",
+        tool_addf(out, ",\"valid\":%s,\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64 ",\"parts\":[",
              valid ? "true" : "false", rep.errors, rep.warnings);
         if (rep.parts_json.p)
-            add(out, rep.parts_json.p, rep.parts_json.len);
-        add(out, "],\"diagnostics\":[", 17);
+            tool_add(out, rep.parts_json.p, rep.parts_json.len);
+        tool_add(out, "],\"diagnostics\":[", 17);
         if (rep.diags_json.p)
-            add(out, rep.diags_json.p, rep.diags_json.len);
-        add(out, "]}", 2);
+            tool_add(out, rep.diags_json.p, rep.diags_json.len);
+        tool_add(out, "]}", 2);
     } else if (!quiet) {
         printf("%s: %s: %" PRIu64 " part%s, %" PRIu64 " cost lines, %" PRIu64 " calls, %" PRIu64
                " functions, %" PRIu64 " errors, %" PRIu64 " warnings; totals%s\n",
@@ -285,8 +230,8 @@ int main(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
-    text out = { 0 };
-    add(&out, "{\"files\":[", 10);
+    tool_text out = { 0 };
+    tool_add(&out, "{\"files\":[", 10);
     int worst = 0;
     for (; i < argc; i++) {
         int rc = verify(argv[i], &out);
@@ -294,7 +239,7 @@ int main(int argc, char **argv)
             worst = rc;
     }
     if (json) {
-        add(&out, "]}\n", 3);
+        tool_add(&out, "]}\n", 3);
         fputs(out.p, stdout);
     }
     free(out.p);

@@ -1,7 +1,10 @@
 /* toolutil.c - argument parsing shared by the tools. */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cgw.h>
 
@@ -56,4 +59,48 @@ int tool_size(const char *s, uint64_t *v)
         return -1;
     *v = (uint64_t)x << shift;
     return 0;
+}
+
+void tool_add(tool_text *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? t->cap : 4096;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *p = realloc(t->p, cap);
+        if (p == NULL) {
+            fputs("out of memory\n", stderr);
+            exit(2);
+        }
+        t->p = p;
+        t->cap = cap;
+    }
+    memcpy(t->p + t->len, s, n);
+    t->len += n;
+    t->p[t->len] = '\0';
+}
+
+void tool_addf(tool_text *t, const char *fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    tool_add(t, buf, n < 0 ? 0 : (size_t)n >= sizeof buf ? sizeof buf - 1 : (size_t)n);
+}
+
+int tool_slurp(int fd, tool_text *t)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            return 0;
+        tool_add(t, buf, (size_t)n);
+    }
 }

@@ -2,7 +2,22 @@
 #ifndef CGW_TOOLUTIL_H
 #define CGW_TOOLUTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+/* A growable NUL-terminated string; the tool exits (2) when out of memory. */
+typedef struct tool_text {
+    char *p;
+    size_t len, cap;
+} tool_text;
+void tool_add(tool_text *t, const char *s, size_t n);
+void tool_addf(tool_text *t, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* All of fd (stdin kept in memory); 0, or -1 with errno. */
+int tool_slurp(int fd, tool_text *t);
 
 /* "line", "instr", "instr,line" (any order, "bb" too) into a CGW_POS_*
  * mask; -1 when s names something else. */

@@ -1,0 +1,142 @@
+/* cgrecode - write any Callgrind or Cachegrind file again through the
+ * libcgw writer (cgw_recode()): portable by default, or compact. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cgw.h>
+
+#include "toolutil.h"
+
+static const char usage[] =
+    "usage: cgrecode [--compact] [--positions line|instr|instr,line] [--jumps]\n"
+    "                [-o FILE] FILE\n"
+    "Read a Callgrind or Cachegrind profile ('-' reads stdin) and write it again\n"
+    "through libcgw to FILE (atomically) or to stdout.  By default the output is\n"
+    "the portable subset with line positions (when the input has lines);\n"
+    "--compact writes the smallest file and keeps the input's positions.  Exit 0, 1 when the input has errors (or\n"
+    "cannot be written as asked), 2 on a usage or I/O error.\n"
+    "  --positions P  the output's positions (a subset of the input's)\n"
+    "  --jumps        keep jump= and jcnd= lines (dropped by default)\n"
+    "  --force        write even when the input has errors (as the reader read it)\n";
+
+typedef struct input {
+    const char *path; /* NULL: the bytes in mem */
+    tool_text mem;
+    uint64_t errors;
+} input;
+
+static void on_diag(void *ctx, const cgw_diagnostic *d)
+{
+    input *in = ctx;
+    if (d->severity != CGW_ERROR)
+        return;
+    in->errors++;
+    fprintf(stderr, "%s:%" PRIu64 ": error: %s [%s]\n", in->path ? in->path : "-", d->line,
+            d->message, d->code);
+}
+
+static cgw_reader *open_input(input *in)
+{
+    cgw_read_options o = { 0, on_diag, in, NULL };
+    return in->path ? cgw_reader_open_path(in->path, &o)
+                    : cgw_reader_open_memory(in->mem.p, in->mem.len, &o);
+}
+
+/* The positions of the input's first part; 0 when it has none. */
+static unsigned input_positions(input *in)
+{
+    cgw_read_options o = { 0, NULL, NULL, NULL };
+    cgw_reader *r = in->path ? cgw_reader_open_path(in->path, &o)
+                             : cgw_reader_open_memory(in->mem.p, in->mem.len, &o);
+    const cgw_record *rec = NULL;
+    unsigned m = 0;
+    if (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
+        m = rec->part->positions;
+    cgw_reader_close(r);
+    return m;
+}
+
+int main(int argc, char **argv)
+{
+    cgw_options wo = { 0, 0, 0, NULL };
+    unsigned flags = 0;
+    int force = 0;
+    const char *out = NULL, *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--compact")) {
+            wo.flags |= CGW_COMPACT;
+        } else if (!strcmp(a, "--force")) {
+            force = 1;
+        } else if (!strcmp(a, "--jumps")) {
+            flags |= CGW_RECODE_JUMPS;
+        } else if (!strcmp(a, "--positions") && i + 1 < argc) {
+            if (tool_positions(argv[++i], &wo.positions) < 0) {
+                fprintf(stderr, "cgrecode: bad positions '%s'\n%s", argv[i], usage);
+                return 2;
+            }
+        } else if (!strcmp(a, "-o") && i + 1 < argc) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("cgrecode (libcgw) %s\n", cgw_version());
+            return 0;
+        } else if ((a[0] != '-' || !strcmp(a, "-")) && file == NULL) {
+            file = a;
+        } else {
+            fprintf(stderr, "cgrecode: unexpected argument %s\n%s", a, usage);
+            return 2;
+        }
+    }
+    if (file == NULL) {
+        fputs(usage, stderr);
+        return 2;
+    }
+    input in = { .path = strcmp(file, "-") ? file : NULL };
+    if (in.path == NULL && tool_slurp(STDIN_FILENO, &in.mem) < 0) {
+        fprintf(stderr, "cgrecode: stdin: %s\n", strerror(errno));
+        return 2;
+    }
+    if (wo.positions == 0) {
+        /* portable: lines, unless the input has none; compact: as read */
+        unsigned m = input_positions(&in);
+        wo.positions = m == 0 ? CGW_POS_LINE
+                     : (m & CGW_POS_LINE) && !(wo.flags & CGW_COMPACT) ? CGW_POS_LINE : m;
+    }
+    cgw_reader *r = open_input(&in);
+    if (r == NULL) {
+        fprintf(stderr, "cgrecode: %s: %s\n", file, strerror(errno));
+        free(in.mem.p);
+        return 2;
+    }
+    cgw_writer *w = out ? cgw_open_path(out, &wo) : cgw_open_fd(STDOUT_FILENO, &wo);
+    if (w == NULL) {
+        fprintf(stderr, "cgrecode: %s: %s\n", out ? out : "stdout", strerror(errno));
+        cgw_reader_close(r);
+        free(in.mem.p);
+        return 2;
+    }
+    cgw_status st = cgw_recode(r, w, flags);
+    int rc = 0;
+    if (st == CGW_OK && in.errors > 0 && !force) {
+        fprintf(stderr, "cgrecode: %s: %" PRIu64 " errors in the input; nothing written\n",
+                file, in.errors);
+        rc = 1;
+    } else if (st == CGW_OK) {
+        st = cgw_finish(w);
+    }
+    if (st != CGW_OK) {
+        fprintf(stderr, "cgrecode: %s: %s\n", file, cgw_errmsg(w));
+        rc = st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
+    }
+    cgw_free(w);
+    cgw_reader_close(r);
+    free(in.mem.p);
+    return rc;
+}
