@@ -347,7 +347,7 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
                       (unsigned long long)f->first_line);
     r->fn = name;
     r->fn_index = k;
-    if (r->flags & CGW_READ_CHECK)
+    if ((r->flags & CGW_READ_CHECK) && r->nevents > 0)
         memcpy(r->block_start, r->part.totals, r->nevents * sizeof *r->block_start);
     r->cur_ob = r->ob;
     r->cur_fl = r->fi = fl;
