@@ -53,7 +53,7 @@ typedef struct gen_fn {
     uint64_t hot;
     uint64_t *self;     /* per event */
     uint64_t *out;      /* inclusive cost of its calls, per event */
-    uint64_t back_in;   /* Ir-weighted share taken by back edges (planning) */
+    uint32_t nback, nfwd; /* incoming back (cycle, recursion) and forward edges */
 } gen_fn;
 
 typedef struct gen {
@@ -198,21 +198,22 @@ static void plan_inclusive(gen *g)
 {
     uint32_t nf = g->o->functions;
     unsigned ne = g->nev;
-    /* incoming edges of each function: back ones in the low 32 bits of
-     * back_in, forward ones in the high 32 */
     for (uint32_t f = 0; f < nf; f++)
-        g->fns[f].back_in = 0;
+        g->fns[f].nback = g->fns[f].nfwd = 0;
     for (uint32_t f = 0; f < nf; f++)
         for (uint32_t j = 0; j < g->fns[f].nedges; j++) {
             const gen_edge *e = &g->edges[g->fns[f].first_edge + j];
-            g->fns[e->callee].back_in += e->callee <= f ? 1 : (uint64_t)1 << 32;
+            if (e->callee <= f)
+                g->fns[e->callee].nback++;
+            else
+                g->fns[e->callee].nfwd++;
         }
     for (uint32_t f = 0; f < nf; f++)
         for (uint32_t j = 0; j < g->fns[f].nedges; j++) {
             gen_edge *e = &g->edges[g->fns[f].first_edge + j];
             if (e->callee > f)
                 continue;
-            uint64_t nback = g->fns[e->callee].back_in & 0xffffffffu;
+            uint64_t nback = g->fns[e->callee].nback;
             for (unsigned v = 0; v < ne; v++)
                 e->inclusive[v] = g->fns[e->callee].self[v] / (2 * nback);
         }
@@ -223,7 +224,7 @@ static void plan_inclusive(gen *g)
             gen_edge *e = &g->edges[fn->first_edge + j];
             if (e->callee > f) {
                 const gen_fn *c = &g->fns[e->callee];
-                uint64_t nback = c->back_in & 0xffffffffu, nfwd = c->back_in >> 32;
+                uint64_t nback = c->nback, nfwd = c->nfwd;
                 for (unsigned v = 0; v < ne; v++) {
                     uint64_t left = c->self[v] - (nback ? c->self[v] / (2 * nback) * nback : 0);
                     e->inclusive[v] = (left + c->out[v]) / nfwd;
