@@ -67,11 +67,7 @@ int main(int argc, char **argv)
             g.flags |= CGW_GEN_JUMPS;
         } else if (!strcmp(a, "--compact")) {
             wo.flags |= CGW_COMPACT;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(a, "--version")) {
-            printf("cggen (libcgw) %s\n", cgw_version());
+        } else if (tool_info_option("cggen", usage, a) == 0) {
             return 0;
         } else {
             fprintf(stderr, "cggen: unknown argument %s\n%s", a, usage);

@@ -81,11 +81,7 @@ int main(int argc, char **argv)
             }
         } else if (!strcmp(a, "-o") && i + 1 < argc) {
             out = argv[++i];
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(a, "--version")) {
-            printf("cgrecode (libcgw) %s\n", cgw_version());
+        } else if (tool_info_option("cgrecode", usage, a) == 0) {
             return 0;
         } else if ((a[0] != '-' || !strcmp(a, "-")) && file == NULL) {
             file = a;

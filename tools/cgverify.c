@@ -215,11 +215,7 @@ int main(int argc, char **argv)
             json = 1;
         } else if (!strcmp(a, "--roundtrip")) {
             roundtrip = 1;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            fputs(usage, stdout);
-            return 0;
-        } else if (!strcmp(a, "--version")) {
-            printf("cgverify (libcgw) %s\n", cgw_version());
+        } else if (tool_info_option("cgverify", usage, a) == 0) {
             return 0;
         } else {
             fprintf(stderr, "cgverify: unknown option %s\n%s", a, usage);

@@ -32,6 +32,19 @@ int tool_positions(const char *s, unsigned *mask)
     return 0;
 }
 
+int tool_info_option(const char *tool, const char *usage, const char *a)
+{
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        fputs(usage, stdout);
+        return 0;
+    }
+    if (!strcmp(a, "--version")) {
+        printf("%s (libcgw) %s\n", tool, cgw_version());
+        return 0;
+    }
+    return -1;
+}
+
 int tool_uint(const char *s, uint64_t max, uint64_t *v)
 {
     char *end;

@@ -27,6 +27,10 @@ int tool_positions(const char *s, unsigned *mask);
  * -1 when s is not one. */
 int tool_size(const char *s, uint64_t *v);
 
+/* --help (usage to stdout) and --version, the same in every tool: 0, the
+ * exit status, when a is one of them; -1 otherwise. */
+int tool_info_option(const char *tool, const char *usage, const char *a);
+
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);
 
