@@ -1,0 +1,456 @@
+/* dump.c - write the profile through libcgw: one part per thread (with
+ * thread:), each function's self time on its entry position, each call
+ * edge with its count and inclusive time, all in nanoseconds.  The path
+ * sink is atomic, so a dump that fails leaves any earlier file intact.
+ *
+ * Calls still in progress in the dumping thread count as returning now;
+ * other threads contribute the calls they have finished. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cgw.h>
+#include "cgwprof.h"
+#include "prof.h"
+
+static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
+static char out_pattern[4096]; /* $CGWPROF_OUT or callgrind.out.%p, absolute */
+
+/* Where dumps go, fixed at start: a later chdir() does not move them. */
+void prof_output_init(void)
+{
+    const char *p = getenv("CGWPROF_OUT");
+    if (p == NULL || p[0] == '\0')
+        p = "callgrind.out.%p";
+    char cwd[2048];
+    if (p[0] != '/' && getcwd(cwd, sizeof cwd) != NULL)
+        snprintf(out_pattern, sizeof out_pattern, "%s/%s", cwd, p);
+    else
+        snprintf(out_pattern, sizeof out_pattern, "%s", p);
+}
+
+/* The pattern with %p replaced by the pid (a forked child writes its
+ * own file) and %% by %. */
+static void expand(char *out, size_t len, const char *pattern)
+{
+    size_t n = 0;
+    for (const char *p = pattern; *p != '\0' && n + 1 < len; p++) {
+        if (p[0] == '%' && p[1] == 'p') {
+            n += (size_t)snprintf(out + n, len - n, "%ld", (long)getpid());
+            p++;
+        } else {
+            out[n++] = p[0] == '%' && p[1] == '%' ? *p++ : *p;
+        }
+    }
+    out[n < len ? n : len - 1] = '\0';
+}
+
+typedef struct snap {
+    void *caller, *site, *callee;
+    uint64_t count, incl, self;
+} snap;
+
+typedef struct fnaddr {
+    void *addr;
+    char *object, *file, *name;
+    uint64_t pos[2];
+    uintptr_t bias;
+    uint32_t id; /* identity: equal (object, file, name), equal id */
+} fnaddr;
+
+typedef struct dump {
+    prof_thread **threads;
+    snap **snaps;
+    size_t *nsnaps, nthreads;
+    fnaddr *fns;
+    size_t nfns, nids;
+    uint32_t *rep; /* id -> index of its first fnaddr */
+    prof_lines *lines;
+    unsigned npos;
+} dump;
+
+static int by_number(const void *a, const void *b)
+{
+    const prof_thread *x = *(prof_thread *const *)a, *y = *(prof_thread *const *)b;
+    return x->number < y->number ? -1 : x->number > y->number;
+}
+
+static int collect_threads(dump *d)
+{
+    size_t n = 0;
+    for (prof_thread *t = prof_threads(); t != NULL; t = t->next)
+        n++;
+    d->threads = calloc(n ? n : 1, sizeof *d->threads);
+    d->snaps = calloc(n ? n : 1, sizeof *d->snaps);
+    d->nsnaps = calloc(n ? n : 1, sizeof *d->nsnaps);
+    if (d->threads == NULL || d->snaps == NULL || d->nsnaps == NULL)
+        return -1;
+    for (prof_thread *t = prof_threads(); t != NULL && d->nthreads < n; t = t->next)
+        d->threads[d->nthreads++] = t;
+    qsort(d->threads, d->nthreads, sizeof *d->threads, by_number);
+    return 0;
+}
+
+/* The dumping thread's calls in progress, added to its copy as if they
+ * returned now (its own data is left alone: the active counts, used to
+ * find each function's outermost call as prof_pop() does, are restored). */
+static void close_open_calls(prof_thread *t, snap *s, uint64_t now)
+{
+    uint64_t inner = 0;
+    for (size_t i = t->depth - 1; i >= 1; i--) {
+        const prof_frame *f = &t->stack[i];
+        snap *e = &s[f->edge->id];
+        uint64_t spent = now > f->t0 ? now - f->t0 : 0;
+        uint64_t done = f->child + inner < spent ? f->child + inner : spent;
+        e->count++;
+        if (--f->edge->fn->active == 0)
+            e->incl += spent;
+        e->self += spent - done;
+        inner = spent;
+    }
+    for (size_t i = 1; i < t->depth; i++)
+        t->stack[i].edge->fn->active++;
+}
+
+/* Copy the thread's edges; the dumping thread's calls in progress are
+ * added as if they returned now (in the copy only). */
+static int snapshot(dump *d, size_t k, uint64_t now)
+{
+    prof_thread *t = d->threads[k];
+    prof_chunk *head = __atomic_load_n(&t->chunks, __ATOMIC_ACQUIRE);
+    size_t n = head ? head->base + __atomic_load_n(&head->used, __ATOMIC_ACQUIRE) : 0;
+    snap *s = calloc(n ? n : 1, sizeof *s);
+    if (s == NULL)
+        return -1;
+    for (prof_chunk *c = head; c != NULL; c = c->prev) {
+        uint32_t used = __atomic_load_n(&c->used, __ATOMIC_ACQUIRE);
+        for (uint32_t i = 0; i < used && c->base + i < n; i++) {
+            const prof_edge *e = &c->edges[i];
+            s[e->id] = (snap){ e->caller, e->site, e->callee, prof_load(&e->count),
+                               prof_load(&e->incl), prof_load(&e->self) };
+        }
+    }
+    if (t == prof_self)
+        close_open_calls(t, s, now);
+    d->snaps[k] = s;
+    d->nsnaps[k] = n;
+    return 0;
+}
+
+static int by_addr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t)((const fnaddr *)a)->addr, y = (uintptr_t)((const fnaddr *)b)->addr;
+    return x < y ? -1 : x > y;
+}
+
+static int by_identity(const void *a, const void *b, void *ctx)
+{
+    const fnaddr *fns = ctx, *x = &fns[*(const uint32_t *)a], *y = &fns[*(const uint32_t *)b];
+    int c = strcmp(x->object, y->object);
+    if (c == 0)
+        c = strcmp(x->file, y->file);
+    if (c == 0)
+        c = strcmp(x->name, y->name);
+    return c;
+}
+
+static fnaddr *fn_of(const dump *d, void *addr)
+{
+    fnaddr key = { .addr = addr };
+    return bsearch(&key, d->fns, d->nfns, sizeof key, by_addr);
+}
+
+static int resolve(dump *d, fnaddr *f, prof_symtab *syms)
+{
+    prof_symbol s;
+    const char *file = NULL;
+    if (prof_symtab_lookup(syms, f->addr, &s) == 0) {
+        f->object = strdup(s.object);
+        f->pos[0] = s.addr;
+        f->bias = (uintptr_t)f->addr - (uintptr_t)s.addr;
+        f->name = strdup(s.name);
+    } else {
+        char hex[32];
+        snprintf(hex, sizeof hex, "%p", f->addr);
+        f->object = strdup("???");
+        f->pos[0] = (uint64_t)(uintptr_t)f->addr;
+        f->name = strdup(hex);
+    }
+    f->pos[1] = prof_lines_lookup(d->lines, f->addr, &file);
+    f->file = strdup(file != NULL ? file : "???");
+    return f->object != NULL && f->name != NULL && f->file != NULL ? 0 : -1;
+}
+
+/* Every function the snapshots name, resolved once, with identities:
+ * two addresses that resolve to one (object, file, name) are one
+ * function, as readers see them. */
+static int resolve_all(dump *d)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < d->nthreads; k++)
+        n += 2 * d->nsnaps[k];
+    d->fns = calloc(n ? n : 1, sizeof *d->fns);
+    if (d->fns == NULL)
+        return -1;
+    for (size_t k = 0; k < d->nthreads; k++) {
+        for (size_t i = 0; i < d->nsnaps[k]; i++) {
+            const snap *s = &d->snaps[k][i];
+            d->fns[d->nfns++].addr = s->callee;
+            if (s->caller != NULL)
+                d->fns[d->nfns++].addr = s->caller;
+        }
+    }
+    qsort(d->fns, d->nfns, sizeof *d->fns, by_addr);
+    size_t u = 0;
+    for (size_t i = 0; i < d->nfns; i++)
+        if (u == 0 || d->fns[u - 1].addr != d->fns[i].addr)
+            d->fns[u++] = d->fns[i];
+    d->nfns = u;
+    prof_symtab *syms = prof_symtab_new();
+    d->rep = calloc(u ? u : 1, sizeof *d->rep);
+    if (syms == NULL || d->rep == NULL) {
+        prof_symtab_free(syms);
+        return -1;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < u && rc == 0; i++)
+        rc = resolve(d, &d->fns[i], syms);
+    prof_symtab_free(syms);
+    if (rc != 0)
+        return -1;
+    uint32_t *order = d->rep;
+    for (size_t i = 0; i < u; i++)
+        order[i] = (uint32_t)i;
+    qsort_r(order, u, sizeof *order, by_identity, d->fns);
+    for (size_t i = 0; i < u; i++) {
+        if (i == 0 || by_identity(&order[i - 1], &order[i], d->fns) != 0)
+            d->nids++;
+        d->fns[order[i]].id = (uint32_t)(d->nids - 1);
+    }
+    /* rep[id]: the first fnaddr of each identity (order is no longer needed) */
+    for (size_t i = u; i-- > 0;)
+        order[d->fns[i].id] = (uint32_t)i;
+    return 0;
+}
+
+static int by_edge(const void *a, const void *b, void *ctx)
+{
+    const snap *x = a, *y = b;
+    const dump *d = ctx;
+    uint32_t cx = fn_of(d, x->caller)->id, cy = fn_of(d, y->caller)->id;
+    if (cx != cy)
+        return cx < cy ? -1 : 1;
+    if (x->site != y->site)
+        return (uintptr_t)x->site < (uintptr_t)y->site ? -1 : 1;
+    uint32_t ex = fn_of(d, x->callee)->id, ey = fn_of(d, y->callee)->id;
+    return ex < ey ? -1 : ex > ey;
+}
+
+/* The instruction of a call, from its return address: on x86-64 a
+ * direct call is 5 bytes (E8 rel32); otherwise one byte back, which is
+ * inside the call and on its line. */
+static uintptr_t call_address(void *site)
+{
+    const unsigned char *p = site;
+#if defined(__x86_64__)
+    if (p[-5] == 0xe8)
+        return (uintptr_t)(p - 5);
+#endif
+    return (uintptr_t)(p - 1);
+}
+
+static void write_call(const dump *d, cgw_writer *w, const fnaddr *caller, const snap *e)
+{
+    const fnaddr *callee = &d->fns[d->rep[fn_of(d, e->callee)->id]];
+    const char *file = NULL;
+    uintptr_t at = call_address(e->site);
+    uint64_t src[2] = { (uint64_t)(at - caller->bias),
+                        prof_lines_lookup(d->lines, (void *)at, &file) };
+    if (src[1] == 0)
+        src[1] = caller->pos[1];
+    cgw_target to = { callee->object, callee->file, callee->name };
+    cgw_call(w, &to, e->count, callee->pos, src, &e->incl, 1);
+}
+
+/* One thread's part: functions in identity order, each with its self
+ * time and then its calls. */
+static void write_thread(dump *d, cgw_writer *w, size_t k, uint64_t *self, unsigned char *seen)
+{
+    snap *s = d->snaps[k];
+    size_t n = d->nsnaps[k], ncalls = 0;
+    memset(self, 0, d->nids * sizeof *self);
+    memset(seen, 0, d->nids);
+    for (size_t i = 0; i < n; i++) {
+        if (s[i].count == 0)
+            continue;
+        uint32_t id = fn_of(d, s[i].callee)->id;
+        self[id] += s[i].self;
+        seen[id] = 1;
+        if (s[i].caller != NULL) {
+            seen[fn_of(d, s[i].caller)->id] = 1;
+            s[ncalls++] = s[i]; /* the calls, compacted in place */
+        }
+    }
+    qsort_r(s, ncalls, sizeof *s, by_edge, d);
+    size_t e = 0;
+    for (uint32_t id = 0; id < d->nids; id++) {
+        if (!seen[id])
+            continue;
+        const fnaddr *f = &d->fns[d->rep[id]];
+        cgw_object(w, f->object);
+        cgw_file(w, f->file);
+        cgw_function(w, f->name);
+        cgw_cost(w, f->pos, &self[id], 1);
+        for (; e < ncalls && fn_of(d, s[e].caller)->id == id; e++)
+            write_call(d, w, f, &s[e]);
+    }
+}
+
+/* cmd: the command line, from /proc/self/cmdline. */
+static void set_cmd(cgw_writer *w)
+{
+    char buf[4096];
+    int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    if (fd >= 0)
+        close(fd);
+    if (n <= 0)
+        return;
+    while (n > 0 && buf[n - 1] == '\0')
+        n--;
+    for (ssize_t i = 0; i < n; i++)
+        if (buf[i] == '\0' || buf[i] == '\n' || buf[i] == '\r')
+            buf[i] = ' ';
+    buf[n] = '\0';
+    cgw_set_cmd(w, buf);
+}
+
+static cgw_writer *open_profile(const char *path, unsigned npos)
+{
+    cgw_options o = { .positions = CGW_POS_INSTR | (npos == 2 ? CGW_POS_LINE : 0) };
+    cgw_writer *w = cgw_open_path(path, &o);
+    if (w == NULL)
+        return NULL;
+    cgw_set_creator(w, "libcgwprof-" CGW_VERSION_STRING);
+    set_cmd(w);
+    cgw_set_pid(w, (uint64_t)getpid());
+    cgw_add_desc(w, "Timer", prof_clock_name());
+    cgw_add_event(w, "ns", "Nanoseconds");
+    return w;
+}
+
+static void dump_free(dump *d)
+{
+    for (size_t k = 0; k < d->nthreads; k++)
+        free(d->snaps[k]);
+    for (size_t i = 0; i < d->nfns; i++) {
+        free(d->fns[i].object);
+        free(d->fns[i].file);
+        free(d->fns[i].name);
+    }
+    free(d->threads);
+    free(d->snaps);
+    free(d->nsnaps);
+    free(d->fns);
+    free(d->rep);
+    prof_lines_free(d->lines);
+}
+
+/* Write every thread's profile to path: 0, or -1 with errno set and a
+ * message in err. */
+static int write_profile(dump *d, const char *path, char *err, size_t errlen)
+{
+    uint64_t now = prof_now();
+    d->lines = prof_lines_new();
+    d->npos = d->lines != NULL ? 2 : 1;
+    int rc = collect_threads(d);
+    for (size_t k = 0; k < d->nthreads && rc == 0; k++)
+        rc = snapshot(d, k, now);
+    if (rc == 0)
+        rc = resolve_all(d);
+    uint64_t *self = rc == 0 ? calloc(d->nids ? d->nids : 1, sizeof *self) : NULL;
+    unsigned char *seen = rc == 0 ? calloc(d->nids ? d->nids : 1, 1) : NULL;
+    if (self == NULL || seen == NULL) {
+        free(self);
+        free(seen);
+        snprintf(err, errlen, "%s: out of memory", path);
+        errno = ENOMEM;
+        return -1;
+    }
+    cgw_writer *w = open_profile(path, d->npos);
+    if (w == NULL) {
+        int e = errno;
+        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        free(self);
+        free(seen);
+        errno = e;
+        return -1;
+    }
+    /* thread: only when there are several: Qt Creator stops reading the
+     * header at it */
+    size_t busy = 0, parts = 0;
+    for (size_t k = 0; k < d->nthreads; k++)
+        busy += d->nsnaps[k] != 0;
+    for (size_t k = 0; k < d->nthreads; k++) {
+        if (d->nsnaps[k] == 0)
+            continue;
+        if (parts++ > 0)
+            cgw_new_part(w);
+        if (busy > 1)
+            cgw_set_thread(w, d->threads[k]->number);
+        if (d->threads[k]->dropped != 0) {
+            char note[64];
+            snprintf(note, sizeof note, "%llu calls not recorded (out of memory)",
+                     (unsigned long long)d->threads[k]->dropped);
+            cgw_add_desc(w, "Warning", note);
+        }
+        write_thread(d, w, k, self, seen);
+    }
+    free(self);
+    free(seen);
+    cgw_status st = cgw_finish(w);
+    if (st != CGW_OK) {
+        snprintf(err, errlen, "%s: %s", path, cgw_errmsg(w));
+        cgw_free(w);
+        errno = st == CGW_ENOMEM ? ENOMEM : EIO;
+        return -1;
+    }
+    cgw_free(w);
+    return 0;
+}
+
+int prof_dump(const char *path, char *err, size_t errlen)
+{
+    char def[4200];
+    prof_init();
+    if (path == NULL) {
+        expand(def, sizeof def, out_pattern);
+        path = def;
+    }
+    prof_thread *me = prof_self;
+    pthread_mutex_lock(&dump_lock);
+    int was_busy = me != NULL ? me->busy : 0;
+    if (me != NULL)
+        me->busy = 1; /* calls made while dumping are not the program's */
+    dump d;
+    memset(&d, 0, sizeof d);
+    int rc = write_profile(&d, path, err, errlen);
+    int e = errno;
+    dump_free(&d);
+    if (me != NULL)
+        me->busy = was_busy;
+    pthread_mutex_unlock(&dump_lock);
+    errno = e;
+    return rc;
+}
+
+int cgwprof_dump(const char *path)
+{
+    char err[512];
+    return prof_dump(path, err, sizeof err);
+}

@@ -1,0 +1,249 @@
+/* threads.c - the per-thread data behind the hooks: the list of threads,
+ * the shadow stack, the edge table, and what fork and thread exit do.
+ *
+ * Memory comes from malloc on the slow path only (a new thread, a new
+ * edge, a deeper stack), with the thread marked busy so that calls made
+ * meanwhile (an instrumented allocator, a signal handler) are ignored
+ * instead of recursing.  Thread data is never freed: a thread that exits
+ * keeps its profile for the dump at exit. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "prof.h"
+
+__thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
+static __thread int starting __attribute__((tls_model("initial-exec")));
+
+static prof_thread *threads;   /* newest first; push with release      */
+static prof_thread *orphans;   /* a forked child's copies of its parent's
+                                * threads: never dumped, kept reachable */
+static uint32_t nthreads;
+static pthread_key_t exit_key;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+prof_thread *prof_threads(void)
+{
+    return __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
+}
+
+static void publish(prof_thread *t)
+{
+    t->number = __atomic_add_fetch(&nthreads, 1, __ATOMIC_RELAXED);
+    t->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&threads, &t->next, t, 1, __ATOMIC_RELEASE,
+                                         __ATOMIC_RELAXED))
+        ;
+}
+
+static size_t hash(const void *caller, const void *site, const void *callee, size_t mask)
+{
+    uint64_t h = (uint64_t)(uintptr_t)site * 0x9e3779b97f4a7c15u;
+    h ^= (uint64_t)(uintptr_t)callee * 0xc2b2ae3d27d4eb4fu;
+    h ^= (uint64_t)(uintptr_t)caller;
+    return (size_t)(h ^ h >> 29) & mask;
+}
+
+static int grow_buckets(prof_thread *t)
+{
+    size_t n = t->nbuckets ? t->nbuckets * 2 : 256;
+    prof_edge **b = calloc(n, sizeof *b);
+    if (b == NULL)
+        return -1;
+    for (size_t i = 0; i < t->nbuckets; i++) {
+        for (prof_edge *e = t->buckets[i], *next; e != NULL; e = next) {
+            next = e->next;
+            size_t h = hash(e->caller, e->site, e->callee, n - 1);
+            e->next = b[h];
+            b[h] = e;
+        }
+    }
+    free(t->buckets);
+    t->buckets = b;
+    t->nbuckets = n;
+    return 0;
+}
+
+/* The thread's record of function addr, created on first use. */
+static prof_fn *fn_find(prof_thread *t, void *addr)
+{
+    if (2 * (t->nfns + 1) > t->fncap) {
+        size_t cap = t->fncap ? 2 * t->fncap : 256;
+        prof_fn **tab = calloc(cap, sizeof *tab);
+        if (tab == NULL)
+            return NULL;
+        for (size_t i = 0; i < t->fncap; i++) {
+            if (t->fns[i] == NULL)
+                continue;
+            size_t h = hash(NULL, NULL, t->fns[i]->addr, cap - 1);
+            while (tab[h] != NULL)
+                h = (h + 1) & (cap - 1);
+            tab[h] = t->fns[i];
+        }
+        free(t->fns);
+        t->fns = tab;
+        t->fncap = cap;
+    }
+    size_t h = hash(NULL, NULL, addr, t->fncap - 1);
+    for (; t->fns[h] != NULL; h = (h + 1) & (t->fncap - 1))
+        if (t->fns[h]->addr == addr)
+            return t->fns[h];
+    prof_fn *f = calloc(1, sizeof *f);
+    if (f == NULL)
+        return NULL;
+    f->addr = addr;
+    t->nfns++;
+    return t->fns[h] = f;
+}
+
+static prof_edge *new_edge(prof_thread *t, void *caller, void *site, void *callee)
+{
+    prof_fn *fn = fn_find(t, callee);
+    if (fn == NULL)
+        return NULL;
+    prof_chunk *c = t->chunks;
+    if (c == NULL || c->used == PROF_CHUNK) {
+        prof_chunk *n = malloc(sizeof *n);
+        if (n == NULL)
+            return NULL;
+        n->prev = c;
+        n->base = c ? c->base + PROF_CHUNK : 0;
+        n->used = 0;
+        __atomic_store_n(&t->chunks, n, __ATOMIC_RELEASE);
+        c = n;
+    }
+    prof_edge *e = &c->edges[c->used];
+    memset(e, 0, sizeof *e);
+    e->caller = caller;
+    e->site = site;
+    e->callee = callee;
+    e->fn = fn;
+    e->id = c->base + c->used;
+    __atomic_store_n(&c->used, c->used + 1, __ATOMIC_RELEASE);
+    return e;
+}
+
+/* The edge (caller, site, callee), created on first use; NULL when out
+ * of memory.  Called busy. */
+prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee)
+{
+    if (t->nedges >= t->nbuckets && grow_buckets(t) != 0 && t->nbuckets == 0)
+        return NULL;
+    size_t h = hash(caller, site, callee, t->nbuckets - 1);
+    for (prof_edge *e = t->buckets[h]; e != NULL; e = e->next)
+        if (e->site == site && e->callee == callee && e->caller == caller)
+            return e;
+    prof_edge *e = new_edge(t, caller, site, callee);
+    if (e == NULL)
+        return NULL;
+    e->next = t->buckets[h];
+    t->buckets[h] = e;
+    t->nedges++;
+    return e;
+}
+
+/* Room for one more frame: 0, or -1 when out of memory. */
+int prof_grow_stack(prof_thread *t)
+{
+    size_t cap = t->cap * 2;
+    prof_frame *s = realloc(t->stack, cap * sizeof *s);
+    if (s == NULL)
+        return -1;
+    t->stack = s;
+    t->cap = cap;
+    return 0;
+}
+
+static prof_thread *new_thread(void)
+{
+    prof_thread *t = calloc(1, sizeof *t);
+    if (t == NULL)
+        return NULL;
+    t->cap = 64;
+    t->stack = calloc(t->cap, sizeof *t->stack);
+    if (t->stack == NULL) {
+        free(t);
+        return NULL;
+    }
+    t->depth = 1; /* the sentinel: the callers of the thread's entry */
+    return t;
+}
+
+/* A thread that ends inside instrumented calls (pthread_exit, or cancel)
+ * has them counted as returning now. */
+static void thread_exit(void *arg)
+{
+    prof_thread *t = arg;
+    t->busy = 1;
+    uint64_t now = prof_now();
+    while (t->depth > 1)
+        prof_pop(t, now);
+    t->busy = 0;
+}
+
+/* In a forked child only the forking thread goes on.  Its calls in
+ * progress are kept (the child returns through them) but restart from
+ * zero in fresh data; every earlier profile is the parent's. */
+static void after_fork_child(void)
+{
+    prof_thread *old = prof_self;
+    prof_thread *list = threads;
+    threads = NULL;
+    nthreads = 0;
+    while (list != NULL) {
+        prof_thread *next = list->next;
+        list->next = orphans;
+        orphans = list;
+        list = next;
+    }
+    prof_self = NULL;
+    if (old == NULL)
+        return;
+    prof_thread *t = new_thread();
+    if (t == NULL)
+        return;
+    uint64_t now = prof_now();
+    for (size_t i = 1; i < old->depth; i++) {
+        prof_edge *e = old->stack[i].edge;
+        if (prof_push(t, e->callee, e->site, now) != 0)
+            break;
+    }
+    /* the calls that found no room, and those that had none before */
+    t->skip = old->depth - t->depth + old->skip;
+    t->dropped = t->skip;
+    publish(t);
+    prof_self = t;
+    pthread_setspecific(exit_key, t);
+}
+
+static void init(void)
+{
+    prof_clock_init();
+    prof_output_init();
+    pthread_key_create(&exit_key, thread_exit);
+    pthread_atfork(NULL, NULL, after_fork_child);
+}
+
+void prof_init(void)
+{
+    pthread_once(&once, init);
+}
+
+/* The caller's data, created on its first call; NULL when there is no
+ * memory or the thread is creating it right now (an instrumented
+ * allocator calling back). */
+prof_thread *prof_thread_start(void)
+{
+    if (prof_self != NULL || starting)
+        return prof_self;
+    starting = 1;
+    prof_init();
+    prof_thread *t = new_thread();
+    if (t != NULL) {
+        publish(t);
+        pthread_setspecific(exit_key, t);
+        prof_self = t;
+    }
+    starting = 0;
+    return t;
+}

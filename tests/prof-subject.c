@@ -1,0 +1,147 @@
+/* prof-subject: a program with a known call graph, compiled with
+ * -finstrument-functions and linked with libcgwprof; test-prof runs it
+ * in each mode and checks the profile it leaves.
+ *   graph    main -> outer x3 -> inner x2 each -> spin; main -> fib(12)
+ *   threads  three workers; worker k calls leaf 10*k times; worker 3
+ *            ends with pthread_exit() from inside nested calls
+ *   fork     before_fork x2; the child runs child_work x3, the parent
+ *            parent_work x4
+ *   dump     cgwprof_dump(argv[2]) from inside dumper(), then more work
+ *   exit     exit() from inside deep(): the calls in progress count */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cgwprof.h"
+
+#define NOINLINE __attribute__((noinline))
+
+static volatile unsigned long sink;
+
+NOINLINE static void spin(int n)
+{
+    for (int i = 0; i < n; i++)
+        sink += (unsigned long)i;
+}
+
+NOINLINE static void inner(void)
+{
+    spin(2000);
+}
+
+NOINLINE static void outer(void)
+{
+    inner();
+    inner();
+}
+
+NOINLINE static int fib(int n)
+{
+    return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+NOINLINE static void leaf(void)
+{
+    spin(100);
+}
+
+NOINLINE static void quit_thread(void)
+{
+    pthread_exit(NULL);
+}
+
+NOINLINE static void *worker(void *arg)
+{
+    int k = (int)(long)arg;
+    for (int i = 0; i < 10 * k; i++)
+        leaf();
+    if (k == 3)
+        quit_thread();
+    return NULL;
+}
+
+NOINLINE static void before_fork(void)
+{
+    spin(100);
+}
+
+NOINLINE static void child_work(void)
+{
+    spin(100);
+}
+
+NOINLINE static void parent_work(void)
+{
+    spin(100);
+}
+
+NOINLINE static void dumper(const char *path)
+{
+    if (cgwprof_dump(path) != 0) {
+        perror(path);
+        exit(3);
+    }
+}
+
+NOINLINE static void deep(int n)
+{
+    if (n < 0)
+        return;
+    if (n == 0)
+        exit(0);
+    deep(n - 1);
+}
+
+static int run_fork(void)
+{
+    before_fork();
+    before_fork();
+    pid_t pid = fork();
+    if (pid < 0)
+        return 3;
+    if (pid == 0) {
+        for (int i = 0; i < 3; i++)
+            child_work();
+        return 0; /* through main and exit(): the child dumps */
+    }
+    for (int i = 0; i < 4; i++)
+        parent_work();
+    int status;
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return 3;
+    printf("%ld\n", (long)pid);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *mode = argc > 1 ? argv[1] : "graph";
+    if (strcmp(mode, "graph") == 0) {
+        for (int i = 0; i < 3; i++)
+            outer();
+        return fib(12) == 144 ? 0 : 3;
+    }
+    if (strcmp(mode, "threads") == 0) {
+        pthread_t th[3];
+        for (long k = 0; k < 3; k++)
+            if (pthread_create(&th[k], NULL, worker, (void *)(k + 1)) != 0)
+                return 3;
+        for (int k = 0; k < 3; k++)
+            pthread_join(th[k], NULL);
+        return 0;
+    }
+    if (strcmp(mode, "fork") == 0)
+        return run_fork();
+    if (strcmp(mode, "dump") == 0 && argc > 2) {
+        outer();
+        dumper(argv[2]);
+        outer();
+        return 0;
+    }
+    if (strcmp(mode, "exit") == 0)
+        deep(5);
+    return 2;
+}

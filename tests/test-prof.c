@@ -1,0 +1,349 @@
+/* test-prof: libcgwprof on prof-subject, a program with a known call
+ * graph: exact call counts per edge, self and inclusive times that add
+ * up (no nanosecond counted twice through recursion), names of static
+ * functions, file and line when built with libdw, one part per thread,
+ * a forked child's own profile, on-demand dumps, and exit() from inside
+ * nested calls.  Every profile is read back through the reader and the
+ * round trip, and through callgrind_annotate when single-part. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+#define MAXP 8
+#define MAXE 64
+#define MAXF 64
+
+typedef struct edge {
+    char caller[64], callee[64];
+    uint64_t count, incl;
+} edge;
+
+typedef struct fn {
+    char name[64], file[512], object[512];
+    uint64_t self, pos[2];
+} fn;
+
+typedef struct part {
+    uint64_t thread, total;
+    int has_thread;
+    unsigned positions;
+    size_t nfn, nedge;
+    fn fns[MAXF];
+    edge edges[MAXE];
+} part;
+
+typedef struct profile {
+    size_t nparts;
+    part parts[MAXP];
+} profile;
+
+static fn *fn_named(part *p, const char *name)
+{
+    for (size_t i = 0; i < p->nfn; i++)
+        if (strcmp(p->fns[i].name, name) == 0)
+            return &p->fns[i];
+    return NULL;
+}
+
+static edge *edge_of(part *p, const char *caller, const char *callee)
+{
+    for (size_t i = 0; i < p->nedge; i++)
+        if (strcmp(p->edges[i].caller, caller) == 0 && strcmp(p->edges[i].callee, callee) == 0)
+            return &p->edges[i];
+    return NULL;
+}
+
+/* The count of calls caller -> callee, summed over call sites (0: none). */
+static uint64_t calls(part *p, const char *caller, const char *callee)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < p->nedge; i++)
+        if (strcmp(p->edges[i].caller, caller) == 0 && strcmp(p->edges[i].callee, callee) == 0)
+            n += p->edges[i].count;
+    return n;
+}
+
+static void add_record(profile *prof, const cgw_record *r)
+{
+    part *p = &prof->parts[prof->nparts - 1];
+    if (r->kind == CGW_REC_FUNCTION) {
+        CHECK(p->nfn < MAXF);
+        fn *f = &p->fns[p->nfn++];
+        snprintf(f->name, sizeof f->name, "%s", r->function);
+        snprintf(f->file, sizeof f->file, "%s", r->file);
+        snprintf(f->object, sizeof f->object, "%s", r->object ? r->object : "");
+    } else if (r->kind == CGW_REC_COST) {
+        fn *f = fn_named(p, r->function);
+        CHECK(f != NULL);
+        f->self += r->costs[0];
+        memcpy(f->pos, r->pos, r->part->npos * sizeof *r->pos);
+    } else if (r->kind == CGW_REC_CALL) {
+        edge *e = edge_of(p, r->function, r->target.function);
+        if (e == NULL) {
+            CHECK(p->nedge < MAXE);
+            e = &p->edges[p->nedge++];
+            snprintf(e->caller, sizeof e->caller, "%s", r->function);
+            snprintf(e->callee, sizeof e->callee, "%s", r->target.function);
+        }
+        e->count += r->count;
+        e->incl += r->costs[0];
+    } else if (r->kind == CGW_REC_PART_END) {
+        p->total = r->costs[0];
+    }
+}
+
+/* Read the profile at path: no error from the reader, the round trip
+ * and (one part) callgrind_annotate agree, and the functions and call
+ * edges of each part. */
+static void load(const char *path, profile *prof)
+{
+    size_t len;
+    char *text = cgwt_read_file(path, &len);
+    CHECK(text != NULL);
+    cgwt_readback(text, len, NULL);
+    free(text);
+    memset(prof, 0, sizeof *prof);
+    cgw_reader *r = cgw_reader_open_path(path, NULL);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    while (CHECK_ST(cgw_reader_next(r, &rec), CGW_OK), rec != NULL) {
+        if (rec->kind == CGW_REC_PART) {
+            CHECK(prof->nparts < MAXP);
+            part *p = &prof->parts[prof->nparts++];
+            p->thread = rec->part->thread;
+            p->has_thread = rec->part->has_thread;
+            p->positions = rec->part->positions;
+            CHECK_U64(rec->part->nevents, 1);
+            CHECK_STR(rec->part->events[0].name, "ns");
+        } else {
+            add_record(prof, rec);
+        }
+    }
+    cgw_reader_close(r);
+    if (prof->nparts == 1)
+        cgwt_annotate_totals(path, &prof->parts[0].total, 1);
+}
+
+/* Times that add up: each function's calls in carry at least its self
+ * time, and never more than the whole part (recursion counted once). */
+static void check_times(part *p)
+{
+    for (size_t i = 0; i < p->nfn; i++) {
+        uint64_t in = 0;
+        int called = 0;
+        for (size_t j = 0; j < p->nedge; j++) {
+            if (strcmp(p->edges[j].callee, p->fns[i].name) == 0) {
+                in += p->edges[j].incl;
+                called = 1;
+            }
+        }
+        if (called && in < p->fns[i].self)
+            cgwt_fail(__FILE__, __LINE__, "%s: self %llu > inclusive of its calls %llu",
+                      p->fns[i].name, (unsigned long long)p->fns[i].self,
+                      (unsigned long long)in);
+        if (in > p->total)
+            cgwt_fail(__FILE__, __LINE__, "%s: inclusive %llu > part total %llu",
+                      p->fns[i].name, (unsigned long long)in, (unsigned long long)p->total);
+    }
+}
+
+/* Run prof-subject with CGWPROF_OUT=out and the arguments; its stdout
+ * goes to the file stdout_path (may be NULL).  Returns its pid. */
+static pid_t run(const char *out, const char *stdout_path, const char *mode, const char *arg)
+{
+    const char *subject = getenv("CGW_PROF_SUBJECT");
+    CHECK(subject != NULL);
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        setenv("CGWPROF_OUT", out, 1);
+        if (stdout_path != NULL && freopen(stdout_path, "w", stdout) == NULL)
+            _exit(126);
+        execl(subject, subject, mode, arg, (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        cgwt_fail(__FILE__, __LINE__, "prof-subject %s: status %d", mode, status);
+    return pid;
+}
+
+static uint64_t fib_calls(int n)
+{
+    return n < 2 ? 1 : 1 + fib_calls(n - 1) + fib_calls(n - 2);
+}
+
+/* The line of the first line of the subject's source holding text. */
+static uint64_t source_line(const char *text)
+{
+    const char *src = getenv("CGW_PROF_SOURCE");
+    CHECK(src != NULL);
+    FILE *f = fopen(src, "r");
+    CHECK(f != NULL);
+    char line[512];
+    uint64_t n = 0, found = 0;
+    while (!found && fgets(line, sizeof line, f) != NULL)
+        if (n++, strstr(line, text) != NULL)
+            found = n;
+    fclose(f);
+    CHECK(found != 0);
+    return found;
+}
+
+static void test_graph(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/graph.out", cgwt_tmpdir());
+    run(path, NULL, "graph", NULL);
+    profile prof;
+    load(path, &prof);
+    CHECK_U64(prof.nparts, 1);
+    part *p = &prof.parts[0];
+    CHECK(!p->has_thread); /* one thread: no thread: line */
+    CHECK_U64(calls(p, "main", "outer"), 3);
+    CHECK_U64(calls(p, "outer", "inner"), 6);
+    CHECK_U64(calls(p, "inner", "spin"), 6);
+    CHECK_U64(calls(p, "main", "fib"), 1);
+    CHECK_U64(calls(p, "fib", "fib"), fib_calls(12) - 1);
+    /* recursion: the inner calls' time is inside main's call of fib */
+    CHECK_U64(edge_of(p, "fib", "fib")->incl, 0);
+    CHECK(edge_of(p, "main", "fib")->incl >= fn_named(p, "fib")->self);
+    CHECK(edge_of(p, "outer", "inner")->incl >= edge_of(p, "inner", "spin")->incl);
+    check_times(p);
+    CHECK(fn_named(p, "spin")->self > 0);
+    CHECK(strstr(fn_named(p, "main")->object, "prof-subject") != NULL);
+    CHECK(p->positions & CGW_POS_INSTR);
+    CHECK(fn_named(p, "outer")->pos[0] != 0);
+    const char *dw = getenv("CGW_HAVE_LIBDW");
+    if (dw != NULL && strcmp(dw, "yes") == 0) {
+        CHECK(p->positions & CGW_POS_LINE);
+        fn *outer = fn_named(p, "outer");
+        size_t n = strlen(outer->file);
+        CHECK(n > 15 && strcmp(outer->file + n - 15, "/prof-subject.c") == 0);
+        uint64_t line = source_line("NOINLINE static void outer(void)");
+        if (outer->pos[1] < line || outer->pos[1] > line + 1)
+            cgwt_fail(__FILE__, __LINE__, "outer at line %llu, defined at %llu",
+                      (unsigned long long)outer->pos[1], (unsigned long long)line);
+    } else {
+        CHECK(!(p->positions & CGW_POS_LINE));
+        CHECK_STR(fn_named(p, "outer")->file, "???");
+    }
+    printf("graph: exact counts, times add up, %s\n",
+           p->positions & CGW_POS_LINE ? "with file and line" : "names only");
+}
+
+static void test_threads(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/threads.out", cgwt_tmpdir());
+    run(path, NULL, "threads", NULL);
+    profile prof;
+    load(path, &prof);
+    CHECK_U64(prof.nparts, 4); /* main and three workers */
+    int seen[4] = { 0 };
+    for (size_t i = 0; i < prof.nparts; i++) {
+        part *p = &prof.parts[i];
+        CHECK(p->has_thread);
+        check_times(p);
+        if (fn_named(p, "worker") == NULL) {
+            CHECK(fn_named(p, "main") != NULL);
+            seen[0]++;
+            continue;
+        }
+        uint64_t k = calls(p, "worker", "leaf") / 10;
+        CHECK(k >= 1 && k <= 3);
+        CHECK_U64(calls(p, "worker", "leaf"), 10 * k);
+        CHECK_U64(calls(p, "leaf", "spin"), 10 * k);
+        /* worker 3 left through pthread_exit() from inside quit_thread */
+        CHECK_U64(calls(p, "worker", "quit_thread"), k == 3);
+        seen[k]++;
+    }
+    CHECK(seen[0] == 1 && seen[1] == 1 && seen[2] == 1 && seen[3] == 1);
+    printf("threads: one part each, exact counts, pthread_exit counted\n");
+}
+
+static void test_fork(void)
+{
+    char pattern[512], out[512], parent[512], child[512];
+    snprintf(pattern, sizeof pattern, "%s/fork.%%p", cgwt_tmpdir());
+    snprintf(out, sizeof out, "%s/fork.stdout", cgwt_tmpdir());
+    pid_t pid = run(pattern, out, "fork", NULL);
+    size_t len;
+    char *text = cgwt_read_file(out, &len);
+    CHECK(text != NULL);
+    long cpid = atol(text);
+    free(text);
+    CHECK(cpid > 0 && cpid != (long)pid);
+    snprintf(parent, sizeof parent, "%s/fork.%ld", cgwt_tmpdir(), (long)pid);
+    snprintf(child, sizeof child, "%s/fork.%ld", cgwt_tmpdir(), cpid);
+    profile prof;
+    load(parent, &prof);
+    part *p = &prof.parts[0];
+    CHECK_U64(calls(p, "run_fork", "before_fork"), 2);
+    CHECK_U64(calls(p, "run_fork", "parent_work"), 4);
+    CHECK(fn_named(p, "child_work") == NULL);
+    check_times(p);
+    load(child, &prof);
+    CHECK_U64(prof.nparts, 1);
+    p = &prof.parts[0];
+    CHECK_U64(calls(p, "run_fork", "child_work"), 3);
+    CHECK_U64(calls(p, "main", "run_fork"), 1); /* the child returned through it */
+    CHECK(fn_named(p, "before_fork") == NULL);
+    CHECK(fn_named(p, "parent_work") == NULL);
+    check_times(p);
+    printf("fork: parent and child each wrote only their own calls\n");
+}
+
+static void test_dump(void)
+{
+    char final[512], early[512];
+    snprintf(final, sizeof final, "%s/dump.out", cgwt_tmpdir());
+    snprintf(early, sizeof early, "%s/dump.early", cgwt_tmpdir());
+    run(final, NULL, "dump", early);
+    profile prof;
+    load(early, &prof);
+    part *p = &prof.parts[0];
+    CHECK_U64(calls(p, "main", "outer"), 1);
+    CHECK_U64(calls(p, "outer", "inner"), 2);
+    CHECK_U64(calls(p, "main", "dumper"), 1); /* in progress: counted */
+    check_times(p);
+    load(final, &prof);
+    p = &prof.parts[0];
+    CHECK_U64(calls(p, "main", "outer"), 2);
+    CHECK_U64(calls(p, "outer", "inner"), 4);
+    CHECK_U64(calls(p, "main", "dumper"), 1);
+    check_times(p);
+    printf("dump: cgwprof_dump() mid-run, then the full profile at exit\n");
+}
+
+static void test_exit(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/exit.out", cgwt_tmpdir());
+    run(path, NULL, "exit", NULL);
+    profile prof;
+    load(path, &prof);
+    part *p = &prof.parts[0];
+    CHECK_U64(calls(p, "main", "deep"), 1);
+    CHECK_U64(calls(p, "deep", "deep"), 5);
+    CHECK_U64(edge_of(p, "deep", "deep")->incl, 0);
+    CHECK(edge_of(p, "main", "deep")->incl > 0);
+    check_times(p);
+    printf("exit: calls in progress at exit() counted once\n");
+}
+
+int main(void)
+{
+    test_graph();
+    test_threads();
+    test_fork();
+    test_dump();
+    test_exit();
+    return 0;
+}
