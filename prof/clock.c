@@ -47,7 +47,6 @@ static int tsc_calibrate(void)
     if (c1 <= c0)
         return 0;
     prof_clk.mult = (uint64_t)(((unsigned __int128)(t1 - t0) << 32) / (c1 - c0));
-    prof_clk.tsc0 = c0;
     return prof_clk.mult != 0;
 }
 #endif

@@ -97,24 +97,21 @@ static int collect_threads(dump *d)
 }
 
 /* The dumping thread's calls in progress, added to its copy as if they
- * returned now (its own data is left alone: the active counts, used to
- * find each function's outermost call as prof_pop() does, are restored). */
+ * returned now (its own data is left alone), as prof_pop() counts them. */
 static void close_open_calls(prof_thread *t, snap *s, uint64_t now)
 {
     uint64_t inner = 0;
     for (size_t i = t->depth - 1; i >= 1; i--) {
         const prof_frame *f = &t->stack[i];
         snap *e = &s[f->edge->id];
-        uint64_t spent = now > f->t0 ? now - f->t0 : 0;
+        uint64_t spent = prof_ns(f->t0, now);
         uint64_t done = f->child + inner < spent ? f->child + inner : spent;
         e->count++;
-        if (--f->edge->fn->active == 0)
+        if (e->caller != e->callee)
             e->incl += spent;
         e->self += spent - done;
         inner = spent;
     }
-    for (size_t i = 1; i < t->depth; i++)
-        t->stack[i].edge->fn->active++;
 }
 
 /* Copy the thread's edges; the dumping thread's calls in progress are
@@ -365,7 +362,7 @@ static void dump_free(dump *d)
  * message in err. */
 static int write_profile(dump *d, const char *path, char *err, size_t errlen)
 {
-    uint64_t now = prof_now();
+    uint64_t now = prof_ticks();
     d->lines = prof_lines_new();
     d->npos = d->lines != NULL ? 2 : 1;
     int rc = collect_threads(d);

@@ -3,9 +3,10 @@
  *
  * The hot path reads the clock, finds the thread's data through
  * initial-exec TLS and pushes or pops a frame: no lock, no atomic
- * read-modify-write, no allocation once the call edge is known.  busy
- * makes a call that arrives inside the profiler (a signal handler, an
- * instrumented allocator) pass unrecorded, entry and exit alike. */
+ * read-modify-write, no allocation once the call edge is known.  While
+ * the profiler allocates, busy makes the calls that arrive (an
+ * instrumented allocator, a signal handler) pass unrecorded, entry and
+ * exit alike. */
 #include <stdio.h>
 
 #include "prof.h"
@@ -13,35 +14,21 @@
 PROF_API PROF_HOT void __cyg_profile_func_enter(void *fn, void *site);
 PROF_API PROF_HOT void __cyg_profile_func_exit(void *fn, void *site);
 
-static inline void enter_busy(prof_thread *t)
-{
-    t->busy = 1;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-}
-
-static inline void leave_busy(prof_thread *t)
-{
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    t->busy = 0;
-}
-
 void __cyg_profile_func_enter(void *fn, void *site)
 {
-    uint64_t now = prof_now();
+    uint64_t now = prof_ticks();
     prof_thread *t = prof_self;
     if (__builtin_expect(t == NULL, 0)) {
         if ((t = prof_thread_start()) == NULL)
             return;
-        now = prof_now(); /* the clock may have just been calibrated */
+        now = prof_ticks(); /* the clock may have just been calibrated */
     }
     if (t->busy)
         return;
-    enter_busy(t);
     if (__builtin_expect(t->skip != 0, 0) || prof_push(t, fn, site, now) != 0) {
         t->skip++;
         t->dropped++;
     }
-    leave_busy(t);
 }
 
 /* An exit that is not the top frame's: exits were skipped (longjmp, an
@@ -60,19 +47,17 @@ static void unwind_to(prof_thread *t, void *fn, uint64_t now)
 
 void __cyg_profile_func_exit(void *fn, void *site)
 {
-    uint64_t now = prof_now();
+    uint64_t now = prof_ticks();
     prof_thread *t = prof_self;
     (void)site;
     if (t == NULL || t->busy)
         return;
-    enter_busy(t);
     if (__builtin_expect(t->skip != 0, 0))
         t->skip--;
     else if (__builtin_expect(t->depth > 1 && t->stack[t->depth - 1].edge->callee == fn, 1))
         prof_pop(t, now);
     else
         unwind_to(t, fn, now);
-    leave_busy(t);
 }
 
 __attribute__((constructor)) static void start(void)

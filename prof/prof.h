@@ -16,23 +16,17 @@
 #define PROF_API __attribute__((visibility("default")))
 #define PROF_HOT __attribute__((no_instrument_function))
 
-/* A function as one thread sees it: how many of its calls are in
- * progress.  Owner only. */
-typedef struct prof_fn {
-    void *addr;
-    uint32_t active;
-} prof_fn;
-
 /* One call edge.  The keys never change after the edge is published;
  * count, incl and self (nanoseconds) only grow, written by the owner.
- * incl grows only by calls that are the callee's outermost one in
- * progress: a recursive call's time is already inside the outer call's,
- * so summing the calls into a function never counts a nanosecond twice. */
+ * A function's calls of itself add nothing to incl: their time is
+ * already inside the outer call's, and viewers that sum a function's
+ * calls (callgrind_annotate --inclusive) would count it twice. */
 typedef struct prof_edge {
     void *caller, *site, *callee; /* caller NULL: the thread's entry   */
     uint64_t count, incl, self;
     struct prof_edge *next;       /* hash chain, owner only            */
-    prof_fn *fn;                  /* the callee's                      */
+    struct prof_edge *kids[2];    /* the callee's latest calls: loops
+                                   * and fib()-like pairs hit them     */
     uint32_t id;                  /* creation order in its thread      */
 } prof_edge;
 
@@ -43,56 +37,64 @@ typedef struct prof_chunk {
     prof_edge edges[PROF_CHUNK];
 } prof_chunk;
 
-/* A call in progress.  child is the inclusive time of its finished
- * callees; last caches the edge of its latest callee (loops hit it). */
+/* A call in progress: started at clock tick t0; child is the inclusive
+ * time (ns) of its finished callees. */
 typedef struct prof_frame {
     prof_edge *edge;
     uint64_t t0, child;
-    prof_edge *last;
 } prof_frame;
 
 typedef struct prof_thread {
     struct prof_thread *next; /* the process's list, newest first */
     uint32_t number;          /* 1, 2, ... in order of first call  */
     int busy;                 /* inside the profiler: ignore calls */
-    prof_frame *stack;        /* stack[0] is the entry sentinel     */
+    prof_frame *stack;        /* stack[0]: the entry, edge root    */
     size_t depth, cap;        /* frames in use (>= 1), allocated   */
     size_t skip;              /* unrecorded calls in progress: all
                                * deeper calls are skipped as well,
                                * so exits still pair with entries  */
     uint64_t dropped;         /* calls not recorded (no memory)    */
+    prof_edge root;           /* callee NULL: whoever started us   */
     prof_edge **buckets;
     size_t nbuckets, nedges;
-    prof_fn **fns;            /* open addressing by address        */
-    size_t nfns, fncap;
     prof_chunk *chunks;       /* newest first, release-published   */
 } prof_thread;
 
-/* clock.c: nanoseconds from a cheap monotonic clock: the TSC where the
- * CPU says it is invariant (scaled by a factor calibrated against
- * CLOCK_MONOTONIC at start), else CLOCK_MONOTONIC itself, which costs
- * about twice as much.  CGWPROF_CLOCK=monotonic forces the latter. */
+/* clock.c: a cheap monotonic clock: the TSC where the CPU says it is
+ * invariant, its ticks scaled to ns by a factor calibrated against
+ * CLOCK_MONOTONIC at start; else CLOCK_MONOTONIC itself (ticks are ns),
+ * which costs about twice as much.  CGWPROF_CLOCK=monotonic forces it. */
 typedef struct prof_clock {
     int tsc;
-    uint64_t tsc0, mult; /* ns = (tsc - tsc0) * mult >> 32 */
+    uint64_t mult; /* ns = ticks * mult >> 32 */
 } prof_clock;
 extern prof_clock prof_clk;
 void prof_clock_init(void);
 const char *prof_clock_name(void);
 
-static inline uint64_t prof_now(void)
+static inline uint64_t prof_ticks(void)
 {
 #if defined(__x86_64__)
     if (prof_clk.tsc) {
         uint32_t lo, hi;
         __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-        uint64_t t = ((uint64_t)hi << 32 | lo) - prof_clk.tsc0;
-        return (uint64_t)(((unsigned __int128)t * prof_clk.mult) >> 32);
+        return (uint64_t)hi << 32 | lo;
     }
 #endif
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Nanoseconds from tick t0 to tick t1 (0 if the clock went back). */
+static inline uint64_t prof_ns(uint64_t t0, uint64_t t1)
+{
+    uint64_t d = t1 > t0 ? t1 - t0 : 0;
+#if defined(__x86_64__)
+    if (prof_clk.tsc)
+        return (uint64_t)(((unsigned __int128)d * prof_clk.mult) >> 32);
+#endif
+    return d;
 }
 
 /* threads.c */
@@ -115,44 +117,48 @@ static inline void prof_add(uint64_t *p, uint64_t v)
     __atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
 }
 
-/* Enter fn, called from site: 0, or -1 when there is no memory to record
- * the call.  Called busy (the slow path allocates). */
+/* Enter fn, called from site, at tick now: 0, or -1 when there is no
+ * memory to record the call.  The frame is claimed (depth) before it is
+ * filled, so a signal handler that profiles calls meanwhile cannot
+ * overwrite it. */
 static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now)
 {
-    prof_frame *top = &t->stack[t->depth - 1];
-    prof_edge *e = top->last;
-    if (__builtin_expect(t->depth == t->cap, 0)) {
-        if (prof_grow_stack(t) != 0)
-            return -1;
-        top = &t->stack[t->depth - 1];
-    }
+    if (__builtin_expect(t->depth == t->cap, 0) && prof_grow_stack(t) != 0)
+        return -1;
+    prof_edge *up = t->stack[t->depth - 1].edge, *e = up->kids[0];
     if (__builtin_expect(e == NULL || e->site != site || e->callee != fn, 0)) {
-        e = prof_edge_find(t, top->edge ? top->edge->callee : NULL, site, fn);
-        if (e == NULL)
-            return -1;
-        top->last = e;
+        e = up->kids[1];
+        if (e == NULL || e->site != site || e->callee != fn) {
+            e = prof_edge_find(t, up->callee, site, fn);
+            if (e == NULL)
+                return -1;
+        }
+        up->kids[1] = up->kids[0];
+        up->kids[0] = e;
     }
-    prof_frame *f = top + 1;
-    t->depth++;
-    e->fn->active++;
+    prof_frame *f = &t->stack[t->depth++];
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     f->edge = e;
     f->t0 = now;
     f->child = 0;
-    f->last = NULL;
     return 0;
 }
 
-/* Leave the top frame at now: its call is counted, its time added to the
- * edge and to its caller's children. */
+/* Leave the top frame at tick now: its call is counted, its time added
+ * to the edge and to its caller's children.  The frame is read before it
+ * is released. */
 static inline void prof_pop(prof_thread *t, uint64_t now)
 {
-    prof_frame *f = &t->stack[--t->depth];
-    uint64_t spent = now > f->t0 ? now - f->t0 : 0;
+    prof_frame *f = &t->stack[t->depth - 1];
+    prof_edge *e = f->edge;
+    uint64_t spent = prof_ns(f->t0, now);
     uint64_t own = spent > f->child ? spent - f->child : 0;
-    prof_add(&f->edge->count, 1);
-    if (--f->edge->fn->active == 0)
-        prof_add(&f->edge->incl, spent);
-    prof_add(&f->edge->self, own);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->depth--;
+    prof_add(&e->count, 1);
+    if (e->caller != e->callee)
+        prof_add(&e->incl, spent);
+    prof_add(&e->self, own);
     f[-1].child += spent;
 }
 

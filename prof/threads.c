@@ -64,43 +64,9 @@ static int grow_buckets(prof_thread *t)
     return 0;
 }
 
-/* The thread's record of function addr, created on first use. */
-static prof_fn *fn_find(prof_thread *t, void *addr)
-{
-    if (2 * (t->nfns + 1) > t->fncap) {
-        size_t cap = t->fncap ? 2 * t->fncap : 256;
-        prof_fn **tab = calloc(cap, sizeof *tab);
-        if (tab == NULL)
-            return NULL;
-        for (size_t i = 0; i < t->fncap; i++) {
-            if (t->fns[i] == NULL)
-                continue;
-            size_t h = hash(NULL, NULL, t->fns[i]->addr, cap - 1);
-            while (tab[h] != NULL)
-                h = (h + 1) & (cap - 1);
-            tab[h] = t->fns[i];
-        }
-        free(t->fns);
-        t->fns = tab;
-        t->fncap = cap;
-    }
-    size_t h = hash(NULL, NULL, addr, t->fncap - 1);
-    for (; t->fns[h] != NULL; h = (h + 1) & (t->fncap - 1))
-        if (t->fns[h]->addr == addr)
-            return t->fns[h];
-    prof_fn *f = calloc(1, sizeof *f);
-    if (f == NULL)
-        return NULL;
-    f->addr = addr;
-    t->nfns++;
-    return t->fns[h] = f;
-}
-
 static prof_edge *new_edge(prof_thread *t, void *caller, void *site, void *callee)
 {
-    prof_fn *fn = fn_find(t, callee);
-    if (fn == NULL)
-        return NULL;
+
     prof_chunk *c = t->chunks;
     if (c == NULL || c->used == PROF_CHUNK) {
         prof_chunk *n = malloc(sizeof *n);
@@ -117,15 +83,12 @@ static prof_edge *new_edge(prof_thread *t, void *caller, void *site, void *calle
     e->caller = caller;
     e->site = site;
     e->callee = callee;
-    e->fn = fn;
     e->id = c->base + c->used;
     __atomic_store_n(&c->used, c->used + 1, __ATOMIC_RELEASE);
     return e;
 }
 
-/* The edge (caller, site, callee), created on first use; NULL when out
- * of memory.  Called busy. */
-prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee)
+static prof_edge *edge_find(prof_thread *t, void *caller, void *site, void *callee)
 {
     if (t->nedges >= t->nbuckets && grow_buckets(t) != 0 && t->nbuckets == 0)
         return NULL;
@@ -146,12 +109,27 @@ prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee
 int prof_grow_stack(prof_thread *t)
 {
     size_t cap = t->cap * 2;
+    t->busy = 1;
     prof_frame *s = realloc(t->stack, cap * sizeof *s);
+    t->busy = 0;
     if (s == NULL)
         return -1;
     t->stack = s;
     t->cap = cap;
     return 0;
+}
+
+/* The edge (caller, site, callee), created on first use; NULL when out
+ * of memory.  Calls made meanwhile (an instrumented allocator) are not
+ * recorded. */
+prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee)
+{
+    t->busy = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    prof_edge *e = edge_find(t, caller, site, callee);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->busy = 0;
+    return e;
 }
 
 static prof_thread *new_thread(void)
@@ -165,7 +143,8 @@ static prof_thread *new_thread(void)
         free(t);
         return NULL;
     }
-    t->depth = 1; /* the sentinel: the callers of the thread's entry */
+    t->depth = 1;
+    t->stack[0].edge = &t->root; /* whoever called the thread's entry */
     return t;
 }
 
@@ -175,7 +154,7 @@ static void thread_exit(void *arg)
 {
     prof_thread *t = arg;
     t->busy = 1;
-    uint64_t now = prof_now();
+    uint64_t now = prof_ticks();
     while (t->depth > 1)
         prof_pop(t, now);
     t->busy = 0;
@@ -202,7 +181,7 @@ static void after_fork_child(void)
     prof_thread *t = new_thread();
     if (t == NULL)
         return;
-    uint64_t now = prof_now();
+    uint64_t now = prof_ticks();
     for (size_t i = 1; i < old->depth; i++) {
         prof_edge *e = old->stack[i].edge;
         if (prof_push(t, e->callee, e->site, now) != 0)

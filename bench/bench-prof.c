@@ -1,0 +1,112 @@
+/* bench-prof: libcgwprof's overhead per instrumented call, from the same
+ * program built without instrumentation (prof-plain) and with it
+ * (prof-instr), run alternately in the same run; the best of 5 runs of
+ * each is kept, as the machine is noisy.  Two reads of the clock, the
+ * floor of any profiler that times each call, are measured alongside.
+ *
+ *   bench-prof [CALLS]     (default 20000000)
+ *
+ * Run from the build folder (make bench).  The profile of prof-instr
+ * goes to a temporary file, read back to check it holds every call. */
+#define _DEFAULT_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cgw.h>
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* The floor under any timing profiler: two reads of the clock it uses
+ * (the TSC on x86-64; CLOCK_MONOTONIC elsewhere), in ns per pair. */
+static double clock_pair(void)
+{
+    enum { N = 10000000 };
+    volatile uint64_t sink = 0;
+    double t0 = now_ns();
+    for (int i = 0; i < N; i++) {
+#if defined(__x86_64__)
+        uint32_t lo, hi;
+        __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+        sink += lo;
+        __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+        sink -= hi;
+#else
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        sink += (uint64_t)ts.tv_nsec;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        sink -= (uint64_t)ts.tv_nsec;
+#endif
+    }
+    return (now_ns() - t0) / N;
+}
+
+/* ns per call (leaf loop, fib) of one run of prog. */
+static int run(const char *prog, const char *calls, double *leaf, double *fib)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s %s", prog, calls);
+    FILE *p = popen(cmd, "r");
+    int ok = p != NULL && fscanf(p, "%lf %lf", leaf, fib) == 2;
+    if (p != NULL && pclose(p) != 0)
+        ok = 0;
+    if (!ok)
+        fprintf(stderr, "bench-prof: %s failed\n", prog);
+    return ok;
+}
+
+/* The calls of leaf in the profile: every call is there. */
+static unsigned long long profiled_calls(const char *path, const char *fn)
+{
+    unsigned long long n = 0;
+    cgw_reader *r = cgw_reader_open_path(path, NULL);
+    const cgw_record *rec;
+    while (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
+        if (rec->kind == CGW_REC_CALL && strcmp(rec->target.function, fn) == 0)
+            n += rec->count;
+    cgw_reader_close(r);
+    return n;
+}
+
+int main(int argc, char **argv)
+{
+    const char *calls = argc > 1 ? argv[1] : "20000000";
+    char out[64];
+    snprintf(out, sizeof out, "bench-prof.%ld.out", (long)getpid());
+    setenv("CGWPROF_OUT", out, 1);
+    double best[2][2] = { { 1e9, 1e9 }, { 1e9, 1e9 } };
+    const char *progs[2] = { "./bench/prof-plain", "./bench/prof-instr" };
+    for (int round = 0; round < 5; round++) {
+        for (int k = 0; k < 2; k++) {
+            double leaf, fib;
+            if (!run(progs[k], calls, &leaf, &fib))
+                return 1;
+            best[k][0] = leaf < best[k][0] ? leaf : best[k][0];
+            best[k][1] = fib < best[k][1] ? fib : best[k][1];
+        }
+    }
+    double floor = 1e9;
+    for (int round = 0; round < 5; round++) {
+        double c = clock_pair();
+        floor = c < floor ? c : floor;
+    }
+    unsigned long long seen = profiled_calls(out, "leaf");
+    remove(out);
+    printf("bench-prof: %s calls, best of 5 runs each\n", calls);
+    printf("  %-22s %10s %10s %10s\n", "", "plain", "profiled", "overhead");
+    printf("  %-22s %8.2f ns %8.2f ns %8.2f ns\n", "leaf() in a loop", best[0][0], best[1][0],
+           best[1][0] - best[0][0]);
+    printf("  %-22s %8.2f ns %8.2f ns %8.2f ns\n", "recursive fib()", best[0][1], best[1][1],
+           best[1][1] - best[0][1]);
+    printf("  %-22s %8s %11s %8.2f ns\n", "two clock reads", "", "", floor);
+    printf("  profile of the last run: %llu calls of leaf (want %s)\n", seen, calls);
+    return seen == strtoull(calls, NULL, 10) ? 0 : 1;
+}
