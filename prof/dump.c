@@ -59,7 +59,6 @@ typedef struct fnaddr {
     void *addr;
     char *object, *file, *name;
     uint64_t pos[2];
-    uintptr_t bias;
     uint32_t id; /* identity: equal (object, file, name), equal id */
 } fnaddr;
 
@@ -70,6 +69,7 @@ typedef struct dump {
     fnaddr *fns;
     size_t nfns, nids;
     uint32_t *rep; /* id -> index of its first fnaddr */
+    prof_symtab *syms;
     prof_lines *lines;
     unsigned npos;
 } dump;
@@ -162,14 +162,13 @@ static fnaddr *fn_of(const dump *d, void *addr)
     return bsearch(&key, d->fns, d->nfns, sizeof key, by_addr);
 }
 
-static int resolve(dump *d, fnaddr *f, prof_symtab *syms)
+static int resolve(dump *d, fnaddr *f)
 {
     prof_symbol s;
     const char *file = NULL;
-    if (prof_symtab_lookup(syms, f->addr, &s) == 0) {
+    if (prof_symtab_lookup(d->syms, f->addr, &s) == 0) {
         f->object = strdup(s.object);
         f->pos[0] = s.addr;
-        f->bias = (uintptr_t)f->addr - (uintptr_t)s.addr;
         f->name = strdup(s.name);
     } else {
         char hex[32];
@@ -208,16 +207,13 @@ static int resolve_all(dump *d)
         if (u == 0 || d->fns[u - 1].addr != d->fns[i].addr)
             d->fns[u++] = d->fns[i];
     d->nfns = u;
-    prof_symtab *syms = prof_symtab_new();
+    d->syms = prof_symtab_new();
     d->rep = calloc(u ? u : 1, sizeof *d->rep);
-    if (syms == NULL || d->rep == NULL) {
-        prof_symtab_free(syms);
+    if (d->syms == NULL || d->rep == NULL)
         return -1;
-    }
     int rc = 0;
     for (size_t i = 0; i < u && rc == 0; i++)
-        rc = resolve(d, &d->fns[i], syms);
-    prof_symtab_free(syms);
+        rc = resolve(d, &d->fns[i]);
     if (rc != 0)
         return -1;
     uint32_t *order = d->rep;
@@ -261,15 +257,23 @@ static uintptr_t call_address(void *site)
     return (uintptr_t)(p - 1);
 }
 
+/* A call from caller, at its call site; a site outside the caller's
+ * object (a callback called by qsort() in libc) is none of the caller's
+ * code, and the call is placed on the caller's entry. */
 static void write_call(const dump *d, cgw_writer *w, const fnaddr *caller, const snap *e)
 {
     const fnaddr *callee = &d->fns[d->rep[fn_of(d, e->callee)->id]];
     const char *file = NULL;
-    uintptr_t at = call_address(e->site);
-    uint64_t src[2] = { (uint64_t)(at - caller->bias),
-                        prof_lines_lookup(d->lines, (void *)at, &file) };
-    if (src[1] == 0)
-        src[1] = caller->pos[1];
+    prof_symbol s;
+    uint64_t src[2] = { caller->pos[0], caller->pos[1] };
+    if (prof_symtab_lookup(d->syms, (char *)e->site - 1, &s) == 0 &&
+        strcmp(s.object, caller->object) == 0) {
+        uintptr_t at = call_address(e->site);
+        src[0] = s.addr + 1 - ((uintptr_t)e->site - at);
+        src[1] = prof_lines_lookup(d->lines, (void *)at, &file);
+        if (src[1] == 0)
+            src[1] = caller->pos[1];
+    }
     cgw_target to = { callee->object, callee->file, callee->name };
     cgw_call(w, &to, e->count, callee->pos, src, &e->incl, 1);
 }
@@ -355,6 +359,7 @@ static void dump_free(dump *d)
     free(d->nsnaps);
     free(d->fns);
     free(d->rep);
+    prof_symtab_free(d->syms);
     prof_lines_free(d->lines);
 }
 

@@ -1,0 +1,22 @@
+#!/bin/sh
+# test-demo: the steps of ./quickstart demo (examples/demo.sh): the
+# profiled demo writes its profile, cgverify accepts it, and the reader
+# example and callgrind_annotate show the demo's own functions with
+# their file and call counts that the demo's work implies.
+set -u
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; cat "$tmp/out" 2>/dev/null; exit 1; }
+
+sh "$CGW_SRCDIR/examples/demo.sh" "$CGW_BUILDDIR" "$tmp/profile" >"$tmp/out" 2>&1 ||
+    fail "examples/demo.sh failed"
+grep -q ': valid: 1 part' "$tmp/out" || fail "cgverify did not find the profile valid"
+grep -q '^[0-9][0-9]*  *count_word$' "$tmp/out" || fail "the reader example does not list count_word"
+grep -q '^calls=200000 ' "$tmp/profile" || fail "no call counted 200000 times (one count_word a word)"
+if command -v callgrind_annotate >/dev/null 2>&1; then
+    grep -q 'demo.c:count_word ' "$tmp/out" || fail "callgrind_annotate does not show demo.c:count_word"
+fi
+if [ "${CGW_HAVE_LIBDW:-no}" = yes ]; then
+    grep -q '^fl=(1) .*/examples/demo.c$' "$tmp/profile" || fail "no file name from the debug info"
+fi
+cat "$tmp/out"
