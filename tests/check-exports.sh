@@ -1,6 +1,7 @@
 #!/bin/sh
 # check-exports: the shared library exports exactly the calls that cgw.h
-# declares with CGW_API, all prefixed cgw_.
+# declares with CGW_API, all prefixed cgw_; libcgwprof exports only its
+# hooks and cgwprof_dump().
 set -u
 lib="${CGW_LIBDIR:-.libs}/libcgw.so"
 header="${CGW_HEADER:-include/cgw.h}"
@@ -22,3 +23,14 @@ if [ "$got" != "$want" ]; then
     exit 1
 fi
 echo "$(printf '%s\n' "$got" | wc -l) symbols exported, all declared in cgw.h"
+
+# libcgwprof: cgwprof_dump() and the two hooks that -finstrument-functions calls
+prof="${CGW_LIBDIR:-.libs}/../prof/.libs/libcgwprof.so"
+got=$($nm_cmd -D --defined-only "$prof" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | sort -u)
+want=$(printf '%s\n' __cyg_profile_func_enter __cyg_profile_func_exit cgwprof_dump | sort -u)
+if [ "$got" != "$want" ]; then
+    echo "libcgwprof exports differ:"
+    printf '%s\n' "$got"
+    exit 1
+fi
+echo "libcgwprof exports exactly: $(echo $got)"

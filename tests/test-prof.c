@@ -196,13 +196,19 @@ static uint64_t source_line(const char *text)
     return found;
 }
 
-static void test_graph(void)
+/* Run prof-subject in mode (profile at <tmp>/<mode>.out) and load it. */
+static void profile_mode(const char *mode, profile *prof)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/graph.out", cgwt_tmpdir());
-    run(path, NULL, "graph", NULL);
+    snprintf(path, sizeof path, "%s/%s.out", cgwt_tmpdir(), mode);
+    run(path, NULL, mode, NULL);
+    load(path, prof);
+}
+
+static void test_graph(void)
+{
     profile prof;
-    load(path, &prof);
+    profile_mode("graph", &prof);
     CHECK_U64(prof.nparts, 1);
     part *p = &prof.parts[0];
     CHECK(!p->has_thread); /* one thread: no thread: line */
@@ -240,11 +246,8 @@ static void test_graph(void)
 
 static void test_threads(void)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/threads.out", cgwt_tmpdir());
-    run(path, NULL, "threads", NULL);
     profile prof;
-    load(path, &prof);
+    profile_mode("threads", &prof);
     CHECK_U64(prof.nparts, 4); /* main and three workers */
     int seen[4] = { 0 };
     for (size_t i = 0; i < prof.nparts; i++) {
@@ -324,11 +327,8 @@ static void test_dump(void)
 
 static void test_exit(void)
 {
-    char path[512];
-    snprintf(path, sizeof path, "%s/exit.out", cgwt_tmpdir());
-    run(path, NULL, "exit", NULL);
     profile prof;
-    load(path, &prof);
+    profile_mode("exit", &prof);
     part *p = &prof.parts[0];
     CHECK_U64(calls(p, "main", "deep"), 1);
     CHECK_U64(calls(p, "deep", "deep"), 5);
