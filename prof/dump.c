@@ -21,6 +21,13 @@
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 static char out_pattern[4096]; /* $CGWPROF_OUT or callgrind.out.%p, absolute */
 
+/* A dump in another thread of the parent may have held the lock at the
+ * fork; in the child that thread is gone. */
+void prof_dump_after_fork(void)
+{
+    pthread_mutex_init(&dump_lock, NULL);
+}
+
 /* Where dumps go, fixed at start: a later chdir() does not move them. */
 void prof_output_init(void)
 {

@@ -185,6 +185,7 @@ void prof_lines_free(prof_lines *l);
 
 /* dump.c */
 void prof_output_init(void);
+void prof_dump_after_fork(void);
 int prof_dump(const char *path, char *err, size_t errlen);
 
 #endif

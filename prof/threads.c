@@ -66,7 +66,6 @@ static int grow_buckets(prof_thread *t)
 
 static prof_edge *new_edge(prof_thread *t, void *caller, void *site, void *callee)
 {
-
     prof_chunk *c = t->chunks;
     if (c == NULL || c->used == PROF_CHUNK) {
         prof_chunk *n = malloc(sizeof *n);
@@ -167,6 +166,7 @@ static void after_fork_child(void)
 {
     prof_thread *old = prof_self;
     prof_thread *list = threads;
+    prof_dump_after_fork();
     threads = NULL;
     nthreads = 0;
     while (list != NULL) {
