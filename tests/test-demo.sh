@@ -14,7 +14,7 @@ grep -q ': valid: 1 part' "$tmp/out" || fail "cgverify did not find the profile 
 grep -q '^[0-9][0-9]*  *count_word$' "$tmp/out" || fail "the reader example does not list count_word"
 grep -q '^calls=200000 ' "$tmp/profile" || fail "no call counted 200000 times (one count_word a word)"
 if command -v callgrind_annotate >/dev/null 2>&1; then
-    grep -q 'demo.c:count_word ' "$tmp/out" || fail "callgrind_annotate does not show demo.c:count_word"
+    grep -q ':count_word \[' "$tmp/out" || fail "callgrind_annotate does not show count_word"
 fi
 if [ "${CGW_HAVE_LIBDW:-no}" = yes ]; then
     grep -q '^fl=(1) .*/examples/demo.c$' "$tmp/profile" || fail "no file name from the debug info"
