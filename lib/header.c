@@ -5,6 +5,7 @@
  * reader that resets everything at part: (KCachegrind) still has events. */
 #include <string.h>
 
+#include "formula.h"
 #include "internal.h"
 
 /* Replace *slot with a copy of s; called after the entry check. */
@@ -105,48 +106,23 @@ static cgw_status check_new_event(cgw_writer *w, const char *name, const char *l
     return CGW_OK;
 }
 
-/* FORMULA := TERM ('+' TERM)*, TERM := [NUMBER ['*']] EVENT, blanks
- * allowed between tokens, every EVENT already defined. */
+/* Whether the event name[0..len) is already defined. */
+static int defined(void *ctx, const char *name, size_t len)
+{
+    char buf[128];
+    if (len >= sizeof buf)
+        return 0;
+    memcpy(buf, name, len);
+    buf[len] = '\0';
+    return cgwp_lookup(ctx, CGWP_EV, buf) != NULL;
+}
+
 static cgw_status check_formula(cgw_writer *w, const char *f)
 {
-    const char *s = f;
-    char name[128];
-    for (;;) {
-        while (*s == ' ')
-            s++;
-        if (*s >= '0' && *s <= '9') {
-            while (*s >= '0' && *s <= '9')
-                s++;
-            while (*s == ' ')
-                s++;
-            if (*s == '*')
-                s++;
-            while (*s == ' ')
-                s++;
-        }
-        size_t n = 0;
-        while ((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_' ||
-               (n > 0 && *s >= '0' && *s <= '9')) {
-            if (n + 1 < sizeof name)
-                name[n++] = *s;
-            s++;
-        }
-        name[n] = '\0';
-        if (n == 0)
-            return cgwp_fail(w, CGW_EINVAL, "formula \"%.64s\": expected an event name at "
-                             "byte %zu", f, (size_t)(s - f));
-        if (cgwp_lookup(w, CGWP_EV, name) == NULL)
-            return cgwp_fail(w, CGW_EINVAL, "formula \"%.64s\": event \"%s\" is not defined",
-                             f, name);
-        while (*s == ' ')
-            s++;
-        if (*s == '\0')
-            return CGW_OK;
-        if (*s != '+')
-            return cgwp_fail(w, CGW_EINVAL, "formula \"%.64s\": expected '+' at byte %zu",
-                             f, (size_t)(s - f));
-        s++;
-    }
+    char msg[160];
+    if (cgwp_formula_check(f, defined, w, msg, sizeof msg) != 0)
+        return cgwp_fail(w, CGW_EINVAL, "formula \"%.64s\": %s", f, msg);
+    return CGW_OK;
 }
 
 static cgw_status add_event(cgw_writer *w, const char *name, const char *formula,

@@ -402,6 +402,12 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const 
         cgwr_diag(r, r->lineno, CGWR_COST_BEFORE_FUNCTION, "%s before any fn=", what);
         return;
     }
+    if (kind == CGW_REC_COND_JUMP && count > executed) {
+        cgwr_diag(r, r->lineno, CGWR_JUMP_FOLLOWED,
+                  "jcnd= followed %llu times but executed %llu times (FOLLOWED <= EXECUTED)",
+                  (unsigned long long)count, (unsigned long long)executed);
+        return;
+    }
     if (kind == CGW_REC_CALL && r->cfn == NULL) {
         cgwr_diag(r, r->lineno, CGWR_NO_CALLEE,
                   "calls= with no cfn= before it in the part (KCachegrind crashes)");

@@ -74,6 +74,11 @@ static const struct {
     [CGWR_EMPTY_NAME] = { "empty-name", CGW_WARNING },
     [CGWR_JUMP_COSTS] = { "jump-costs", CGW_WARNING },
     [CGWR_DUPLICATE_EVENT] = { "duplicate-event", CGW_WARNING },
+    [CGWR_BAD_FORMULA] = { "bad-formula", CGW_WARNING },
+    [CGWR_EVENT_NAME] = { "event-name", CGW_WARNING },
+    [CGWR_CR_IN_LINE] = { "cr-in-line", CGW_WARNING },
+    [CGWR_JUMP_FOLLOWED] = { "jump-followed", CGW_ERROR },
+    [CGWR_DESC_TYPE] = { "desc-type", CGW_WARNING },
 };
 
 static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)

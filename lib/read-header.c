@@ -3,6 +3,7 @@
  * CGW_REC_PART record, and its end (totals checked, CGW_REC_PART_END). */
 #include <string.h>
 
+#include "formula.h"
 #include "read.h"
 
 /* The next blank-separated word of p..end in *s, its length returned
@@ -84,6 +85,18 @@ static int is_event_char(char c, int first)
            (!first && c >= '0' && c <= '9');
 }
 
+/* Warn about an event name that formulas cannot use. */
+static void check_event_name(cgw_reader *r, const char *name, size_t len)
+{
+    int ok = len > 0 && is_event_char(name[0], 1);
+    for (size_t i = 1; ok && i < len; i++)
+        ok = is_event_char(name[i], 0);
+    if (!ok)
+        cgwr_diag(r, r->lineno, CGWR_EVENT_NAME,
+                  "event name \"%.40s\" is not [A-Za-z_][A-Za-z0-9_]* (formulas cannot "
+                  "use it; the libcgw writer refuses it)", name);
+}
+
 static void events_line(cgw_reader *r, const char *p, const char *end)
 {
     cgwr_part *pt = &r->part;
@@ -97,12 +110,7 @@ static void events_line(cgw_reader *r, const char *p, const char *end)
         const cgwr_str *name = cgwr_intern(r, s, (size_t)(p - s));
         if (name == NULL)
             return;
-        int ok = is_event_char(name->s[0], 1);
-        for (size_t i = 1; ok && i < name->len; i++)
-            ok = is_event_char(name->s[i], 0);
-        if (!ok)
-            cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_HEADER,
-                      "event name \"%.40s\" is not [A-Za-z_][A-Za-z0-9_]*", name->s);
+        check_event_name(r, name->s, name->len);
         for (size_t i = 0; i < n; i++)
             if (pt->events[i].name == name->s)
                 cgwr_diag(r, r->lineno, CGWR_DUPLICATE_EVENT,
@@ -139,6 +147,7 @@ static void event_line(cgw_reader *r, const char *p, const char *end)
         cgwr_diag(r, r->lineno, CGWR_SYNTAX, "event: expects NAME [= FORMULA] [: LONG NAME]");
         return;
     }
+    check_event_name(r, name, strlen(name));
     for (size_t i = 0; i < pt->pub.nderived; i++) {
         if (pt->derived[i].name == name) {
             pt->derived[i].long_name = long_name;
@@ -260,8 +269,14 @@ static void desc_line(cgw_reader *r, const char *p, const char *end)
     const char *type = text(r, p, colon ? colon : end);
     const char *value = text(r, colon ? colon + 1 : end, end);
     size_t n = pt->pub.ndescs;
-    if (type == NULL || value == NULL ||
-        grow(r, (void **)&pt->descs, &pt->descs_cap, n, sizeof *pt->descs) < 0)
+    if (type == NULL || value == NULL)
+        return;
+    if (type[0] == '\0') {
+        cgwr_diag(r, r->lineno, CGWR_DESC_TYPE, "desc: expects TYPE: VALUE with a TYPE; "
+                  "the line is ignored");
+        return;
+    }
+    if (grow(r, (void **)&pt->descs, &pt->descs_cap, n, sizeof *pt->descs) < 0)
         return;
     pt->descs[n] = (cgw_desc){ type, value };
     pt->pub.descs = pt->descs;
@@ -394,6 +409,52 @@ void cgwr_part_start(cgw_reader *r)
                   "merges them");
 }
 
+/* The events a formula may use: the part's events and the derived
+ * events kept before it (as a writer must have defined them). */
+typedef struct known_events {
+    const cgwr_part *pt;
+    size_t nkept;
+} known_events;
+
+static int same(const char *s, const char *name, size_t len)
+{
+    return strncmp(s, name, len) == 0 && s[len] == '\0';
+}
+
+static int known(void *ctx, const char *name, size_t len)
+{
+    const known_events *k = ctx;
+    for (size_t i = 0; i < k->pt->pub.nevents; i++)
+        if (same(k->pt->events[i].name, name, len))
+            return 1;
+    for (size_t i = 0; i < k->nkept; i++)
+        if (same(k->pt->derived[i].name, name, len))
+            return 1;
+    return 0;
+}
+
+/* Keep the derived events with a formula that a writer accepts. */
+static void keep_derived(cgw_reader *r)
+{
+    cgwr_part *pt = &r->part;
+    known_events k = { pt, 0 };
+    char msg[160];
+    for (size_t j = 0; j < pt->pub.nderived; j++) {
+        const cgw_event *d = &pt->derived[j];
+        if (d->formula == NULL)
+            continue;
+        if (cgwp_formula_check(d->formula, known, &k, msg, sizeof msg) != 0) {
+            cgwr_diag(r, pt->first_line, CGWR_BAD_FORMULA,
+                      "event %s = %s: %s; the derived event is ignored", d->name, d->formula,
+                      msg);
+            continue;
+        }
+        pt->derived[k.nkept++] = *d;
+    }
+    pt->pub.nderived = k.nkept;
+    pt->pub.derived = pt->derived;
+}
+
 /* Give the part's header as a record, once, before its first body record. */
 void cgwr_announce_part(cgw_reader *r)
 {
@@ -409,12 +470,7 @@ void cgwr_announce_part(cgw_reader *r)
         for (size_t j = 0; j < pt->pub.nderived; j++)
             if (pt->derived[j].name == pt->events[i].name && pt->derived[j].formula == NULL)
                 pt->events[i].long_name = pt->derived[j].long_name;
-    size_t n = 0;
-    for (size_t j = 0; j < pt->pub.nderived; j++)
-        if (pt->derived[j].formula != NULL)
-            pt->derived[n++] = pt->derived[j];
-    pt->pub.nderived = n;
-    pt->pub.derived = pt->derived;
+    keep_derived(r);
     cgwr_push(r, CGW_REC_PART, pt->first_line ? pt->first_line : r->lineno);
 }
 

@@ -57,8 +57,10 @@ static int fill(cgw_reader *r)
         }
         if (n == 0)
             r->eof = 1;
-        else if (!r->nul_seen && memchr(r->buf + r->buf_end, 0, (size_t)n) != NULL)
+        if (!r->nul_seen && memchr(r->buf + r->buf_end, 0, (size_t)n) != NULL)
             r->nul_seen = 1;
+        if (!r->cr_seen && memchr(r->buf + r->buf_end, '\r', (size_t)n) != NULL)
+            r->cr_seen = 1;
         r->buf_end += (size_t)n;
         return 0;
     }
@@ -131,5 +133,10 @@ const char *cgwr_getline(cgw_reader *r, size_t *len)
                   "keeps it in names");
         (*len)--;
     }
+    const char *cr = r->cr_seen ? memchr(p, '\r', *len) : NULL;
+    if (cr != NULL)
+        cgwr_diag(r, r->lineno, CGWR_CR_IN_LINE,
+                  "CR at column %zu, inside the line; readers keep it in names and text, "
+                  "and the libcgw writer refuses it", (size_t)(cr - p) + 1);
     return p;
 }

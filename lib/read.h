@@ -32,7 +32,7 @@ enum cgwr_code {
     CGWR_NONPORTABLE_LINE, CGWR_SUMMARY_MISMATCH, CGWR_SUMMARY_LOW, CGWR_BIG_VALUE,
     CGWR_NAME_CLASH, CGWR_MANY_EVENTS, CGWR_INCLUSIVE_EXCESS, CGWR_INLINE_BEFORE_FUNCTION,
     CGWR_INVALID_UTF8, CGWR_UNKNOWN_HEADER, CGWR_HEADER_IN_BODY, CGWR_EMPTY_NAME,
-    CGWR_JUMP_COSTS, CGWR_DUPLICATE_EVENT,
+    CGWR_JUMP_COSTS, CGWR_DUPLICATE_EVENT, CGWR_BAD_FORMULA, CGWR_EVENT_NAME, CGWR_CR_IN_LINE, CGWR_JUMP_FOLLOWED, CGWR_DESC_TYPE,
     CGWR_NCODES
 };
 
@@ -109,7 +109,7 @@ struct cgw_reader {
     size_t mem_len, mem_off;
     char *buf;
     size_t buf_cap, buf_start, buf_end;
-    int eof, done, nul_seen;
+    int eof, done, nul_seen, cr_seen; /* a NUL, a CR anywhere in the input */
     int replay; /* the last line ended a part: read it again in the next */
     const char *line;
     size_t line_len;

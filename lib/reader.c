@@ -88,6 +88,7 @@ cgw_reader *cgw_reader_open_memory(const void *buf, size_t len, const cgw_read_o
     r->mem = buf ? buf : "";
     r->mem_len = len;
     r->nul_seen = memchr(r->mem, 0, len) != NULL;
+    r->cr_seen = memchr(r->mem, '\r', len) != NULL;
     return r;
 }
 

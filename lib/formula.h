@@ -1,0 +1,17 @@
+/* formula.h - the grammar of derived events, shared by the writer and
+ * the reader.  Never installed. */
+#ifndef CGW_FORMULA_H
+#define CGW_FORMULA_H
+
+#include <stddef.h>
+
+/* Whether the event name[0..len) may appear in the formula. */
+typedef int (*cgwp_event_known)(void *ctx, const char *name, size_t len);
+
+/* 0 when f is FORMULA := TERM ('+' TERM)*, TERM := [NUMBER ['*']] EVENT
+ * (blanks between tokens) and known() accepts every EVENT; otherwise -1
+ * and what is wrong in msg ("event \"X\" is not defined", ...). */
+int cgwp_formula_check(const char *f, cgwp_event_known known, void *ctx, char *msg,
+                       size_t msglen);
+
+#endif
