@@ -71,8 +71,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (parts++ == 0 && p->nevents <= 16 && p->nderived <= 16) {
             nev = p->nevents;
             nder = p->nderived;
-            memcpy(ev, p->events, nev * sizeof *ev); /* names live until close */
-            memcpy(der, p->derived, nder * sizeof *der);
+            for (size_t i = 0; i < nev; i++) /* names live until close */
+                ev[i] = p->events[i];
+            for (size_t i = 0; i < nder; i++)
+                der[i] = p->derived[i];
         } else if (parts == 1 || !same_events(p, ev, nev, der, nder)) {
             skip = 1;
         }
