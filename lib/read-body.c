@@ -160,14 +160,17 @@ __attribute__((always_inline))
 static inline int fast_digits(const char **pp, const char *end,
                               uint64_t *v)
 {
-    const char *p = *pp, *lim = end - p > 19 ? p + 19 : end;
+    /* *end is readable and not a digit (r->unterminated is 0), so the
+     * loop needs no bound; past 19 digits the value may have wrapped,
+     * and the line goes to the general parser */
+    const char *p = *pp;
     uint64_t x = 0;
     unsigned d;
-    while (p < lim && (d = (unsigned)(*p - '0')) < 10) {
+    while ((d = (unsigned)(*p - '0')) < 10) {
         x = x * 10 + d;
         p++;
     }
-    if (p == *pp || (p < end && *p != ' '))
+    if (p == *pp || p - *pp > 19 || (p < end && *p != ' '))
         return 0;
     *pp = p;
     *v = x;
@@ -178,6 +181,8 @@ static int fast_line(cgw_reader *r, const char *p, const char *end, uint64_t *po
 {
     size_t npos = r->part.pub.npos, ne = r->nevents;
     int relative = 0;
+    if (r->unterminated)
+        return 0;
     for (size_t i = 0; i < npos; i++) {
         int slot = r->pos_order[i];
         uint64_t base = r->base[slot], v;

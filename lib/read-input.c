@@ -115,6 +115,7 @@ const char *cgwr_getline(cgw_reader *r, size_t *len)
         return NULL;
     r->lineno++;
     r->consumed += *len + final_nl;
+    r->unterminated = !final_nl;
     if (!final_nl)
         cgwr_diag(r, r->lineno, CGWR_NO_FINAL_NEWLINE,
                   "the last line has no newline (Qt Creator needs one)");

@@ -110,6 +110,7 @@ struct cgw_reader {
     char *buf;
     size_t buf_cap, buf_start, buf_end;
     int eof, done, nul_seen, cr_seen; /* a NUL, a CR anywhere in the input */
+    int unterminated;   /* the line has no newline: nothing readable after it */
     int replay; /* the last line ended a part: read it again in the next */
     const char *line;
     size_t line_len;
