@@ -79,6 +79,7 @@ static const struct {
     [CGWR_CR_IN_LINE] = { "cr-in-line", CGW_WARNING },
     [CGWR_JUMP_FOLLOWED] = { "jump-followed", CGW_ERROR },
     [CGWR_DESC_TYPE] = { "desc-type", CGW_WARNING },
+    [CGWR_REPEATED_KEY] = { "repeated-key", CGW_WARNING },
 };
 
 static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)

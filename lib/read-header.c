@@ -64,7 +64,8 @@ static int size_events(cgw_reader *r, size_t n)
 {
     cgwr_part *pt = &r->part;
     size_t bytes = (n ? n : 1) * sizeof(uint64_t);
-    uint64_t **arrs[] = { &pt->summary, &pt->totals_line, &pt->totals, &r->block_start,
+    uint64_t **arrs[] = { &pt->summary, &pt->totals_line, &pt->totals, &pt->scratch,
+                          &r->block_start,
                           &r->costs[0], &r->costs[1], &r->costs[2] };
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) {
         uint64_t *a = cgwr_realloc(r, *arrs[i], bytes);
@@ -210,9 +211,10 @@ static void positions_line(cgw_reader *r, const char *p, const char *end)
     pt->has_positions = 1;
 }
 
-/* Costs of summary: and totals:; missing ones are zero. */
-static void cost_list(cgw_reader *r, const char *key, const char *p, const char *end,
-                      uint64_t *out)
+/* Costs of summary: and totals: in out, missing ones zero: their number,
+ * or -1 when a value is bad. */
+static int cost_list(cgw_reader *r, const char *key, const char *p, const char *end,
+                     uint64_t *out)
 {
     size_t n = 0;
     memset(out, 0, (r->nevents ? r->nevents : 1) * sizeof *out);
@@ -227,19 +229,20 @@ static void cost_list(cgw_reader *r, const char *key, const char *p, const char 
         if (q == NULL || (q < end && !cgwr_blank(*q)) || (flags & CGWR_NUM_OVERFLOW)) {
             cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
                       "%s: value %zu is not an unsigned number below 2^64", key, n + 1);
-            return;
+            return -1;
         }
         if (n == r->nevents) {
             cgwr_diag(r, r->lineno, CGWR_TOO_MANY_COSTS, "%s: has more than the %zu events",
                       key, r->nevents);
-            return;
+            return -1;
         }
         out[n++] = v;
         p = q;
     }
-    if (n < r->nevents)
+    if (n > 0 && n < r->nevents)
         cgwr_diag(r, r->lineno, CGWR_FEW_COSTS, "%s: gives %zu of %zu events", key, n,
                   r->nevents);
+    return (int)n;
 }
 
 static void summary_line(cgw_reader *r, const char *key, const char *p, const char *end)
@@ -250,16 +253,26 @@ static void summary_line(cgw_reader *r, const char *key, const char *p, const ch
                   "%s: before events: (KCachegrind rejects the file)", key);
         return;
     }
-    if (key[0] == 's') {
-        cost_list(r, key, p, end, pt->summary);
-        pt->has_summary = 1;
-        if (!pt->body)
-            pt->pub.summary = pt->summary;
-    } else {
-        cost_list(r, key, p, end, pt->totals_line);
-        pt->has_totals_line = 1;
-        pt->totals_line_no = r->lineno;
+    /* a line that is bad, empty or a second one is ignored: the first
+     * valid one stands, as a writer can only give one */
+    int n = cost_list(r, key, p, end, pt->scratch);
+    if (n == 0)
+        cgwr_diag(r, r->lineno, CGWR_SYNTAX, "%s: gives no cost; the line is ignored", key);
+    if (n <= 0)
+        return;
+    int *has = key[0] == 's' ? &pt->has_summary : &pt->has_totals_line;
+    if (*has) {
+        cgwr_diag(r, r->lineno, CGWR_REPEATED_KEY, "a second %s: line in part %u; it is ignored",
+                  key, pt->pub.index);
+        return;
     }
+    *has = 1;
+    memcpy(key[0] == 's' ? pt->summary : pt->totals_line, pt->scratch,
+           r->nevents * sizeof *pt->scratch);
+    if (key[0] == 's' && !pt->body)
+        pt->pub.summary = pt->summary;
+    if (key[0] == 't')
+        pt->totals_line_no = r->lineno;
 }
 
 static void desc_line(cgw_reader *r, const char *p, const char *end)
@@ -538,6 +551,7 @@ void cgwr_part_free(cgw_reader *r)
     cgwr_free(r, pt->summary);
     cgwr_free(r, pt->totals_line);
     cgwr_free(r, pt->totals);
+    cgwr_free(r, pt->scratch);
     cgwr_free(r, r->block_start);
     for (int i = 0; i < 3; i++)
         cgwr_free(r, r->costs[i]);

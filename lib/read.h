@@ -32,7 +32,7 @@ enum cgwr_code {
     CGWR_NONPORTABLE_LINE, CGWR_SUMMARY_MISMATCH, CGWR_SUMMARY_LOW, CGWR_BIG_VALUE,
     CGWR_NAME_CLASH, CGWR_MANY_EVENTS, CGWR_INCLUSIVE_EXCESS, CGWR_INLINE_BEFORE_FUNCTION,
     CGWR_INVALID_UTF8, CGWR_UNKNOWN_HEADER, CGWR_HEADER_IN_BODY, CGWR_EMPTY_NAME,
-    CGWR_JUMP_COSTS, CGWR_DUPLICATE_EVENT, CGWR_BAD_FORMULA, CGWR_EVENT_NAME, CGWR_CR_IN_LINE, CGWR_JUMP_FOLLOWED, CGWR_DESC_TYPE,
+    CGWR_JUMP_COSTS, CGWR_DUPLICATE_EVENT, CGWR_BAD_FORMULA, CGWR_EVENT_NAME, CGWR_CR_IN_LINE, CGWR_JUMP_FOLLOWED, CGWR_DESC_TYPE, CGWR_REPEATED_KEY,
     CGWR_NCODES
 };
 
@@ -89,6 +89,7 @@ typedef struct cgwr_part {
     cgw_event *events, *derived;
     size_t events_cap, derived_cap;
     uint64_t *summary, *totals_line, *totals;
+    uint64_t *scratch; /* a summary: or totals: line until it is valid */
     int has_summary, has_totals_line;
     int has_events, has_positions, body, announced;
     uint64_t first_line, totals_line_no;

@@ -3,9 +3,9 @@
  * writer and read back, it must give the same records and totals.
  * Left out, because the writer refuses them by design (and the round
  * trip says so): what the reader warns about as a name the writer does
- * not write (the codes in unwritable_codes), and parts whose events
- * differ from the first part's (a writer's events are one header for
- * all parts). */
+ * not write (the codes in unwritable_codes), and parts whose header
+ * differs from the first part's in what a writer gives once for all parts
+ * (creator, cmd, pid, positions, events). */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,12 +37,14 @@ static int same_text(const char *a, const char *b)
     return a == b || (a != NULL && b != NULL && strcmp(a, b) == 0);
 }
 
-/* Whether part p declares the same events (names, long names, formulas)
- * as part q. */
-static int same_events(const cgw_part *p, const cgw_event *ev, size_t nev,
-                       const cgw_event *der, size_t nder)
+/* Whether part p has the file-wide header of part first: creator, cmd,
+ * pid, positions and events (names, long names, formulas). */
+static int same_header(const cgw_part *p, const cgw_part *first, const cgw_event *ev,
+                       size_t nev, const cgw_event *der, size_t nder)
 {
-    if (p->nevents != nev || p->nderived != nder)
+    if (p->nevents != nev || p->nderived != nder || p->positions != first->positions ||
+        p->has_pid != first->has_pid || p->pid != first->pid ||
+        !same_text(p->creator, first->creator) || !same_text(p->cmd, first->cmd))
         return 0;
     for (size_t i = 0; i < nev; i++)
         if (!same_text(p->events[i].name, ev[i].name) ||
@@ -63,19 +65,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cgw_reader *r = cgw_reader_open_memory(data, size, &ro);
     const cgw_record *rec;
     cgw_event ev[16], der[16];
+    cgw_part first = { 0 };
     size_t nev = 0, nder = 0, parts = 0;
     while (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
         if (rec->kind != CGW_REC_PART)
             continue;
         const cgw_part *p = rec->part;
         if (parts++ == 0 && p->nevents <= 16 && p->nderived <= 16) {
+            first = *p; /* its strings live until close */
             nev = p->nevents;
             nder = p->nderived;
             for (size_t i = 0; i < nev; i++) /* names live until close */
                 ev[i] = p->events[i];
             for (size_t i = 0; i < nder; i++)
                 der[i] = p->derived[i];
-        } else if (parts == 1 || !same_events(p, ev, nev, der, nder)) {
+        } else if (parts == 1 || !same_header(p, &first, ev, nev, der, nder)) {
             skip = 1;
         }
     }
