@@ -1,0 +1,164 @@
+/* test-pathological: inputs built to be slow or to break limits, read in
+ * bounded time with the right diagnostics and no crash: a name a million
+ * bytes long, a million IDs, a million-line relative chain, a chain that
+ * goes below zero, and 2^64-1 everywhere.  alarm() turns a hang into a
+ * failure; the limit is generous, as this is no speed test. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "testutil.h"
+
+typedef struct counts {
+    uint64_t records, costs, errors, by_code;
+    const char *code;
+    size_t longest;
+} counts;
+
+static void diag(void *ctx, const cgw_diagnostic *d)
+{
+    counts *c = ctx;
+    c->errors += d->severity == CGW_ERROR;
+    if (c->code != NULL && strcmp(d->code, c->code) == 0)
+        c->by_code++;
+}
+
+/* Read text with CGW_READ_CHECK; diagnostics of code are counted. */
+static counts read_all(const char *text, size_t len, const char *code)
+{
+    counts c = { 0, 0, 0, 0, code, 0 };
+    cgw_read_options o = { CGW_READ_CHECK, diag, &c, NULL };
+    cgw_reader *r = cgw_reader_open_memory(text, len, &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    while (CHECK_ST(cgw_reader_next(r, &rec), CGW_OK), rec != NULL) {
+        c.records++;
+        c.costs += rec->kind == CGW_REC_COST;
+        if (rec->function != NULL && strlen(rec->function) > c.longest)
+            c.longest = strlen(rec->function);
+    }
+    cgw_reader_close(r);
+    return c;
+}
+
+typedef struct text {
+    char *p;
+    size_t len, cap;
+} text;
+
+static void add(text *t, const char *s, size_t n)
+{
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->p = realloc(t->p, t->cap);
+        CHECK(t->p != NULL);
+    }
+    memcpy(t->p + t->len, s, n);
+    t->len += n;
+    t->p[t->len] = '\0';
+}
+
+static void adds(text *t, const char *s)
+{
+    add(t, s, strlen(s));
+}
+
+static text head(void)
+{
+    text t = { NULL, 0, 0 };
+    adds(&t, "# callgrind format\nversion: 1\npositions: line\nevents: Ir\n");
+    return t;
+}
+
+static void long_name(void)
+{
+    text t = head();
+    adds(&t, "fn=");
+    size_t at = t.len;
+    for (int i = 0; i < 10000; i++)
+        adds(&t, "0123456789012345678901234567890123456789012345678901234567890123456789"
+                 "012345678901234567890123456789");
+    char *name = strdup(t.p + at);
+    CHECK(name != NULL);
+    adds(&t, "\n1 1\n");
+    counts c = read_all(t.p, t.len, NULL);
+    CHECK_U64(c.errors, 0);
+    CHECK_U64(c.longest, 1000000);
+    free(t.p);
+    /* the writer takes it too, and its output reads back */
+    char *out = NULL;
+    size_t len = 0;
+    cgw_writer *w = cgw_open_memory(&out, &len, NULL);
+    CHECK(w != NULL);
+    cgw_add_event(w, "Ir", NULL);
+    cgw_function(w, name);
+    cgw_cost(w, (uint64_t[]){ 1 }, (uint64_t[]){ 1 }, 1);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    c = read_all(out, len, NULL);
+    CHECK_U64(c.errors, 0);
+    CHECK_U64(c.longest, 1000000);
+    free(out);
+    free(name);
+    printf("a name a million bytes long: read, written, read back\n");
+}
+
+static void many_ids(void)
+{
+    text t = head();
+    char line[96];
+    for (int i = 1; i <= 1000000; i++) {
+        snprintf(line, sizeof line, "fn=(%d) f%d\n%d 1\n", i, i, i);
+        adds(&t, line);
+    }
+    counts c = read_all(t.p, t.len, NULL);
+    CHECK_U64(c.errors, 0);
+    CHECK_U64(c.costs, 1000000);
+    free(t.p);
+    printf("a million IDs: read, no error\n");
+}
+
+static void relative_chains(void)
+{
+    text t = head();
+    adds(&t, "fn=f\n1 1\n");
+    for (int i = 0; i < 1000000; i++)
+        adds(&t, "+1 1\n");
+    counts c = read_all(t.p, t.len, NULL);
+    CHECK_U64(c.errors, 0);
+    CHECK_U64(c.costs, 1000001);
+    free(t.p);
+
+    t = head();
+    adds(&t, "fn=f\n5 1\n");
+    for (int i = 0; i < 1000; i++)
+        adds(&t, "-1 1\n");
+    c = read_all(t.p, t.len, "negative-position");
+    CHECK(c.by_code >= 20); /* each below zero, reported (20 shown, the rest counted) */
+    free(t.p);
+    printf("relative chains: a million steps up, and below zero reported\n");
+}
+
+static void all_ones(void)
+{
+    text t = head();
+    adds(&t, "summary: 18446744073709551615\nfn=(18446744073709551615) f\n");
+    for (int i = 0; i < 1000; i++)
+        adds(&t, "18446744073709551615 18446744073709551615\n+1 1\n");
+    adds(&t, "totals: 18446744073709551615\n");
+    counts c = read_all(t.p, t.len, "overflow");
+    CHECK(c.by_code >= 1);   /* the sum of costs passes 2^64-1 */
+    CHECK(c.errors >= 1);
+    free(t.p);
+    printf("2^64-1 everywhere: overflow reported, no crash\n");
+}
+
+int main(void)
+{
+    alarm(300); /* a hang is a failure */
+    long_name();
+    many_ids();
+    relative_chains();
+    all_ones();
+    return 0;
+}
