@@ -412,10 +412,11 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
             cgw_new_part(w);
         if (busy > 1)
             cgw_set_thread(w, d->threads[k]->number);
-        if (d->threads[k]->dropped != 0) {
+        uint64_t dropped = prof_load(&d->threads[k]->dropped);
+        if (dropped != 0) {
             char note[64];
             snprintf(note, sizeof note, "%llu calls not recorded (out of memory)",
-                     (unsigned long long)d->threads[k]->dropped);
+                     (unsigned long long)dropped);
             cgw_add_desc(w, "Warning", note);
         }
         write_thread(d, w, k, self, seen);

@@ -27,7 +27,7 @@ void __cyg_profile_func_enter(void *fn, void *site)
         return;
     if (__builtin_expect(t->skip != 0, 0) || prof_push(t, fn, site, now) != 0) {
         t->skip++;
-        t->dropped++;
+        prof_add(&t->dropped, 1); /* a dump may read it meanwhile */
     }
 }
 
