@@ -248,6 +248,7 @@ CGW_API const char *cgw_errmsg(const cgw_writer *w);
  *
  *   1. open a reader on an input:  cgw_reader_open_path(),
  *                                  cgw_reader_open_fd(),
+ *                                  cgw_reader_open_callback(),
  *                                  cgw_reader_open_memory()
  *   2. pull records until the end: cgw_reader_next()
  *   3. release:                    cgw_reader_close()
@@ -304,6 +305,15 @@ CGW_API cgw_reader *cgw_reader_open_path(const char *path, const cgw_read_option
 /** Read from a descriptor (a pipe or stdin too) until end of file; the
  *  descriptor stays open.  NULL with errno set on failure. */
 CGW_API cgw_reader *cgw_reader_open_fd(int fd, const cgw_read_options *opts);
+/** Read source callback: up to len bytes into buf; return how many (0 at
+ *  the end of the input), or -1 with errno set.  -1 with EINTR is retried;
+ *  any other error ends the read with CGW_EIO. */
+typedef long (*cgw_read_fn)(void *ctx, char *buf, size_t len);
+
+/** Read through fn(ctx, buf, len) until it returns 0.  NULL with errno
+ *  set (EINVAL, ENOMEM) on failure. */
+CGW_API cgw_reader *cgw_reader_open_callback(cgw_read_fn fn, void *ctx,
+                                             const cgw_read_options *opts);
 /** Read len bytes at buf, which must stay valid and unchanged until
  *  cgw_reader_close().  NULL with errno set on failure. */
 CGW_API cgw_reader *cgw_reader_open_memory(const void *buf, size_t len,

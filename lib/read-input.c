@@ -1,5 +1,5 @@
-/* read-input.c - lines from a descriptor (read in large blocks) or from
- * memory (used in place).  A line longer than the block grows the buffer,
+/* read-input.c - lines from a descriptor or a read callback (read in
+ * large blocks) or from memory (used in place).  A line longer than the block grows the buffer,
  * so memory follows the longest line, never the input's size. */
 #include <errno.h>
 #include <string.h>
@@ -9,15 +9,27 @@
 
 #define BLOCK (1u << 20)
 
-int cgwr_input_fd(cgw_reader *r, int fd, int own)
+static long read_fd(void *ctx, char *buf, size_t len)
 {
-    r->fd = fd;
-    r->own_fd = own;
+    return (long)read(*(const int *)ctx, buf, len);
+}
+
+int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx)
+{
+    r->read_fn = fn;
+    r->read_ctx = ctx;
     r->buf = cgwr_alloc(r, BLOCK);
     if (r->buf == NULL)
         return -1;
     r->buf_cap = BLOCK;
     return 0;
+}
+
+int cgwr_input_fd(cgw_reader *r, int fd, int own)
+{
+    r->fd = fd;
+    r->own_fd = own;
+    return cgwr_input_callback(r, read_fd, &r->fd);
 }
 
 void cgwr_input_free(cgw_reader *r)
@@ -47,9 +59,15 @@ static int fill(cgw_reader *r)
         r->buf_cap *= 2;
     }
     for (;;) {
-        ssize_t n = read(r->fd, r->buf + r->buf_end, r->buf_cap - r->buf_end);
+        size_t room = r->buf_cap - r->buf_end;
+        long n = r->read_fn(r->read_ctx, r->buf + r->buf_end, room);
         if (n < 0 && errno == EINTR)
             continue;
+        if (n > 0 && (unsigned long)n > room) {
+            cgwr_fail(r, CGW_EIO, "the read callback returned %ld bytes for a buffer of %zu",
+                      n, room);
+            return -1;
+        }
         if (n < 0) {
             cgwr_fail(r, CGW_EIO, "read failed after line %llu: %s",
                       (unsigned long long)r->lineno, strerror(errno));

@@ -104,8 +104,11 @@ struct cgw_reader {
     cgw_status err;
     char msg[256];
 
-    /* input: a descriptor read into buf, or memory used in place */
+    /* input: a descriptor or a callback read into buf, or memory used
+     * in place */
     int fd, own_fd;
+    cgw_read_fn read_fn;
+    void *read_ctx;
     const char *mem;
     size_t mem_len, mem_off;
     char *buf;
@@ -182,6 +185,7 @@ cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
  * end of the input or after an error */
 const char *cgwr_getline(cgw_reader *r, size_t *len);
 int cgwr_input_fd(cgw_reader *r, int fd, int own);
+int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx);
 void cgwr_input_free(cgw_reader *r);
 
 /* read-names.c */

@@ -41,6 +41,27 @@ static cgw_reader *reader_new(const cgw_read_options *o)
     return r;
 }
 
+/* r once its input is set up (rc 0), else NULL with errno ENOMEM. */
+static cgw_reader *ready(cgw_reader *r, int rc)
+{
+    if (rc < 0) {
+        cgw_reader_close(r);
+        errno = ENOMEM;
+        return NULL;
+    }
+    return r;
+}
+
+cgw_reader *cgw_reader_open_callback(cgw_read_fn fn, void *ctx, const cgw_read_options *opts)
+{
+    if (fn == NULL) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cgw_reader *r = reader_new(opts);
+    return r ? ready(r, cgwr_input_callback(r, fn, ctx)) : NULL;
+}
+
 cgw_reader *cgw_reader_open_fd(int fd, const cgw_read_options *opts)
 {
     if (fd < 0) {
@@ -48,12 +69,7 @@ cgw_reader *cgw_reader_open_fd(int fd, const cgw_read_options *opts)
         return NULL;
     }
     cgw_reader *r = reader_new(opts);
-    if (r != NULL && cgwr_input_fd(r, fd, 0) < 0) {
-        cgw_reader_close(r);
-        errno = ENOMEM;
-        return NULL;
-    }
-    return r;
+    return r ? ready(r, cgwr_input_fd(r, fd, 0)) : NULL;
 }
 
 cgw_reader *cgw_reader_open_path(const char *path, const cgw_read_options *opts)
