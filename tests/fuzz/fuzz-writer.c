@@ -65,6 +65,10 @@ static void fill(model *m, uint64_t *v, size_t n)
 /* One call decoded from the input; its expected record when it returns OK. */
 static void step(model *m, cgw_writer *w)
 {
+    if (m->nrec == MAXREC) {
+        m->p = m->end; /* the model is full: no more calls */
+        return;
+    }
     unsigned op = byte(m) % 9;
     expect e;
     memset(&e, 0, sizeof e);
@@ -86,7 +90,7 @@ static void step(model *m, cgw_writer *w)
     case 4: /* the common case twice as often */
         fill(m, e.pos, m->npos);
         fill(m, e.costs, n);
-        if (cgw_cost(w, e.pos, e.costs, n) != CGW_OK || m->nrec == MAXREC)
+        if (cgw_cost(w, e.pos, e.costs, n) != CGW_OK)
             return;
         e.kind = CGW_REC_COST;
         for (size_t i = 0; i < n && m->parts < 8; i++)
@@ -100,7 +104,7 @@ static void step(model *m, cgw_writer *w)
         fill(m, e.tpos, m->npos);
         fill(m, e.pos, m->npos);
         fill(m, e.costs, n);
-        if (cgw_call(w, &t, e.count, e.tpos, e.pos, e.costs, n) != CGW_OK || m->nrec == MAXREC)
+        if (cgw_call(w, &t, e.count, e.tpos, e.pos, e.costs, n) != CGW_OK)
             return;
         e.kind = CGW_REC_CALL;
         e.callee = t.function;
