@@ -76,6 +76,10 @@ static int size_events(cgw_reader *r, size_t n)
         memset(a, 0, bytes);
         *arrs[i] = a;
     }
+    /* a summary: or totals: given before was for other events, and its
+     * array has moved */
+    pt->has_summary = pt->has_totals_line = 0;
+    pt->pub.summary = NULL;
     r->nevents = n;
     return 0;
 }
