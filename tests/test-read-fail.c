@@ -1,8 +1,9 @@
 /* test-read-fail: the reader through a read callback that gives short
- * reads, EINTR, and then fails with EIO at read number N, for every N.
- * Short reads and EINTR change nothing (the records equal those read
- * from memory); a failure ends the read with CGW_EIO and a message, never
- * a crash or a leak (the allocator counts live blocks), whatever N is. */
+ * reads, EINTR, and then fails with EIO at read number N, for every N;
+ * and the reader whose allocation number N fails, for every N.  Short
+ * reads and EINTR change nothing (the records equal those read from
+ * memory); a failure ends the read with CGW_EIO or CGW_ENOMEM and a
+ * message, never a crash or a leak (the allocator counts live blocks). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,9 +98,36 @@ int main(void)
         free(got);
     }
     CHECK(cgw_reader_open_callback(NULL, NULL, NULL) == NULL && errno == EINVAL);
+
+    /* allocation number n fails, for every n until none is left to fail */
+    long n = 1;
+    for (;; n++) {
+        cgwt_alloc a;
+        cgwt_alloc_init(&a, n);
+        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &a.a };
+        r = cgw_reader_open_memory(text, len, &o);
+        if (r == NULL) {
+            CHECK(errno == ENOMEM);
+            CHECK_U64((uint64_t)a.live, 0);
+            continue;
+        }
+        got = records(r, &st);
+        int failed = a.calls >= n;
+        CHECK_ST(st, failed ? CGW_ENOMEM : CGW_OK);
+        if (failed)
+            CHECK(strstr(cgw_reader_errmsg(r), "out of memory") != NULL);
+        else
+            CHECK_STR(got, want);
+        cgw_reader_close(r);
+        CHECK_U64((uint64_t)a.live, 0);
+        free(got);
+        if (!failed)
+            break;
+    }
     free(want);
     free(text);
     printf("%ld reads: short reads and EINTR change nothing; a failure at any of them "
-           "ends in CGW_EIO with no leak\n", calls);
+           "ends in CGW_EIO with no leak; so does each of %ld allocations with CGW_ENOMEM\n",
+           calls, n - 1);
     return 0;
 }
