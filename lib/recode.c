@@ -111,11 +111,12 @@ static cgw_status flush_held(cgw_writer *w, held *h)
     return cgw_write_record(w, &h->rec);
 }
 
-/* Add rec's costs to the held line when it is the same place; 1 if so. */
-static int merge(held *h, const cgw_record *rec, const uint64_t *pos)
+/* Add rec's costs to the held line when it is the same place (the npos
+ * positions the writer writes, all that pos holds); 1 if so. */
+static int merge(held *h, const cgw_record *rec, const uint64_t *pos, int npos)
 {
     if (!h->valid || rec->function != h->function || rec->source_file != h->source_file ||
-        memcmp(pos, h->pos, sizeof h->pos) != 0)
+        memcmp(pos, h->pos, (size_t)npos * sizeof *pos) != 0)
         return 0;
     for (size_t i = 0; i < h->n; i++)
         if (rec->costs[i] > UINT64_MAX - h->costs[i])
@@ -136,7 +137,7 @@ static cgw_status hold(cgw_writer *w, held *h, const cgw_record *rec, const uint
     }
     h->n = n;
     memcpy(h->costs, rec->costs, n * sizeof *h->costs);
-    memcpy(h->pos, pos, sizeof h->pos);
+    memcpy(h->pos, pos, (size_t)w->npos * sizeof *pos);
     h->function = rec->function;
     h->source_file = rec->source_file;
     h->rec = *rec;
@@ -157,7 +158,7 @@ static int all_zero(const uint64_t *c, size_t n)
 /* One record of cgw_recode(), with positions already narrowed. */
 static cgw_status recode_one(cgw_writer *w, held *h, const cgw_record *rec, unsigned flags)
 {
-    if (rec->kind == CGW_REC_COST && merge(h, rec, rec->pos))
+    if (rec->kind == CGW_REC_COST && merge(h, rec, rec->pos, w->npos))
         return CGW_OK;
     cgw_status st = flush_held(w, h);
     if (st != CGW_OK)
