@@ -1,6 +1,7 @@
 /* read-input.c - lines from a descriptor or a read callback (read in
- * large blocks) or from memory (used in place).  A line longer than the block grows the buffer,
- * so memory follows the longest line, never the input's size. */
+ * large blocks) or from memory (used in place).  A line longer than the
+ * block grows the buffer, so memory follows the longest line, never the
+ * input's size. */
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
