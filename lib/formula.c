@@ -2,12 +2,21 @@
  * refuses a bad one (cgw_add_derived_event), the reader drops it with a
  * warning, so that what the reader accepts the writer can write again. */
 #include <stdio.h>
+#include <string.h>
 
 #include "formula.h"
 
 static int is_alpha(char c)
 {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+size_t cgwp_event_name_span(const char *s, size_t len)
+{
+    size_t n = 0;
+    while (n < len && (is_alpha(s[n]) || (n > 0 && s[n] >= '0' && s[n] <= '9')))
+        n++;
+    return n;
 }
 
 static const char *blanks(const char *s)
@@ -31,8 +40,7 @@ int cgwp_formula_check(const char *f, cgwp_event_known known, void *ctx, char *m
                 s = blanks(s + 1);
         }
         const char *name = s;
-        while (is_alpha(*s) || (s > name && *s >= '0' && *s <= '9'))
-            s++;
+        s += cgwp_event_name_span(s, strlen(s));
         if (s == name) {
             snprintf(msg, msglen, "expected an event name at byte %zu", (size_t)(s - f));
             return -1;

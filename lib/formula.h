@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 
+/* The length of the longest prefix of s[0..len) that is an event name
+ * usable in formulas, [A-Za-z_][A-Za-z0-9_]*: 0 when there is none. */
+size_t cgwp_event_name_span(const char *s, size_t len);
+
 /* Whether the event name[0..len) may appear in the formula. */
 typedef int (*cgwp_event_known)(void *ctx, const char *name, size_t len);
 

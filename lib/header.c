@@ -83,13 +83,8 @@ cgw_status cgw_add_desc(cgw_writer *w, const char *type, const char *value)
 
 static int is_event_name(const char *s)
 {
-    if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_'))
-        return 0;
-    for (s++; *s; s++)
-        if (!((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z') || *s == '_' ||
-              (*s >= '0' && *s <= '9')))
-            return 0;
-    return 1;
+    size_t n = strlen(s);
+    return n > 0 && cgwp_event_name_span(s, n) == n;
 }
 
 static cgw_status check_new_event(cgw_writer *w, const char *name, const char *long_name)

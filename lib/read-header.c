@@ -84,19 +84,10 @@ static int size_events(cgw_reader *r, size_t n)
     return 0;
 }
 
-static int is_event_char(char c, int first)
-{
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' ||
-           (!first && c >= '0' && c <= '9');
-}
-
 /* Warn about an event name that formulas cannot use. */
 static void check_event_name(cgw_reader *r, const char *name, size_t len)
 {
-    int ok = len > 0 && is_event_char(name[0], 1);
-    for (size_t i = 1; ok && i < len; i++)
-        ok = is_event_char(name[i], 0);
-    if (!ok)
+    if (len == 0 || cgwp_event_name_span(name, len) != len)
         cgwr_diag(r, r->lineno, CGWR_EVENT_NAME,
                   "event name \"%.40s\" is not [A-Za-z_][A-Za-z0-9_]* (formulas cannot "
                   "use it; the libcgw writer refuses it)", name);
@@ -368,13 +359,19 @@ static void dispatch(cgw_reader *r, const char *k, size_t n, const char *p, cons
     }
 }
 
+static int is_key_char(char c)
+{
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == ' ' || c == '(' || c == ')';
+}
+
 /* A line "key: value" (the key is [A-Za-z0-9_ ()]+ before ':').  Returns
  * 0 when the line is not one, 1 when it was read, 2 when it ends the part
  * (CGW_REC_PART_END is queued) and must be read again in the next part. */
 int cgwr_header_line(cgw_reader *r, const char *p, size_t len)
 {
     const char *end = p + len, *k = p;
-    while (p < end && *p != ':' && (is_event_char(*p, 0) || *p == ' ' || *p == '(' || *p == ')'))
+    while (p < end && is_key_char(*p))
         p++;
     if (p == end || *p != ':' || p == k)
         return 0;
