@@ -60,6 +60,7 @@ static void expand(char *out, size_t len, const char *pattern)
 typedef struct snap {
     void *caller, *site, *callee;
     uint64_t count, incl, self;
+    uint32_t from, to; /* identities of caller and callee (write_thread) */
 } snap;
 
 typedef struct fnaddr {
@@ -136,7 +137,7 @@ static int snapshot(dump *d, size_t k, uint64_t now)
         for (uint32_t i = 0; i < used && c->base + i < n; i++) {
             const prof_edge *e = &c->edges[i];
             s[e->id] = (snap){ e->caller, e->site, e->callee, prof_load(&e->count),
-                               prof_load(&e->incl), prof_load(&e->self) };
+                               prof_load(&e->incl), prof_load(&e->self), 0, 0 };
         }
     }
     if (t == prof_self)
@@ -238,17 +239,14 @@ static int resolve_all(dump *d)
     return 0;
 }
 
-static int by_edge(const void *a, const void *b, void *ctx)
+static int by_edge(const void *a, const void *b)
 {
     const snap *x = a, *y = b;
-    const dump *d = ctx;
-    uint32_t cx = fn_of(d, x->caller)->id, cy = fn_of(d, y->caller)->id;
-    if (cx != cy)
-        return cx < cy ? -1 : 1;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
     if (x->site != y->site)
         return (uintptr_t)x->site < (uintptr_t)y->site ? -1 : 1;
-    uint32_t ex = fn_of(d, x->callee)->id, ey = fn_of(d, y->callee)->id;
-    return ex < ey ? -1 : ex > ey;
+    return x->to < y->to ? -1 : x->to > y->to;
 }
 
 /* The instruction of a call, from its return address: on x86-64 a
@@ -269,7 +267,7 @@ static uintptr_t call_address(void *site)
  * code, and the call is placed on the caller's entry. */
 static void write_call(const dump *d, cgw_writer *w, const fnaddr *caller, const snap *e)
 {
-    const fnaddr *callee = &d->fns[d->rep[fn_of(d, e->callee)->id]];
+    const fnaddr *callee = &d->fns[d->rep[e->to]];
     const char *file = NULL;
     prof_symbol s;
     uint64_t src[2] = { caller->pos[0], caller->pos[1] };
@@ -296,15 +294,16 @@ static void write_thread(dump *d, cgw_writer *w, size_t k, uint64_t *self, unsig
     for (size_t i = 0; i < n; i++) {
         if (s[i].count == 0)
             continue;
-        uint32_t id = fn_of(d, s[i].callee)->id;
-        self[id] += s[i].self;
-        seen[id] = 1;
+        s[i].to = fn_of(d, s[i].callee)->id;
+        self[s[i].to] += s[i].self;
+        seen[s[i].to] = 1;
         if (s[i].caller != NULL) {
-            seen[fn_of(d, s[i].caller)->id] = 1;
+            s[i].from = fn_of(d, s[i].caller)->id;
+            seen[s[i].from] = 1;
             s[ncalls++] = s[i]; /* the calls, compacted in place */
         }
     }
-    qsort_r(s, ncalls, sizeof *s, by_edge, d);
+    qsort(s, ncalls, sizeof *s, by_edge);
     size_t e = 0;
     for (uint32_t id = 0; id < d->nids; id++) {
         if (!seen[id])
@@ -314,7 +313,7 @@ static void write_thread(dump *d, cgw_writer *w, size_t k, uint64_t *self, unsig
         cgw_file(w, f->file);
         cgw_function(w, f->name);
         cgw_cost(w, f->pos, &self[id], 1);
-        for (; e < ncalls && fn_of(d, s[e].caller)->id == id; e++)
+        for (; e < ncalls && s[e].from == id; e++)
             write_call(d, w, f, &s[e]);
     }
 }
