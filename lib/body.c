@@ -70,19 +70,29 @@ cgw_status cgwp_end_function(cgw_writer *w)
     return cgwp_write_name(w, "fe=", CGWP_FL, w->cur_fl);
 }
 
-/* " c1 c2 ...": every event in portable mode, no trailing zeros compact. */
-char *cgwp_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n)
+/* " c1 c2 ...": every event in portable mode, no trailing zeros compact.
+ * With totals, each cost is added in the same pass and *carry says
+ * whether a total wrapped past 2^64-1. */
+static inline char *put_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n,
+                              uint64_t *totals, uint64_t *carry)
 {
+    size_t m = n;
     if (w->flags & CGW_COMPACT) {
-        while (n > 0 && c[n - 1] == 0)
-            n--;
+        while (m > 0 && c[m - 1] == 0)
+            m--;
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < m; i++) {
+        uint64_t v = c[i];
+        if (totals != NULL) {
+            uint64_t sum = totals[i] + v;
+            *carry |= sum < v;
+            totals[i] = sum;
+        }
         *p++ = ' ';
-        p = cgwp_fmt_dec(p, c[i]);
+        p = cgwp_fmt_dec(p, v);
     }
     if (!(w->flags & CGW_COMPACT)) {
-        for (size_t i = n; i < w->nevents; i++) {
+        for (size_t i = m; i < w->nevents; i++) {
             p[0] = ' ';
             p[1] = '0';
             p += 2;
@@ -169,27 +179,49 @@ cgw_status cgw_inline_file(cgw_writer *w, const char *name)
     return cgwp_write_name(w, fl == w->cur_fl ? "fe=" : "fi=", CGWP_FL, fl);
 }
 
+/* Every check of cgw_cost at once, for the hot path; when one fails the
+ * slow path repeats them one by one to say which. */
+static int cost_ready(const cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t n)
+{
+    return w != NULL && w->err == CGW_OK && w->state == CGWP_ST_BODY && w->cur_fn != 0 &&
+           w->next_ob == w->cur_ob && (w->next_fl == 0 || w->next_fl == w->cur_fl) &&
+           pos != NULL && n <= w->nevents && (costs != NULL || n == 0);
+}
+
+/* The totals passed 2^64-1 while adding costs (the costs after a wrap
+ * are added too): take them back out and name the first event that
+ * overflows.  Compact mode added none of the trailing zeros. */
+static cgw_status total_overflow(cgw_writer *w, const uint64_t *costs, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        w->totals[i] -= costs[i];
+    for (i = 0; i + 1 < n && costs[i] <= UINT64_MAX - w->totals[i]; i++)
+        ;
+    return cgwp_fail(w, CGW_ERANGE, "the total of event %zu would pass 2^64-1", i + 1);
+}
+
 cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t n)
 {
-    cgw_status st = enter_function(w, "cgw_cost");
-    if (st == CGW_OK && pos == NULL)
-        st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
-    if (st == CGW_OK)
-        st = check_costs(w, "self", costs, n);
-    if (st != CGW_OK)
-        return st;
-    uint64_t *t = w->totals;
-    for (size_t i = 0; i < n; i++)
-        if (costs[i] > UINT64_MAX - t[i])
-            return cgwp_fail(w, CGW_ERANGE, "the total of event %zu would pass 2^64-1", i + 1);
+    if (!cost_ready(w, pos, costs, n)) {
+        cgw_status st = enter_function(w, "cgw_cost");
+        if (st == CGW_OK && pos == NULL)
+            st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
+        if (st == CGW_OK)
+            st = check_costs(w, "self", costs, n);
+        if (st != CGW_OK)
+            return st;
+    }
+    w->call = "cgw_cost";
     char *p = cgwp_reserve(w, w->line_max);
     if (p == NULL)
         return w->err;
+    uint64_t carry = 0;
     char *q = cgwp_pos(w, p, pos, 0);
-    q = cgwp_costs(w, q, costs, n);
+    q = put_costs(w, q, costs, n, w->totals, &carry);
+    if (carry)
+        return total_overflow(w, costs, n);
     *q++ = '\n';
-    for (size_t i = 0; i < n; i++)
-        t[i] += costs[i];
     return cgwp_commit(w, p, q);
 }
 
@@ -264,7 +296,7 @@ cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
     memcpy(q, "calls=", 6);
     q = cgwp_fmt_dec(q + 6, count);
     q = target_and_source(w, q, target_pos, source_pos);
-    q = cgwp_costs(w, q, inclusive, n);
+    q = put_costs(w, q, inclusive, n, NULL, NULL);
     *q++ = '\n';
     return cgwp_commit(w, p, q);
 }

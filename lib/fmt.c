@@ -1,67 +1,88 @@
 /* fmt.c - integers formatted by hand, straight into the output buffer.
- * Two digits per step from a table; no printf family on the hot path. */
+ * The length comes from the bit length and one table compare, then two
+ * digits per step from a table; no printf family on the hot path.  The
+ * one- and two-digit cases are inline in internal.h. */
 #include "internal.h"
 
-static const char digits2[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-    "8081828384858687888990919293949596979899";
+const char cgwp_digits2[200] = {
+    '0','0','0','1','0','2','0','3','0','4','0','5','0','6','0','7','0','8','0','9',
+    '1','0','1','1','1','2','1','3','1','4','1','5','1','6','1','7','1','8','1','9',
+    '2','0','2','1','2','2','2','3','2','4','2','5','2','6','2','7','2','8','2','9',
+    '3','0','3','1','3','2','3','3','3','4','3','5','3','6','3','7','3','8','3','9',
+    '4','0','4','1','4','2','4','3','4','4','4','5','4','6','4','7','4','8','4','9',
+    '5','0','5','1','5','2','5','3','5','4','5','5','5','6','5','7','5','8','5','9',
+    '6','0','6','1','6','2','6','3','6','4','6','5','6','6','6','7','6','8','6','9',
+    '7','0','7','1','7','2','7','3','7','4','7','5','7','6','7','7','7','8','7','9',
+    '8','0','8','1','8','2','8','3','8','4','8','5','8','6','8','7','8','8','8','9',
+    '9','0','9','1','9','2','9','3','9','4','9','5','9','6','9','7','9','8','9','9'
+};
+
+static const uint64_t pow10[20] = {
+    1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+    100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
+    10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
+    100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull
+};
+
+static unsigned bit_len(uint64_t v)
+{
+#if defined(__GNUC__)
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+#else
+    unsigned n = 0;
+    while (v != 0) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+#endif
+}
 
 unsigned cgwp_dec_len(uint64_t v)
 {
-    unsigned n = 1;
-    while (v >= 10000) {
-        v /= 10000;
-        n += 4;
-    }
-    if (v >= 1000)
-        return n + 3;
-    if (v >= 100)
-        return n + 2;
-    return v >= 10 ? n + 1 : n;
+    /* 1233/4096 is just above log10(2): t is the digit count or one
+     * less.  Zero has one digit, and v | 1 passes a power of ten (even)
+     * exactly when v does. */
+    uint64_t u = v | 1;
+    unsigned t = bit_len(u) * 1233u >> 12;
+    return t + (u >= pow10[t]);
 }
 
 unsigned cgwp_hex_len(uint64_t v)
 {
-    unsigned n = 1;
-    while (v >= 16) {
-        v >>= 4;
-        n++;
-    }
-    return n + 2;
+    unsigned bits = bit_len(v);
+    return 2 + (bits ? (bits + 3) / 4 : 1);
 }
 
-char *cgwp_fmt_dec(char *p, uint64_t v)
+/* Two digits a step from the end; 32-bit steps once the rest fits. */
+char *cgwp_fmt_dec_long(char *p, uint64_t v)
 {
-    if (v < 10) {
-        *p = (char)('0' + v);
-        return p + 1;
-    }
-    unsigned n = cgwp_dec_len(v);
-    char *end = p + n;
+    char *end = p + cgwp_dec_len(v);
     char *q = end;
-    while (v >= 100) {
+    while (v > UINT32_MAX) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
         q -= 2;
-        q[0] = digits2[2 * r];
-        q[1] = digits2[2 * r + 1];
+        memcpy(q, cgwp_digits2 + 2 * r, 2);
     }
-    if (v >= 10) {
+    uint32_t u = (uint32_t)v;
+    while (u >= 100) {
+        unsigned r = u % 100;
+        u /= 100;
         q -= 2;
-        q[0] = digits2[2 * v];
-        q[1] = digits2[2 * v + 1];
-    } else {
-        *--q = (char)('0' + v);
+        memcpy(q, cgwp_digits2 + 2 * r, 2);
     }
+    if (u >= 10)
+        memcpy(q - 2, cgwp_digits2 + 2 * u, 2);
+    else
+        q[-1] = (char)('0' + u);
     return end;
 }
 
 char *cgwp_fmt_hex(char *p, uint64_t v)
 {
     static const char hex[] = "0123456789abcdef";
-    unsigned n = cgwp_hex_len(v);
-    char *end = p + n;
+    char *end = p + cgwp_hex_len(v);
     char *q = end;
     p[0] = '0';
     p[1] = 'x';

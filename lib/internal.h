@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "cgw.h"
 
@@ -176,10 +177,25 @@ static inline cgw_status cgwp_puts(cgw_writer *w, const char *s, size_t n)
 
 /* fmt.c: integers by hand; each returns the end of what it wrote.
  * A decimal takes at most 20 bytes, a 0x hex number 18. */
-char *cgwp_fmt_dec(char *p, uint64_t v);
+extern const char cgwp_digits2[200]; /* "00" "01" ... "99" */
+char *cgwp_fmt_dec_long(char *p, uint64_t v);
 char *cgwp_fmt_hex(char *p, uint64_t v);
 unsigned cgwp_dec_len(uint64_t v);
 unsigned cgwp_hex_len(uint64_t v);
+
+/* Most costs and position steps have one or two digits. */
+static inline char *cgwp_fmt_dec(char *p, uint64_t v)
+{
+    if (v < 10) {
+        *p = (char)('0' + v);
+        return p + 1;
+    }
+    if (v < 100) {
+        memcpy(p, cgwp_digits2 + 2 * v, 2);
+        return p + 2;
+    }
+    return cgwp_fmt_dec_long(p, v);
+}
 
 /* names.c */
 cgw_status cgwp_intern(cgw_writer *w, int kind, const char *s,
@@ -191,7 +207,38 @@ void cgwp_tables_free(cgw_writer *w);
 
 /* pos.c */
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
-char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target);
+char *cgwp_pos_any(cgw_writer *w, char *p, const uint64_t *pos, int is_target);
+
+/* A relative subposition: "*", "+N" or "-N" from base b. */
+static inline char *cgwp_pos_step(char *p, uint64_t v, uint64_t b)
+{
+    if (v == b) {
+        *p = '*';
+        return p + 1;
+    }
+    if (v > b) {
+        *p = '+';
+        return cgwp_fmt_dec(p + 1, v - b);
+    }
+    *p = '-';
+    return cgwp_fmt_dec(p + 1, b - v);
+}
+
+/* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
+ * leading or trailing blank; a cost or source position becomes the base.
+ * The usual case, a relative step in portable mode, is inline. */
+static inline char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target)
+{
+    if (is_target || !w->base_valid || (w->flags & (CGW_COMPACT | CGW_NO_POS_COMPRESSION)))
+        return cgwp_pos_any(w, p, pos, is_target);
+    for (int i = 0; i < w->npos; i++) {
+        if (i > 0)
+            *p++ = ' ';
+        p = cgwp_pos_step(p, pos[i], w->base[i]);
+        w->base[i] = pos[i];
+    }
+    return p;
+}
 
 /* header.c */
 cgw_status cgwp_write_header(cgw_writer *w);
@@ -200,6 +247,5 @@ cgw_status cgwp_write_totals(cgw_writer *w);
 /* body.c */
 cgw_status cgwp_begin_body(cgw_writer *w);
 cgw_status cgwp_end_function(cgw_writer *w);
-char *cgwp_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n);
 
 #endif /* CGW_INTERNAL_H */

@@ -3,7 +3,8 @@
  * target never moves that base.  The first line after fn= is absolute.
  * By default targets are absolute (they point into another function);
  * CGW_COMPACT writes whichever form is shorter, preferring relative on a
- * tie, as the spec's own example does. */
+ * tie, as the spec's own example does.  The portable relative case is
+ * cgwp_pos() in internal.h; this file does every case. */
 #include "internal.h"
 
 static char *absolute(char *p, uint64_t v, int hex)
@@ -11,30 +12,14 @@ static char *absolute(char *p, uint64_t v, int hex)
     return hex ? cgwp_fmt_hex(p, v) : cgwp_fmt_dec(p, v);
 }
 
-static char *relative(char *p, uint64_t v, uint64_t base)
-{
-    if (v == base) {
-        *p = '*';
-        return p + 1;
-    }
-    if (v > base) {
-        *p = '+';
-        return cgwp_fmt_dec(p + 1, v - base);
-    }
-    *p = '-';
-    return cgwp_fmt_dec(p + 1, base - v);
-}
-
 static char *shortest(char *p, uint64_t v, uint64_t base, int hex)
 {
     unsigned rel = v == base ? 1 : 1 + cgwp_dec_len(v > base ? v - base : base - v);
     unsigned abs = hex ? cgwp_hex_len(v) : cgwp_dec_len(v);
-    return rel <= abs ? relative(p, v, base) : absolute(p, v, hex);
+    return rel <= abs ? cgwp_pos_step(p, v, base) : absolute(p, v, hex);
 }
 
-/* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
- * leading or trailing blank; a cost or source position becomes the base. */
-char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target)
+char *cgwp_pos_any(cgw_writer *w, char *p, const uint64_t *pos, int is_target)
 {
     int compact = (w->flags & CGW_COMPACT) != 0;
     int rel = w->base_valid && !(w->flags & CGW_NO_POS_COMPRESSION) && (compact || !is_target);
@@ -48,7 +33,7 @@ char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target)
         else if (compact)
             p = shortest(p, pos[i], w->base[i], hex);
         else
-            p = relative(p, pos[i], w->base[i]);
+            p = cgwp_pos_step(p, pos[i], w->base[i]);
     }
     if (!is_target) {
         for (int i = 0; i < w->npos; i++)

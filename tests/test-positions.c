@@ -18,14 +18,23 @@ static char *body(const char *text)
     return strdup(fn + 1);
 }
 
-static char *finish(cgw_writer *w, char **buf, size_t *len)
+/* Finish, read back (and through callgrind_annotate when annotate is
+ * set), and return the body from the first fn= line. */
+static char *finish_as(cgw_writer *w, char **buf, size_t *len, int annotate)
 {
     CHECK_ST(cgw_finish(w), CGW_OK);
     cgw_free(w);
-    cgwt_annotate(*buf, *len, NULL);
+    cgwt_readback(*buf, *len, NULL); /* instr positions draw a portability warning */
+    if (annotate)
+        cgwt_annotate(*buf, *len, NULL);
     char *b = body(*buf);
     free(*buf);
     return b;
+}
+
+static char *finish(cgw_writer *w, char **buf, size_t *len)
+{
+    return finish_as(w, buf, len, 1);
 }
 
 static void lines(unsigned flags, const char *want)
@@ -71,8 +80,61 @@ static void instr(unsigned flags, const char *want)
     free(b);
 }
 
+/* Every decimal and hex length: v as an address, a line, a cost and a
+ * relative step, in portable and compact mode.  callgrind_annotate (a
+ * process each) reads a sample. */
+static void every_length(unsigned flags, uint64_t v, int annotate)
+{
+    char *buf, want[256];
+    size_t len;
+    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, flags, 0, NULL };
+    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+    unsigned long long u = (unsigned long long)v;
+    cgw_add_event(w, "Ir", NULL);
+    cgw_function(w, "f");
+    cgw_cost(w, P2(0, 0), P1(0), 1);
+    cgw_cost(w, P2(v, v), P1(v), 1);
+    char *b = finish_as(w, &buf, &len, annotate);
+    if (flags & CGW_COMPACT && v == 0) {
+        snprintf(want, sizeof want, "fn=(1) f\n0x0 0\n* *\ntotals: 0\n");
+    } else if (flags & CGW_COMPACT) {
+        /* the shorter of the step and the absolute form, the step on a tie */
+        char rel[32], hex[32], dec[32];
+        snprintf(rel, sizeof rel, "+%llu", u);
+        snprintf(hex, sizeof hex, "0x%llx", u);
+        snprintf(dec, sizeof dec, "%llu", u);
+        snprintf(want, sizeof want, "fn=(1) f\n0x0 0\n%s %s %llu\ntotals: %llu\n",
+                 strlen(rel) <= strlen(hex) ? rel : hex, strlen(rel) <= strlen(dec) ? rel : dec,
+                 u, u);
+    } else if (v == 0) {
+        snprintf(want, sizeof want, "fn=(1) f\n0x0 0 0\n* * 0\n\ntotals: 0\n");
+    } else {
+        snprintf(want, sizeof want, "fn=(1) f\n0x0 0 0\n+%llu +%llu %llu\n\ntotals: %llu\n",
+                 u, u, u, u);
+    }
+    CHECK_STR(b, want);
+    free(b);
+}
+
 int main(void)
 {
+    for (uint64_t p = 1;; p *= 10) {
+        const uint64_t vs[] = { p - 1, p, p + 1, p * 2 - 1 };
+        for (size_t i = 0; i < 4; i++) {
+            every_length(0, vs[i], i == 3);
+            every_length(CGW_COMPACT, vs[i], 0);
+        }
+        if (p > UINT64_MAX / 10)
+            break;
+    }
+    for (unsigned bit = 0; bit < 64; bit++) {
+        uint64_t v = (uint64_t)1 << bit;
+        every_length(0, v - 1, 0);
+        every_length(CGW_COMPACT, v, 0);
+        every_length(CGW_COMPACT, v | (v - 1), 0);
+    }
+    every_length(0, UINT64_MAX, 1);
+    every_length(CGW_COMPACT, UINT64_MAX, 0);
     lines(0, "fn=(1) f\n1000 5 0\n* 0 0\n+3 1 0\n-993 0 7\ncfi=(1)\ncfn=(2) g\n"
              "calls=2 5000\n+2 9 0\n-1 1 0\n\nfl=(1)\nfn=(2)\n5000 9 0\n\ntotals: 16 7\n");
     lines(CGW_COMPACT, "fn=(1) f\n1000 5\n*\n+3 1\n10 0 7\ncfn=(2) g\ncalls=2 5000\n+2 9\n"
