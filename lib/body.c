@@ -73,8 +73,8 @@ cgw_status cgwp_end_function(cgw_writer *w)
 /* " c1 c2 ...": every event in portable mode, no trailing zeros compact.
  * With totals, each cost is added in the same pass and *carry says
  * whether a total wrapped past 2^64-1. */
-static inline char *put_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n,
-                              uint64_t *totals, uint64_t *carry)
+static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n,
+                                       uint64_t *totals, uint64_t *carry)
 {
     size_t m = n;
     if (w->flags & CGW_COMPACT) {
@@ -106,9 +106,7 @@ static cgw_status choose(cgw_writer *w, const char *call, int kind, const char *
 {
     cgw_status st = enter_body(w, call);
     if (st == CGW_OK)
-        st = cgwp_check_name(w, what, name);
-    if (st == CGW_OK)
-        st = cgwp_intern(w, kind, name, 0, 0, slot);
+        st = cgwp_intern(w, kind, what, name, 0, 0, slot);
     return st;
 }
 
@@ -125,7 +123,7 @@ cgw_status cgw_file(cgw_writer *w, const char *name)
 static cgw_status unknown_file(cgw_writer *w, uint32_t *fl)
 {
     if (w->unknown_fl == 0) {
-        cgw_status st = cgwp_intern(w, CGWP_FL, "???", 0, 0, &w->unknown_fl);
+        cgw_status st = cgwp_intern(w, CGWP_FL, NULL, "???", 0, 0, &w->unknown_fl);
         if (st != CGW_OK)
             return st;
     }
@@ -137,12 +135,10 @@ cgw_status cgw_function(cgw_writer *w, const char *name)
 {
     uint32_t fl = w ? w->next_fl : 0, fn;
     cgw_status st = enter_body(w, "cgw_function");
-    if (st == CGW_OK)
-        st = cgwp_check_name(w, "function name", name);
     if (st == CGW_OK && fl == 0)
         st = unknown_file(w, &fl);
     if (st == CGW_OK)
-        st = cgwp_intern(w, CGWP_FN, name, w->next_ob, fl, &fn);
+        st = cgwp_intern(w, CGWP_FN, "function name", name, w->next_ob, fl, &fn);
     if (st == CGW_OK)
         st = cgwp_end_function(w);
     if (st != CGW_OK)
@@ -170,9 +166,7 @@ cgw_status cgw_inline_file(cgw_writer *w, const char *name)
     uint32_t fl;
     cgw_status st = enter_function(w, "cgw_inline_file");
     if (st == CGW_OK)
-        st = cgwp_check_name(w, "inline file name", name);
-    if (st == CGW_OK)
-        st = cgwp_intern(w, CGWP_FL, name, 0, 0, &fl);
+        st = cgwp_intern(w, CGWP_FL, "inline file name", name, 0, 0, &fl);
     if (st != CGW_OK || fl == w->cur_fi)
         return st;
     w->cur_fi = fl;
@@ -191,7 +185,7 @@ static int cost_ready(const cgw_writer *w, const uint64_t *pos, const uint64_t *
 /* The totals passed 2^64-1 while adding costs (the costs after a wrap
  * are added too): take them back out and name the first event that
  * overflows.  Compact mode added none of the trailing zeros. */
-static cgw_status total_overflow(cgw_writer *w, const uint64_t *costs, size_t n)
+static CGWP_COLD cgw_status total_overflow(cgw_writer *w, const uint64_t *costs, size_t n)
 {
     size_t i;
     for (i = 0; i < n; i++)
@@ -201,14 +195,21 @@ static cgw_status total_overflow(cgw_writer *w, const uint64_t *costs, size_t n)
     return cgwp_fail(w, CGW_ERANGE, "the total of event %zu would pass 2^64-1", i + 1);
 }
 
+/* cgw_cost() when cost_ready() fails: the checks one at a time. */
+static CGWP_COLD cgw_status check_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t n)
+{
+    cgw_status st = enter_function(w, "cgw_cost");
+    if (st == CGW_OK && pos == NULL)
+        st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
+    if (st == CGW_OK)
+        st = check_costs(w, "self", costs, n);
+    return st;
+}
+
 cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t n)
 {
     if (!cost_ready(w, pos, costs, n)) {
-        cgw_status st = enter_function(w, "cgw_cost");
-        if (st == CGW_OK && pos == NULL)
-            st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
-        if (st == CGW_OK)
-            st = check_costs(w, "self", costs, n);
+        cgw_status st = check_cost(w, pos, costs, n);
         if (st != CGW_OK)
             return st;
     }
@@ -231,19 +232,15 @@ static cgw_status resolve(cgw_writer *w, const cgw_target *t, const char *what,
 {
     if (t == NULL || t->function == NULL)
         return cgwp_fail(w, CGW_EINVAL, "the %s has no function name", what);
-    cgw_status st = cgwp_check_name(w, "function name", t->function);
-    if (st == CGW_OK && t->object != NULL)
-        st = cgwp_check_name(w, "object name", t->object);
-    if (st == CGW_OK && t->file != NULL)
-        st = cgwp_check_name(w, "file name", t->file);
+    cgw_status st = CGW_OK;
     *ob = w->cur_ob;
     *fl = w->cur_fl;
-    if (st == CGW_OK && t->object != NULL)
-        st = cgwp_intern(w, CGWP_OB, t->object, 0, 0, ob);
+    if (t->object != NULL)
+        st = cgwp_intern(w, CGWP_OB, "object name", t->object, 0, 0, ob);
     if (st == CGW_OK && t->file != NULL)
-        st = cgwp_intern(w, CGWP_FL, t->file, 0, 0, fl);
+        st = cgwp_intern(w, CGWP_FL, "file name", t->file, 0, 0, fl);
     if (st == CGW_OK)
-        st = cgwp_intern(w, CGWP_FN, t->function, *ob, *fl, fn);
+        st = cgwp_intern(w, CGWP_FN, "function name", t->function, *ob, *fl, fn);
     return st;
 }
 

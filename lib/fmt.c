@@ -54,28 +54,44 @@ unsigned cgwp_hex_len(uint64_t v)
     return 2 + (bits ? (bits + 3) / 4 : 1);
 }
 
-/* Two digits a step from the end; 32-bit steps once the rest fits. */
+/* The eight digits of v < 10^8 as eight bytes, the first digit in the
+ * lowest byte: the value is split into lanes of 4, 2 and 1 digits inside
+ * one 64-bit word (each division by a multiply and shift that is exact
+ * for the lane's range), then '0' is added to every byte. */
+static uint64_t eight_digits(uint32_t v)
+{
+    uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+    uint64_t y = (x * 10486 >> 20) & 0x0000007f0000007full; /* a / 100, a < 10^4 */
+    x = y | (x - y * 100) << 16;
+    y = (x * 103 >> 10) & 0x000f000f000f000full; /* b / 10, b < 100 */
+    x = y | (x - y * 10) << 8;
+    return x + 0x3030303030303030ull;
+}
+
+/* v >= 100.  Up to eight digits in one 8-byte store (the caller's room
+ * covers 21 bytes), longer values two digits a step from the end. */
 char *cgwp_fmt_dec_long(char *p, uint64_t v)
 {
-    char *end = p + cgwp_dec_len(v);
-    char *q = end;
-    while (v > UINT32_MAX) {
+    unsigned n = cgwp_dec_len(v);
+    if (v < 100000000) {
+        uint64_t d = eight_digits((uint32_t)v) >> (8 * (8 - n));
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        d = __builtin_bswap64(d);
+#endif
+        memcpy(p, &d, 8);
+        return p + n;
+    }
+    char *end = p + n, *q = end;
+    while (v >= 100) {
         unsigned r = (unsigned)(v % 100);
         v /= 100;
         q -= 2;
         memcpy(q, cgwp_digits2 + 2 * r, 2);
     }
-    uint32_t u = (uint32_t)v;
-    while (u >= 100) {
-        unsigned r = u % 100;
-        u /= 100;
-        q -= 2;
-        memcpy(q, cgwp_digits2 + 2 * r, 2);
-    }
-    if (u >= 10)
-        memcpy(q - 2, cgwp_digits2 + 2 * u, 2);
+    if (v >= 10)
+        memcpy(q - 2, cgwp_digits2 + 2 * v, 2);
     else
-        q[-1] = (char)('0' + u);
+        q[-1] = (char)('0' + v);
     return end;
 }
 

@@ -147,7 +147,7 @@ static cgw_status add_event(cgw_writer *w, const char *name, const char *formula
             st = cgwp_text_adds(w, &w->evnames, name);
     }
     if (st == CGW_OK)
-        st = cgwp_intern(w, CGWP_EV, name, 0, 0, &entry);
+        st = cgwp_intern(w, CGWP_EV, NULL, name, 0, 0, &entry);
     if (st != CGW_OK) {
         w->events.len = mark_ev;
         w->evnames.len = mark_names;

@@ -9,6 +9,16 @@
 
 #include "cgw.h"
 
+/* CGWP_COLD: a rare path kept out of its caller's body; CGWP_HOT_INLINE:
+ * a helper of a hot path that must be inlined into it. */
+#if defined(__GNUC__)
+#define CGWP_COLD __attribute__((noinline, cold))
+#define CGWP_HOT_INLINE inline __attribute__((always_inline))
+#else
+#define CGWP_COLD
+#define CGWP_HOT_INLINE inline
+#endif
+
 /* Writer states; entry points name the set of states they accept. */
 enum {
     CGWP_ST_HEADER = 1,      /* before the first body call */
@@ -28,19 +38,24 @@ typedef struct cgwp_text {
  * object and file entries (index + 1) that, with the name, identify it. */
 typedef struct cgwp_name {
     const char *str;
+    const char *given; /* the caller's pointer last seen for it */
     uint32_t len;
     uint32_t id;
     uint32_t scope_ob, scope_fl;
     uint64_t hash;
 } cgwp_name;
 
-/* A name table: entries plus an open-addressing index of entry + 1. */
+/* A name table: entries plus an open-addressing index of entry + 1, and
+ * the entries of recently given pointers, so that a caller passing the
+ * same string again costs a strcmp() instead of a hash. */
+#define CGWP_RECENT 64
 typedef struct cgwp_table {
     cgwp_name *names;
     uint32_t count, cap;
     uint32_t *slots;
     uint32_t mask;
     uint32_t next_id;
+    uint32_t recent[CGWP_RECENT];
 } cgwp_table;
 
 /* Strings of the name tables live in chunks freed with the part. */
@@ -198,7 +213,7 @@ static inline char *cgwp_fmt_dec(char *p, uint64_t v)
 }
 
 /* names.c */
-cgw_status cgwp_intern(cgw_writer *w, int kind, const char *s,
+cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
                        uint32_t scope_ob, uint32_t scope_fl, uint32_t *entry);
 cgw_status cgwp_write_name(cgw_writer *w, const char *spec, int kind, uint32_t entry);
 const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s);

@@ -86,11 +86,33 @@ static uint32_t find(const cgwp_table *t, const char *s, size_t n, uint32_t a,
     return 0;
 }
 
-/* The entry (index + 1) of s in table kind, adding it when new. */
-cgw_status cgwp_intern(cgw_writer *w, int kind, const char *s, uint32_t scope_ob,
-                       uint32_t scope_fl, uint32_t *entry)
+static uint32_t recent_slot(const char *s)
+{
+    uintptr_t a = (uintptr_t)s;
+    return (uint32_t)((a >> 3) ^ (a >> 11)) & (CGWP_RECENT - 1);
+}
+
+/* The entry (index + 1) of s in table kind, adding it when new.  With
+ * what, a new name is checked first (cgwp_check_name); a name already in
+ * the table passed that check when it came in. */
+cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
+                       uint32_t scope_ob, uint32_t scope_fl, uint32_t *entry)
 {
     cgwp_table *t = &w->tables[kind];
+    uint32_t *recent = s ? &t->recent[recent_slot(s)] : NULL;
+    if (recent != NULL && *recent != 0) {
+        const cgwp_name *e = &t->names[*recent - 1];
+        if (e->given == s && e->scope_ob == scope_ob && e->scope_fl == scope_fl &&
+            strcmp(e->str, s) == 0) {
+            *entry = *recent;
+            return CGW_OK;
+        }
+    }
+    if (what != NULL) {
+        cgw_status st = cgwp_check_name(w, what, s);
+        if (st != CGW_OK)
+            return st;
+    }
     size_t n = strlen(s);
     if (n > UINT32_MAX)
         return cgwp_fail(w, CGW_EINVAL, "a name of %zu bytes is too long", n);
@@ -98,7 +120,8 @@ cgw_status cgwp_intern(cgw_writer *w, int kind, const char *s, uint32_t scope_ob
     uint32_t slot = 0;
     uint32_t found = find(t, s, n, scope_ob, scope_fl, h, &slot);
     if (found != 0) {
-        *entry = found;
+        t->names[found - 1].given = s;
+        *recent = *entry = found;
         return CGW_OK;
     }
     if ((t->count + 1) * 2 > (t->slots ? t->mask + 1 : 0)) {
@@ -118,8 +141,9 @@ cgw_status cgwp_intern(cgw_writer *w, int kind, const char *s, uint32_t scope_ob
     e->scope_ob = scope_ob;
     e->scope_fl = scope_fl;
     e->hash = h;
+    e->given = s;
     t->slots[slot] = ++t->count;
-    *entry = t->count;
+    *recent = *entry = t->count;
     return CGW_OK;
 }
 
@@ -186,6 +210,7 @@ void cgwp_tables_reset(cgw_writer *w)
         cgwp_table *t = &w->tables[k];
         t->count = 0;
         t->next_id = 0;
+        memset(t->recent, 0, sizeof t->recent);
         if (t->slots)
             memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
     }

@@ -34,8 +34,39 @@ static void golden(const char *name)
     free(text);
 }
 
+/* One buffer rewritten between calls gives each name its own entry (the
+ * writer remembers given pointers, and must notice the new text). */
+static void reused_buffer(void)
+{
+    char *text, name[16];
+    size_t len;
+    cgw_writer *w = cgw_open_memory(&text, &len, NULL);
+    const cgw_target callee = { NULL, NULL, name };
+    cgw_add_event(w, "Ir", NULL);
+    const char *names[] = { "f", "g", "f", "gg" };
+    for (size_t i = 0; i < 4; i++) {
+        strcpy(name, names[i]);
+        CHECK_ST(cgw_function(w, name), CGW_OK);
+        CHECK_ST(cgw_cost(w, (const uint64_t[]){ 1 }, (const uint64_t[]){ 1 }, 1), CGW_OK);
+        strcpy(name, names[3 - i]);
+        CHECK_ST(cgw_call(w, &callee, 1, NULL, (const uint64_t[]){ 1 }, NULL, 0), CGW_OK);
+    }
+    CHECK_ST(cgw_close(w), CGW_OK);
+    const char *body = strstr(text, "fl=(1) ???\n");
+    CHECK(body != NULL);
+    CHECK_STR(body, "fl=(1) ???\nfn=(1) f\n1 1\ncfi=(1)\ncfn=(2) gg\ncalls=1 0\n* 0\n\n"
+                    "fl=(1)\nfn=(3) g\n1 1\ncfi=(1)\ncfn=(1)\ncalls=1 0\n* 0\n\n"
+                    "fl=(1)\nfn=(1)\n1 1\ncfi=(1)\ncfn=(3)\ncalls=1 0\n* 0\n\n"
+                    "fl=(1)\nfn=(2)\n1 1\ncfi=(1)\ncfn=(1)\ncalls=1 0\n* 0\n\n"
+                    "totals: 4\n");
+    cgwt_readback(text, len, NULL);
+    cgwt_annotate(text, len, NULL);
+    free(text);
+}
+
 int main(void)
 {
+    reused_buffer();
     static const char *names[] = {
         "spec-simple", "spec-extended", "spec-compression", "spec-subposition",
         "spec-subposition-absolute", "rich", "rich-compact", "rich-nocompress", "parts",

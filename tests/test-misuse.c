@@ -102,6 +102,21 @@ static void bad_names(void)
         REFUSED(w, cgw_call(w, &(cgw_target){ bad[i], NULL, "g" }, 1, NULL, P1(1), NULL, 0),
                 CGW_EINVAL, "cgw_call");
     }
+    /* The writer remembers the pointers it was given: a buffer the
+     * caller rewrites is a new name, checked again. */
+    char reused[16];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cgw_writer *w = open_body(0);
+        const cgw_target callee = { reused, reused, reused };
+        strcpy(reused, "good");
+        CHECK_ST(cgw_function(w, reused), CGW_OK);
+        CHECK_ST(cgw_call(w, &callee, 1, NULL, P1(1), NULL, 0), CGW_OK);
+        strcpy(reused, bad[i]);
+        if (i % 2)
+            REFUSED(w, cgw_function(w, reused), CGW_EINVAL, "cgw_function");
+        else
+            REFUSED(w, cgw_call(w, &callee, 1, NULL, P1(1), NULL, 0), CGW_EINVAL, "cgw_call");
+    }
     cgw_writer *w = open_body(CGW_NO_NAME_COMPRESSION);
     REFUSED(w, cgw_function(w, "(12) looks like an ID"), CGW_EINVAL, "cgw_function");
     w = open_body(0); /* fine with compression */
