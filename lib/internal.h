@@ -8,16 +8,7 @@
 #include <string.h>
 
 #include "cgw.h"
-
-/* CGWP_COLD: a rare path kept out of its caller's body; CGWP_HOT_INLINE:
- * a helper of a hot path that must be inlined into it. */
-#if defined(__GNUC__)
-#define CGWP_COLD __attribute__((noinline, cold))
-#define CGWP_HOT_INLINE inline __attribute__((always_inline))
-#else
-#define CGWP_COLD
-#define CGWP_HOT_INLINE inline
-#endif
+#include "compiler.h"
 
 /* Writer states; entry points name the set of states they accept. */
 enum {

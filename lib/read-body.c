@@ -152,93 +152,82 @@ static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c, int
 /* The common position line, parsed once with no diagnostic to give:
  * single spaces, decimal or lowercase 0x numbers short enough not to
  * overflow, relative steps that stay in range, costs below 2^53, one for
- * every event.  0 sends the line to the general parser, which reports
- * whatever made this one give up. */
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline int fast_digits(const char **pp, const char *end,
-                              uint64_t *v)
+ * every event.  scan() stops at the first byte that does not continue
+ * the line and returns it (the caller checks that it is the line's end),
+ * or NULL to send the line to the general parser, which reports whatever
+ * made this one give up.  It needs a readable byte that is not a digit
+ * or a blank after the line (a '\n', or what cgwr_getline() cut off), so
+ * it needs no bound. */
+static CGWP_HOT_INLINE const char *fast_digits(const char *p, uint64_t *v)
 {
-    /* *end is readable and not a digit (r->unterminated is 0), so the
-     * loop needs no bound; past 19 digits the value may have wrapped,
-     * and the line goes to the general parser */
-    const char *p = *pp;
+    /* past 19 digits the value may have wrapped: the general parser */
+    const char *s = p;
     uint64_t x = 0;
     unsigned d;
     while ((d = (unsigned)(*p - '0')) < 10) {
         x = x * 10 + d;
         p++;
     }
-    if (p == *pp || p - *pp > 19 || (p < end && *p != ' '))
-        return 0;
-    *pp = p;
+    if (p == s || p - s > 19)
+        return NULL;
     *v = x;
-    return 1;
+    return p;
 }
 
-static int fast_line(cgw_reader *r, const char *p, const char *end, uint64_t *pos, uint64_t *c)
+static CGWP_HOT_INLINE const char *scan(const cgw_reader *r, const char *p, uint64_t *pos,
+                                        uint64_t *c)
 {
     size_t npos = r->part.pub.npos, ne = r->nevents;
     int relative = 0;
-    if (r->unterminated)
-        return 0;
     for (size_t i = 0; i < npos; i++) {
         int slot = r->pos_order[i];
         uint64_t base = r->base[slot], v;
-        if (p == end)
-            return 0;
         char ch = *p;
+        if (i > 0) {
+            if (ch != ' ')
+                return NULL;
+            ch = *++p;
+        }
         if (ch == '*') {
             relative = 1;
             v = base;
             p++;
-            if (p < end && *p != ' ')
-                return 0;
         } else if (ch == '+' || ch == '-') {
             relative = 1;
-            p++;
-            if (!fast_digits(&p, end, &v))
-                return 0;
+            if ((p = fast_digits(p + 1, &v)) == NULL)
+                return NULL;
             if (ch == '+' ? v > UINT64_MAX - base : v > base)
-                return 0;
+                return NULL;
             v = ch == '+' ? base + v : base - v;
-        } else if (ch == '0' && end - p > 2 && p[1] == 'x') {
-            const char *q = p + 2, *lim = end - q > 16 ? q + 16 : end;
+        } else if (ch == '0' && p[1] == 'x') {
+            const char *q = p + 2;
             int d;
             v = 0;
-            while (q < lim && (d = cgwr_hexval((unsigned char)*q)) >= 0 && *q <= 'f' &&
+            while (q < p + 18 && (d = cgwr_hexval((unsigned char)*q)) >= 0 && *q <= 'f' &&
                    (*q < 'A' || *q > 'F')) {
                 v = v << 4 | (uint64_t)d;
                 q++;
             }
-            if (q == p + 2 || (q < end && *q != ' '))
-                return 0;
+            if (q == p + 2)
+                return NULL;
             p = q;
-        } else if (!fast_digits(&p, end, &v)) {
-            return 0;
+        } else if ((p = fast_digits(p, &v)) == NULL) {
+            return NULL;
         }
         pos[slot] = v;
-        if (p < end)
-            p++; /* the single space */
     }
     if (relative && (r->first_in_block || !r->seen_cost))
-        return 0;
+        return NULL;
     uint64_t any = 0;
     size_t n = 0;
-    for (; p < end && n < ne; n++) {
-        if (!fast_digits(&p, end, &c[n]))
-            return 0;
-        any |= c[n];
-        if (p < end && ++p == end)
-            return 0; /* a trailing blank */
+    while (*p == ' ') {
+        if (n == ne || (p = fast_digits(p + 1, &c[n])) == NULL)
+            return NULL;
+        any |= c[n++];
     }
-    if (p != end || n != ne || any >= BIG_VALUE)
-        return 0;
-    memcpy(r->base, pos, sizeof r->base);
-    r->first_in_block = 0;
-    r->seen_cost = 1;
-    return 1;
+    if (n != ne || any >= BIG_VALUE)
+        return NULL;
+    return p;
 }
 
 /* The record every body record starts from: kind, line, context. */
@@ -268,6 +257,8 @@ static void add_totals(cgw_reader *r, const uint64_t *c)
     }
 }
 
+static void emit_position(cgw_reader *r, const uint64_t *pos, uint64_t *c);
+
 static void position_line(cgw_reader *r, const char *p, const char *end)
 {
     cgwr_pending *call = &r->call;
@@ -282,19 +273,55 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
         return;
     }
     uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
-    if (!fast_line(r, p, end, pos, c)) {
+    if (r->unterminated || scan(r, p, pos, c) != end) {
         int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
         p = positions(r, p, end, pos, 0);
         if (p == NULL || costs(r, p, end, c, is_jump) < 0) {
             call->kind = 0;
             return;
         }
+    } else {
+        memcpy(r->base, pos, sizeof r->base);
+        r->first_in_block = 0;
+        r->seen_cost = 1;
     }
+    emit_position(r, pos, c);
+}
+
+/* A position line taken straight from the input, without finding its
+ * end first: the bytes it took with its '\n', or 0 when it must go
+ * through cgwr_getline() and cgwr_line() (nothing is consumed then).
+ * p starts a line and a '\n' follows it in the input. */
+size_t cgwr_fast_line(cgw_reader *r, const char *p)
+{
+    uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
+    char ch = *p;
+    if (!((ch >= '0' && ch <= '9') || ch == '+' || ch == '-' || ch == '*') ||
+        r->nevents == 0 || r->fn == NULL)
+        return 0;
+    const char *e = scan(r, p, pos, c);
+    if (e == NULL || *e != '\n')
+        return 0;
+    size_t n = (size_t)(e - p) + 1;
+    r->lineno++;
+    r->consumed += n;
+    memcpy(r->base, pos, sizeof r->base);
+    r->first_in_block = 0;
+    r->seen_cost = 1;
+    emit_position(r, pos, c);
+    return n;
+}
+
+/* The record of a parsed position line: a cost, or the cost line of the
+ * pending call or jump. */
+static void emit_position(cgw_reader *r, const uint64_t *pos, uint64_t *c)
+{
+    cgwr_pending *call = &r->call;
     r->pending_fi = NULL;
     r->inline_costs = 1;
     cgw_record_kind kind = call->kind ? call->kind : CGW_REC_COST;
     cgw_record *rec = record(r, kind);
-    memcpy(r->pos[rec - r->q], pos, sizeof pos);
+    memcpy(r->pos[rec - r->q], pos, sizeof r->pos[0]);
     rec->pos = r->pos[rec - r->q];
     rec->costs = c;
     if (kind == CGW_REC_COST) {

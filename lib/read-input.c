@@ -15,6 +15,24 @@ static long read_fd(void *ctx, char *buf, size_t len)
     return (long)read(*(const int *)ctx, buf, len);
 }
 
+/* The offset past the last '\n' of p[0..n), or 0.  Lines are short: a
+ * backward scan stops soon. */
+static size_t whole_lines(const char *p, size_t n)
+{
+    while (n > 0 && p[n - 1] != '\n')
+        n--;
+    return n;
+}
+
+void cgwr_input_memory(cgw_reader *r, const char *p, size_t len)
+{
+    r->mem = p;
+    r->mem_len = len;
+    r->nul_seen = memchr(p, 0, len) != NULL;
+    r->cr_seen = memchr(p, '\r', len) != NULL;
+    r->whole_end = whole_lines(p, len);
+}
+
 int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx)
 {
     r->read_fn = fn;
@@ -48,6 +66,7 @@ static int fill(cgw_reader *r)
     if (r->buf_start > 0) {
         memmove(r->buf, r->buf + r->buf_start, r->buf_end - r->buf_start);
         r->buf_end -= r->buf_start;
+        r->whole_end = r->whole_end > r->buf_start ? r->whole_end - r->buf_start : 0;
         r->buf_start = 0;
     }
     if (r->buf_end == r->buf_cap) {
@@ -80,6 +99,9 @@ static int fill(cgw_reader *r)
             r->nul_seen = 1;
         if (!r->cr_seen && memchr(r->buf + r->buf_end, '\r', (size_t)n) != NULL)
             r->cr_seen = 1;
+        size_t whole = whole_lines(r->buf + r->buf_end, (size_t)n);
+        if (whole > 0)
+            r->whole_end = r->buf_end + whole;
         r->buf_end += (size_t)n;
         return 0;
     }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cgw.h"
+#include "compiler.h"
 
 #define CGWR_NPOS_MAX 3 /* instr, bb, line */
 
@@ -113,6 +114,7 @@ struct cgw_reader {
     size_t mem_len, mem_off;
     char *buf;
     size_t buf_cap, buf_start, buf_end;
+    size_t whole_end; /* mem or buf offset past the last '\n' read so far */
     int eof, done, nul_seen, cr_seen; /* a NUL, a CR anywhere in the input */
     int unterminated;   /* the line has no newline: nothing readable after it */
     int replay; /* the last line ended a part: read it again in the next */
@@ -185,6 +187,7 @@ cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
  * end of the input or after an error */
 const char *cgwr_getline(cgw_reader *r, size_t *len);
 int cgwr_input_fd(cgw_reader *r, int fd, int own);
+void cgwr_input_memory(cgw_reader *r, const char *p, size_t len);
 int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx);
 void cgwr_input_free(cgw_reader *r);
 
@@ -278,12 +281,31 @@ void cgwr_part_free(cgw_reader *r);
 /* read-body.c */
 void cgwr_line(cgw_reader *r, const char *p, size_t len);
 void cgwr_body_reset(cgw_reader *r);
+size_t cgwr_fast_line(cgw_reader *r, const char *p);
 void cgwr_body_end(cgw_reader *r);
 
 /* read-check.c: the whole-part checks of CGW_READ_CHECK */
 void cgwr_check_block(cgw_reader *r);
 void cgwr_check_call(cgw_reader *r, int callee, const uint64_t *c);
 void cgwr_check_part(cgw_reader *r);
+
+/* read-input.c: the unread input that ends in '\n', as [start, *end):
+ * whole lines that cgwr_fast_line() may take without looking for their
+ * end; cgwr_skip() consumes n bytes of it. */
+static inline const char *cgwr_whole_lines(const cgw_reader *r, const char **end)
+{
+    const char *base = r->mem ? r->mem : r->buf;
+    *end = base + r->whole_end;
+    return base + (r->mem ? r->mem_off : r->buf_start);
+}
+
+static inline void cgwr_skip(cgw_reader *r, size_t n)
+{
+    if (r->mem)
+        r->mem_off += n;
+    else
+        r->buf_start += n;
+}
 
 /* The next record slot, for the line being read.  A cost record sets
  * every field it uses, so a slot that last held one needs no clearing:

@@ -101,10 +101,7 @@ cgw_reader *cgw_reader_open_memory(const void *buf, size_t len, const cgw_read_o
     cgw_reader *r = reader_new(opts);
     if (r == NULL)
         return NULL;
-    r->mem = buf ? buf : "";
-    r->mem_len = len;
-    r->nul_seen = memchr(r->mem, 0, len) != NULL;
-    r->cr_seen = memchr(r->mem, '\r', len) != NULL;
+    cgwr_input_memory(r, buf ? buf : "", len);
     return r;
 }
 
@@ -134,8 +131,13 @@ cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
             cgwr_line(r, r->line, r->line_len);
             continue;
         }
+        const char *end, *p = cgwr_whole_lines(r, &end);
         size_t len;
-        const char *p = cgwr_getline(r, &len);
+        if (p < end && (len = cgwr_fast_line(r, p)) > 0) {
+            cgwr_skip(r, len);
+            continue;
+        }
+        p = cgwr_getline(r, &len);
         if (p == NULL) {
             if (r->err == CGW_OK)
                 finish(r);
