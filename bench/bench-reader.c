@@ -1,11 +1,18 @@
-/* bench-reader: the reader against callgrind_annotate on the same file, in
- * the same run, and the reader's peak memory on a large file.
+/* bench-reader: the reader API and cgverify against callgrind_annotate on
+ * the same files, in the same run, and their peak memory on a big file.
  *
- *   bench-reader [MID_MB [BIG_MB]]     (defaults 16 and 200)
+ *   bench-reader [MID_MB [BIG_MB]]     (defaults 16 and 1024)
  *
- * Both files are written by cgw_generate() (as cggen --positions
- * instr,line --events 4) into the current folder and removed at the end.  The reader runs in a child process, so the peak RSS
- * is the reader's own. */
+ * Files (written into the current folder, removed at the end):
+ * - mid: cggen --positions instr,line --events 4 (cgw_generate), MID_MB;
+ * - real: Callgrind's own file (--dump-instr=yes --collect-jumps=yes) of
+ *   a Python start-up, made now when $VALGRIND names valgrind and
+ *   /usr/bin/python3 is there;
+ * - big: the same cggen shape, BIG_MB.
+ * The reader (with CGW_READ_CHECK, cgverify's checks) and cgverify
+ * ($CGVERIFY) each run in a child process, so time and peak RSS are
+ * theirs alone; the best of 3 runs counts.  callgrind_annotate
+ * ($CALLGRIND_ANNOTATE) runs once on mid and real. */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -26,6 +33,12 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+static void die(const char *what)
+{
+    fprintf(stderr, "bench-reader: %s\n", what);
+    exit(2);
+}
+
 /* A cggen profile of about mb megabytes at path: instr and line
  * positions, 4 events, the generator's default program shape. */
 static void make_profile(const char *path, unsigned mb)
@@ -37,10 +50,8 @@ static void make_profile(const char *path, unsigned mb)
     g.seed = 1;
     g.events = 4;
     g.size = (uint64_t)mb << 20;
-    if (w == NULL || cgw_generate(w, &g) != CGW_OK || cgw_close(w) != CGW_OK) {
-        fprintf(stderr, "bench-reader: writing %s failed\n", path);
-        exit(2);
-    }
+    if (w == NULL || cgw_generate(w, &g) != CGW_OK || cgw_close(w) != CGW_OK)
+        die("writing a cggen profile failed");
 }
 
 static uint64_t file_size(const char *path)
@@ -49,73 +60,196 @@ static uint64_t file_size(const char *path)
     return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-/* Read path with the reader in a child; seconds, and its peak RSS in KiB. */
-static double read_in_child(const char *path, long *maxrss_kb)
+/* Read path with the reader API, as cgverify checks it; exit status 0
+ * when every record came with no error. */
+static int read_all(const char *path)
+{
+    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL };
+    cgw_reader *r = cgw_reader_open_path(path, &o);
+    const cgw_record *rec;
+    uint64_t n = 0, errors = 1;
+    while (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
+        n++;
+    if (r != NULL)
+        cgw_reader_counts(r, &errors, NULL);
+    cgw_reader_close(r);
+    return n == 0 || errors != 0;
+}
+
+/* Allocations through the allocator hook. */
+static long allocs;
+static void *count_malloc(void *ctx, size_t n)
+{
+    (void)ctx;
+    allocs++;
+    return malloc(n);
+}
+static void *count_realloc(void *ctx, void *q, size_t n)
+{
+    (void)ctx;
+    allocs++;
+    return realloc(q, n);
+}
+static void count_free(void *ctx, void *q)
+{
+    (void)ctx;
+    free(q);
+}
+
+/* The reader's allocations while it reads the cost lines of path (the
+ * cgw_reader_next() calls that return a COST record), and in all. */
+static void count_allocations(const char *path)
+{
+    const cgw_allocator a = { count_malloc, count_realloc, count_free, NULL };
+    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &a };
+    allocs = 0;
+    cgw_reader *r = cgw_reader_open_path(path, &o);
+    const cgw_record *rec;
+    long in_lines = 0;
+    uint64_t lines = 0;
+    for (;;) {
+        long before = allocs;
+        if (r == NULL || cgw_reader_next(r, &rec) != CGW_OK || rec == NULL)
+            break;
+        if (rec->kind == CGW_REC_COST) {
+            in_lines += allocs - before;
+            lines++;
+        }
+    }
+    cgw_reader_close(r);
+    printf("reader allocations: %ld in %" PRIu64 " cost lines, %ld in all\n", in_lines, lines,
+           allocs);
+    if (in_lines != 0)
+        die("the reader allocated inside cost lines");
+}
+
+/* Run argv (or read_all(path) when argv is NULL) in a child: seconds,
+ * and its peak RSS in KiB; -1 when it failed. */
+static double run(char *const argv[], const char *path, long *maxrss_kb)
 {
     double t0 = now();
     pid_t pid = fork();
     if (pid == 0) {
-        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL };
-        cgw_reader *r = cgw_reader_open_path(path, &o);
-        const cgw_record *rec;
-        uint64_t n = 0;
-        while (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
-            n++;
-        uint64_t errors;
-        cgw_reader_counts(r, &errors, NULL);
-        cgw_reader_close(r);
-        _exit(r == NULL || n == 0 || errors != 0);
+        if (argv == NULL)
+            _exit(read_all(path));
+        execvp(argv[0], argv);
+        _exit(127);
     }
     int status;
     struct rusage ru;
-    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid || !WIFEXITED(status) ||
-        WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "bench-reader: reading %s failed\n", path);
-        exit(2);
-    }
+    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid)
+        die("cannot run a child");
+    double t = now() - t0;
     *maxrss_kb = ru.ru_maxrss;
-    return now() - t0;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
+}
+
+static double best_of(int n, char *const argv[], const char *path, long *rss)
+{
+    double best = -1;
+    for (int i = 0; i < n; i++) {
+        double t = run(argv, path, rss);
+        if (t < 0)
+            return -1;
+        if (best < 0 || t < best)
+            best = t;
+    }
+    return best;
+}
+
+static const char *tool(const char *env, const char *dflt)
+{
+    const char *v = getenv(env);
+    return v && *v ? v : dflt;
+}
+
+/* One file: the reader, cgverify and (with_ca) callgrind_annotate. */
+static void measure(const char *label, const char *path, int with_ca)
+{
+    double mb = (double)file_size(path) / 1e6;
+    long rss_r, rss_v, rss_ca;
+    char *verify[] = { (char *)tool("CGVERIFY", "cgverify"), "--quiet", (char *)path, NULL };
+    double tr = best_of(3, NULL, path, &rss_r);
+    double tv = best_of(3, verify, path, &rss_v);
+    if (tr < 0)
+        die("the reader failed");
+    printf("%-5s %8.1f  reader %6.3f s %6.0f MB/s %4ld MiB", label, mb, tr, mb / tr,
+           rss_r / 1024);
+    if (tv >= 0)
+        printf("  cgverify %6.3f s %6.0f MB/s %4ld MiB", tv, mb / tv, rss_v / 1024);
+    else
+        printf("  cgverify failed (%s)", verify[0]);
+    if (with_ca) {
+        char *ca[] = { (char *)tool("CALLGRIND_ANNOTATE", "callgrind_annotate"), "--auto=no",
+                       "--threshold=100", (char *)path, NULL };
+        /* callgrind_annotate prints to stdout: a child with stdout on /dev/null */
+        fflush(stdout);
+        int saved = dup(1);
+        if (freopen("/dev/null", "w", stdout) == NULL)
+            die("cannot open /dev/null");
+        double tc = run(ca, path, &rss_ca);
+        fflush(stdout);
+        dup2(saved, 1);
+        close(saved);
+        if (tc > 0)
+            printf("  callgrind_annotate %6.2f s %5.1f MB/s  ratio %4.0fx reader %4.0fx cgverify",
+                   tc, mb / tc, tc / tr, tv > 0 ? tc / tv : 0);
+        else
+            printf("  callgrind_annotate failed");
+    }
+    printf("\n");
+    fflush(stdout);
+}
+
+/* Callgrind's own file of a Python start-up, when valgrind is there. */
+static int make_real(const char *path)
+{
+    const char *vg = getenv("VALGRIND"), *py = "/usr/bin/python3";
+    if (vg == NULL || *vg == '\0' || access(py, X_OK) != 0)
+        return 0;
+    char out[300];
+    snprintf(out, sizeof out, "--callgrind-out-file=%s", path);
+    char *argv[] = { (char *)vg, "--tool=callgrind", "--dump-instr=yes",
+                     "--collect-jumps=yes", out, (char *)py, "-c",
+                     "import json, email.parser, http.client, decimal, argparse, unittest, "
+                     "asyncio, xml.dom.minidom, csv, logging",
+                     NULL };
+    fflush(stdout);
+    int saved = dup(2);
+    if (freopen("/dev/null", "w", stderr) == NULL)
+        die("cannot open /dev/null");
+    long rss;
+    double t = run(argv, NULL, &rss);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    return t > 0 && file_size(path) > 0;
 }
 
 int main(int argc, char **argv)
 {
     unsigned mid = argc > 1 ? (unsigned)atoi(argv[1]) : 16;
-    unsigned big = argc > 2 ? (unsigned)atoi(argv[2]) : 200;
-    const char *mid_path = "bench-reader-mid.out", *big_path = "bench-reader-big.out";
+    unsigned big = argc > 2 ? (unsigned)atoi(argv[2]) : 1024;
+    const char *mid_path = "bench-reader-mid.out", *real_path = "bench-reader-real.out",
+               *big_path = "bench-reader-big.out";
+    printf("bench-reader: best of 3 runs (reader: CGW_READ_CHECK; cgverify --quiet), each in "
+           "a child; MB are 10^6 bytes\n");
+    printf("mid: cggen --positions instr,line --events 4; real: callgrind --dump-instr=yes "
+           "--collect-jumps=yes of python3; big: as mid\n");
+
     make_profile(mid_path, mid);
-    double mb = (double)file_size(mid_path) / 1e6;
-
-    long rss;
-    double best = 1e9;
-    for (int i = 0; i < 5; i++) {
-        double t = read_in_child(mid_path, &rss);
-        if (t < best)
-            best = t;
-    }
-    printf("file: %.1f MB, cggen --positions instr,line --events 4\n", mb);
-    printf("libcgw reader (CGW_READ_CHECK): %8.3f s  %8.1f MB/s  peak RSS %ld MiB\n", best,
-           mb / best, rss / 1024);
-
-    const char *ca = getenv("CALLGRIND_ANNOTATE");
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "'%s' --auto=no --threshold=100 %s >/dev/null 2>&1",
-             ca && *ca ? ca : "callgrind_annotate", mid_path);
-    double t0 = now();
-    int rc = system(cmd);
-    double ca_time = now() - t0;
-    if (rc == 0) {
-        printf("callgrind_annotate:             %8.3f s  %8.1f MB/s\n", ca_time, mb / ca_time);
-        printf("ratio: the reader is %.0f times faster\n", ca_time / best);
-    } else {
-        printf("callgrind_annotate: not run (%s failed)\n", cmd);
-    }
+    measure("mid", mid_path, 1);
+    count_allocations(mid_path);
     remove(mid_path);
 
+    if (make_real(real_path))
+        measure("real", real_path, 1);
+    else
+        printf("real  not made (needs valgrind in $VALGRIND and /usr/bin/python3)\n");
+    remove(real_path);
+
     make_profile(big_path, big);
-    double bmb = (double)file_size(big_path) / 1e6;
-    double t = read_in_child(big_path, &rss);
-    printf("big file: %.1f MB read in %.3f s (%.1f MB/s), peak RSS %ld MiB\n", bmb, t, bmb / t,
-           rss / 1024);
+    measure("big", big_path, 0);
     remove(big_path);
     return 0;
 }
