@@ -26,6 +26,8 @@
 
 #include <cgw.h>
 
+#include "counting.h"
+
 static double now(void)
 {
     struct timespec ts;
@@ -76,32 +78,11 @@ static int read_all(const char *path)
     return n == 0 || errors != 0;
 }
 
-/* Allocations through the allocator hook. */
-static long allocs;
-static void *count_malloc(void *ctx, size_t n)
-{
-    (void)ctx;
-    allocs++;
-    return malloc(n);
-}
-static void *count_realloc(void *ctx, void *q, size_t n)
-{
-    (void)ctx;
-    allocs++;
-    return realloc(q, n);
-}
-static void count_free(void *ctx, void *q)
-{
-    (void)ctx;
-    free(q);
-}
-
 /* The reader's allocations while it reads the cost lines of path (the
  * cgw_reader_next() calls that return a COST record), and in all. */
 static void count_allocations(const char *path)
 {
-    const cgw_allocator a = { count_malloc, count_realloc, count_free, NULL };
-    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &a };
+    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &counting };
     allocs = 0;
     cgw_reader *r = cgw_reader_open_path(path, &o);
     const cgw_record *rec;

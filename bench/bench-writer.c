@@ -24,6 +24,8 @@
 
 #include <cgw.h>
 
+#include "counting.h"
+
 #define ROUNDS 5
 #define BUFSZ 65536
 
@@ -194,27 +196,6 @@ static void unload(profile *p)
 }
 
 /* ------------------------------------------------------ libcgw */
-
-/* Allocations through the hook: all, and those inside cost lines. */
-static long allocs;
-static void *count_malloc(void *ctx, size_t n)
-{
-    (void)ctx;
-    allocs++;
-    return malloc(n);
-}
-static void *count_realloc(void *ctx, void *q, size_t n)
-{
-    (void)ctx;
-    allocs++;
-    return realloc(q, n);
-}
-static void count_free(void *ctx, void *q)
-{
-    (void)ctx;
-    free(q);
-}
-static const cgw_allocator counting = { count_malloc, count_realloc, count_free, NULL };
 
 static int discard(void *ctx, const char *buf, size_t len)
 {

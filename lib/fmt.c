@@ -68,8 +68,9 @@ static uint64_t eight_digits(uint32_t v)
     return x + 0x3030303030303030ull;
 }
 
-/* v >= 100.  Up to eight digits in one 8-byte store (the caller's room
- * covers 21 bytes), longer values two digits a step from the end. */
+/* v >= 100.  Up to eight digits in one 8-byte store (inside the 20
+ * bytes of room any decimal needs), longer values two digits a step from
+ * the end. */
 char *cgwp_fmt_dec_long(char *p, uint64_t v)
 {
     unsigned n = cgwp_dec_len(v);

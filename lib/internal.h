@@ -182,7 +182,8 @@ static inline cgw_status cgwp_puts(cgw_writer *w, const char *s, size_t n)
 }
 
 /* fmt.c: integers by hand; each returns the end of what it wrote.
- * A decimal takes at most 20 bytes, a 0x hex number 18. */
+ * A decimal takes at most 20 bytes, a 0x hex number 18; give them that
+ * room (a short decimal may be stored 8 bytes at once). */
 extern const char cgwp_digits2[200]; /* "00" "01" ... "99" */
 char *cgwp_fmt_dec_long(char *p, uint64_t v);
 char *cgwp_fmt_hex(char *p, uint64_t v);
