@@ -21,6 +21,20 @@ static const char *skip(cgw_reader *r, const char *p, const char *end)
     return p;
 }
 
+/* A cost or source line's positions become the base of relative ones. */
+static void set_base(cgw_reader *r, const uint64_t *pos)
+{
+    memcpy(r->base, pos, sizeof r->base);
+    r->first_in_block = 0;
+    r->seen_cost = 1;
+}
+
+/* A position line starts with a digit, '+', '-' or '*'. */
+static int starts_position(char c)
+{
+    return (c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*';
+}
+
 /* Parse npos subpositions into out (canonical order).  is_target: a call
  * or jump target, which does not move the base.  NULL on error (reported). */
 static const char *positions(cgw_reader *r, const char *p, const char *end, uint64_t *out,
@@ -88,11 +102,8 @@ static const char *positions(cgw_reader *r, const char *p, const char *end, uint
     if (relative && !is_target && (r->first_in_block || !r->seen_cost))
         cgwr_diag(r, r->lineno, CGWR_RELATIVE_FIRST,
                   "relative position on the first line of a function block");
-    if (!is_target) {
-        memcpy(r->base, out, sizeof r->base);
-        r->first_in_block = 0;
-        r->seen_cost = 1;
-    }
+    if (!is_target)
+        set_base(r, out);
     return p;
 bad:
     cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER,
@@ -281,35 +292,27 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
             return;
         }
     } else {
-        memcpy(r->base, pos, sizeof r->base);
-        r->first_in_block = 0;
-        r->seen_cost = 1;
+        set_base(r, pos);
     }
     emit_position(r, pos, c);
 }
 
 /* A position line taken straight from the input, without finding its
- * end first: the bytes it took with its '\n', or 0 when it must go
- * through cgwr_getline() and cgwr_line() (nothing is consumed then).
- * p starts a line and a '\n' follows it in the input. */
-size_t cgwr_fast_line(cgw_reader *r, const char *p)
+ * end first: 1 when taken, 0 when it must go through cgwr_getline() and
+ * cgwr_line() (nothing is consumed then).  p starts a line and a '\n'
+ * follows it in the input. */
+int cgwr_fast_line(cgw_reader *r, const char *p)
 {
     uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
-    char ch = *p;
-    if (!((ch >= '0' && ch <= '9') || ch == '+' || ch == '-' || ch == '*') ||
-        r->nevents == 0 || r->fn == NULL)
+    if (!starts_position(*p) || r->nevents == 0 || r->fn == NULL)
         return 0;
     const char *e = scan(r, p, pos, c);
     if (e == NULL || *e != '\n')
         return 0;
-    size_t n = (size_t)(e - p) + 1;
-    r->lineno++;
-    r->consumed += n;
-    memcpy(r->base, pos, sizeof r->base);
-    r->first_in_block = 0;
-    r->seen_cost = 1;
+    cgwr_take_line(r, (size_t)(e - p) + 1);
+    set_base(r, pos);
     emit_position(r, pos, c);
-    return n;
+    return 1;
 }
 
 /* The record of a parsed position line: a cost, or the cost line of the
@@ -546,8 +549,7 @@ static void spec_line(cgw_reader *r, const char *k, size_t n, const char *p, con
 static void content_line(cgw_reader *r, const char *p, size_t len)
 {
     const char *end = p + len;
-    char c = p[0];
-    if ((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '*') {
+    if (starts_position(p[0])) {
         position_line(r, p, end);
         return;
     }

@@ -281,7 +281,7 @@ void cgwr_part_free(cgw_reader *r);
 /* read-body.c */
 void cgwr_line(cgw_reader *r, const char *p, size_t len);
 void cgwr_body_reset(cgw_reader *r);
-size_t cgwr_fast_line(cgw_reader *r, const char *p);
+int cgwr_fast_line(cgw_reader *r, const char *p);
 void cgwr_body_end(cgw_reader *r);
 
 /* read-check.c: the whole-part checks of CGW_READ_CHECK */
@@ -291,7 +291,8 @@ void cgwr_check_part(cgw_reader *r);
 
 /* read-input.c: the unread input that ends in '\n', as [start, *end):
  * whole lines that cgwr_fast_line() may take without looking for their
- * end; cgwr_skip() consumes n bytes of it. */
+ * end; cgwr_take_line() consumes one of n bytes (its '\n' included), as
+ * cgwr_getline() does. */
 static inline const char *cgwr_whole_lines(const cgw_reader *r, const char **end)
 {
     const char *base = r->mem ? r->mem : r->buf;
@@ -299,12 +300,14 @@ static inline const char *cgwr_whole_lines(const cgw_reader *r, const char **end
     return base + (r->mem ? r->mem_off : r->buf_start);
 }
 
-static inline void cgwr_skip(cgw_reader *r, size_t n)
+static inline void cgwr_take_line(cgw_reader *r, size_t n)
 {
     if (r->mem)
         r->mem_off += n;
     else
         r->buf_start += n;
+    r->lineno++;
+    r->consumed += n;
 }
 
 /* The next record slot, for the line being read.  A cost record sets

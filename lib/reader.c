@@ -132,11 +132,9 @@ cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
             continue;
         }
         const char *end, *p = cgwr_whole_lines(r, &end);
-        size_t len;
-        if (p < end && (len = cgwr_fast_line(r, p)) > 0) {
-            cgwr_skip(r, len);
+        if (p < end && cgwr_fast_line(r, p))
             continue;
-        }
+        size_t len;
         p = cgwr_getline(r, &len);
         if (p == NULL) {
             if (r->err == CGW_OK)
