@@ -14,6 +14,7 @@
  * theirs alone; the best of 3 runs counts.  callgrind_annotate
  * ($CALLGRIND_ANNOTATE) runs once on mid and real. */
 #define _DEFAULT_SOURCE /* wait4 */
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,15 +105,19 @@ static void count_allocations(const char *path)
         die("the reader allocated inside cost lines");
 }
 
-/* Run argv (or read_all(path) when argv is NULL) in a child: seconds,
- * and its peak RSS in KiB; -1 when it failed. */
+/* Run argv (its output to /dev/null) or read_all(path) when argv is
+ * NULL, in a child: seconds, and its peak RSS in KiB; -1 when it failed. */
 static double run(char *const argv[], const char *path, long *maxrss_kb)
 {
+    fflush(stdout);
     double t0 = now();
     pid_t pid = fork();
     if (pid == 0) {
         if (argv == NULL)
             _exit(read_all(path));
+        int null = open("/dev/null", O_WRONLY);
+        if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
+            _exit(126);
         execvp(argv[0], argv);
         _exit(127);
     }
@@ -163,15 +168,7 @@ static void measure(const char *label, const char *path, int with_ca)
     if (with_ca) {
         char *ca[] = { (char *)tool("CALLGRIND_ANNOTATE", "callgrind_annotate"), "--auto=no",
                        "--threshold=100", (char *)path, NULL };
-        /* callgrind_annotate prints to stdout: a child with stdout on /dev/null */
-        fflush(stdout);
-        int saved = dup(1);
-        if (freopen("/dev/null", "w", stdout) == NULL)
-            die("cannot open /dev/null");
         double tc = run(ca, path, &rss_ca);
-        fflush(stdout);
-        dup2(saved, 1);
-        close(saved);
         if (tc > 0)
             printf("  callgrind_annotate %6.2f s %5.1f MB/s  ratio %4.0fx reader %4.0fx cgverify",
                    tc, mb / tc, tc / tr, tv > 0 ? tc / tv : 0);
@@ -195,16 +192,8 @@ static int make_real(const char *path)
                      "import json, email.parser, http.client, decimal, argparse, unittest, "
                      "asyncio, xml.dom.minidom, csv, logging",
                      NULL };
-    fflush(stdout);
-    int saved = dup(2);
-    if (freopen("/dev/null", "w", stderr) == NULL)
-        die("cannot open /dev/null");
     long rss;
-    double t = run(argv, NULL, &rss);
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    return t > 0 && file_size(path) > 0;
+    return run(argv, NULL, &rss) > 0 && file_size(path) > 0;
 }
 
 int main(int argc, char **argv)
