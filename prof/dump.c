@@ -112,7 +112,7 @@ static void close_open_calls(prof_thread *t, snap *s, uint64_t now)
     for (size_t i = t->depth - 1; i >= 1; i--) {
         const prof_frame *f = &t->stack[i];
         snap *e = &s[f->edge->id];
-        uint64_t spent = prof_ns(f->t0, now);
+        uint64_t spent = prof_span(f->t0, now);
         uint64_t done = f->child + inner < spent ? f->child + inner : spent;
         e->count++;
         if (e->caller != e->callee)
@@ -122,8 +122,8 @@ static void close_open_calls(prof_thread *t, snap *s, uint64_t now)
     }
 }
 
-/* Copy the thread's edges; the dumping thread's calls in progress are
- * added as if they returned now (in the copy only). */
+/* Copy the thread's edges, with times in ns; the dumping thread's calls
+ * in progress are added as if they returned now (in the copy only). */
 static int snapshot(dump *d, size_t k, uint64_t now)
 {
     prof_thread *t = d->threads[k];
@@ -142,6 +142,10 @@ static int snapshot(dump *d, size_t k, uint64_t now)
     }
     if (t == prof_self)
         close_open_calls(t, s, now);
+    for (size_t i = 0; i < n; i++) {
+        s[i].incl = prof_ns(s[i].incl);
+        s[i].self = prof_ns(s[i].self);
+    }
     d->snaps[k] = s;
     d->nsnaps[k] = n;
     return 0;

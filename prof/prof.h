@@ -17,7 +17,8 @@
 #define PROF_HOT __attribute__((no_instrument_function))
 
 /* One call edge.  The keys never change after the edge is published;
- * count, incl and self (nanoseconds) only grow, written by the owner.
+ * count, incl and self (clock ticks: the dump turns them into ns) only
+ * grow, written by the owner.
  * A function's calls of itself add nothing to incl: their time is
  * already inside the outer call's, and viewers that sum a function's
  * calls (callgrind_annotate --inclusive) would count it twice. */
@@ -38,7 +39,7 @@ typedef struct prof_chunk {
 } prof_chunk;
 
 /* A call in progress: started at clock tick t0; child is the inclusive
- * time (ns) of its finished callees. */
+ * time (ticks) of its finished callees. */
 typedef struct prof_frame {
     prof_edge *edge;
     uint64_t t0, child;
@@ -86,15 +87,32 @@ static inline uint64_t prof_ticks(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Nanoseconds from tick t0 to tick t1 (0 if the clock went back). */
-static inline uint64_t prof_ns(uint64_t t0, uint64_t t1)
+/* Whether prof_ticks() is the TSC: the hooks' fast paths need it, and
+ * leave CLOCK_MONOTONIC (a call of its own) to their slow paths. */
+static inline int prof_fast_clock(void)
 {
-    uint64_t d = t1 > t0 ? t1 - t0 : 0;
+#if defined(__x86_64__)
+    return prof_clk.tsc;
+#else
+    return 0;
+#endif
+}
+
+/* Ticks from t0 to t1 (0 if the clock went back). */
+static inline uint64_t prof_span(uint64_t t0, uint64_t t1)
+{
+    return t1 > t0 ? t1 - t0 : 0;
+}
+
+/* Nanoseconds in a number of ticks: the hot path sums ticks, and the
+ * dump converts the sums. */
+static inline uint64_t prof_ns(uint64_t ticks)
+{
 #if defined(__x86_64__)
     if (prof_clk.tsc)
-        return (uint64_t)(((unsigned __int128)d * prof_clk.mult) >> 32);
+        return (uint64_t)(((unsigned __int128)ticks * prof_clk.mult) >> 32);
 #endif
-    return d;
+    return ticks;
 }
 
 /* threads.c */
@@ -117,30 +135,52 @@ static inline void prof_add(uint64_t *p, uint64_t v)
     __atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
 }
 
-/* Enter fn, called from site, at tick now: 0, or -1 when there is no
- * memory to record the call.  The frame is claimed (depth) before it is
- * filled, so a signal handler that profiles calls meanwhile cannot
- * overwrite it. */
-static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now)
+/* The callee's latest edge from the top frame, when it is (site, fn):
+ * loops and fib()-like pairs of calls hit it; NULL otherwise. */
+static inline prof_edge *prof_recent_edge(prof_thread *t, void *fn, void *site)
 {
-    if (__builtin_expect(t->depth == t->cap, 0) && prof_grow_stack(t) != 0)
-        return -1;
     prof_edge *up = t->stack[t->depth - 1].edge, *e = up->kids[0];
-    if (__builtin_expect(e == NULL || e->site != site || e->callee != fn, 0)) {
-        e = up->kids[1];
-        if (e == NULL || e->site != site || e->callee != fn) {
-            e = prof_edge_find(t, up->callee, site, fn);
-            if (e == NULL)
-                return -1;
-        }
-        up->kids[1] = up->kids[0];
-        up->kids[0] = e;
-    }
-    prof_frame *f = &t->stack[t->depth++];
+    if (__builtin_expect(e != NULL && e->site == site && e->callee == fn, 1))
+        return e;
+    e = up->kids[1];
+    if (e == NULL || e->site != site || e->callee != fn)
+        return NULL;
+    up->kids[1] = up->kids[0];
+    up->kids[0] = e;
+    return e;
+}
+
+/* Push a frame for edge e (room checked by the caller), started at tick
+ * now.  The edge is stored before the frame is claimed (depth) and again
+ * after: a signal handler that profiles calls in between either sees a
+ * frame with its edge or overwrites an unclaimed slot. */
+static inline void prof_claim(prof_thread *t, prof_edge *e, uint64_t now)
+{
+    prof_frame *f = &t->stack[t->depth];
+    f->edge = e;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    t->depth++;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     f->edge = e;
     f->t0 = now;
     f->child = 0;
+}
+
+/* Enter fn, called from site, at tick now: 0, or -1 when there is no
+ * memory to record the call. */
+static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now)
+{
+    if (__builtin_expect(t->depth == t->cap, 0) && prof_grow_stack(t) != 0)
+        return -1;
+    prof_edge *e = prof_recent_edge(t, fn, site);
+    if (e == NULL) {
+        prof_edge *up = t->stack[t->depth - 1].edge;
+        if ((e = prof_edge_find(t, up->callee, site, fn)) == NULL)
+            return -1;
+        up->kids[1] = up->kids[0];
+        up->kids[0] = e;
+    }
+    prof_claim(t, e, now);
     return 0;
 }
 
@@ -151,7 +191,7 @@ static inline void prof_pop(prof_thread *t, uint64_t now)
 {
     prof_frame *f = &t->stack[t->depth - 1];
     prof_edge *e = f->edge;
-    uint64_t spent = prof_ns(f->t0, now);
+    uint64_t spent = prof_span(f->t0, now);
     uint64_t own = spent > f->child ? spent - f->child : 0;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->depth--;

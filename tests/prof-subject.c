@@ -1,7 +1,8 @@
 /* prof-subject: a program with a known call graph, compiled with
  * -finstrument-functions and linked with libcgwprof; test-prof runs it
  * in each mode and checks the profile it leaves.
- *   graph    main -> outer x3 -> inner x2 each -> spin; main -> fib(12)
+ *   graph    main -> outer x3 -> inner x2 each -> spin; main -> fib(12);
+ *            main -> nap, a 20 ms sleep: prints the ns it took
  *   threads  three workers; worker k calls leaf 10*k times; worker 3
  *            ends with pthread_exit() from inside nested calls
  *   fork     before_fork x2; the child runs child_work x3, the parent
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cgwprof.h"
@@ -36,6 +38,20 @@ NOINLINE static void outer(void)
 {
     inner();
     inner();
+}
+
+NOINLINE static void nap(void)
+{
+    struct timespec d = { 0, 20000000 };
+    while (nanosleep(&d, &d) != 0)
+        ;
+}
+
+static unsigned long long now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (unsigned long long)ts.tv_sec * 1000000000u + (unsigned long long)ts.tv_nsec;
 }
 
 NOINLINE static int fib(int n)
@@ -122,6 +138,9 @@ int main(int argc, char **argv)
     if (strcmp(mode, "graph") == 0) {
         for (int i = 0; i < 3; i++)
             outer();
+        unsigned long long t0 = now_ns();
+        nap();
+        printf("%llu\n", now_ns() - t0);
         return fib(12) == 144 ? 0 : 3;
     }
     if (strcmp(mode, "threads") == 0) {

@@ -205,10 +205,26 @@ static void profile_mode(const char *mode, profile *prof)
     load(path, prof);
 }
 
-static void test_graph(void)
+/* The graph mode with clock (NULL: the default).  The time of nap(), a
+ * 20 ms sleep, is in ns: at least 20 ms, and no more than the subject
+ * measured around the call, give or take 1% for the TSC's calibration
+ * (ticks taken for ns would be off by the TSC's GHz). */
+static void graph_with(const char *clock)
 {
+    char path[512], out[512];
+    snprintf(path, sizeof path, "%s/graph.out", cgwt_tmpdir());
+    snprintf(out, sizeof out, "%s/graph.stdout", cgwt_tmpdir());
+    if (clock != NULL)
+        setenv("CGWPROF_CLOCK", clock, 1);
+    run(path, out, "graph", NULL);
+    unsetenv("CGWPROF_CLOCK");
+    size_t len;
+    char *text = cgwt_read_file(out, &len);
+    CHECK(text != NULL);
+    uint64_t around = strtoull(text, NULL, 10);
+    free(text);
     profile prof;
-    profile_mode("graph", &prof);
+    load(path, &prof);
     CHECK_U64(prof.nparts, 1);
     part *p = &prof.parts[0];
     CHECK(!p->has_thread); /* one thread: no thread: line */
@@ -223,6 +239,10 @@ static void test_graph(void)
     CHECK(edge_of(p, "outer", "inner")->incl >= edge_of(p, "inner", "spin")->incl);
     check_times(p);
     CHECK(fn_named(p, "spin")->self > 0);
+    uint64_t napped = edge_of(p, "main", "nap")->incl;
+    if (napped < 20000000u - 200000u || napped > around + around / 100)
+        cgwt_fail(__FILE__, __LINE__, "nap() took %llu ns in the profile, %llu around it",
+                  (unsigned long long)napped, (unsigned long long)around);
     CHECK(strstr(fn_named(p, "main")->object, "prof-subject") != NULL);
     CHECK(p->positions & CGW_POS_INSTR);
     CHECK(fn_named(p, "outer")->pos[0] != 0);
@@ -240,8 +260,15 @@ static void test_graph(void)
         CHECK(!(p->positions & CGW_POS_LINE));
         CHECK_STR(fn_named(p, "outer")->file, "???");
     }
-    printf("graph: exact counts, times add up, %s\n",
+    printf("graph (%s clock): exact counts, times add up, nap() %llu ns (%llu around), %s\n",
+           clock ? clock : "default", (unsigned long long)napped, (unsigned long long)around,
            p->positions & CGW_POS_LINE ? "with file and line" : "names only");
+}
+
+static void test_graph(void)
+{
+    graph_with(NULL);
+    graph_with("monotonic");
 }
 
 static void test_threads(void)
