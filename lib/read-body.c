@@ -185,11 +185,12 @@ static CGWP_HOT_INLINE const char *fast_digits(const char *p, uint64_t *v)
     return p;
 }
 
-static CGWP_HOT_INLINE const char *scan(const cgw_reader *r, const char *p, uint64_t *pos,
-                                        uint64_t *c)
+/* The subpositions of a position line or of a call's target, in the
+ * form scan() takes; *relative says whether one was relative. */
+static CGWP_HOT_INLINE const char *scan_positions(const cgw_reader *r, const char *p,
+                                                  uint64_t *pos, int *relative)
 {
-    size_t npos = r->part.pub.npos, ne = r->nevents;
-    int relative = 0;
+    size_t npos = r->part.pub.npos;
     for (size_t i = 0; i < npos; i++) {
         int slot = r->pos_order[i];
         uint64_t base = r->base[slot], v;
@@ -200,11 +201,11 @@ static CGWP_HOT_INLINE const char *scan(const cgw_reader *r, const char *p, uint
             ch = *++p;
         }
         if (ch == '*') {
-            relative = 1;
+            *relative = 1;
             v = base;
             p++;
         } else if (ch == '+' || ch == '-') {
-            relative = 1;
+            *relative = 1;
             if ((p = fast_digits(p + 1, &v)) == NULL)
                 return NULL;
             if (ch == '+' ? v > UINT64_MAX - base : v > base)
@@ -227,6 +228,16 @@ static CGWP_HOT_INLINE const char *scan(const cgw_reader *r, const char *p, uint
         }
         pos[slot] = v;
     }
+    return p;
+}
+
+static CGWP_HOT_INLINE const char *scan(const cgw_reader *r, const char *p, uint64_t *pos,
+                                        uint64_t *c)
+{
+    size_t ne = r->nevents;
+    int relative = 0;
+    if ((p = scan_positions(r, p, pos, &relative)) == NULL)
+        return NULL;
     if (relative && (r->first_in_block || !r->seen_cost))
         return NULL;
     uint64_t any = 0;
@@ -297,14 +308,13 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
     emit_position(r, pos, c);
 }
 
-/* A position line taken straight from the input, without finding its
- * end first: 1 when taken, 0 when it must go through cgwr_getline() and
- * cgwr_line() (nothing is consumed then).  p starts a line and a '\n'
- * follows it in the input. */
-int cgwr_fast_line(cgw_reader *r, const char *p)
+static void pend_call(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint64_t executed);
+
+/* A position line: see cgwr_fast_line(). */
+static int fast_position(cgw_reader *r, const char *p)
 {
     uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
-    if (!starts_position(*p) || r->nevents == 0 || r->fn == NULL)
+    if (r->nevents == 0 || r->fn == NULL)
         return 0;
     const char *e = scan(r, p, pos, c);
     if (e == NULL || *e != '\n')
@@ -313,6 +323,73 @@ int cgwr_fast_line(cgw_reader *r, const char *p)
     set_base(r, pos);
     emit_position(r, pos, c);
     return 1;
+}
+
+/* "calls=COUNT TARGET" after "calls=": a count other than 0, the callee
+ * named since the last call, one space and every target subposition. */
+static int fast_calls(cgw_reader *r, const char *line, const char *p)
+{
+    uint64_t count;
+    int relative = 0;
+    if (r->fn == NULL || r->cfn == NULL || !r->cfn_fresh || r->nevents == 0 ||
+        (p = fast_digits(p, &count)) == NULL || count == 0 || *p != ' ' ||
+        (p = scan_positions(r, p + 1, r->call.target_pos, &relative)) == NULL || *p != '\n')
+        return 0;
+    cgwr_take_line(r, (size_t)(p - line) + 1);
+    pend_call(r, CGW_REC_CALL, count, 0);
+    return 1;
+}
+
+/* "cob=(ID)", "cfi=(ID)", "cfl=(ID)" or "cfn=(ID)" with ID defined: the
+ * callee's names between calls. */
+static int fast_callee(cgw_reader *r, const char *p)
+{
+    const cgwr_str **slot;
+    int kind;
+    if (p[1] == 'f' && p[2] == 'n') {
+        kind = CGWR_FN;
+        slot = &r->cfn;
+    } else if (p[1] == 'f' && (p[2] == 'i' || p[2] == 'l') && !r->cfn_fresh) {
+        kind = CGWR_FL;
+        slot = &r->cfi;
+    } else if (p[1] == 'o' && p[2] == 'b' && !r->cfn_fresh) {
+        kind = CGWR_OB;
+        slot = &r->cob;
+    } else {
+        return 0;
+    }
+    if (p[3] != '=' || p[4] != '(' || (p[5] == '0' && p[6] != ')'))
+        return 0;
+    uint64_t id;
+    const char *e = fast_digits(p + 5, &id);
+    if (e == NULL || e - p > 5 + 18 || e[0] != ')' || e[1] != '\n')
+        return 0;
+    const cgwr_str *name = cgwr_id_name(r, kind, id);
+    if (name == NULL)
+        return 0;
+    cgwr_take_line(r, (size_t)(e - p) + 2);
+    r->part.body = 1;
+    *slot = name;
+    if (kind == CGWR_FN)
+        r->cfn_fresh = 1;
+    return 1;
+}
+
+/* The commonest lines taken straight from the input, without finding
+ * their end first: position lines, and a call's cob= cfi= cfn= calls=
+ * lines when they use defined IDs.  1 when taken; 0 when the line must go
+ * through cgwr_getline() and cgwr_line() (nothing is consumed then),
+ * which gives any diagnostic.  p starts a line and a '\n' follows it in
+ * the input. */
+int cgwr_fast_line(cgw_reader *r, const char *p)
+{
+    if (starts_position(*p))
+        return fast_position(r, p);
+    if (*p != 'c' || r->call.kind != 0)
+        return 0;
+    if (memcmp(p, "calls=", 6) == 0)
+        return fast_calls(r, p, p + 6);
+    return fast_callee(r, p);
 }
 
 /* The record of a parsed position line: a cost, or the cost line of the
@@ -458,6 +535,15 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const 
         if (count == 0)
             cgwr_diag(r, r->lineno, CGWR_CALLS_ZERO,
                       "calls=0 (callgrind_annotate turns the call into self cost)");
+    }
+    pend_call(r, kind, count, executed);
+}
+
+/* A call or jump line was read: its cost line comes next. */
+static void pend_call(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint64_t executed)
+{
+    cgwr_pending *call = &r->call;
+    if (kind == CGW_REC_CALL) {
         call->ob = r->cob ? r->cob : r->cur_ob;
         call->fl = r->cfi ? r->cfi : r->fi;
         call->fn = r->cfn;

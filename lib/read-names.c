@@ -154,6 +154,14 @@ static const cgwr_str **id_slot(cgwr_idmap *m, uint64_t id)
     return &m->vals[i];
 }
 
+/* The name compressed ID id of kind stands for in the part; NULL when it
+ * is not defined. */
+const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id)
+{
+    cgwr_idmap *m = &r->ids[kind];
+    return m->mask ? *id_slot(m, id) : NULL;
+}
+
 static int id_grow(cgw_reader *r, cgwr_idmap *m)
 {
     size_t cap = m->mask ? (m->mask + 1) * 2 : 256;

@@ -2,7 +2,14 @@
  * (CGW_READ_CHECK).  Never a crash or a hang; the read ends with OK;
  * every diagnostic has a code, a message and a line inside the input;
  * every record has what the header promises; and each part's computed
- * totals are the (saturated) sum of its self-cost lines. */
+ * totals are the (saturated) sum of its self-cost lines.
+ *
+ * The reader takes common lines on fast paths and falls back to the
+ * general parser for anything else; a blank before every line sends
+ * every line to the general parser.  Both reads must give the same
+ * records, on the same lines, and the same diagnostics but for the
+ * "blank" ones. */
+#include <stdlib.h>
 #include <string.h>
 
 #include <cgw.h>
@@ -55,6 +62,66 @@ static void check_record(const cgw_record *rec, uint64_t *sum, size_t nsum)
     }
 }
 
+/* The diagnostics of a read, but "blank", as a running hash of their
+ * lines and codes. */
+static void hash_diag(void *ctx, const cgw_diagnostic *d)
+{
+    uint64_t *h = ctx;
+    if (strcmp(d->code, "blank") == 0)
+        return;
+    *h = (*h ^ d->line) * 0x100000001b3u;
+    for (const char *c = d->code; *c != '\0'; c++)
+        *h = (*h ^ (unsigned char)*c) * 0x100000001b3u;
+}
+
+/* data with a blank before every line. */
+static char *indent(const uint8_t *data, size_t size, size_t *len)
+{
+    char *out = malloc(2 * size + 1), *q = out;
+    if (out == NULL)
+        fuzz_fail("out of memory", NULL);
+    for (size_t i = 0; i < size; i++) {
+        if (i == 0 || data[i - 1] == '\n')
+            *q++ = ' ';
+        *q++ = (char)data[i];
+    }
+    *len = (size_t)(q - out);
+    return out;
+}
+
+/* The fast paths and the general parser agree. */
+static void same_as_general(const uint8_t *data, size_t size)
+{
+    size_t len;
+    char *slow = indent(data, size, &len);
+    uint64_t h[2] = { 0, 0 };
+    cgw_read_options o[2] = { { CGW_READ_CHECK, hash_diag, &h[0], NULL },
+                              { CGW_READ_CHECK, hash_diag, &h[1], NULL } };
+    cgw_reader *r[2] = { cgw_reader_open_memory(data, size, &o[0]),
+                         cgw_reader_open_memory(slow, len, &o[1]) };
+    if (r[0] == NULL || r[1] == NULL)
+        fuzz_fail("cgw_reader_open_memory failed", NULL);
+    const cgw_record *a, *b;
+    char msg[256];
+    for (;;) {
+        if (cgw_reader_next(r[0], &a) != CGW_OK || cgw_reader_next(r[1], &b) != CGW_OK)
+            fuzz_fail("the read ended in an error", NULL);
+        if ((a == NULL) != (b == NULL))
+            fuzz_fail("the general parser gives another number of records", NULL);
+        if (a == NULL)
+            break;
+        if (a->line != b->line)
+            fuzz_fail("the general parser puts a record on another line", NULL);
+        if (cgw_record_compare(a, b, msg, sizeof msg) != 0)
+            fuzz_fail("the general parser gives another record", msg);
+    }
+    if (h[0] != h[1])
+        fuzz_fail("the general parser gives other diagnostics", NULL);
+    cgw_reader_close(r[0]);
+    cgw_reader_close(r[1]);
+    free(slow);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     seen s = { 1 };
@@ -72,5 +139,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (st != CGW_OK)
         fuzz_fail("the read ended in an error", cgw_reader_errmsg(r));
     cgw_reader_close(r);
+    same_as_general(data, size);
     return 0;
 }
