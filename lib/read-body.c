@@ -253,7 +253,7 @@ static CGWP_HOT_INLINE const char *scan(const cgw_reader *r, const char *p, uint
 }
 
 /* The record every body record starts from: kind, line, context. */
-static cgw_record *record(cgw_reader *r, cgw_record_kind kind)
+static CGWP_HOT_INLINE cgw_record *record(cgw_reader *r, cgw_record_kind kind)
 {
     if (!r->part.announced)
         cgwr_announce_part(r);
@@ -265,21 +265,84 @@ static cgw_record *record(cgw_reader *r, cgw_record_kind kind)
     return rec;
 }
 
-static void add_totals(cgw_reader *r, const uint64_t *c)
+/* A total passed 2^64-1 while c was added: it stays there. */
+static CGWP_COLD void totals_overflow(cgw_reader *r, const uint64_t *c)
 {
     uint64_t *t = r->part.totals;
     for (size_t i = 0; i < r->nevents; i++) {
-        if (c[i] > UINT64_MAX - t[i]) { /* rare: the branch predicts well */
+        if (t[i] < c[i]) {
             cgwr_diag(r, r->lineno, CGWR_OVERFLOW,
                       "the total of %s passes 2^64-1", r->part.events[i].name);
             t[i] = UINT64_MAX;
-        } else {
-            t[i] += c[i];
         }
     }
 }
 
-static void emit_position(cgw_reader *r, const uint64_t *pos, uint64_t *c);
+/* The sums wrap without a branch an event; a wrapped sum is smaller than
+ * what was added, and is then set to 2^64-1. */
+static CGWP_HOT_INLINE void add_totals(cgw_reader *r, const uint64_t *c)
+{
+    uint64_t *t = r->part.totals;
+    size_t n = r->nevents;
+    int wrapped = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t sum = t[i] + c[i];
+        wrapped |= sum < c[i];
+        t[i] = sum;
+    }
+    if (wrapped)
+        totals_overflow(r, c);
+}
+
+/* The record of the cost line of the pending call or jump. */
+static CGWP_COLD void emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *c)
+{
+    cgwr_pending *call = &r->call;
+    cgw_record_kind kind = call->kind;
+    cgw_record *rec = record(r, kind);
+    memcpy(r->pos[rec - r->q], pos, sizeof r->pos[0]);
+    rec->pos = r->pos[rec - r->q];
+    rec->costs = c;
+    uint64_t *tp = r->tpos[rec - r->q];
+    memcpy(tp, call->target_pos, sizeof call->target_pos);
+    rec->target = (cgw_target){ call->ob ? call->ob->s : NULL, call->fl->s, call->fn->s };
+    rec->target_pos = tp;
+    rec->line = call->line;
+    rec->count = call->count;
+    rec->executed = call->executed;
+    if (kind == CGW_REC_CALL) {
+        r->part.calls++;
+        if (r->flags & CGW_READ_CHECK)
+            cgwr_check_call(r, cgwr_function(r, call->ob, call->fl, call->fn, call->line), c);
+    } else {
+        rec->costs = NULL;
+        for (size_t i = 0; i < r->nevents; i++)
+            if (c[i] != 0) {
+                cgwr_diag(r, r->lineno, CGWR_JUMP_COSTS,
+                          "costs on the source line of a jump are ignored");
+                break;
+            }
+    }
+    call->kind = 0;
+}
+
+/* The record of a parsed position line: a cost, or the cost line of the
+ * pending call or jump. */
+static CGWP_HOT_INLINE void emit_position(cgw_reader *r, const uint64_t *pos, uint64_t *c)
+{
+    r->pending_fi = NULL;
+    r->inline_costs = 1;
+    if (r->call.kind) {
+        emit_call(r, pos, c);
+        return;
+    }
+    cgw_record *rec = record(r, CGW_REC_COST);
+    memcpy(r->pos[rec - r->q], pos, sizeof r->pos[0]);
+    rec->pos = r->pos[rec - r->q];
+    rec->costs = c;
+    r->part.cost_lines++;
+    add_totals(r, c);
+}
 
 static void position_line(cgw_reader *r, const char *p, const char *end)
 {
@@ -390,46 +453,6 @@ int cgwr_fast_line(cgw_reader *r, const char *p)
     if (memcmp(p, "calls=", 6) == 0)
         return fast_calls(r, p, p + 6);
     return fast_callee(r, p);
-}
-
-/* The record of a parsed position line: a cost, or the cost line of the
- * pending call or jump. */
-static void emit_position(cgw_reader *r, const uint64_t *pos, uint64_t *c)
-{
-    cgwr_pending *call = &r->call;
-    r->pending_fi = NULL;
-    r->inline_costs = 1;
-    cgw_record_kind kind = call->kind ? call->kind : CGW_REC_COST;
-    cgw_record *rec = record(r, kind);
-    memcpy(r->pos[rec - r->q], pos, sizeof r->pos[0]);
-    rec->pos = r->pos[rec - r->q];
-    rec->costs = c;
-    if (kind == CGW_REC_COST) {
-        r->part.cost_lines++;
-        add_totals(r, c);
-        return;
-    }
-    uint64_t *tp = r->tpos[rec - r->q];
-    memcpy(tp, call->target_pos, sizeof call->target_pos);
-    rec->target = (cgw_target){ call->ob ? call->ob->s : NULL, call->fl->s, call->fn->s };
-    rec->target_pos = tp;
-    rec->line = call->line;
-    rec->count = call->count;
-    rec->executed = call->executed;
-    if (kind == CGW_REC_CALL) {
-        r->part.calls++;
-        if (r->flags & CGW_READ_CHECK)
-            cgwr_check_call(r, cgwr_function(r, call->ob, call->fl, call->fn, call->line), c);
-    } else {
-        rec->costs = NULL;
-        for (size_t i = 0; i < r->nevents; i++)
-            if (c[i] != 0) {
-                cgwr_diag(r, r->lineno, CGWR_JUMP_COSTS,
-                          "costs on the source line of a jump are ignored");
-                break;
-            }
-    }
-    call->kind = 0;
 }
 
 /* A function block starts: fn=. */
