@@ -28,8 +28,6 @@ void cgwr_input_memory(cgw_reader *r, const char *p, size_t len)
 {
     r->mem = p;
     r->mem_len = len;
-    r->nul_seen = memchr(p, 0, len) != NULL;
-    r->cr_seen = memchr(p, '\r', len) != NULL;
     r->whole_end = whole_lines(p, len);
 }
 
@@ -95,10 +93,6 @@ static int fill(cgw_reader *r)
         }
         if (n == 0)
             r->eof = 1;
-        if (!r->nul_seen && memchr(r->buf + r->buf_end, 0, (size_t)n) != NULL)
-            r->nul_seen = 1;
-        if (!r->cr_seen && memchr(r->buf + r->buf_end, '\r', (size_t)n) != NULL)
-            r->cr_seen = 1;
         size_t whole = whole_lines(r->buf + r->buf_end, (size_t)n);
         if (whole > 0)
             r->whole_end = r->buf_end + whole;
@@ -160,14 +154,12 @@ const char *cgwr_getline(cgw_reader *r, size_t *len)
     if (!final_nl)
         cgwr_diag(r, r->lineno, CGWR_NO_FINAL_NEWLINE,
                   "the last line has no newline (Qt Creator needs one)");
-    if (r->nul_seen) {
-        const char *z = memchr(p, 0, *len);
-        if (z != NULL) {
-            cgwr_diag(r, r->lineno, CGWR_NUL_BYTE,
-                      "NUL byte at column %zu; the rest of the line is ignored, "
-                      "as KCachegrind does", (size_t)(z - p) + 1);
-            *len = (size_t)(z - p);
-        }
+    const char *z = memchr(p, 0, *len);
+    if (z != NULL) {
+        cgwr_diag(r, r->lineno, CGWR_NUL_BYTE,
+                  "NUL byte at column %zu; the rest of the line is ignored, "
+                  "as KCachegrind does", (size_t)(z - p) + 1);
+        *len = (size_t)(z - p);
     }
     if (*len > 0 && p[*len - 1] == '\r') {
         cgwr_diag(r, r->lineno, CGWR_CR,
@@ -175,7 +167,7 @@ const char *cgwr_getline(cgw_reader *r, size_t *len)
                   "keeps it in names");
         (*len)--;
     }
-    const char *cr = r->cr_seen ? memchr(p, '\r', *len) : NULL;
+    const char *cr = memchr(p, '\r', *len);
     if (cr != NULL)
         cgwr_diag(r, r->lineno, CGWR_CR_IN_LINE,
                   "CR at column %zu, inside the line; readers keep it in names and text, "

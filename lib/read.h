@@ -115,7 +115,7 @@ struct cgw_reader {
     char *buf;
     size_t buf_cap, buf_start, buf_end;
     size_t whole_end; /* mem or buf offset past the last '\n' read so far */
-    int eof, done, nul_seen, cr_seen; /* a NUL, a CR anywhere in the input */
+    int eof, done;
     int unterminated;   /* the line has no newline: nothing readable after it */
     int replay; /* the last line ended a part: read it again in the next */
     const char *line;
