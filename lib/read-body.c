@@ -173,13 +173,13 @@ static CGWP_HOT_INLINE const char *fast_digits(const char *p, uint64_t *v)
 {
     /* past 19 digits the value may have wrapped: the general parser */
     const char *s = p;
-    uint64_t x = 0;
-    unsigned d;
-    while ((d = (unsigned)(*p - '0')) < 10) {
+    unsigned d = (unsigned)(*p - '0');
+    if (d >= 10)
+        return NULL;
+    uint64_t x = d;
+    while ((d = (unsigned)(*++p - '0')) < 10)
         x = x * 10 + d;
-        p++;
-    }
-    if (p == s || p - s > 19)
+    if (p - s > 19)
         return NULL;
     *v = x;
     return p;
