@@ -373,7 +373,7 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
 
 static void pend_call(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint64_t executed);
 
-/* A position line: see cgwr_fast_line(). */
+/* A position line: see fast_line(). */
 static int fast_position(cgw_reader *r, const char *p)
 {
     uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
@@ -444,7 +444,7 @@ static int fast_callee(cgw_reader *r, const char *p)
  * through cgwr_getline() and cgwr_line() (nothing is consumed then),
  * which gives any diagnostic.  p starts a line and a '\n' follows it in
  * the input. */
-int cgwr_fast_line(cgw_reader *r, const char *p)
+static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p)
 {
     if (starts_position(*p))
         return fast_position(r, p);
@@ -453,6 +453,17 @@ int cgwr_fast_line(cgw_reader *r, const char *p)
     if (memcmp(p, "calls=", 6) == 0)
         return fast_calls(r, p, p + 6);
     return fast_callee(r, p);
+}
+
+int cgwr_fast_lines(cgw_reader *r)
+{
+    const char *end, *p = cgwr_whole_lines(r, &end);
+    while (p < end && fast_line(r, p)) {
+        if (r->nq > 0)
+            return 1;
+        p = cgwr_whole_lines(r, &end);
+    }
+    return 0;
 }
 
 /* A function block starts: fn=. */

@@ -282,7 +282,10 @@ void cgwr_part_free(cgw_reader *r);
 /* read-body.c */
 void cgwr_line(cgw_reader *r, const char *p, size_t len);
 void cgwr_body_reset(cgw_reader *r);
-int cgwr_fast_line(cgw_reader *r, const char *p);
+/* Take the lines at the reader's place that need no diagnostic and no
+ * search for their end, until one of them queues a record (1) or a line
+ * needs cgwr_getline() and cgwr_line() (0). */
+int cgwr_fast_lines(cgw_reader *r);
 void cgwr_body_end(cgw_reader *r);
 
 /* read-check.c: the whole-part checks of CGW_READ_CHECK */
@@ -291,7 +294,7 @@ void cgwr_check_call(cgw_reader *r, int callee, const uint64_t *c);
 void cgwr_check_part(cgw_reader *r);
 
 /* read-input.c: the unread input that ends in '\n', as [start, *end):
- * whole lines that cgwr_fast_line() may take without looking for their
+ * whole lines that cgwr_fast_lines() may take without looking for their
  * end; cgwr_take_line() consumes one of n bytes (its '\n' included), as
  * cgwr_getline() does. */
 static inline const char *cgwr_whole_lines(const cgw_reader *r, const char **end)

@@ -131,11 +131,10 @@ cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
             cgwr_line(r, r->line, r->line_len);
             continue;
         }
-        const char *end, *p = cgwr_whole_lines(r, &end);
-        if (p < end && cgwr_fast_line(r, p))
+        if (cgwr_fast_lines(r))
             continue;
         size_t len;
-        p = cgwr_getline(r, &len);
+        const char *p = cgwr_getline(r, &len);
         if (p == NULL) {
             if (r->err == CGW_OK)
                 finish(r);
