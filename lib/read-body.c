@@ -243,12 +243,23 @@ static CGWP_HOT_INLINE const char *scan(const cgw_reader *r, const char *p, uint
     uint64_t any = 0;
     size_t n = 0;
     while (*p == ' ') {
-        if (n == ne || (p = fast_digits(p + 1, &c[n])) == NULL)
+        const char *q;
+        if (n == ne || (q = fast_digits(p + 1, &c[n])) == NULL) {
+            if (p[1] == '\n') /* a trailing blank: see take() */
+                break;
             return NULL;
+        }
+        p = q;
         any |= c[n++];
     }
-    if (n != ne || any >= BIG_VALUE)
+    if (any >= BIG_VALUE)
         return NULL;
+    if (n != ne) {
+        /* the source line of a jump has no costs, as Callgrind writes it */
+        if (n != 0 || r->call.kind == 0 || r->call.kind == CGW_REC_CALL)
+            return NULL;
+        memset(c, 0, ne * sizeof *c);
+    }
     return p;
 }
 
@@ -373,16 +384,34 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
 
 static void pend_call(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint64_t executed);
 
+static CGWP_COLD void trailing_blank(cgw_reader *r)
+{
+    cgwr_diag(r, r->lineno, CGWR_BLANK, "trailing blank (speedscope rejects it)");
+}
+
+/* Take the line that starts at line and whose parse stopped at e: 1 when
+ * e is its '\n', or a blank before it (Callgrind ends calls=, jump= and
+ * their source lines so), noted as the general parser notes it; 0 when
+ * the line must go to the general parser. */
+static CGWP_HOT_INLINE int take(cgw_reader *r, const char *line, const char *e)
+{
+    if (e == NULL)
+        return 0;
+    int blank = *e == ' ';
+    if (e[blank] != '\n')
+        return 0;
+    cgwr_take_line(r, (size_t)(e - line) + 1 + blank);
+    if (blank)
+        trailing_blank(r);
+    return 1;
+}
+
 /* A position line: see fast_line(). */
 static int fast_position(cgw_reader *r, const char *p)
 {
     uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
-    if (r->nevents == 0 || r->fn == NULL)
+    if (r->nevents == 0 || r->fn == NULL || !take(r, p, scan(r, p, pos, c)))
         return 0;
-    const char *e = scan(r, p, pos, c);
-    if (e == NULL || *e != '\n')
-        return 0;
-    cgwr_take_line(r, (size_t)(e - p) + 1);
     set_base(r, pos);
     emit_position(r, pos, c);
     return 1;
@@ -396,10 +425,28 @@ static int fast_calls(cgw_reader *r, const char *line, const char *p)
     int relative = 0;
     if (r->fn == NULL || r->cfn == NULL || !r->cfn_fresh || r->nevents == 0 ||
         (p = fast_digits(p, &count)) == NULL || count == 0 || *p != ' ' ||
-        (p = scan_positions(r, p + 1, r->call.target_pos, &relative)) == NULL || *p != '\n')
+        !take(r, line, scan_positions(r, p + 1, r->call.target_pos, &relative)))
         return 0;
-    cgwr_take_line(r, (size_t)(p - line) + 1);
     pend_call(r, CGW_REC_CALL, count, 0);
+    return 1;
+}
+
+/* "jump=COUNT TARGET" or "jcnd=FOLLOWED/EXECUTED TARGET" after the '=',
+ * with FOLLOWED <= EXECUTED: KCachegrind's lines, so each one is noted. */
+static int fast_jump(cgw_reader *r, const char *line, const char *p, cgw_record_kind kind)
+{
+    uint64_t count, executed = 0;
+    int relative = 0;
+    if (r->fn == NULL || r->nevents == 0 || (p = fast_digits(p, &count)) == NULL)
+        return 0;
+    if (kind == CGW_REC_COND_JUMP &&
+        (*p != '/' || (p = fast_digits(p + 1, &executed)) == NULL || count > executed))
+        return 0;
+    if (*p != ' ' || !take(r, line, scan_positions(r, p + 1, r->call.target_pos, &relative)))
+        return 0;
+    cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "%.4s= lines are read by KCachegrind only",
+              line);
+    pend_call(r, kind, count, executed);
     return 1;
 }
 
@@ -448,7 +495,16 @@ static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p)
 {
     if (starts_position(*p))
         return fast_position(r, p);
-    if (*p != 'c' || r->call.kind != 0)
+    if (r->call.kind != 0)
+        return 0;
+    if (*p == 'j') {
+        if (memcmp(p, "jump=", 5) == 0)
+            return fast_jump(r, p, p + 5, CGW_REC_JUMP);
+        if (memcmp(p, "jcnd=", 5) == 0)
+            return fast_jump(r, p, p + 5, CGW_REC_COND_JUMP);
+        return 0;
+    }
+    if (*p != 'c')
         return 0;
     if (memcmp(p, "calls=", 6) == 0)
         return fast_calls(r, p, p + 6);
@@ -700,8 +756,7 @@ static void content_line(cgw_reader *r, const char *p, size_t len)
 void cgwr_line(cgw_reader *r, const char *p, size_t len)
 {
     if (len > 0 && cgwr_blank(p[len - 1]))
-        cgwr_diag(r, r->lineno, CGWR_BLANK,
-                  "trailing blank (speedscope rejects it)");
+        trailing_blank(r);
     if (len > 0 && cgwr_blank(p[0])) {
         const char *q = p;
         while (len > 0 && cgwr_blank(*q)) {
