@@ -163,12 +163,13 @@ static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c, int
 /* The common position line, parsed once with no diagnostic to give:
  * single spaces, decimal or lowercase 0x numbers short enough not to
  * overflow, relative steps that stay in range, costs below 2^53, one for
- * every event.  scan() stops at the first byte that does not continue
- * the line and returns it (the caller checks that it is the line's end),
- * or NULL to send the line to the general parser, which reports whatever
- * made this one give up.  It needs a readable byte that is not a digit
- * or a blank after the line (a '\n', or what cgwr_getline() cut off), so
- * it needs no bound. */
+ * every event (none on a jump's source line).  scan() stops at the first
+ * byte that does not continue the line, or at a blank just before the
+ * '\n', and returns it (take() checks that it ends the line), or NULL to
+ * send the line to the general parser, which reports whatever made this
+ * one give up.  It needs a readable byte that is not a digit or a blank
+ * after the line (a '\n', or what cgwr_getline() cut off), so it needs
+ * no bound. */
 static CGWP_HOT_INLINE const char *fast_digits(const char *p, uint64_t *v)
 {
     /* past 19 digits the value may have wrapped: the general parser */
@@ -486,11 +487,13 @@ static int fast_callee(cgw_reader *r, const char *p)
 }
 
 /* The commonest lines taken straight from the input, without finding
- * their end first: position lines, and a call's cob= cfi= cfn= calls=
- * lines when they use defined IDs.  1 when taken; 0 when the line must go
- * through cgwr_getline() and cgwr_line() (nothing is consumed then),
- * which gives any diagnostic.  p starts a line and a '\n' follows it in
- * the input. */
+ * their end first: position lines, a call's cob= cfi= cfl= cfn= calls=
+ * lines when they use defined IDs, and jump= and jcnd= lines.  Callgrind
+ * ends calls=, jump=, jcnd= and their source lines in a blank, which is
+ * noted here as the general parser notes it.  1 when taken; 0 when the
+ * line must go through cgwr_getline() and cgwr_line() (nothing is
+ * consumed then), which gives any other diagnostic.  p starts a line and
+ * a '\n' follows it in the input. */
 static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p)
 {
     if (starts_position(*p))
