@@ -277,6 +277,17 @@ static CGWP_HOT_INLINE cgw_record *record(cgw_reader *r, cgw_record_kind kind)
     return rec;
 }
 
+/* The record of a position line: its positions and costs. */
+static CGWP_HOT_INLINE cgw_record *position_record(cgw_reader *r, cgw_record_kind kind,
+                                                   const uint64_t *pos, uint64_t *c)
+{
+    cgw_record *rec = record(r, kind);
+    memcpy(r->pos[rec - r->q], pos, sizeof r->pos[0]);
+    rec->pos = r->pos[rec - r->q];
+    rec->costs = c;
+    return rec;
+}
+
 /* A total passed 2^64-1 while c was added: it stays there. */
 static CGWP_COLD void totals_overflow(cgw_reader *r, const uint64_t *c)
 {
@@ -311,10 +322,7 @@ static CGWP_COLD void emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *c)
 {
     cgwr_pending *call = &r->call;
     cgw_record_kind kind = call->kind;
-    cgw_record *rec = record(r, kind);
-    memcpy(r->pos[rec - r->q], pos, sizeof r->pos[0]);
-    rec->pos = r->pos[rec - r->q];
-    rec->costs = c;
+    cgw_record *rec = position_record(r, kind, pos, c);
     uint64_t *tp = r->tpos[rec - r->q];
     memcpy(tp, call->target_pos, sizeof call->target_pos);
     rec->target = (cgw_target){ call->ob ? call->ob->s : NULL, call->fl->s, call->fn->s };
@@ -348,10 +356,7 @@ static CGWP_HOT_INLINE void emit_position(cgw_reader *r, const uint64_t *pos, ui
         emit_call(r, pos, c);
         return;
     }
-    cgw_record *rec = record(r, CGW_REC_COST);
-    memcpy(r->pos[rec - r->q], pos, sizeof r->pos[0]);
-    rec->pos = r->pos[rec - r->q];
-    rec->costs = c;
+    position_record(r, CGW_REC_COST, pos, c);
     r->part.cost_lines++;
     add_totals(r, c);
 }
@@ -383,7 +388,34 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
     emit_position(r, pos, c);
 }
 
-static void pend_call(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint64_t executed);
+/* A call or jump line was read: its cost line comes next. */
+static void pend_call(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint64_t executed)
+{
+    cgwr_pending *call = &r->call;
+    if (kind == CGW_REC_CALL) {
+        call->ob = r->cob ? r->cob : r->cur_ob;
+        call->fl = r->cfi ? r->cfi : r->fi;
+        call->fn = r->cfn;
+    } else {
+        call->ob = r->cur_ob;
+        call->fl = r->jfi ? r->jfi : r->fi;
+        call->fn = r->jfn ? r->jfn : r->fn;
+    }
+    call->kind = kind;
+    call->count = count;
+    call->executed = executed;
+    call->line = r->lineno;
+    call->saw_blank = 0;
+    r->cob = r->cfi = r->jfi = r->jfn = NULL;
+    r->cfn_fresh = 0;
+}
+
+/* A key= line (key k..k+n) that only KCachegrind reads. */
+static void kcachegrind_only(cgw_reader *r, const char *k, size_t n)
+{
+    cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "%.*s= lines are read by KCachegrind only",
+              (int)n, k);
+}
 
 static CGWP_COLD void trailing_blank(cgw_reader *r)
 {
@@ -445,8 +477,7 @@ static int fast_jump(cgw_reader *r, const char *line, const char *p, cgw_record_
         return 0;
     if (*p != ' ' || !take(r, line, scan_positions(r, p + 1, r->call.target_pos, &relative)))
         return 0;
-    cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "%.4s= lines are read by KCachegrind only",
-              line);
+    kcachegrind_only(r, line, 4);
     pend_call(r, kind, count, executed);
     return 1;
 }
@@ -479,7 +510,6 @@ static int fast_callee(cgw_reader *r, const char *p)
     if (name == NULL)
         return 0;
     cgwr_take_line(r, (size_t)(e - p) + 2);
-    r->part.body = 1;
     *slot = name;
     if (kind == CGWR_FN)
         r->cfn_fresh = 1;
@@ -490,7 +520,9 @@ static int fast_callee(cgw_reader *r, const char *p)
  * their end first: position lines, a call's cob= cfi= cfl= cfn= calls=
  * lines when they use defined IDs, and jump= and jcnd= lines.  Callgrind
  * ends calls=, jump=, jcnd= and their source lines in a blank, which is
- * noted here as the general parser notes it.  1 when taken; 0 when the
+ * noted here as the general parser notes it.  Each of these lines needs
+ * an earlier spec line of the part (fn=, or the definition of its ID),
+ * which began the part's body.  1 when taken; 0 when the
  * line must go through cgwr_getline() and cgwr_line() (nothing is
  * consumed then), which gives any other diagnostic.  p starts a line and
  * a '\n' follows it in the input. */
@@ -632,28 +664,6 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const 
     pend_call(r, kind, count, executed);
 }
 
-/* A call or jump line was read: its cost line comes next. */
-static void pend_call(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint64_t executed)
-{
-    cgwr_pending *call = &r->call;
-    if (kind == CGW_REC_CALL) {
-        call->ob = r->cob ? r->cob : r->cur_ob;
-        call->fl = r->cfi ? r->cfi : r->fi;
-        call->fn = r->cfn;
-    } else {
-        call->ob = r->cur_ob;
-        call->fl = r->jfi ? r->jfi : r->fi;
-        call->fn = r->jfn ? r->jfn : r->fn;
-    }
-    call->kind = kind;
-    call->count = count;
-    call->executed = executed;
-    call->line = r->lineno;
-    call->saw_blank = 0;
-    r->cob = r->cfi = r->jfi = r->jfn = NULL;
-    r->cfn_fresh = 0;
-}
-
 static const cgwr_str *spec_name(cgw_reader *r, int kind, const char *p, const char *end)
 {
     return cgwr_name(r, kind, p, (size_t)(end - p));
@@ -674,8 +684,7 @@ static void spec_line(cgw_reader *r, const char *k, size_t n, const char *p, con
     const cgwr_str *name;
     if (KEY("calls") || KEY("jump") || KEY("jcnd")) {
         if (!KEY("calls"))
-            cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
-                      "%.*s= lines are read by KCachegrind only", (int)n, k);
+            kcachegrind_only(r, k, n);
         call_line(r, KEY("calls") ? CGW_REC_CALL : KEY("jump") ? CGW_REC_JUMP
                                                                 : CGW_REC_COND_JUMP, p, end);
         return;
@@ -714,8 +723,7 @@ static void spec_line(cgw_reader *r, const char *k, size_t n, const char *p, con
         r->cfn = name;
         r->cfn_fresh = 1;
     } else {
-        cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "%.*s= lines are read by KCachegrind only",
-                  (int)n, k);
+        kcachegrind_only(r, k, n);
         if (KEY("jfi"))
             r->jfi = name;
         else
@@ -743,8 +751,7 @@ static void content_line(cgw_reader *r, const char *p, size_t len)
     while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
         p++;
     if (p < end && *p == '=' && p > k) {
-        if (r->part.pub.index > 0)
-            r->part.body = 1;
+        r->part.body = 1;
         spec_line(r, k, (size_t)(p - k), p + 1, end);
         return;
     }
