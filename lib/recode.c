@@ -96,7 +96,6 @@ static int narrow(unsigned from, unsigned to, const uint64_t *in, uint64_t *out)
  * the same block: narrowed positions repeat, and one line says it all. */
 typedef struct held {
     int valid;
-    const char *function, *source_file;
     uint64_t pos[CGWP_NPOS_MAX];
     uint64_t *costs;
     size_t n;
@@ -112,11 +111,12 @@ static cgw_status flush_held(cgw_writer *w, held *h)
 }
 
 /* Add rec's costs to the held line when it is the same place (the npos
- * positions the writer writes, all that pos holds); 1 if so. */
-static int merge(held *h, const cgw_record *rec, const uint64_t *pos, int npos)
+ * positions the writer writes, all that rec->pos holds); 1 if so. */
+static int merge(held *h, const cgw_record *rec, int npos)
 {
-    if (!h->valid || rec->function != h->function || rec->source_file != h->source_file ||
-        memcmp(pos, h->pos, (size_t)npos * sizeof *pos) != 0)
+    if (!h->valid || rec->function != h->rec.function ||
+        rec->source_file != h->rec.source_file ||
+        memcmp(rec->pos, h->pos, (size_t)npos * sizeof *h->pos) != 0)
         return 0;
     for (size_t i = 0; i < h->n; i++)
         if (rec->costs[i] > UINT64_MAX - h->costs[i])
@@ -126,7 +126,7 @@ static int merge(held *h, const cgw_record *rec, const uint64_t *pos, int npos)
     return 1;
 }
 
-static cgw_status hold(cgw_writer *w, held *h, const cgw_record *rec, const uint64_t *pos)
+static cgw_status hold(cgw_writer *w, held *h, const cgw_record *rec)
 {
     size_t n = rec->part->nevents;
     if (n > h->n) {
@@ -137,9 +137,7 @@ static cgw_status hold(cgw_writer *w, held *h, const cgw_record *rec, const uint
     }
     h->n = n;
     memcpy(h->costs, rec->costs, n * sizeof *h->costs);
-    memcpy(h->pos, pos, (size_t)w->npos * sizeof *pos);
-    h->function = rec->function;
-    h->source_file = rec->source_file;
+    memcpy(h->pos, rec->pos, (size_t)w->npos * sizeof *h->pos);
     h->rec = *rec;
     h->rec.pos = h->pos;
     h->rec.costs = h->costs;
@@ -158,14 +156,14 @@ static int all_zero(const uint64_t *c, size_t n)
 /* One record of cgw_recode(), with positions already narrowed. */
 static cgw_status recode_one(cgw_writer *w, held *h, const cgw_record *rec, unsigned flags)
 {
-    if (rec->kind == CGW_REC_COST && merge(h, rec, rec->pos, w->npos))
+    if (rec->kind == CGW_REC_COST && merge(h, rec, w->npos))
         return CGW_OK;
     cgw_status st = flush_held(w, h);
     if (st != CGW_OK)
         return st;
     switch (rec->kind) {
     case CGW_REC_COST:
-        return hold(w, h, rec, rec->pos);
+        return hold(w, h, rec);
     case CGW_REC_JUMP:
     case CGW_REC_COND_JUMP:
         return (flags & CGW_RECODE_JUMPS) ? cgw_write_record(w, rec) : CGW_OK;
