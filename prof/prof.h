@@ -135,6 +135,13 @@ static inline void prof_add(uint64_t *p, uint64_t v)
     __atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
 }
 
+/* e becomes up's latest call. */
+static inline void prof_remember(prof_edge *up, prof_edge *e)
+{
+    up->kids[1] = up->kids[0];
+    up->kids[0] = e;
+}
+
 /* The callee's latest edge from the top frame, when it is (site, fn):
  * loops and fib()-like pairs of calls hit it; NULL otherwise. */
 static inline prof_edge *prof_recent_edge(prof_thread *t, void *fn, void *site)
@@ -145,8 +152,7 @@ static inline prof_edge *prof_recent_edge(prof_thread *t, void *fn, void *site)
     e = up->kids[1];
     if (e == NULL || e->site != site || e->callee != fn)
         return NULL;
-    up->kids[1] = up->kids[0];
-    up->kids[0] = e;
+    prof_remember(up, e);
     return e;
 }
 
@@ -177,8 +183,7 @@ static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now)
         prof_edge *up = t->stack[t->depth - 1].edge;
         if ((e = prof_edge_find(t, up->callee, site, fn)) == NULL)
             return -1;
-        up->kids[1] = up->kids[0];
-        up->kids[0] = e;
+        prof_remember(up, e);
     }
     prof_claim(t, e, now);
     return 0;
