@@ -67,7 +67,7 @@ static uint64_t file_size(const char *path)
  * when every record came with no error. */
 static int read_all(const char *path)
 {
-    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL };
+    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, 0 };
     cgw_reader *r = cgw_reader_open_path(path, &o);
     const cgw_record *rec;
     uint64_t n = 0, errors = 1;
@@ -83,7 +83,7 @@ static int read_all(const char *path)
  * cgw_reader_next() calls that return a COST record), and in all. */
 static void count_allocations(const char *path)
 {
-    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &counting };
+    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &counting, 0 };
     allocs = 0;
     cgw_reader *r = cgw_reader_open_path(path, &o);
     const cgw_record *rec;

@@ -33,7 +33,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: reader FILE\n");
         return 2;
     }
-    cgw_read_options o = { 0, diag, argv[1], NULL };
+    cgw_read_options o = { 0, diag, argv[1], NULL, 0 };
     cgw_reader *r = cgw_reader_open_path(argv[1], &o);
     if (r == NULL) {
         perror(argv[1]);

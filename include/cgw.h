@@ -291,12 +291,17 @@ enum { CGW_READ_CHECK = 1u };
 /** Options of a reader; a NULL pointer means all zero.  diag receives
  *  every diagnostic (each code at most 20 times a file, then one line
  *  saying how many more were found); NULL drops them, cgw_reader_counts()
- *  still counts them. */
+ *  still counts them.  skip is a mask of CGW_SKIP(kind) bits: records of
+ *  those kinds are read, checked and counted (in the totals and counts of
+ *  CGW_REC_PART_END) as usual but not handed out, which saves building
+ *  them; a checker that needs only the totals skips CGW_REC_COST and the
+ *  calls and jumps. */
 typedef struct cgw_read_options {
     unsigned flags;
     cgw_diag_fn diag;
     void *diag_ctx;
     const cgw_allocator *allocator;
+    unsigned skip;
 } cgw_read_options;
 
 /** Read the file at path.  NULL with errno set (EINVAL, ENOMEM, or
@@ -330,6 +335,9 @@ typedef enum cgw_record_kind {
     CGW_REC_COND_JUMP, /**< jcnd= and its source line                     */
     CGW_REC_PART_END   /**< the end of a part: its totals                 */
 } cgw_record_kind;
+
+/** The bit of cgw_read_options.skip for records of kind k. */
+#define CGW_SKIP(k) (1u << (k))
 
 /** A desc: line, "desc: TYPE: VALUE" (VALUE "" when there is no ':'). */
 typedef struct cgw_desc {

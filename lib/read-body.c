@@ -317,25 +317,29 @@ static CGWP_HOT_INLINE void add_totals(cgw_reader *r, const uint64_t *c)
         totals_overflow(r, c);
 }
 
-/* The record of the cost line of the pending call or jump. */
+/* The record of the cost line of the pending call or jump, unless the
+ * caller skips its kind; its checks either way. */
 static CGWP_COLD void emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *c)
 {
     cgwr_pending *call = &r->call;
     cgw_record_kind kind = call->kind;
-    cgw_record *rec = position_record(r, kind, pos, c);
-    uint64_t *tp = r->tpos[rec - r->q];
-    memcpy(tp, call->target_pos, sizeof call->target_pos);
-    rec->target = (cgw_target){ call->ob ? call->ob->s : NULL, call->fl->s, call->fn->s };
-    rec->target_pos = tp;
-    rec->line = call->line;
-    rec->count = call->count;
-    rec->executed = call->executed;
+    if (!(r->skip & CGW_SKIP(kind))) {
+        cgw_record *rec = position_record(r, kind, pos, c);
+        uint64_t *tp = r->tpos[rec - r->q];
+        memcpy(tp, call->target_pos, sizeof call->target_pos);
+        rec->target = (cgw_target){ call->ob ? call->ob->s : NULL, call->fl->s, call->fn->s };
+        rec->target_pos = tp;
+        rec->line = call->line;
+        rec->count = call->count;
+        rec->executed = call->executed;
+        if (kind != CGW_REC_CALL)
+            rec->costs = NULL;
+    }
     if (kind == CGW_REC_CALL) {
         r->part.calls++;
         if (r->flags & CGW_READ_CHECK)
             cgwr_check_call(r, cgwr_function(r, call->ob, call->fl, call->fn, call->line), c);
     } else {
-        rec->costs = NULL;
         for (size_t i = 0; i < r->nevents; i++)
             if (c[i] != 0) {
                 cgwr_diag(r, r->lineno, CGWR_JUMP_COSTS,
@@ -356,7 +360,8 @@ static CGWP_HOT_INLINE void emit_position(cgw_reader *r, const uint64_t *pos, ui
         emit_call(r, pos, c);
         return;
     }
-    position_record(r, CGW_REC_COST, pos, c);
+    if (!(r->skip & CGW_SKIP(CGW_REC_COST)))
+        position_record(r, CGW_REC_COST, pos, c);
     r->part.cost_lines++;
     add_totals(r, c);
 }

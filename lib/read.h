@@ -101,6 +101,7 @@ typedef struct cgwr_part {
 struct cgw_reader {
     cgw_allocator alloc;
     unsigned flags;
+    unsigned skip; /* CGW_SKIP() bits of the kinds not handed out */
     cgw_diag_fn diag;
     void *diag_ctx;
     cgw_status err;

@@ -10,8 +10,9 @@
 static cgw_reader *reader_new(const cgw_read_options *o)
 {
     cgw_allocator a;
+    unsigned kinds = CGW_SKIP(CGW_REC_PART_END + 1) - CGW_SKIP(CGW_REC_PART);
     if (cgwp_pick_allocator(o ? o->allocator : NULL, &a) < 0 ||
-        (o != NULL && (o->flags & ~(unsigned)CGW_READ_CHECK))) {
+        (o != NULL && ((o->flags & ~(unsigned)CGW_READ_CHECK) || (o->skip & ~kinds)))) {
         errno = EINVAL;
         return NULL;
     }
@@ -27,6 +28,7 @@ static cgw_reader *reader_new(const cgw_read_options *o)
         r->flags = o->flags;
         r->diag = o->diag;
         r->diag_ctx = o->diag_ctx;
+        r->skip = o->skip;
     }
     r->part.pub.version = 1;
     r->part.pub.positions = CGW_POS_LINE;
@@ -121,7 +123,11 @@ cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
     if (r == NULL || rec == NULL)
         return CGW_EUSAGE;
     *rec = NULL;
-    while (r->err == CGW_OK && r->qi == r->nq) {
+    for (;;) {
+        while (r->qi < r->nq && (r->skip & CGW_SKIP(r->q[r->qi].kind)))
+            r->qi++;
+        if (r->err != CGW_OK || r->qi < r->nq)
+            break;
         r->qi = r->nq = 0;
         if (r->done)
             return CGW_OK;

@@ -122,7 +122,7 @@ cgw_status cgw_roundtrip(const char *path, const void *buf, size_t len,
         *differences = 0;
     if (path == NULL && buf == NULL && len > 0)
         return CGW_EINVAL;
-    input in = { path, buf, len, { 0, NULL, NULL, opts ? opts->allocator : NULL } };
+    input in = { path, buf, len, { 0, NULL, NULL, opts ? opts->allocator : NULL, 0 } };
     char *out = NULL, msg[600];
     size_t outlen = 0;
     uint64_t line = 0;

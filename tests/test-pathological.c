@@ -28,7 +28,7 @@ static void diag(void *ctx, const cgw_diagnostic *d)
 static counts read_all(const char *text, size_t len, const char *code)
 {
     counts c = { 0, 0, 0, 0, code, 0 };
-    cgw_read_options o = { CGW_READ_CHECK, diag, &c, NULL };
+    cgw_read_options o = { CGW_READ_CHECK, diag, &c, NULL, 0 };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;

@@ -85,7 +85,7 @@ int main(void)
             continue; /* that call gives EINTR */
         cgwt_alloc a;
         cgwt_alloc_init(&a, 0);
-        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &a.a };
+        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &a.a, 0 };
         s = (source){ text, len, 0, 0, n, n % 2 ? EIO : ENOSPC };
         r = cgw_reader_open_callback(serve, &s, &o);
         CHECK(r != NULL);
@@ -104,7 +104,7 @@ int main(void)
     for (;; n++) {
         cgwt_alloc a;
         cgwt_alloc_init(&a, n);
-        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &a.a };
+        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &a.a, 0 };
         r = cgw_reader_open_memory(text, len, &o);
         if (r == NULL) {
             CHECK(errno == ENOMEM);

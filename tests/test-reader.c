@@ -3,6 +3,7 @@
  * warnings; and the resolved records of a file that uses every rule
  * (relative positions, hex, one-shot cob=/cfi=, cfl=, fi=/fe=, jumps,
  * several parts). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,7 +33,7 @@ static void expect(const char *text, size_t len, const char *code, uint64_t line
                    cgw_severity severity)
 {
     seen s = { code, line, severity, 0, "" };
-    cgw_read_options o = { CGW_READ_CHECK, on_diag, &s, NULL };
+    cgw_read_options o = { CGW_READ_CHECK, on_diag, &s, NULL, 0 };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -313,12 +314,48 @@ static void inputs(void)
     cgw_reader_close(NULL);
 }
 
+/* Skipped kinds are read and summed but not handed out; a skip bit of
+ * no kind is refused. */
+static void skipping(void)
+{
+    static const cgw_record_kind kinds[] = { CGW_REC_PART, CGW_REC_FUNCTION, CGW_REC_PART_END,
+                                             CGW_REC_PART, CGW_REC_FUNCTION, CGW_REC_PART_END };
+    cgw_read_options o = { 0, NULL, NULL, NULL,
+                           CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_COST) |
+                               CGW_SKIP(CGW_REC_CALL) | CGW_SKIP(CGW_REC_COND_JUMP) };
+    cgw_reader *r = cgw_reader_open_memory(rules, sizeof rules - 1, &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    size_t n = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        CHECK(n < sizeof kinds / sizeof *kinds);
+        CHECK_U64(rec->kind, kinds[n]);
+        if (n == 2) { /* as records() finds them */
+            CHECK_U64(rec->costs[0], 1 + 3 + 4 + 1);
+            CHECK_U64(rec->costs[1], 2);
+            CHECK_U64(rec->cost_lines, 4);
+            CHECK_U64(rec->calls, 2);
+            CHECK_U64(rec->functions, 1);
+        }
+        n++;
+    }
+    CHECK_U64(n, sizeof kinds / sizeof *kinds);
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    cgw_reader_close(r);
+    o.skip = CGW_SKIP(0);
+    errno = 0;
+    CHECK(cgw_reader_open_memory(rules, sizeof rules - 1, &o) == NULL && errno == EINVAL);
+    o.skip = CGW_SKIP(CGW_REC_PART_END + 1);
+    CHECK(cgw_reader_open_memory(rules, sizeof rules - 1, &o) == NULL && errno == EINVAL);
+}
+
 int main(void)
 {
     errors();
     warnings();
     records();
     inputs();
-    printf("reader: error classes, warnings, records and inputs agree\n");
+    skipping();
+    printf("reader: error classes, warnings, records, inputs and skipped kinds agree\n");
     return 0;
 }

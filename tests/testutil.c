@@ -438,7 +438,7 @@ static void readback_diag(void *ctx, const cgw_diagnostic *d)
 uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m)
 {
     readback rb = { 0, "" };
-    cgw_read_options o = { CGW_READ_CHECK, readback_diag, &rb, NULL };
+    cgw_read_options o = { CGW_READ_CHECK, readback_diag, &rb, NULL, 0 };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -579,7 +579,7 @@ static void ignore_diag(void *ctx, const cgw_diagnostic *d)
 
 char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, size_t *len)
 {
-    cgw_read_options o = { 0, ignore_diag, NULL, NULL };
+    cgw_read_options o = { 0, ignore_diag, NULL, NULL, 0 };
     cgw_reader *r = cgw_reader_open_path(path, &o);
     CHECK(r != NULL);
     char *want = profile_facts(r);

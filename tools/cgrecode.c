@@ -41,7 +41,7 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
 
 static cgw_reader *open_input(input *in)
 {
-    cgw_read_options o = { 0, on_diag, in, NULL };
+    cgw_read_options o = { 0, on_diag, in, NULL, 0 };
     return in->path ? cgw_reader_open_path(in->path, &o)
                     : cgw_reader_open_memory(in->mem.p, in->mem.len, &o);
 }
@@ -49,7 +49,7 @@ static cgw_reader *open_input(input *in)
 /* The positions of the input's first part; 0 when it has none. */
 static unsigned input_positions(input *in)
 {
-    cgw_read_options o = { 0, NULL, NULL, NULL };
+    cgw_read_options o = { 0, NULL, NULL, NULL, 0 };
     cgw_reader *r = in->path ? cgw_reader_open_path(in->path, &o)
                              : cgw_reader_open_memory(in->mem.p, in->mem.len, &o);
     const cgw_record *rec = NULL;
