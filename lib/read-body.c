@@ -172,18 +172,20 @@ static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c, int
  * no bound. */
 static CGWP_HOT_INLINE const char *fast_digits(const char *p, uint64_t *v)
 {
-    /* past 19 digits the value may have wrapped: the general parser */
-    const char *s = p;
-    unsigned d = (unsigned)(*p - '0');
+    /* past 19 digits the value may have wrapped: the general parser.
+     * Unsigned bytes and a 64-bit digit keep the loop at seven
+     * instructions a digit (no sign extension). */
+    const unsigned char *s = (const unsigned char *)p, *q = s;
+    uint64_t d = (uint64_t)*q - '0';
     if (d >= 10)
         return NULL;
     uint64_t x = d;
-    while ((d = (unsigned)(*++p - '0')) < 10)
+    while ((d = (uint64_t)*++q - '0') < 10)
         x = x * 10 + d;
-    if (p - s > 19)
+    if (q - s > 19)
         return NULL;
     *v = x;
-    return p;
+    return (const char *)q;
 }
 
 /* The subpositions of a position line or of a call's target, in the
