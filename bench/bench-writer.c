@@ -1,7 +1,8 @@
 /* bench-writer: the writer against a hand-written fprintf writer that
  * makes the same bytes, and against the physical limit (memcpy and write()
  * of the identical, pre-rendered bytes), in the same run, all three into
- * the same temporary file.  The profiles are cggen's (cgw_generate), in
+ * the same temporary file; and the floor: the self-cost lines alone,
+ * formatted into memory by libcgw's number code with no API around it.  The profiles are cggen's (cgw_generate), in
  * the shapes Callgrind writes by default (line, Ir), with --dump-instr=yes
  * (instr+line, Ir) and with --cache-sim=yes --branch-sim=yes (line, 13
  * events).  Each is read back once into a list of operations that both
@@ -25,6 +26,7 @@
 #include <cgw.h>
 
 #include "counting.h"
+#include "internal.h" /* the floor formats numbers as libcgw does */
 
 #define ROUNDS 5
 #define BUFSZ 65536
@@ -369,6 +371,74 @@ static void with_memcpy(const char *ref, size_t len, int fd)
     }
 }
 
+/* ------------------------------------------------------ the floor */
+
+/* The self-cost lines alone (the bulk of every profile), formatted into
+ * memory with libcgw's own number formatting (lib/fmt.c is built into
+ * this program) and their totals added, but with no API call, no check,
+ * no name, call or function line and no write: the least time a writer of
+ * these lines can take on this machine.  Returns the bytes at *out. */
+static size_t with_floor(const profile *p, char *out, uint64_t *totals)
+{
+    uint64_t base[2] = { 0, 0 };
+    int base_valid = 0;
+    char *q = out;
+    for (size_t i = 0; i < p->nops; i++) {
+        const op *x = &p->ops[i];
+        if (x->kind == OP_FN) {
+            base_valid = 0;
+            continue;
+        }
+        if (x->kind == OP_COST) {
+            for (size_t k = 0; k < p->npos; k++) {
+                if (k > 0)
+                    *q++ = ' ';
+                if (base_valid)
+                    q = cgwp_pos_step(q, x->pos[k], base[k]);
+                else if (k == 0 && (p->positions & CGW_POS_INSTR))
+                    q = cgwp_fmt_hex(q, x->pos[k]);
+                else
+                    q = cgwp_fmt_dec(q, x->pos[k]);
+            }
+            for (size_t e = 0; e < p->nev; e++) {
+                *q++ = ' ';
+                q = cgwp_fmt_dec(q, x->costs[e]);
+                totals[e] += x->costs[e];
+            }
+            *q++ = '\n';
+        }
+        /* a call's source line moves the base too */
+        memcpy(base, x->pos, sizeof base);
+        base_valid = 1;
+    }
+    return (size_t)(q - out);
+}
+
+/* The self-cost lines of the file ref (position lines not after a
+ * calls= line) and its totals: line, which the floor must reproduce;
+ * the lines' length. */
+static size_t cost_lines_of(const char *ref, size_t len, char *out, uint64_t *totals, size_t nev)
+{
+    char *q = out;
+    int after_call = 0;
+    for (const char *l = ref, *end = ref + len; l < end;) {
+        const char *nl = memchr(l, '\n', (size_t)(end - l));
+        size_t n = nl ? (size_t)(nl - l) + 1 : (size_t)(end - l);
+        if (strchr("0123456789+-*", *l) != NULL && !after_call) {
+            memcpy(q, l, n);
+            q += n;
+        }
+        if (strncmp(l, "totals:", 7) == 0) {
+            char *v = (char *)l + 7;
+            for (size_t e = 0; e < nev; e++)
+                totals[e] = strtoull(v, &v, 10);
+        }
+        after_call = strncmp(l, "calls=", 6) == 0;
+        l += n;
+    }
+    return (size_t)(q - out);
+}
+
 /* ------------------------------------------------------ the run */
 
 static void rewind_fd(int fd)
@@ -422,6 +492,28 @@ static int bench(profile *p, unsigned mb, int fd)
     }
     free(alt);
 
+    /* the floor must make exactly the self-cost lines of the file */
+    char *lines = xmalloc(rlen), *fl = xmalloc(rlen + 64);
+    uint64_t want[64] = { 0 }, got[64] = { 0 };
+    size_t llen = cost_lines_of(ref, rlen, lines, want, p->nev);
+    if (with_floor(p, fl, got) != llen || memcmp(fl, lines, llen) != 0 ||
+        memcmp(got, want, sizeof got) != 0) {
+        fprintf(stderr, "bench-writer: %s: the floor makes other cost lines or totals\n",
+                p->label);
+        return 1;
+    }
+    free(lines);
+    double floor_best = 1e30;
+    for (int r = 0; r < ROUNDS; r++) {
+        memset(got, 0, sizeof got);
+        double t0 = now();
+        with_floor(p, fl, got);
+        double t = now() - t0;
+        if (t < floor_best)
+            floor_best = t;
+    }
+    free(fl);
+
     double best[3] = { 1e30, 1e30, 1e30 };
     for (int r = 0; r < ROUNDS; r++) {
         double t[4];
@@ -455,8 +547,8 @@ static int bench(profile *p, unsigned mb, int fd)
     printf("%-11s %9zu %6.1f", p->label, p->ncost, rlen / 1e6);
     for (int k = 0; k < 3; k++)
         printf(" %7.1f %6.0f", best[k] * 1e9 / n, rlen / best[k] / 1e6);
-    printf(" %8.1fx %6.2fx %4ld/%ld\n", best[1] / best[0], best[0] / best[2], line_allocs,
-           all_allocs);
+    printf(" %8.1fx %6.2fx %4ld/%ld %7.1f\n", best[1] / best[0], best[0] / best[2], line_allocs,
+           all_allocs, floor_best * 1e9 / n);
     free(ref);
     unload(p);
     return line_allocs != 0;
@@ -481,11 +573,11 @@ int main(int argc, char **argv)
     printf("bench-writer: cggen profiles of %u MB, best of %d runs, each writer into the same "
            "file\n",
            mb, ROUNDS);
-    printf("%-11s %9s %6s %7s %6s %7s %6s %7s %6s %9s %7s %s\n", "profile", "lines", "MB",
-           "libcgw", "MB/s", "fprintf", "MB/s", "limit", "MB/s", "vs printf", "vs lim",
-           "allocs");
-    printf("%-11s %9s %6s %7s %6s %7s %6s %7s %6s %9s %7s %s\n", "", "", "", "ns/line", "",
-           "ns/line", "", "ns/line", "", "(>=20x)", "(<=3x)", "line/all");
+    printf("%-11s %9s %6s %7s %6s %7s %6s %7s %6s %9s %7s %8s %7s\n", "profile", "lines",
+           "MB", "libcgw", "MB/s", "fprintf", "MB/s", "limit", "MB/s", "vs printf", "vs lim",
+           "allocs", "floor");
+    printf("%-11s %9s %6s %7s %6s %7s %6s %7s %6s %9s %7s %8s %7s\n", "", "", "", "ns/line", "",
+           "ns/line", "", "ns/line", "", "(>=20x)", "(<=3x)", "line/all", "ns/line");
     int bad = 0;
     for (int i = 0; i < 3; i++)
         bad |= bench(&ps[i], mb, fd);
