@@ -2,10 +2,10 @@
  * makes the same bytes, and against the physical limit (memcpy and write()
  * of the identical, pre-rendered bytes), in the same run, all three into
  * the same temporary file; and the floor: the self-cost lines alone,
- * formatted into memory by libcgw's number code with no API around it.  The profiles are cggen's (cgw_generate), in
- * the shapes Callgrind writes by default (line, Ir), with --dump-instr=yes
- * (instr+line, Ir) and with --cache-sim=yes --branch-sim=yes (line, 13
- * events).  Each is read back once into a list of operations that both
+ * formatted into memory by libcgw's number code with no API around it.
+ * The profiles are cggen's (cgw_generate), in the shapes Callgrind writes
+ * by default (line, Ir), with --dump-instr=yes (instr+line, Ir) and with
+ * --cache-sim=yes --branch-sim=yes (line, 13 events).  Each is read back once into a list of operations that both
  * writers replay; the fprintf writer gets every name as a small index, so
  * it does no lookups of its own, while libcgw interns every name string.
  *
@@ -377,8 +377,9 @@ static void with_memcpy(const char *ref, size_t len, int fd)
 /* The self-cost lines alone (the bulk of every profile), formatted into
  * memory with libcgw's own number formatting (lib/fmt.c is built into
  * this program) and their totals added, but with no API call, no check,
- * no name, call or function line and no write: the least time a writer of
- * these lines can take on this machine.  Returns the bytes at *out. */
+ * no name, call or function line and no write: with this formatting, no
+ * writer of these lines can take less time on this machine.  Returns the
+ * length of what it wrote at out. */
 static size_t with_floor(const profile *p, char *out, uint64_t *totals)
 {
     uint64_t base[2] = { 0, 0 };
@@ -425,7 +426,7 @@ static size_t cost_lines_of(const char *ref, size_t len, char *out, uint64_t *to
     for (const char *l = ref, *end = ref + len; l < end;) {
         const char *nl = memchr(l, '\n', (size_t)(end - l));
         size_t n = nl ? (size_t)(nl - l) + 1 : (size_t)(end - l);
-        if (strchr("0123456789+-*", *l) != NULL && !after_call) {
+        if (*l != '\0' && strchr("0123456789+-*", *l) != NULL && !after_call) {
             memcpy(q, l, n);
             q += n;
         }
