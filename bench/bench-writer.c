@@ -5,9 +5,10 @@
  * formatted into memory by libcgw's number code with no API around it.
  * The profiles are cggen's (cgw_generate), in the shapes Callgrind writes
  * by default (line, Ir), with --dump-instr=yes (instr+line, Ir) and with
- * --cache-sim=yes --branch-sim=yes (line, 13 events).  Each is read back once into a list of operations that both
- * writers replay; the fprintf writer gets every name as a small index, so
- * it does no lookups of its own, while libcgw interns every name string.
+ * --cache-sim=yes --branch-sim=yes (line, 13 events).  Each is read back
+ * once into a list of operations that both writers replay; the fprintf
+ * writer gets every name as a small index, so it does no lookups of its
+ * own, while libcgw interns every name string.
  *
  * It also counts, through the allocator hook, the allocations the writer
  * makes inside cgw_cost() and cgw_call(): there must be none.
