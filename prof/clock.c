@@ -1,5 +1,7 @@
-/* clock.c - the profiler's clock: choose the TSC or CLOCK_MONOTONIC and
- * calibrate the TSC against CLOCK_MONOTONIC once, at start. */
+/* clock.c - the profiler's clock: choose the TSC or CLOCK_MONOTONIC, and
+ * calibrate the TSC against CLOCK_MONOTONIC at start and again at each
+ * dump, over the whole run. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,40 +39,66 @@ static int tsc_invariant(void)
 
 /* A reading of CLOCK_MONOTONIC (ns) and the TSC at the same instant:
  * the mean of the TSC read just before it and just after, so the time
- * the clock read takes (large under sanitizers) adds no bias. */
+ * the clock read takes (large under sanitizers) adds no bias.  Of a few
+ * tries, the one whose TSC reads are closest counts: a thread preempted
+ * inside a try would put its instant anywhere in the pause. */
 static void both(uint64_t *ns, uint64_t *ticks)
 {
-    uint64_t c0 = tsc();
-    *ns = mono_ns();
-    uint64_t c1 = tsc();
-    *ticks = c0 + (c1 - c0) / 2;
+    uint64_t best = UINT64_MAX;
+    for (int i = 0; i < 5; i++) {
+        uint64_t c0 = tsc();
+        uint64_t t = mono_ns();
+        uint64_t c1 = tsc();
+        if (c1 - c0 < best) {
+            best = c1 - c0;
+            *ns = t;
+            *ticks = c0 + (c1 - c0) / 2;
+        }
+    }
 }
 
-/* Ticks per nanosecond over 2 ms of both clocks (an error near 1e-3 in
- * a VM, whose clock reads jitter by microseconds). */
-static int tsc_calibrate(void)
+/* The scale from the start's reading to one taken now, at least 2 ms
+ * later; 0 when the TSC did not move forward. */
+static uint64_t tsc_mult(void)
 {
-    uint64_t t0, c0, t1, c1;
-    both(&t0, &c0);
+    uint64_t t1, c1;
     do
         both(&t1, &c1);
-    while (t1 - t0 < 2000000u);
-    if (c1 <= c0)
+    while (t1 - prof_clk.start_ns < 2000000u);
+    if (c1 <= prof_clk.start_ticks)
         return 0;
-    prof_clk.mult = (uint64_t)(((unsigned __int128)(t1 - t0) << 32) / (c1 - c0));
-    return prof_clk.mult != 0;
+    return (uint64_t)(((unsigned __int128)(t1 - prof_clk.start_ns) << 32) /
+                      (c1 - prof_clk.start_ticks));
 }
 #endif
 
+/* A first scale over 2 ms, which checks that the TSC moves forward. */
 void prof_clock_init(void)
 {
     const char *want = getenv("CGWPROF_CLOCK");
     prof_clk.tsc = 0;
 #if defined(__x86_64__)
-    if ((want == NULL || strcmp(want, "tsc") == 0) && tsc_invariant())
-        prof_clk.tsc = tsc_calibrate();
+    if ((want == NULL || strcmp(want, "tsc") == 0) && tsc_invariant()) {
+        both(&prof_clk.start_ns, &prof_clk.start_ticks);
+        prof_clk.mult = tsc_mult();
+        prof_clk.tsc = prof_clk.mult != 0;
+    }
 #else
     (void)want;
+#endif
+}
+
+/* The scale again, over the whole run so far: a pause while one of the
+ * two readings was taken (a loaded machine) now weighs the run's length,
+ * not 2 ms.  Only the dump converts ticks, under its lock. */
+void prof_clock_recalibrate(void)
+{
+#if defined(__x86_64__)
+    if (prof_clk.tsc) {
+        uint64_t m = tsc_mult();
+        if (m != 0)
+            prof_clk.mult = m;
+    }
 #endif
 }
 

@@ -63,14 +63,17 @@ typedef struct prof_thread {
 
 /* clock.c: a cheap monotonic clock: the TSC where the CPU says it is
  * invariant, its ticks scaled to ns by a factor calibrated against
- * CLOCK_MONOTONIC at start; else CLOCK_MONOTONIC itself (ticks are ns),
- * which costs about twice as much.  CGWPROF_CLOCK=monotonic forces it. */
+ * CLOCK_MONOTONIC from start to each dump; else CLOCK_MONOTONIC itself
+ * (ticks are ns), which costs about twice as much.  CGWPROF_CLOCK=monotonic
+ * forces it. */
 typedef struct prof_clock {
     int tsc;
-    uint64_t mult; /* ns = ticks * mult >> 32 */
+    uint64_t mult;                   /* ns = ticks * mult >> 32 */
+    uint64_t start_ns, start_ticks; /* both clocks at start */
 } prof_clock;
 extern prof_clock prof_clk;
 void prof_clock_init(void);
+void prof_clock_recalibrate(void);
 const char *prof_clock_name(void);
 
 static inline uint64_t prof_ticks(void)
