@@ -68,7 +68,7 @@ typedef struct prof_thread {
  * forces it. */
 typedef struct prof_clock {
     int tsc;
-    uint64_t mult;                   /* ns = ticks * mult >> 32 */
+    uint64_t mult;                  /* ns = ticks * mult >> 32 */
     uint64_t start_ns, start_ticks; /* both clocks at start */
 } prof_clock;
 extern prof_clock prof_clk;
