@@ -1,6 +1,6 @@
 /* clock.c - the profiler's clock: choose the TSC or CLOCK_MONOTONIC, and
- * calibrate the TSC against CLOCK_MONOTONIC at start and again at each
- * dump, over the whole run. */
+ * calibrate the TSC against CLOCK_MONOTONIC at each dump, over the whole
+ * run. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,33 +72,34 @@ static uint64_t tsc_mult(void)
 }
 #endif
 
-/* A first scale over 2 ms, which checks that the TSC moves forward. */
+/* The start's reading of both clocks, and a check that the TSC moves
+ * forward with CLOCK_MONOTONIC over 10 us; the scale waits for a dump. */
 void prof_clock_init(void)
 {
     const char *want = getenv("CGWPROF_CLOCK");
     prof_clk.tsc = 0;
 #if defined(__x86_64__)
     if ((want == NULL || strcmp(want, "tsc") == 0) && tsc_invariant()) {
+        uint64_t t, c;
         both(&prof_clk.start_ns, &prof_clk.start_ticks);
-        prof_clk.mult = tsc_mult();
-        prof_clk.tsc = prof_clk.mult != 0;
+        do
+            both(&t, &c);
+        while (t - prof_clk.start_ns < 10000u);
+        prof_clk.tsc = c > prof_clk.start_ticks;
     }
 #else
     (void)want;
 #endif
 }
 
-/* The scale again, over the whole run so far: a pause while one of the
- * two readings was taken (a loaded machine) now weighs the run's length,
- * not 2 ms.  Only the dump converts ticks, under its lock. */
-void prof_clock_recalibrate(void)
+/* The scale, over the whole run so far: a pause while one of the two
+ * readings was taken (a loaded machine) weighs the run's length, not a
+ * short window.  Only the dump converts ticks, under its lock. */
+void prof_clock_calibrate(void)
 {
 #if defined(__x86_64__)
-    if (prof_clk.tsc) {
-        uint64_t m = tsc_mult();
-        if (m != 0)
-            prof_clk.mult = m;
-    }
+    if (prof_clk.tsc)
+        prof_clk.mult = tsc_mult();
 #endif
 }
 

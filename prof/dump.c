@@ -378,7 +378,7 @@ static void dump_free(dump *d)
 static int write_profile(dump *d, const char *path, char *err, size_t errlen)
 {
     uint64_t now = prof_ticks();
-    prof_clock_recalibrate();
+    prof_clock_calibrate();
     d->lines = prof_lines_new();
     d->npos = d->lines != NULL ? 2 : 1;
     int rc = collect_threads(d);

@@ -73,7 +73,7 @@ typedef struct prof_clock {
 } prof_clock;
 extern prof_clock prof_clk;
 void prof_clock_init(void);
-void prof_clock_recalibrate(void);
+void prof_clock_calibrate(void);
 const char *prof_clock_name(void);
 
 static inline uint64_t prof_ticks(void)
