@@ -196,12 +196,13 @@ static uint64_t source_line(const char *text)
     return found;
 }
 
-/* Run prof-subject in mode (profile at <tmp>/<mode>.out) and load it. */
-static void profile_mode(const char *mode, profile *prof)
+/* Run prof-subject in mode (profile at <tmp>/<mode>.out, its stdout to
+ * stdout_path unless NULL) and load the profile. */
+static void profile_mode(const char *mode, const char *stdout_path, profile *prof)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s.out", cgwt_tmpdir(), mode);
-    run(path, NULL, mode, NULL);
+    run(path, stdout_path, mode, NULL);
     load(path, prof);
 }
 
@@ -211,20 +212,18 @@ static void profile_mode(const char *mode, profile *prof)
  * (ticks taken for ns would be off by the TSC's GHz). */
 static void graph_with(const char *clock)
 {
-    char path[512], out[512];
-    snprintf(path, sizeof path, "%s/graph.out", cgwt_tmpdir());
+    char out[512];
     snprintf(out, sizeof out, "%s/graph.stdout", cgwt_tmpdir());
     if (clock != NULL)
         setenv("CGWPROF_CLOCK", clock, 1);
-    run(path, out, "graph", NULL);
+    profile prof;
+    profile_mode("graph", out, &prof);
     unsetenv("CGWPROF_CLOCK");
     size_t len;
     char *text = cgwt_read_file(out, &len);
     CHECK(text != NULL);
     uint64_t around = strtoull(text, NULL, 10);
     free(text);
-    profile prof;
-    load(path, &prof);
     CHECK_U64(prof.nparts, 1);
     part *p = &prof.parts[0];
     CHECK(!p->has_thread); /* one thread: no thread: line */
@@ -274,7 +273,7 @@ static void test_graph(void)
 static void test_threads(void)
 {
     profile prof;
-    profile_mode("threads", &prof);
+    profile_mode("threads", NULL, &prof);
     CHECK_U64(prof.nparts, 4); /* main and three workers */
     int seen[4] = { 0 };
     for (size_t i = 0; i < prof.nparts; i++) {
@@ -355,7 +354,7 @@ static void test_dump(void)
 static void test_exit(void)
 {
     profile prof;
-    profile_mode("exit", &prof);
+    profile_mode("exit", NULL, &prof);
     part *p = &prof.parts[0];
     CHECK_U64(calls(p, "main", "deep"), 1);
     CHECK_U64(calls(p, "deep", "deep"), 5);
