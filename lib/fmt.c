@@ -1,21 +1,28 @@
-/* fmt.c - integers formatted by hand, straight into the output buffer.
- * The length comes from the bit length and one table compare, then two
- * digits per step from a table; no printf family on the hot path.  The
- * one- and two-digit cases are inline in internal.h. */
+/* fmt.c - integers formatted by hand, straight into the output buffer,
+ * three decimal digits at a time from a table of 0..999 (4 KB each for
+ * the plain and the zero-padded forms); no printf family on the hot
+ * path.  A number below 1000 is inline in internal.h. */
 #include "internal.h"
 
-const char cgwp_digits2[200] = {
-    '0','0','0','1','0','2','0','3','0','4','0','5','0','6','0','7','0','8','0','9',
-    '1','0','1','1','1','2','1','3','1','4','1','5','1','6','1','7','1','8','1','9',
-    '2','0','2','1','2','2','2','3','2','4','2','5','2','6','2','7','2','8','2','9',
-    '3','0','3','1','3','2','3','3','3','4','3','5','3','6','3','7','3','8','3','9',
-    '4','0','4','1','4','2','4','3','4','4','4','5','4','6','4','7','4','8','4','9',
-    '5','0','5','1','5','2','5','3','5','4','5','5','5','6','5','7','5','8','5','9',
-    '6','0','6','1','6','2','6','3','6','4','6','5','6','6','6','7','6','8','6','9',
-    '7','0','7','1','7','2','7','3','7','4','7','5','7','6','7','7','7','8','7','9',
-    '8','0','8','1','8','2','8','3','8','4','8','5','8','6','8','7','8','8','8','9',
-    '9','0','9','1','9','2','9','3','9','4','9','5','9','6','9','7','9','8','9','9'
-};
+/* The table entries of 0..999, made by the preprocessor: D3 gives the
+ * digits of h t o without leading zeros and their count, Z3 all three. */
+#define DIG(d) ((char)('0' + (d)))
+#define D3(h, t, o)                                                                           \
+    { (h) ? DIG(h) : (t) ? DIG(t) : DIG(o), (h) ? DIG(t) : (t) ? DIG(o) : 0,                  \
+      (h) ? DIG(o) : 0, (h) ? 3 : (t) ? 2 : 1 }
+#define Z3(h, t, o) { DIG(h), DIG(t), DIG(o), 0 }
+#define TEN(M, h, t)                                                                          \
+    M(h, t, 0), M(h, t, 1), M(h, t, 2), M(h, t, 3), M(h, t, 4), M(h, t, 5), M(h, t, 6),       \
+        M(h, t, 7), M(h, t, 8), M(h, t, 9)
+#define HUNDRED(M, h)                                                                         \
+    TEN(M, h, 0), TEN(M, h, 1), TEN(M, h, 2), TEN(M, h, 3), TEN(M, h, 4), TEN(M, h, 5),       \
+        TEN(M, h, 6), TEN(M, h, 7), TEN(M, h, 8), TEN(M, h, 9)
+#define THOUSAND(M)                                                                           \
+    HUNDRED(M, 0), HUNDRED(M, 1), HUNDRED(M, 2), HUNDRED(M, 3), HUNDRED(M, 4),                \
+        HUNDRED(M, 5), HUNDRED(M, 6), HUNDRED(M, 7), HUNDRED(M, 8), HUNDRED(M, 9)
+
+const char cgwp_dec3[1000][4] = { THOUSAND(D3) };
+static const char dec3z[1000][4] = { THOUSAND(Z3) };
 
 static const uint64_t pow10[20] = {
     1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
@@ -54,46 +61,32 @@ unsigned cgwp_hex_len(uint64_t v)
     return 2 + (bits ? (bits + 3) / 4 : 1);
 }
 
-/* The eight digits of v < 10^8 as eight bytes, the first digit in the
- * lowest byte: the value is split into lanes of 4, 2 and 1 digits inside
- * one 64-bit word (each division by a multiply and shift that is exact
- * for the lane's range), then '0' is added to every byte. */
-static uint64_t eight_digits(uint32_t v)
+/* u < 1000, zero padded to three digits. */
+static char *three(char *p, uint32_t u)
 {
-    uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
-    uint64_t y = (x * 10486 >> 20) & 0x0000007f0000007full; /* a / 100, a < 10^4 */
-    x = y | (x - y * 100) << 16;
-    y = (x * 103 >> 10) & 0x000f000f000f000full; /* b / 10, b < 100 */
-    x = y | (x - y * 10) << 8;
-    return x + 0x3030303030303030ull;
+    memcpy(p, dec3z[u], 4);
+    return p + 3;
 }
 
-/* v >= 100.  Up to eight digits in one 8-byte store (inside the 20
- * bytes of room any decimal needs), longer values two digits a step from
- * the end. */
+/* v >= 1000: the leading group of one to three digits, then groups of
+ * three, each one table entry. */
 char *cgwp_fmt_dec_long(char *p, uint64_t v)
 {
-    unsigned n = cgwp_dec_len(v);
-    if (v < 100000000) {
-        uint64_t d = eight_digits((uint32_t)v) >> (8 * (8 - n));
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        d = __builtin_bswap64(d);
-#endif
-        memcpy(p, &d, 8);
-        return p + n;
+    if (v >= 1000000000) {
+        p = cgwp_fmt_dec(p, v / 1000000000);
+        uint32_t u = (uint32_t)(v % 1000000000);
+        p = three(p, u / 1000000);
+        p = three(p, u / 1000 % 1000);
+        return three(p, u % 1000);
     }
-    char *end = p + n, *q = end;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        q -= 2;
-        memcpy(q, cgwp_digits2 + 2 * r, 2);
+    uint32_t u = (uint32_t)v;
+    if (u >= 1000000) {
+        p = cgwp_fmt_dec(p, u / 1000000);
+        p = three(p, u / 1000 % 1000);
+    } else {
+        p = cgwp_fmt_dec(p, u / 1000);
     }
-    if (v >= 10)
-        memcpy(q - 2, cgwp_digits2 + 2 * v, 2);
-    else
-        q[-1] = (char)('0' + v);
-    return end;
+    return three(p, u % 1000);
 }
 
 char *cgwp_fmt_hex(char *p, uint64_t v)

@@ -182,24 +182,21 @@ static inline cgw_status cgwp_puts(cgw_writer *w, const char *s, size_t n)
 }
 
 /* fmt.c: integers by hand; each returns the end of what it wrote.
- * A decimal takes at most 20 bytes, a 0x hex number 18; give them that
- * room (a short decimal may be stored 8 bytes at once). */
-extern const char cgwp_digits2[200]; /* "00" "01" ... "99" */
+ * A decimal takes at most 20 bytes, a 0x hex number 18; give them one
+ * byte more (the digits are stored 4 bytes at a time). */
+extern const char cgwp_dec3[1000][4]; /* v < 1000: its digits, their count in [3] */
 char *cgwp_fmt_dec_long(char *p, uint64_t v);
 char *cgwp_fmt_hex(char *p, uint64_t v);
 unsigned cgwp_dec_len(uint64_t v);
 unsigned cgwp_hex_len(uint64_t v);
 
-/* Most costs and position steps have one or two digits. */
+/* Most costs and position steps are below 1000: one table entry, stored
+ * whole, with no branch on the length. */
 static inline char *cgwp_fmt_dec(char *p, uint64_t v)
 {
-    if (v < 10) {
-        *p = (char)('0' + v);
-        return p + 1;
-    }
-    if (v < 100) {
-        memcpy(p, cgwp_digits2 + 2 * v, 2);
-        return p + 2;
+    if (v < 1000) {
+        memcpy(p, cgwp_dec3[v], 4);
+        return p + cgwp_dec3[v][3];
     }
     return cgwp_fmt_dec_long(p, v);
 }
