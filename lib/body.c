@@ -71,11 +71,14 @@ cgw_status cgwp_end_function(cgw_writer *w)
 }
 
 /* " c1 c2 ...": every event in portable mode, no trailing zeros compact.
- * With totals, each cost is added in the same pass and *carry says
- * whether a total wrapped past 2^64-1. */
+ * With carry (cgw_cost passes it, a call passes NULL), each cost is
+ * added to w->totals in the same pass and *carry says whether a total
+ * wrapped past 2^64-1.  Inlined, the NULL of a call is a constant and
+ * cgw_cost's address is known, so the test leaves both loops. */
 static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n,
-                                       uint64_t *totals, uint64_t *carry)
+                                       uint64_t *carry)
 {
+    uint64_t *totals = w->totals;
     size_t m = n;
     if (w->flags & CGW_COMPACT) {
         while (m > 0 && c[m - 1] == 0)
@@ -83,7 +86,7 @@ static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *p, const uint6
     }
     for (size_t i = 0; i < m; i++) {
         uint64_t v = c[i];
-        if (totals != NULL) {
+        if (carry != NULL) {
             uint64_t sum = totals[i] + v;
             *carry |= sum < v;
             totals[i] = sum;
@@ -219,7 +222,7 @@ cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, s
         return w->err;
     uint64_t carry = 0;
     char *q = cgwp_pos(w, p, pos, 0);
-    q = put_costs(w, q, costs, n, w->totals, &carry);
+    q = put_costs(w, q, costs, n, &carry);
     if (carry)
         return total_overflow(w, costs, n);
     *q++ = '\n';
@@ -293,7 +296,7 @@ cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
     memcpy(q, "calls=", 6);
     q = cgwp_fmt_dec(q + 6, count);
     q = target_and_source(w, q, target_pos, source_pos);
-    q = put_costs(w, q, inclusive, n, NULL, NULL);
+    q = put_costs(w, q, inclusive, n, NULL);
     *q++ = '\n';
     return cgwp_commit(w, p, q);
 }
