@@ -523,6 +523,18 @@ static int fast_callee(cgw_reader *r, const char *p)
     return 1;
 }
 
+/* Whether the line at p starts with key, read no further than the first
+ * byte that differs: the line's '\n' at the latest, which memcmp() does
+ * not promise (a line "c" at the end of the input is two bytes). */
+static CGWP_HOT_INLINE int starts_with(const char *p, const char *key)
+{
+    while (*key != '\0' && *p == *key) {
+        p++;
+        key++;
+    }
+    return *key == '\0';
+}
+
 /* The commonest lines taken straight from the input, without finding
  * their end first: position lines, a call's cob= cfi= cfl= cfn= calls=
  * lines when they use defined IDs, and jump= and jcnd= lines.  Callgrind
@@ -540,15 +552,15 @@ static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p)
     if (r->call.kind != 0)
         return 0;
     if (*p == 'j') {
-        if (memcmp(p, "jump=", 5) == 0)
+        if (starts_with(p, "jump="))
             return fast_jump(r, p, p + 5, CGW_REC_JUMP);
-        if (memcmp(p, "jcnd=", 5) == 0)
+        if (starts_with(p, "jcnd="))
             return fast_jump(r, p, p + 5, CGW_REC_COND_JUMP);
         return 0;
     }
     if (*p != 'c')
         return 0;
-    if (memcmp(p, "calls=", 6) == 0)
+    if (starts_with(p, "calls="))
         return fast_calls(r, p, p + 6);
     return fast_callee(r, p);
 }
