@@ -188,6 +188,45 @@ static CGWP_HOT_INLINE const char *fast_digits(const char *p, uint64_t *v)
     return (const char *)q;
 }
 
+/* One subposition at p, counted from base when relative (*relative is
+ * then set): decimal, 0x and lowercase hex, '*', or a '+' or '-' step
+ * that stays in range; NULL to send the line to the general parser. */
+static CGWP_HOT_INLINE const char *one_position(const char *p, uint64_t base, uint64_t *out,
+                                                int *relative)
+{
+    char ch = *p;
+    uint64_t v;
+    if (ch == '*') {
+        *relative = 1;
+        *out = base;
+        return p + 1;
+    }
+    if (ch == '+' || ch == '-') {
+        *relative = 1;
+        if ((p = fast_digits(p + 1, &v)) == NULL)
+            return NULL;
+        if (ch == '+' ? v > UINT64_MAX - base : v > base)
+            return NULL;
+        *out = ch == '+' ? base + v : base - v;
+        return p;
+    }
+    if (ch == '0' && p[1] == 'x') {
+        const char *q = p + 2;
+        int d;
+        v = 0;
+        while (q < p + 18 && (d = cgwr_hexval((unsigned char)*q)) >= 0 && *q <= 'f' &&
+               (*q < 'A' || *q > 'F')) {
+            v = v << 4 | (uint64_t)d;
+            q++;
+        }
+        if (q == p + 2)
+            return NULL;
+        *out = v;
+        return q;
+    }
+    return fast_digits(p, out);
+}
+
 /* The subpositions of a position line or of a call's target, in the
  * form scan() takes; *relative says whether one was relative. */
 static CGWP_HOT_INLINE const char *scan_positions(const cgw_reader *r, const char *p,
@@ -196,40 +235,10 @@ static CGWP_HOT_INLINE const char *scan_positions(const cgw_reader *r, const cha
     size_t npos = r->part.pub.npos;
     for (size_t i = 0; i < npos; i++) {
         int slot = r->pos_order[i];
-        uint64_t base = r->base[slot], v;
-        char ch = *p;
-        if (i > 0) {
-            if (ch != ' ')
-                return NULL;
-            ch = *++p;
-        }
-        if (ch == '*') {
-            *relative = 1;
-            v = base;
-            p++;
-        } else if (ch == '+' || ch == '-') {
-            *relative = 1;
-            if ((p = fast_digits(p + 1, &v)) == NULL)
-                return NULL;
-            if (ch == '+' ? v > UINT64_MAX - base : v > base)
-                return NULL;
-            v = ch == '+' ? base + v : base - v;
-        } else if (ch == '0' && p[1] == 'x') {
-            const char *q = p + 2;
-            int d;
-            v = 0;
-            while (q < p + 18 && (d = cgwr_hexval((unsigned char)*q)) >= 0 && *q <= 'f' &&
-                   (*q < 'A' || *q > 'F')) {
-                v = v << 4 | (uint64_t)d;
-                q++;
-            }
-            if (q == p + 2)
-                return NULL;
-            p = q;
-        } else if ((p = fast_digits(p, &v)) == NULL) {
+        if (i > 0 && *p++ != ' ')
             return NULL;
-        }
-        pos[slot] = v;
+        if ((p = one_position(p, r->base[slot], &pos[slot], relative)) == NULL)
+            return NULL;
     }
     return p;
 }
@@ -418,15 +427,17 @@ static void pend_call(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint6
 }
 
 /* A key= line (key k..k+n) that only KCachegrind reads. */
-static void kcachegrind_only(cgw_reader *r, const char *k, size_t n)
+static CGWP_HOT_INLINE void kcachegrind_only(cgw_reader *r, const char *k, size_t n)
 {
-    cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "%.*s= lines are read by KCachegrind only",
-              (int)n, k);
+    if (!cgwr_warning_counted(r, CGWR_NONPORTABLE_LINE))
+        cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
+                  "%.*s= lines are read by KCachegrind only", (int)n, k);
 }
 
-static CGWP_COLD void trailing_blank(cgw_reader *r)
+static CGWP_HOT_INLINE void trailing_blank(cgw_reader *r)
 {
-    cgwr_diag(r, r->lineno, CGWR_BLANK, "trailing blank (speedscope rejects it)");
+    if (!cgwr_warning_counted(r, CGWR_BLANK))
+        cgwr_diag(r, r->lineno, CGWR_BLANK, "trailing blank (speedscope rejects it)");
 }
 
 /* Take the line that starts at line and whose parse stopped at e: 1 when
@@ -523,18 +534,6 @@ static int fast_callee(cgw_reader *r, const char *p)
     return 1;
 }
 
-/* Whether the line at p starts with key, read no further than the first
- * byte that differs: the line's '\n' at the latest, which memcmp() does
- * not promise (a line "c" at the end of the input is two bytes). */
-static CGWP_HOT_INLINE int starts_with(const char *p, const char *key)
-{
-    while (*key != '\0' && *p == *key) {
-        p++;
-        key++;
-    }
-    return *key == '\0';
-}
-
 /* The commonest lines taken straight from the input, without finding
  * their end first: position lines, a call's cob= cfi= cfl= cfn= calls=
  * lines when they use defined IDs, and jump= and jcnd= lines.  Callgrind
@@ -544,31 +543,119 @@ static CGWP_HOT_INLINE int starts_with(const char *p, const char *key)
  * which began the part's body.  1 when taken; 0 when the
  * line must go through cgwr_getline() and cgwr_line() (nothing is
  * consumed then), which gives any other diagnostic.  p starts a line and
- * a '\n' follows it in the input. */
-static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p)
+ * a '\n' follows it before end.  The keys are compared with memcmp(),
+ * which may read all their bytes, only when that many are left before
+ * end (a line "c" may end the input). */
+static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p, const char *end)
 {
     if (starts_position(*p))
         return fast_position(r, p);
-    if (r->call.kind != 0)
+    if (r->call.kind != 0 || end - p < 6)
         return 0;
     if (*p == 'j') {
-        if (starts_with(p, "jump="))
+        if (memcmp(p, "jump=", 5) == 0)
             return fast_jump(r, p, p + 5, CGW_REC_JUMP);
-        if (starts_with(p, "jcnd="))
+        if (memcmp(p, "jcnd=", 5) == 0)
             return fast_jump(r, p, p + 5, CGW_REC_COND_JUMP);
         return 0;
     }
     if (*p != 'c')
         return 0;
-    if (starts_with(p, "calls="))
+    if (memcmp(p, "calls=", 6) == 0)
         return fast_calls(r, p, p + 6);
     return fast_callee(r, p);
+}
+
+/* A run of cost lines, when no record is handed out for them (the
+ * caller skips CGW_REC_COST) and no call or jump is pending: the lines
+ * fast_position() would take, read in one loop that keeps the bases in
+ * registers and accounts for the run once at its end, specialised by
+ * the number of subpositions (1 or 2).  A line that ends in a blank,
+ * has fewer costs than events, or would wrap a total ends the run, as
+ * does any other line; the caller then reads it as usual.  Returns where
+ * the run stopped. */
+static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const char *end,
+                                            const size_t npos)
+{
+    const int s0 = r->pos_order[0], s1 = npos > 1 ? r->pos_order[1] : 0;
+    uint64_t b0 = r->base[s0], b1 = npos > 1 ? r->base[s1] : 0;
+    uint64_t *t = r->part.totals, *c = r->costs[r->nq];
+    const size_t ne = r->nevents;
+    int relative_ok = !r->first_in_block && r->seen_cost;
+    const char *start = p;
+    uint64_t lines = 0;
+    while (p < end) {
+        int relative = 0;
+        uint64_t v0, v1 = 0, any = 0;
+        const char *q = one_position(p, b0, &v0, &relative);
+        if (q == NULL)
+            break;
+        if (npos > 1 && (*q++ != ' ' || (q = one_position(q, b1, &v1, &relative)) == NULL))
+            break;
+        if (relative && !relative_ok)
+            break;
+        size_t n = 0;
+        while (n < ne && *q == ' ' && (q = fast_digits(q + 1, &c[n])) != NULL)
+            any |= c[n++];
+        if (n != ne || *q != '\n' || any >= BIG_VALUE)
+            break;
+        int wrapped = 0;
+        for (size_t i = 0; i < ne; i++) {
+            uint64_t sum = t[i] + c[i];
+            wrapped |= sum < c[i];
+            t[i] = sum;
+        }
+        if (wrapped) { /* the general parser reports it */
+            for (size_t i = 0; i < ne; i++)
+                t[i] -= c[i];
+            break;
+        }
+        b0 = v0;
+        b1 = v1;
+        relative_ok = 1;
+        lines++;
+        p = q + 1;
+    }
+    if (lines > 0) {
+        r->base[s0] = b0;
+        if (npos > 1)
+            r->base[s1] = b1;
+        r->first_in_block = 0;
+        r->seen_cost = 1;
+        r->pending_fi = NULL;
+        r->inline_costs = 1;
+        r->part.cost_lines += lines;
+        cgwr_take_lines(r, (size_t)(p - start), lines);
+    }
+    return p;
+}
+
+/* cost_run() for this part; p itself when it does not apply. */
+static const char *any_cost_run(cgw_reader *r, const char *p, const char *end)
+{
+    if (r->call.kind != 0 || r->fn == NULL || r->nevents == 0 ||
+        !(r->skip & CGW_SKIP(CGW_REC_COST)))
+        return p;
+    if (r->part.pub.npos == 1)
+        return cost_run(r, p, end, 1);
+    if (r->part.pub.npos == 2)
+        return cost_run(r, p, end, 2);
+    return p;
 }
 
 int cgwr_fast_lines(cgw_reader *r)
 {
     const char *end, *p = cgwr_whole_lines(r, &end);
-    while (p < end && fast_line(r, p)) {
+    while (p < end) {
+        if (starts_position(*p)) {
+            const char *q = any_cost_run(r, p, end);
+            if (q != p) {
+                p = q;
+                continue;
+            }
+        }
+        if (!fast_line(r, p, end))
+            break;
         if (r->nq > 0)
             return 1;
         p = cgwr_whole_lines(r, &end);

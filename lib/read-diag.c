@@ -5,11 +5,6 @@
 
 #include "read.h"
 
-/* Each code is shown this many times a file; the rest are counted and
- * summed up in one diagnostic at the end, so a CRLF file of a million
- * lines gives a readable report. */
-#define SHOWN_PER_CODE 20
-
 static const struct {
     const char *name;
     cgw_severity severity;
@@ -97,7 +92,7 @@ void cgwr_diag(cgw_reader *r, uint64_t line, int code, const char *fmt, ...)
         r->nerrors++;
     else
         r->nwarnings++;
-    if (++r->count[code] > SHOWN_PER_CODE || r->diag == NULL)
+    if (++r->count[code] > CGWR_SHOWN_PER_CODE || r->diag == NULL)
         return;
     char msg[512];
     va_list ap;
@@ -111,11 +106,11 @@ void cgwr_diag(cgw_reader *r, uint64_t line, int code, const char *fmt, ...)
 void cgwr_diag_flush(cgw_reader *r)
 {
     for (int c = 0; c < CGWR_NCODES; c++) {
-        if (r->count[c] <= SHOWN_PER_CODE)
+        if (r->count[c] <= CGWR_SHOWN_PER_CODE)
             continue;
         char msg[96];
         snprintf(msg, sizeof msg, "%llu more like this not shown",
-                 (unsigned long long)(r->count[c] - SHOWN_PER_CODE));
+                 (unsigned long long)(r->count[c] - CGWR_SHOWN_PER_CODE));
         emit(r, 0, c, msg);
     }
 }

@@ -173,6 +173,10 @@ struct cgw_reader {
 };
 
 /* read-diag.c */
+/* Each code is shown this many times a file; the rest are counted and
+ * summed up in one diagnostic at the end, so a CRLF file of a million
+ * lines gives a readable report. */
+#define CGWR_SHOWN_PER_CODE 20
 void cgwr_diag(cgw_reader *r, uint64_t line, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
@@ -306,14 +310,32 @@ static inline const char *cgwr_whole_lines(const cgw_reader *r, const char **end
     return base + (r->mem ? r->mem_off : r->buf_start);
 }
 
-static inline void cgwr_take_line(cgw_reader *r, size_t n)
+/* cgwr_diag() of a warning that is only to be counted (shown often
+ * enough already, or no callback), done inline: 1 if so.  The warnings
+ * that common lines of real files get (a trailing blank, a jump line)
+ * take it first, to spare the variadic call. */
+static inline int cgwr_warning_counted(cgw_reader *r, int code)
+{
+    if (r->count[code] < CGWR_SHOWN_PER_CODE && r->diag != NULL)
+        return 0;
+    r->count[code]++;
+    r->nwarnings++;
+    return 1;
+}
+
+static inline void cgwr_take_lines(cgw_reader *r, size_t n, uint64_t lines)
 {
     if (r->mem)
         r->mem_off += n;
     else
         r->buf_start += n;
-    r->lineno++;
+    r->lineno += lines;
     r->consumed += n;
+}
+
+static inline void cgwr_take_line(cgw_reader *r, size_t n)
+{
+    cgwr_take_lines(r, n, 1);
 }
 
 /* The next record slot, for the line being read.  A cost record sets

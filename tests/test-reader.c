@@ -349,6 +349,92 @@ static void skipping(void)
     CHECK(cgw_reader_open_memory(rules, sizeof rules - 1, &o) == NULL && errno == EINVAL);
 }
 
+/* One read of text: its diagnostics as "line:code " in log, and the
+ * records of part ends (costs, counts) appended to ends. */
+typedef struct trace {
+    char log[4096];
+    size_t len;
+} trace;
+
+static void on_trace(void *ctx, const cgw_diagnostic *d)
+{
+    trace *t = ctx;
+    int n = snprintf(t->log + t->len, sizeof t->log - t->len, "%llu:%s ",
+                     (unsigned long long)d->line, d->code);
+    CHECK(n > 0 && (size_t)n < sizeof t->log - t->len);
+    t->len += (size_t)n;
+}
+
+static void read_traced(const char *text, unsigned skip, trace *t, char *ends, size_t cap)
+{
+    cgw_read_options o = { CGW_READ_CHECK, on_trace, t, NULL, skip };
+    cgw_reader *r = cgw_reader_open_memory(text, strlen(text), &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    size_t len = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        if (rec->kind != CGW_REC_PART_END)
+            continue;
+        int n = snprintf(ends + len, cap - len, "[%llu lines %llu calls:",
+                         (unsigned long long)rec->cost_lines, (unsigned long long)rec->calls);
+        CHECK(n > 0 && (size_t)n < cap - len);
+        len += (size_t)n;
+        for (size_t i = 0; i < rec->part->nevents; i++) {
+            n = snprintf(ends + len, cap - len, " %llu", (unsigned long long)rec->costs[i]);
+            CHECK(n > 0 && (size_t)n < cap - len);
+            len += (size_t)n;
+        }
+        CHECK(len + 2 < cap);
+        ends[len++] = ']';
+        ends[len] = '\0';
+    }
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    uint64_t e, w;
+    cgw_reader_counts(r, &e, &w);
+    snprintf(ends + len, cap - len, " %llu errors %llu warnings", (unsigned long long)e,
+             (unsigned long long)w);
+    cgw_reader_close(r);
+}
+
+/* When cost records are skipped (as cgverify does), runs of cost lines
+ * are read in one loop; each input ends such a run in another way, and
+ * the read must give the totals, counts and diagnostics, on the same
+ * lines, of a read that hands out every record. */
+static void cost_runs(void)
+{
+    static const char *const inputs[] = {
+        /* relative first line of a block, then a run */
+        "events: A\nfn=f\n+1 5\n+2 6\n-1 7\n* 8\n",
+        /* a total that wraps inside a run */
+        "events: A B\nfn=f\n1 18446744073709551000 1\n2 5000 1\n3 1 1\n",
+        /* fewer costs, more costs, a trailing blank, a tab, CR LF */
+        "events: A B\nfn=f\n1 1 1\n2 3\n3 1 1 1\n4 1 1 \n5 1\t1\n6 1 1\r\n7 2 2\n",
+        /* a negative step, an overflowing step, uppercase hex, 20 digits */
+        "positions: instr line\nevents: A\nfn=f\n0x10 5 1\n-17 * 1\n+3 * 2\n"
+        "+18446744073709551615 * 1\n0xAB 1 1\n1 99999999999999999999 1\n* * 1\n",
+        /* costs of 2^53 and more, hex costs, a jump's source line */
+        "positions: instr line\nevents: A\nfn=f\n1 1 9007199254740992\n2 2 0x10\n"
+        "jump=3 +1 *\n* *\n+1 +1 1\n",
+        /* a call's cost line, then a run; a last line with no newline */
+        "events: A\nfn=f\n1 1\ncfn=g\ncalls=2 5\n2 3\n3 4\nfn=g\n5 6\n6 7",
+        /* three subpositions; a cost line before fn= */
+        "positions: instr bb line\nevents: A\n1 2 3 4\nfn=f\n1 2 3 4\n+1 +1 +1 5\n",
+        /* an inline file left open by the next fn= */
+        "events: A\nfn=f\n1 1\nfi=h\n2 2\n3 3\nfn=g\n4 4\n",
+        /* a run across parts and an inline file */
+        "events: A\nfn=f\n1 1\n2 2\nfi=h\n3 3\nfe=h\n4 4\ntotals: 10\n\npart: 2\nfn=g\n+1 1\n",
+    };
+    for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
+        trace t[2] = { { "", 0 }, { "", 0 } };
+        char ends[2][1024];
+        read_traced(inputs[i], 0, &t[0], ends[0], sizeof ends[0]);
+        read_traced(inputs[i], CGW_SKIP(CGW_REC_COST), &t[1], ends[1], sizeof ends[1]);
+        CHECK_STR(ends[1], ends[0]);
+        CHECK_STR(t[1].log, t[0].log);
+        CHECK(strstr(ends[0], " lines ") != NULL);
+    }
+}
+
 int main(void)
 {
     errors();
@@ -356,6 +442,7 @@ int main(void)
     records();
     inputs();
     skipping();
+    cost_runs();
     printf("reader: error classes, warnings, records, inputs and skipped kinds agree\n");
     return 0;
 }
