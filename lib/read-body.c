@@ -188,6 +188,17 @@ static CGWP_HOT_INLINE const char *fast_digits(const char *p, uint64_t *v)
     return (const char *)q;
 }
 
+/* The value of a lowercase hex digit; 16 or more for any other byte
+ * (uppercase ones go to the general parser, which notes them). */
+static CGWP_HOT_INLINE uint64_t lower_hex(unsigned char c)
+{
+    uint64_t d = (uint64_t)c - '0';
+    if (d < 10)
+        return d;
+    d = (uint64_t)c - 'a';
+    return d < 6 ? d + 10 : 16;
+}
+
 /* One subposition at p, counted from base when relative (*relative is
  * then set): decimal, 0x and lowercase hex, '*', or a '+' or '-' step
  * that stays in range; NULL to send the line to the general parser. */
@@ -212,11 +223,10 @@ static CGWP_HOT_INLINE const char *one_position(const char *p, uint64_t base, ui
     }
     if (ch == '0' && p[1] == 'x') {
         const char *q = p + 2;
-        int d;
+        uint64_t d;
         v = 0;
-        while (q < p + 18 && (d = cgwr_hexval((unsigned char)*q)) >= 0 && *q <= 'f' &&
-               (*q < 'A' || *q > 'F')) {
-            v = v << 4 | (uint64_t)d;
+        while (q < p + 18 && (d = lower_hex((unsigned char)*q)) < 16) {
+            v = v << 4 | d;
             q++;
         }
         if (q == p + 2)

@@ -435,6 +435,49 @@ static void cost_runs(void)
     }
 }
 
+/* Numbers of every length the fast path parses (and 20 digits, which
+ * it leaves to the general parser), as positions (decimal and hex) and
+ * as costs, read with every record and with cost records skipped. */
+static void number_lengths(void)
+{
+    uint64_t v = 0;
+    for (int len = 1; len <= 20; len++) {
+        v = v * 10 + (uint64_t)(len % 10 == 0 ? 1 : len % 10); /* 1, 12, ... 12345678911234567891 */
+        if (len == 20)
+            v = 10000000000000000001u; /* 20 digits below 2^64 */
+        char text[200];
+        snprintf(text, sizeof text, "positions: instr line\nevents: A B\nfn=f\n0x%llx %llu %llu %llu\n",
+                 (unsigned long long)(v >> (len > 16 ? 4 * (len - 16) : 0)),
+                 (unsigned long long)v, (unsigned long long)v, (unsigned long long)(len));
+        for (int skip = 0; skip < 2; skip++) {
+            cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL,
+                                   skip ? CGW_SKIP(CGW_REC_COST) : 0 };
+            cgw_reader *r = cgw_reader_open_memory(text, strlen(text), &o);
+            CHECK(r != NULL);
+            const cgw_record *rec;
+            int costs = 0, ends = 0;
+            while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+                if (rec->kind == CGW_REC_COST) {
+                    CHECK_U64(rec->pos[0], v >> (len > 16 ? 4 * (len - 16) : 0));
+                    CHECK_U64(rec->pos[1], v);
+                    costs++;
+                }
+                if (rec->kind == CGW_REC_PART_END) {
+                    CHECK_U64(rec->costs[0], v);
+                    CHECK_U64(rec->costs[1], (uint64_t)len);
+                    CHECK_U64(rec->cost_lines, 1);
+                    ends++;
+                }
+            }
+            uint64_t errors;
+            cgw_reader_counts(r, &errors, NULL);
+            CHECK_U64(errors, 0);
+            CHECK(costs == !skip && ends == 1);
+            cgw_reader_close(r);
+        }
+    }
+}
+
 int main(void)
 {
     errors();
@@ -443,6 +486,7 @@ int main(void)
     inputs();
     skipping();
     cost_runs();
+    number_lengths();
     printf("reader: error classes, warnings, records, inputs and skipped kinds agree\n");
     return 0;
 }
