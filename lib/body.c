@@ -54,6 +54,7 @@ cgw_status cgwp_begin_body(cgw_writer *w)
             return cgwp_fail(w, CGW_ENOMEM, "out of memory for %zu events", w->nevents);
     }
     memset(w->totals, 0, w->nevents * sizeof *w->totals);
+    w->room = UINT64_MAX;
     cgw_status st = cgwp_write_header(w);
     if (st == CGW_OK)
         w->state = CGWP_ST_BODY;
@@ -71,14 +72,14 @@ cgw_status cgwp_end_function(cgw_writer *w)
 }
 
 /* " c1 c2 ...": every event in portable mode, no trailing zeros compact.
- * With carry (cgw_cost passes it, a call passes NULL), each cost is
- * added to w->totals in the same pass and *carry says whether a total
- * wrapped past 2^64-1.  Inlined, the NULL of a call is a constant and
- * cgw_cost's address is known, so the test leaves both loops. */
+ * With any (cgw_cost passes it, a call passes NULL), each cost is added
+ * to w->totals in the same pass and *any gets the OR of the costs, an
+ * upper bound of the largest, for cgw_cost's overflow test.  Inlined,
+ * the NULL of a call is a constant, so the test leaves both loops. */
 static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n,
-                                       uint64_t *carry)
+                                       uint64_t *any)
 {
-    uint64_t *totals = w->totals;
+    uint64_t *totals = w->totals, bits = 0;
     size_t m = n;
     if (w->flags & CGW_COMPACT) {
         while (m > 0 && c[m - 1] == 0)
@@ -86,14 +87,15 @@ static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *p, const uint6
     }
     for (size_t i = 0; i < m; i++) {
         uint64_t v = c[i];
-        if (carry != NULL) {
-            uint64_t sum = totals[i] + v;
-            *carry |= sum < v;
-            totals[i] = sum;
+        if (any != NULL) {
+            totals[i] += v;
+            bits |= v;
         }
         *p++ = ' ';
         p = cgwp_fmt_dec(p, v);
     }
+    if (any != NULL)
+        *any = bits;
     if (!(w->flags & CGW_COMPACT)) {
         for (size_t i = m; i < w->nevents; i++) {
             p[0] = ' ';
@@ -185,12 +187,24 @@ static int cost_ready(const cgw_writer *w, const uint64_t *pos, const uint64_t *
            pos != NULL && n <= w->nevents && (costs != NULL || n == 0);
 }
 
-/* The totals passed 2^64-1 while adding costs (the costs after a wrap
- * are added too): take them back out and name the first event that
- * overflows.  Compact mode added none of the trailing zeros. */
-static CGWP_COLD cgw_status total_overflow(cgw_writer *w, const uint64_t *costs, size_t n)
+/* The costs just added may have made a total pass 2^64-1, as w->room (a
+ * lower bound of what every total can still take) no longer excludes
+ * it: CGW_OK with w->room exact again, or take the costs back out and
+ * name the first event that overflows.  Compact mode added none of the
+ * trailing zeros, which cannot wrap anything. */
+static CGWP_COLD cgw_status check_totals(cgw_writer *w, const uint64_t *costs, size_t n)
 {
-    size_t i;
+    uint64_t room = UINT64_MAX;
+    size_t i, wrapped = 0;
+    for (i = 0; i < n; i++)
+        wrapped |= w->totals[i] < costs[i];
+    if (!wrapped) {
+        for (i = 0; i < w->nevents; i++)
+            if (UINT64_MAX - w->totals[i] < room)
+                room = UINT64_MAX - w->totals[i];
+        w->room = room;
+        return CGW_OK;
+    }
     for (i = 0; i < n; i++)
         w->totals[i] -= costs[i];
     for (i = 0; i + 1 < n && costs[i] <= UINT64_MAX - w->totals[i]; i++)
@@ -220,11 +234,16 @@ cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, s
     char *p = cgwp_reserve(w, w->line_max);
     if (p == NULL)
         return w->err;
-    uint64_t carry = 0;
+    uint64_t any;
     char *q = cgwp_pos(w, p, pos, 0);
-    q = put_costs(w, q, costs, n, &carry);
-    if (carry)
-        return total_overflow(w, costs, n);
+    q = put_costs(w, q, costs, n, &any);
+    if (any <= w->room) { /* no cost can have made its total wrap */
+        w->room -= any;
+    } else {
+        cgw_status st = check_totals(w, costs, n);
+        if (st != CGW_OK)
+            return st;
+    }
     *q++ = '\n';
     return cgwp_commit(w, p, q);
 }

@@ -105,6 +105,7 @@ struct cgw_writer {
 
     /* body of the current part */
     uint64_t *totals;
+    uint64_t room; /* every total can take this much more without wrapping */
     cgwp_table tables[CGWP_NTABLES];
     cgwp_chunk *chunks;              /* body names of this part */
     cgwp_chunk *ev_chunks;           /* event names */
@@ -204,7 +205,27 @@ static inline char *cgwp_fmt_dec(char *p, uint64_t v)
 /* names.c */
 cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
                        uint32_t scope_ob, uint32_t scope_fl, uint32_t *entry);
-cgw_status cgwp_write_name(cgw_writer *w, const char *spec, int kind, uint32_t entry);
+cgw_status cgwp_write_name_any(cgw_writer *w, const char *spec, int kind, uint32_t entry);
+
+/* "spec(id)\n" for a name already written in this part, straight into
+ * the buffer: the lines between calls (cob= cfi= cfn=), which would
+ * otherwise cost a reserve and a commit each; spec is a literal, so its
+ * length is a constant.  Anything else: cgwp_write_name_any(). */
+static inline cgw_status cgwp_write_name(cgw_writer *w, const char *spec, int kind, uint32_t entry)
+{
+    const cgwp_name *e = &w->tables[kind].names[entry - 1];
+    size_t k = strlen(spec);
+    if (e->id == 0 || (w->flags & CGW_NO_NAME_COMPRESSION) || w->cap - w->len < k + 14)
+        return cgwp_write_name_any(w, spec, kind, entry);
+    char *p = w->buf + w->len;
+    memcpy(p, spec, k);
+    p[k] = '(';
+    p = cgwp_fmt_dec(p + k + 1, e->id);
+    p[0] = ')';
+    p[1] = '\n';
+    w->len = (size_t)(p + 2 - w->buf);
+    return CGW_OK;
+}
 const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s);
 void cgwp_tables_reset(cgw_writer *w);
 void cgwp_tables_free(cgw_writer *w);

@@ -157,8 +157,8 @@ const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s)
 }
 
 /* spec=(id) name the first time, spec=(id) after; spec=name without
- * compression. */
-cgw_status cgwp_write_name(cgw_writer *w, const char *spec, int kind, uint32_t entry)
+ * compression.  cgwp_write_name() writes the usual spec=(id) inline. */
+cgw_status cgwp_write_name_any(cgw_writer *w, const char *spec, int kind, uint32_t entry)
 {
     cgwp_table *t = &w->tables[kind];
     cgwp_name *e = &t->names[entry - 1];

@@ -48,6 +48,32 @@ int main(void)
     CHECK(c.len == before);
     cgwt_capture_free(&c);
 
+    /* Up to the last unit in many small steps, each cost line checked
+     * against what every total can still take. */
+    w = cgw_open_memory(&buf, &len, NULL);
+    cgw_add_event(w, "A", NULL);
+    cgw_add_event(w, "B", NULL);
+    cgw_function(w, "f");
+    CHECK_ST(cgw_cost(w, P1(1), (const uint64_t[]){ UINT64_MAX - 100, 7 }, 2), CGW_OK);
+    for (int i = 0; i < 33; i++)
+        CHECK_ST(cgw_cost(w, P1(2), (const uint64_t[]){ 2, 1 }, 2), CGW_OK);
+    CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34 }, 1), CGW_OK);
+    CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 1, 0 }, 2), CGW_ERANGE);
+    CHECK_ST(cgw_close(w), CGW_ERANGE);
+    free(buf);
+    w = cgw_open_memory(&buf, &len, NULL);
+    cgw_add_event(w, "A", NULL);
+    cgw_add_event(w, "B", NULL);
+    cgw_function(w, "f");
+    CHECK_ST(cgw_cost(w, P1(1), (const uint64_t[]){ UINT64_MAX - 100, 7 }, 2), CGW_OK);
+    for (int i = 0; i < 33; i++)
+        CHECK_ST(cgw_cost(w, P1(2), (const uint64_t[]){ 2, 1 }, 2), CGW_OK);
+    CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34, UINT64_MAX - 40 }, 2), CGW_OK);
+    CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 0, 0 }, 2), CGW_OK);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    CHECK(strstr(buf, "\ntotals: 18446744073709551615 18446744073709551615\n") != NULL);
+    free(buf);
+
     /* Totals per part restart from zero. */
     w = cgw_open_memory(&buf, &len, NULL);
     cgw_add_event(w, "A", NULL);
