@@ -4,6 +4,7 @@
  * (relative positions, hex, one-shot cob=/cfi=, cfl=, fi=/fe=, jumps,
  * several parts). */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -356,13 +357,21 @@ typedef struct trace {
     size_t len;
 } trace;
 
+/* printf to buf[*len..cap), which must have room. */
+static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    CHECK(n > 0 && (size_t)n < cap - *len);
+    *len += (size_t)n;
+}
+
 static void on_trace(void *ctx, const cgw_diagnostic *d)
 {
     trace *t = ctx;
-    int n = snprintf(t->log + t->len, sizeof t->log - t->len, "%llu:%s ",
-                     (unsigned long long)d->line, d->code);
-    CHECK(n > 0 && (size_t)n < sizeof t->log - t->len);
-    t->len += (size_t)n;
+    append(t->log, sizeof t->log, &t->len, "%llu:%s ", (unsigned long long)d->line, d->code);
 }
 
 static void read_traced(const char *text, unsigned skip, trace *t, char *ends, size_t cap)
@@ -372,27 +381,21 @@ static void read_traced(const char *text, unsigned skip, trace *t, char *ends, s
     CHECK(r != NULL);
     const cgw_record *rec;
     size_t len = 0;
+    ends[0] = '\0';
     while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
         if (rec->kind != CGW_REC_PART_END)
             continue;
-        int n = snprintf(ends + len, cap - len, "[%llu lines %llu calls:",
-                         (unsigned long long)rec->cost_lines, (unsigned long long)rec->calls);
-        CHECK(n > 0 && (size_t)n < cap - len);
-        len += (size_t)n;
-        for (size_t i = 0; i < rec->part->nevents; i++) {
-            n = snprintf(ends + len, cap - len, " %llu", (unsigned long long)rec->costs[i]);
-            CHECK(n > 0 && (size_t)n < cap - len);
-            len += (size_t)n;
-        }
-        CHECK(len + 2 < cap);
-        ends[len++] = ']';
-        ends[len] = '\0';
+        append(ends, cap, &len, "[%llu lines %llu calls:", (unsigned long long)rec->cost_lines,
+               (unsigned long long)rec->calls);
+        for (size_t i = 0; i < rec->part->nevents; i++)
+            append(ends, cap, &len, " %llu", (unsigned long long)rec->costs[i]);
+        append(ends, cap, &len, "]");
     }
     CHECK_STR(cgw_reader_errmsg(r), "");
     uint64_t e, w;
     cgw_reader_counts(r, &e, &w);
-    snprintf(ends + len, cap - len, " %llu errors %llu warnings", (unsigned long long)e,
-             (unsigned long long)w);
+    append(ends, cap, &len, " %llu errors %llu warnings", (unsigned long long)e,
+           (unsigned long long)w);
     cgw_reader_close(r);
 }
 

@@ -9,6 +9,20 @@
 
 #define P1(a) ((const uint64_t[]){ a })
 
+/* A writer to memory whose totals of A and B are 2^64-1 - 34 and 40,
+ * reached in 34 cost lines. */
+static cgw_writer *near_max(char **buf, size_t *len)
+{
+    cgw_writer *w = cgw_open_memory(buf, len, NULL);
+    cgw_add_event(w, "A", NULL);
+    cgw_add_event(w, "B", NULL);
+    cgw_function(w, "f");
+    CHECK_ST(cgw_cost(w, P1(1), (const uint64_t[]){ UINT64_MAX - 100, 7 }, 2), CGW_OK);
+    for (int i = 0; i < 33; i++)
+        CHECK_ST(cgw_cost(w, P1(2), (const uint64_t[]){ 2, 1 }, 2), CGW_OK);
+    return w;
+}
+
 int main(void)
 {
     char *buf;
@@ -50,24 +64,12 @@ int main(void)
 
     /* Up to the last unit in many small steps, each cost line checked
      * against what every total can still take. */
-    w = cgw_open_memory(&buf, &len, NULL);
-    cgw_add_event(w, "A", NULL);
-    cgw_add_event(w, "B", NULL);
-    cgw_function(w, "f");
-    CHECK_ST(cgw_cost(w, P1(1), (const uint64_t[]){ UINT64_MAX - 100, 7 }, 2), CGW_OK);
-    for (int i = 0; i < 33; i++)
-        CHECK_ST(cgw_cost(w, P1(2), (const uint64_t[]){ 2, 1 }, 2), CGW_OK);
+    w = near_max(&buf, &len);
     CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34 }, 1), CGW_OK);
     CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 1, 0 }, 2), CGW_ERANGE);
     CHECK_ST(cgw_close(w), CGW_ERANGE);
     free(buf);
-    w = cgw_open_memory(&buf, &len, NULL);
-    cgw_add_event(w, "A", NULL);
-    cgw_add_event(w, "B", NULL);
-    cgw_function(w, "f");
-    CHECK_ST(cgw_cost(w, P1(1), (const uint64_t[]){ UINT64_MAX - 100, 7 }, 2), CGW_OK);
-    for (int i = 0; i < 33; i++)
-        CHECK_ST(cgw_cost(w, P1(2), (const uint64_t[]){ 2, 1 }, 2), CGW_OK);
+    w = near_max(&buf, &len);
     CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34, UINT64_MAX - 40 }, 2), CGW_OK);
     CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 0, 0 }, 2), CGW_OK);
     CHECK_ST(cgw_close(w), CGW_OK);
