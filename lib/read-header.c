@@ -447,7 +447,16 @@ static int known(void *ctx, const char *name, size_t len)
     return 0;
 }
 
-/* Keep the derived events with a formula that a writer accepts. */
+static int has_column(const cgwr_part *pt, const char *name)
+{
+    for (size_t i = 0; i < pt->pub.nevents; i++)
+        if (strcmp(pt->events[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
+/* Keep the derived events with a formula that a writer accepts: not a
+ * name that already has a cost column, and a formula of known events. */
 static void keep_derived(cgw_reader *r)
 {
     cgwr_part *pt = &r->part;
@@ -457,6 +466,12 @@ static void keep_derived(cgw_reader *r)
         const cgw_event *d = &pt->derived[j];
         if (d->formula == NULL)
             continue;
+        if (has_column(pt, d->name)) {
+            cgwr_diag(r, pt->first_line, CGWR_BAD_FORMULA,
+                      "event %s = %s: %s has a cost column in events:; the formula is ignored",
+                      d->name, d->formula, d->name);
+            continue;
+        }
         if (cgwp_formula_check(d->formula, known, &k, msg, sizeof msg) != 0) {
             cgwr_diag(r, pt->first_line, CGWR_BAD_FORMULA,
                       "event %s = %s: %s; the derived event is ignored", d->name, d->formula,

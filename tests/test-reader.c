@@ -138,6 +138,8 @@ static void warnings(void)
     WARN("events: Ir\nfn=\n", "empty-name", 2);
     WARN("events: Ir\nfn=a\njump=1 2\n1 5\n", "jump-costs", 4);
     WARN("events: Ir Ir\n", "duplicate-event", 1);
+    WARN("events: Ir\nevent: T = 2 Dr\nfn=a\n1 1\n", "bad-formula", 1);
+    WARN("events: Ir X\nevent: X = Ir\nfn=a\n1 1 2\n", "bad-formula", 1);
 }
 
 /* The records of one file that uses every resolution rule. */
