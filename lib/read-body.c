@@ -604,7 +604,7 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const 
             break;
         if (relative && !relative_ok)
             break;
-        size_t n = 0;
+        size_t n = 0; /* q is NULL only when n < ne */
         while (n < ne && *q == ' ' && (q = fast_digits(q + 1, &c[n])) != NULL)
             any |= c[n++];
         if (n != ne || *q != '\n' || any >= BIG_VALUE)
