@@ -441,8 +441,9 @@ static void cost_runs(void)
 }
 
 /* Numbers of every length the fast path parses (and 20 digits, which
- * it leaves to the general parser), as positions (decimal and hex) and
- * as costs, read with every record and with cost records skipped. */
+ * it leaves to the general parser), as positions (decimal, and hex up to
+ * 16 digits) and as costs, read with every record and with cost records
+ * skipped. */
 static void number_lengths(void)
 {
     uint64_t v = 0;
@@ -451,9 +452,10 @@ static void number_lengths(void)
         if (len == 20)
             v = 10000000000000000001u; /* 20 digits below 2^64 */
         char text[200];
-        snprintf(text, sizeof text, "positions: instr line\nevents: A B\nfn=f\n0x%llx %llu %llu %llu\n",
-                 (unsigned long long)(v >> (len > 16 ? 4 * (len - 16) : 0)),
-                 (unsigned long long)v, (unsigned long long)v, (unsigned long long)(len));
+        snprintf(text, sizeof text,
+                 "positions: instr line\nevents: A B\nfn=f\n0x%llx %llu %llu %llu\n",
+                 (unsigned long long)v, (unsigned long long)v, (unsigned long long)v,
+                 (unsigned long long)len);
         for (int skip = 0; skip < 2; skip++) {
             cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL,
                                    skip ? CGW_SKIP(CGW_REC_COST) : 0 };
@@ -463,7 +465,7 @@ static void number_lengths(void)
             int costs = 0, ends = 0;
             while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
                 if (rec->kind == CGW_REC_COST) {
-                    CHECK_U64(rec->pos[0], v >> (len > 16 ? 4 * (len - 16) : 0));
+                    CHECK_U64(rec->pos[0], v);
                     CHECK_U64(rec->pos[1], v);
                     costs++;
                 }
