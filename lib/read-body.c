@@ -322,19 +322,23 @@ static CGWP_COLD void totals_overflow(cgw_reader *r, const uint64_t *c)
     }
 }
 
-/* The sums wrap without a branch an event; a wrapped sum is smaller than
- * what was added, and is then set to 2^64-1. */
-static CGWP_HOT_INLINE void add_totals(cgw_reader *r, const uint64_t *c)
+/* Add c[0..n) to t[0..n) without a branch an event; 1 when a sum
+ * wrapped (a wrapped sum is smaller than what was added). */
+static CGWP_HOT_INLINE int add_wrapping(uint64_t *t, const uint64_t *c, size_t n)
 {
-    uint64_t *t = r->part.totals;
-    size_t n = r->nevents;
     int wrapped = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t sum = t[i] + c[i];
         wrapped |= sum < c[i];
         t[i] = sum;
     }
-    if (wrapped)
+    return wrapped;
+}
+
+/* A wrapped total is set to 2^64-1. */
+static CGWP_HOT_INLINE void add_totals(cgw_reader *r, const uint64_t *c)
+{
+    if (add_wrapping(r->part.totals, c, r->nevents))
         totals_overflow(r, c);
 }
 
@@ -609,13 +613,7 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const 
             any |= c[n++];
         if (n != ne || *q != '\n' || any >= BIG_VALUE)
             break;
-        int wrapped = 0;
-        for (size_t i = 0; i < ne; i++) {
-            uint64_t sum = t[i] + c[i];
-            wrapped |= sum < c[i];
-            t[i] = sum;
-        }
-        if (wrapped) { /* the general parser reports it */
+        if (add_wrapping(t, c, ne)) { /* the general parser reports it */
             for (size_t i = 0; i < ne; i++)
                 t[i] -= c[i];
             break;

@@ -435,22 +435,22 @@ static int same(const char *s, const char *name, size_t len)
     return strncmp(s, name, len) == 0 && s[len] == '\0';
 }
 
-static int known(void *ctx, const char *name, size_t len)
+/* Whether name[0..len) is one of the part's cost columns. */
+static int has_column(const cgwr_part *pt, const char *name, size_t len)
 {
-    const known_events *k = ctx;
-    for (size_t i = 0; i < k->pt->pub.nevents; i++)
-        if (same(k->pt->events[i].name, name, len))
-            return 1;
-    for (size_t i = 0; i < k->nkept; i++)
-        if (same(k->pt->derived[i].name, name, len))
+    for (size_t i = 0; i < pt->pub.nevents; i++)
+        if (same(pt->events[i].name, name, len))
             return 1;
     return 0;
 }
 
-static int has_column(const cgwr_part *pt, const char *name)
+static int known(void *ctx, const char *name, size_t len)
 {
-    for (size_t i = 0; i < pt->pub.nevents; i++)
-        if (strcmp(pt->events[i].name, name) == 0)
+    const known_events *k = ctx;
+    if (has_column(k->pt, name, len))
+        return 1;
+    for (size_t i = 0; i < k->nkept; i++)
+        if (same(k->pt->derived[i].name, name, len))
             return 1;
     return 0;
 }
@@ -466,7 +466,7 @@ static void keep_derived(cgw_reader *r)
         const cgw_event *d = &pt->derived[j];
         if (d->formula == NULL)
             continue;
-        if (has_column(pt, d->name)) {
+        if (has_column(pt, d->name, strlen(d->name))) {
             cgwr_diag(r, pt->first_line, CGWR_BAD_FORMULA,
                       "event %s = %s: %s has a cost column in events:; the formula is ignored",
                       d->name, d->formula, d->name);
