@@ -515,8 +515,10 @@ static int fast_jump(cgw_reader *r, const char *line, const char *p, cgw_record_
 }
 
 /* "cob=(ID)", "cfi=(ID)", "cfl=(ID)" or "cfn=(ID)" with ID defined: the
- * callee's names between calls. */
-static int fast_callee(cgw_reader *r, const char *p)
+ * callee's names between calls.  Returns the length of the line, '\n'
+ * included, for the caller to take, or 0 when the general parser must
+ * read it (nothing is changed then). */
+static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *p)
 {
     const cgwr_str **slot;
     int kind;
@@ -541,11 +543,18 @@ static int fast_callee(cgw_reader *r, const char *p)
     const cgwr_str *name = cgwr_id_name(r, kind, id);
     if (name == NULL)
         return 0;
-    cgwr_take_line(r, (size_t)(e - p) + 2);
     *slot = name;
     if (kind == CGWR_FN)
         r->cfn_fresh = 1;
-    return 1;
+    return (size_t)(e - p) + 2;
+}
+
+static int fast_callee(cgw_reader *r, const char *p)
+{
+    size_t n = callee_line(r, p);
+    if (n > 0)
+        cgwr_take_line(r, n);
+    return n > 0;
 }
 
 /* The commonest lines taken straight from the input, without finding
@@ -580,14 +589,122 @@ static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p, const char *e
     return fast_callee(r, p);
 }
 
+/* The subpositions of a line in a run (below), counted from the bases
+ * b0 and b1 into *v0 and *v1, as scan_positions() reads them. */
+static CGWP_HOT_INLINE const char *run_positions(const char *p, const size_t npos, uint64_t b0,
+                                                 uint64_t b1, uint64_t *v0, uint64_t *v1,
+                                                 int *relative)
+{
+    if ((p = one_position(p, b0, v0, relative)) == NULL)
+        return NULL;
+    if (npos > 1 && (*p++ != ' ' || (p = one_position(p, b1, v1, relative)) == NULL))
+        return NULL;
+    return p;
+}
+
+/* The start of the next line when q ends this one, after one blank at
+ * most (*blanks counts it); NULL when q does not. */
+static CGWP_HOT_INLINE const char *run_line_end(const char *q, uint64_t *blanks)
+{
+    int blank = *q == ' ';
+    if (q[blank] != '\n')
+        return NULL;
+    *blanks += (uint64_t)blank;
+    return q + blank + 1;
+}
+
+/* A call or jump line's target (after its counts, at p) and its source
+ * line, in a run: the target's positions count from the bases and leave
+ * them; the source line's become the new bases (*b0, *b1).  The pair
+ * follows a position line of the run, so relative positions are allowed.
+ * A jump's source line has no costs; a call's has one for every event,
+ * into c.  *blanks counts the trailing blanks, which the pair may have
+ * only when blanks_counted.  Returns the start of the line after the
+ * pair, or NULL to leave both lines to fast_line() (nothing is changed
+ * then, but c). */
+static CGWP_HOT_INLINE const char *run_pair(const char *p, const char *end, const size_t npos,
+                                            size_t ne, uint64_t *b0, uint64_t *b1,
+                                            uint64_t *blanks, int blanks_counted, uint64_t *c)
+{
+    uint64_t v0, v1 = 0, any = 0, blank = 0;
+    int relative = 0;
+    if (*p != ' ' || (p = run_positions(p + 1, npos, *b0, *b1, &v0, &v1, &relative)) == NULL ||
+        (p = run_line_end(p, &blank)) == NULL || p == end)
+        return NULL;
+    if ((p = run_positions(p, npos, *b0, *b1, &v0, &v1, &relative)) == NULL)
+        return NULL;
+    for (size_t n = 0; n < ne; n++) {
+        if (*p != ' ' || (p = fast_digits(p + 1, &c[n])) == NULL)
+            return NULL;
+        any |= c[n];
+    }
+    if (any >= BIG_VALUE || (p = run_line_end(p, &blank)) == NULL || (blank && !blanks_counted))
+        return NULL;
+    *b0 = v0;
+    *b1 = v1;
+    *blanks += blank;
+    return p;
+}
+
+/* A jump= or jcnd= line and its source line in a run, as fast_jump()
+ * and fast_position() take them when jump records are skipped (the
+ * caller makes sure that the jump's warning is only counted); or NULL. */
+static CGWP_HOT_INLINE const char *run_jump(cgw_reader *r, const char *p, const char *end,
+                                            const size_t npos, uint64_t *b0, uint64_t *b1,
+                                            uint64_t *blanks, int blanks_counted)
+{
+    cgw_record_kind kind = memcmp(p, "jump=", 5) == 0 ? CGW_REC_JUMP
+                         : memcmp(p, "jcnd=", 5) == 0 ? CGW_REC_COND_JUMP : 0;
+    uint64_t count, executed = 0;
+    if (kind == 0 || !(r->skip & CGW_SKIP(kind)) || (p = fast_digits(p + 5, &count)) == NULL)
+        return NULL;
+    if (kind == CGW_REC_COND_JUMP &&
+        (*p != '/' || (p = fast_digits(p + 1, &executed)) == NULL || count > executed))
+        return NULL;
+    if ((p = run_pair(p, end, npos, 0, b0, b1, blanks, blanks_counted, NULL)) == NULL)
+        return NULL;
+    r->cob = r->cfi = r->jfi = r->jfn = NULL; /* as pend_call() */
+    r->cfn_fresh = 0;
+    return p;
+}
+
+/* A calls= line and its source line in a run, as fast_calls() and
+ * fast_position() take them when call records are skipped, with the
+ * checks emit_call() makes; line is the number of the calls= line.  Or
+ * NULL. */
+static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *p, const char *end,
+                                            const size_t npos, uint64_t *b0, uint64_t *b1,
+                                            uint64_t *blanks, int blanks_counted, uint64_t line)
+{
+    uint64_t count, *c = r->costs[r->nq];
+    if (r->cfn == NULL || !r->cfn_fresh || !(r->skip & CGW_SKIP(CGW_REC_CALL)) ||
+        (p = fast_digits(p + 6, &count)) == NULL || count == 0 ||
+        (p = run_pair(p, end, npos, r->nevents, b0, b1, blanks, blanks_counted, c)) == NULL)
+        return NULL;
+    const cgwr_str *ob = r->cob ? r->cob : r->cur_ob, *fl = r->cfi ? r->cfi : r->fi;
+    r->cob = r->cfi = r->jfi = r->jfn = NULL; /* as pend_call() */
+    r->cfn_fresh = 0;
+    r->part.calls++;
+    if (r->flags & CGW_READ_CHECK) {
+        r->call.line = line;
+        cgwr_check_call(r, cgwr_function(r, ob, fl, r->cfn, line), c);
+    }
+    return p;
+}
+
 /* A run of cost lines, when no record is handed out for them (the
  * caller skips CGW_REC_COST) and no call or jump is pending: the lines
  * fast_position() would take, read in one loop that keeps the bases in
  * registers and accounts for the run once at its end, specialised by
- * the number of subpositions (1 or 2).  A line that ends in a blank,
- * has fewer costs than events, or would wrap a total ends the run, as
- * does any other line; the caller then reads it as usual.  Returns where
- * the run stopped. */
+ * the number of subpositions (1 or 2).  The run also takes the callee
+ * lines (callee_line()), and the calls and jumps with their source lines
+ * when the caller skips their records too and the warnings they get are
+ * only counted (cgwr_warning_counted(): shown often enough already, or
+ * no callback): trailing blanks, and jump lines (run_call(),
+ * run_jump()).  A cost line that ends in a
+ * blank, has fewer costs than events, or would wrap a total ends the
+ * run, as does any other line; the caller then reads it as usual.
+ * Returns where the run stopped. */
 static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const char *end,
                                             const size_t npos)
 {
@@ -596,16 +713,39 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const 
     uint64_t *t = r->part.totals, *c = r->costs[r->nq];
     const size_t ne = r->nevents;
     int relative_ok = !r->first_in_block && r->seen_cost;
+    const int blanks_counted = r->diag == NULL || r->count[CGWR_BLANK] >= CGWR_SHOWN_PER_CODE;
+    const int jumps_counted =
+        r->diag == NULL || r->count[CGWR_NONPORTABLE_LINE] >= CGWR_SHOWN_PER_CODE;
     const char *start = p;
-    uint64_t lines = 0;
+    uint64_t lines = 0, cost_lines = 0, jumps = 0, blanks = 0;
     while (p < end) {
         int relative = 0;
         uint64_t v0, v1 = 0, any = 0;
-        const char *q = one_position(p, b0, &v0, &relative);
-        if (q == NULL)
-            break;
-        if (npos > 1 && (*q++ != ' ' || (q = one_position(q, b1, &v1, &relative)) == NULL))
-            break;
+        const char *q = run_positions(p, npos, b0, b1, &v0, &v1, &relative);
+        if (q == NULL) {
+            size_t n;
+            if (end - p < 6)
+                break;
+            if (*p == 'j') {
+                if (!jumps_counted ||
+                    (q = run_jump(r, p, end, npos, &b0, &b1, &blanks, blanks_counted)) == NULL)
+                    break;
+                jumps++;
+            } else if (*p == 'c' && memcmp(p, "calls=", 6) == 0) {
+                if ((q = run_call(r, p, end, npos, &b0, &b1, &blanks, blanks_counted,
+                                  r->lineno + lines + 1)) == NULL)
+                    break;
+            } else if (*p == 'c' && (n = callee_line(r, p)) > 0) {
+                lines++;
+                p += n;
+                continue;
+            } else {
+                break;
+            }
+            lines += 2;
+            p = q;
+            continue;
+        }
         if (relative && !relative_ok)
             break;
         size_t n = 0; /* q is NULL only when n < ne */
@@ -622,9 +762,10 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const 
         b1 = v1;
         relative_ok = 1;
         lines++;
+        cost_lines++;
         p = q + 1;
     }
-    if (lines > 0) {
+    if (cost_lines > 0) { /* a position line was read: the run starts with one */
         r->base[s0] = b0;
         if (npos > 1)
             r->base[s1] = b1;
@@ -632,9 +773,12 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const 
         r->seen_cost = 1;
         r->pending_fi = NULL;
         r->inline_costs = 1;
-        r->part.cost_lines += lines;
-        cgwr_take_lines(r, (size_t)(p - start), lines);
     }
+    r->part.cost_lines += cost_lines;
+    r->count[CGWR_NONPORTABLE_LINE] += jumps;
+    r->count[CGWR_BLANK] += blanks;
+    r->nwarnings += jumps + blanks;
+    cgwr_take_lines(r, (size_t)(p - start), lines);
     return p;
 }
 

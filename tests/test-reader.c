@@ -352,8 +352,9 @@ static void skipping(void)
     CHECK(cgw_reader_open_memory(rules, sizeof rules - 1, &o) == NULL && errno == EINVAL);
 }
 
-/* One read of text: its diagnostics as "line:code " in log, and the
- * records of part ends (costs, counts) appended to ends. */
+/* One read of text: its diagnostics as "line:code " in t->log (with the
+ * message of a summary, which gives a count; no callback when t is
+ * NULL), and the records of part ends (costs, counts) appended to ends. */
 typedef struct trace {
     char log[4096];
     size_t len;
@@ -374,11 +375,13 @@ static void on_trace(void *ctx, const cgw_diagnostic *d)
 {
     trace *t = ctx;
     append(t->log, sizeof t->log, &t->len, "%llu:%s ", (unsigned long long)d->line, d->code);
+    if (d->line == 0) /* a summary: "N more like this not shown" */
+        append(t->log, sizeof t->log, &t->len, "(%s) ", d->message);
 }
 
 static void read_traced(const char *text, unsigned skip, trace *t, char *ends, size_t cap)
 {
-    cgw_read_options o = { CGW_READ_CHECK, on_trace, t, NULL, skip };
+    cgw_read_options o = { CGW_READ_CHECK, t ? on_trace : NULL, t, NULL, skip };
     cgw_reader *r = cgw_reader_open_memory(text, strlen(text), &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -440,6 +443,78 @@ static void cost_runs(void)
     }
 }
 
+/* Calls and jumps, with their source lines, inside runs of cost lines
+ * (when their records are skipped too and their warnings are only
+ * counted, after 20 of each are shown), and every way such a line
+ * leaves the run: read with every record, with cost records skipped
+ * and with calls and jumps skipped as well, which must agree. */
+static void group_runs(void)
+{
+    static const char *const cases[] = {
+        /* calls and jumps as Callgrind writes them */
+        "+1 1 2 3\ncfn=(2)\ncalls=2 +1 *\n* * 5 6\n+1 * 1 1\njcnd=1/2 -1 * \n* * \n"
+        "+2 +1 1 1\njump=3 0x30 7 \n+1 *\n",
+        /* the callee's object and file, and a trailing blank after the target */
+        "cob=(2)\ncfi=(2)\ncfn=(2)\ncalls=1 0x20 3 \n+1 * 1 1\ncfl=(2)\ncfn=(2)\n"
+        "calls=1 +1 *\n* * 1 1\n",
+        /* a call in a run, with trailing blanks */
+        "+1 * 1 1\ncfn=(2)\ncalls=1 +1 * \n* * 1 1 \n+1 * 1 1\n",
+        /* calls=0; no fresh cfn=; cfi= after cfn=; an undefined ID */
+        "cfn=(2)\ncalls=0 +1 *\n* * 1 1\ncalls=3 +1 *\n* * 1 1\n",
+        "cfn=(2)\ncfi=(1)\ncalls=1 +1 *\n* * 1 1\ncfn=(9)\ncalls=1 +1 *\n* * 1 1\n",
+        /* a jump's source line with costs; a call's with too few, or 2^53 */
+        "jump=1 +1 *\n* * 1 1\ncfn=(2)\ncalls=1 +1 *\n* * 1\n",
+        "cfn=(2)\ncalls=1 +1 *\n* * 9007199254740992 1\n",
+        /* followed > executed; a negative target; a target with three positions */
+        "jcnd=3/2 +1 *\n* *\njump=1 -99999 *\n* *\njump=1 +1 * 7\n* *\n",
+        /* a relative source line first in a block; a blank line inside a call */
+        "fn=(3) h\njump=1 +1 *\n+1 * \nfn=(1)\n1 1 1 1\ncfn=(2)\ncalls=1 +1 *\n\n* * 1 1\n",
+        /* jfi= jfn= before a jump, then calls= whose cfn= the jump used up */
+        "jfi=(1)\njfn=(2)\njump=1 +1 *\n* *\ncalls=1 +1 *\n* * 1 1\n",
+        "cob=(1)\ncfn=(2)\njump=1 +1 *\n* *\ncalls=1 +1 *\n* * 1 1\n",
+        /* inclusive costs that pass 2^64-1, and more than the callee's own */
+        "cfn=(2)\ncalls=1 +1 *\n* * 9007199254740991 1\ncfn=(2)\ncalls=1 +1 *\n"
+        "* * 18446744073709551615 1\n",
+        /* a callee with no block of its own: the diagnostic gives the call's line */
+        "cfn=(4) k\n+1 * 1 1\ncfn=(4)\ncalls=1 +1 *\n* * 1 1\n",
+        /* a jump, and a call, with no source line at the end of the input */
+        "+1 * 1 1\njump=1 +1 *\n",
+        "+1 * 1 1\ncfn=(2)\ncalls=1 +1 *",
+    };
+    static const unsigned skips[] = {
+        0, CGW_SKIP(CGW_REC_COST),
+        CGW_SKIP(CGW_REC_COST) | CGW_SKIP(CGW_REC_CALL) | CGW_SKIP(CGW_REC_JUMP) |
+            CGW_SKIP(CGW_REC_COND_JUMP),
+    };
+    for (size_t i = 0; i < 2 * sizeof cases / sizeof *cases; i++) {
+        char text[2048];
+        size_t len = 0;
+        append(text, sizeof text, &len,
+               "positions: instr line\nevents: A B\nob=(1) o\nfl=(1) a.c\nfn=(1) f\n"
+               "cfn=(2) g\ncob=(2) p\ncfi=(2) b.c\n0x10 1 1 1\n");
+        /* each case twice: with no warning counted yet, and after 21 jumps
+         * and 42 trailing blanks, of which 20 each are shown */
+        for (int k = 0; i % 2 == 1 && k < 21; k++)
+            append(text, sizeof text, &len, "jump=1 +1 * \n* * \n+1 * 1 1\n");
+        append(text, sizeof text, &len, "%s", cases[i / 2]);
+        if (text[len - 1] == '\n') /* a warning after the run, and a block for g */
+            append(text, sizeof text, &len, "+1 * 1 1\n0xAB * 1 1\nfn=(2)\n1 1 1\n");
+        trace t[3];
+        char ends[3][1024];
+        for (int k = 0; k < 3; k++) {
+            t[k].len = 0;
+            t[k].log[0] = '\0';
+            read_traced(text, skips[k], &t[k], ends[k], sizeof ends[k]);
+            CHECK_STR(ends[k], ends[0]);
+            CHECK_STR(t[k].log, t[0].log);
+        }
+        /* with no callback, every warning is only counted from the start */
+        read_traced(text, skips[2], NULL, ends[1], sizeof ends[1]);
+        CHECK_STR(ends[1], ends[0]);
+        CHECK(strstr(ends[0], " calls:") != NULL);
+    }
+}
+
 /* Numbers of every length the fast path parses (and 20 digits, which
  * it leaves to the general parser), as positions (decimal, and hex up to
  * 16 digits) and as costs, read with every record and with cost records
@@ -493,6 +568,7 @@ int main(void)
     inputs();
     skipping();
     cost_runs();
+    group_runs();
     number_lengths();
     printf("reader: error classes, warnings, records, inputs and skipped kinds agree\n");
     return 0;
