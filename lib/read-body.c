@@ -496,16 +496,27 @@ static int fast_calls(cgw_reader *r, const char *line, const char *p)
     return 1;
 }
 
+/* A jump line's COUNT, or a jcnd= line's FOLLOWED/EXECUTED with
+ * FOLLOWED <= EXECUTED, at p (after the '='); NULL when not so. */
+static CGWP_HOT_INLINE const char *jump_counts(const char *p, cgw_record_kind kind,
+                                               uint64_t *count, uint64_t *executed)
+{
+    *executed = 0;
+    if ((p = fast_digits(p, count)) == NULL)
+        return NULL;
+    if (kind == CGW_REC_COND_JUMP &&
+        (*p != '/' || (p = fast_digits(p + 1, executed)) == NULL || *count > *executed))
+        return NULL;
+    return p;
+}
+
 /* "jump=COUNT TARGET" or "jcnd=FOLLOWED/EXECUTED TARGET" after the '=',
  * with FOLLOWED <= EXECUTED: KCachegrind's lines, so each one is noted. */
 static int fast_jump(cgw_reader *r, const char *line, const char *p, cgw_record_kind kind)
 {
-    uint64_t count, executed = 0;
+    uint64_t count, executed;
     int relative = 0;
-    if (r->fn == NULL || r->nevents == 0 || (p = fast_digits(p, &count)) == NULL)
-        return 0;
-    if (kind == CGW_REC_COND_JUMP &&
-        (*p != '/' || (p = fast_digits(p + 1, &executed)) == NULL || count > executed))
+    if (r->fn == NULL || r->nevents == 0 || (p = jump_counts(p, kind, &count, &executed)) == NULL)
         return 0;
     if (*p != ' ' || !take(r, line, scan_positions(r, p + 1, r->call.target_pos, &relative)))
         return 0;
@@ -655,11 +666,9 @@ static CGWP_HOT_INLINE const char *run_jump(cgw_reader *r, const char *p, const 
 {
     cgw_record_kind kind = memcmp(p, "jump=", 5) == 0 ? CGW_REC_JUMP
                          : memcmp(p, "jcnd=", 5) == 0 ? CGW_REC_COND_JUMP : 0;
-    uint64_t count, executed = 0;
-    if (kind == 0 || !(r->skip & CGW_SKIP(kind)) || (p = fast_digits(p + 5, &count)) == NULL)
-        return NULL;
-    if (kind == CGW_REC_COND_JUMP &&
-        (*p != '/' || (p = fast_digits(p + 1, &executed)) == NULL || count > executed))
+    uint64_t count, executed;
+    if (kind == 0 || !(r->skip & CGW_SKIP(kind)) ||
+        (p = jump_counts(p + 5, kind, &count, &executed)) == NULL)
         return NULL;
     if ((p = run_pair(p, end, npos, 0, b0, b1, blanks, blanks_counted, NULL)) == NULL)
         return NULL;
@@ -701,10 +710,9 @@ static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *p, const 
  * when the caller skips their records too and the warnings they get are
  * only counted (cgwr_warning_counted(): shown often enough already, or
  * no callback): trailing blanks, and jump lines (run_call(),
- * run_jump()).  A cost line that ends in a
- * blank, has fewer costs than events, or would wrap a total ends the
- * run, as does any other line; the caller then reads it as usual.
- * Returns where the run stopped. */
+ * run_jump()).  A cost line that ends in a blank, has fewer costs than
+ * events, or would wrap a total ends the run, as does any other line;
+ * the caller then reads it as usual.  Returns where the run stopped. */
 static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const char *end,
                                             const size_t npos)
 {
