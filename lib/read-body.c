@@ -342,6 +342,16 @@ static CGWP_HOT_INLINE void add_totals(cgw_reader *r, const uint64_t *c)
         totals_overflow(r, c);
 }
 
+/* A call's cost line, handed out or not: counted, and checked in check
+ * mode.  The call goes to (ob, fl, fn) from line line. */
+static CGWP_HOT_INLINE void count_call(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
+                                       const cgwr_str *fn, uint64_t line, const uint64_t *c)
+{
+    r->part.calls++;
+    if (r->flags & CGW_READ_CHECK)
+        cgwr_check_call(r, cgwr_function(r, ob, fl, fn, line), line, c);
+}
+
 /* The record of the cost line of the pending call or jump, unless the
  * caller skips its kind; its checks either way. */
 static CGWP_COLD void emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *c)
@@ -361,9 +371,7 @@ static CGWP_COLD void emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *c)
             rec->costs = NULL;
     }
     if (kind == CGW_REC_CALL) {
-        r->part.calls++;
-        if (r->flags & CGW_READ_CHECK)
-            cgwr_check_call(r, cgwr_function(r, call->ob, call->fl, call->fn, call->line), c);
+        count_call(r, call->ob, call->fl, call->fn, call->line, c);
     } else {
         for (size_t i = 0; i < r->nevents; i++)
             if (c[i] != 0) {
@@ -418,26 +426,36 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
     emit_position(r, pos, c);
 }
 
+/* Where a call or jump line of kind goes: a call to the callee named
+ * since the last call or jump (cob= cfi= cfn=), a jump to jfi= jfn= or
+ * within the function.  Those names are used up. */
+static CGWP_HOT_INLINE void take_target(cgw_reader *r, cgw_record_kind kind,
+                                        const cgwr_str **ob, const cgwr_str **fl,
+                                        const cgwr_str **fn)
+{
+    if (kind == CGW_REC_CALL) {
+        *ob = r->cob ? r->cob : r->cur_ob;
+        *fl = r->cfi ? r->cfi : r->fi;
+        *fn = r->cfn;
+    } else {
+        *ob = r->cur_ob;
+        *fl = r->jfi ? r->jfi : r->fi;
+        *fn = r->jfn ? r->jfn : r->fn;
+    }
+    r->cob = r->cfi = r->jfi = r->jfn = NULL;
+    r->cfn_fresh = 0;
+}
+
 /* A call or jump line was read: its cost line comes next. */
 static void pend_call(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint64_t executed)
 {
     cgwr_pending *call = &r->call;
-    if (kind == CGW_REC_CALL) {
-        call->ob = r->cob ? r->cob : r->cur_ob;
-        call->fl = r->cfi ? r->cfi : r->fi;
-        call->fn = r->cfn;
-    } else {
-        call->ob = r->cur_ob;
-        call->fl = r->jfi ? r->jfi : r->fi;
-        call->fn = r->jfn ? r->jfn : r->fn;
-    }
+    take_target(r, kind, &call->ob, &call->fl, &call->fn);
     call->kind = kind;
     call->count = count;
     call->executed = executed;
     call->line = r->lineno;
     call->saw_blank = 0;
-    r->cob = r->cfi = r->jfi = r->jfn = NULL;
-    r->cfn_fresh = 0;
 }
 
 /* A key= line (key k..k+n) that only KCachegrind reads. */
@@ -494,6 +512,14 @@ static int fast_calls(cgw_reader *r, const char *line, const char *p)
         return 0;
     pend_call(r, CGW_REC_CALL, count, 0);
     return 1;
+}
+
+/* CGW_REC_JUMP or CGW_REC_COND_JUMP for a line that starts with "jump="
+ * or "jcnd=" (five bytes of it are read), else 0. */
+static CGWP_HOT_INLINE cgw_record_kind jump_kind(const char *p)
+{
+    return memcmp(p, "jump=", 5) == 0   ? CGW_REC_JUMP
+           : memcmp(p, "jcnd=", 5) == 0 ? CGW_REC_COND_JUMP : 0;
 }
 
 /* A jump line's COUNT, or a jcnd= line's FOLLOWED/EXECUTED with
@@ -587,11 +613,8 @@ static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p, const char *e
     if (r->call.kind != 0 || end - p < 6)
         return 0;
     if (*p == 'j') {
-        if (memcmp(p, "jump=", 5) == 0)
-            return fast_jump(r, p, p + 5, CGW_REC_JUMP);
-        if (memcmp(p, "jcnd=", 5) == 0)
-            return fast_jump(r, p, p + 5, CGW_REC_COND_JUMP);
-        return 0;
+        cgw_record_kind kind = jump_kind(p);
+        return kind != 0 && fast_jump(r, p, p + 5, kind);
     }
     if (*p != 'c')
         return 0;
@@ -664,23 +687,20 @@ static CGWP_HOT_INLINE const char *run_jump(cgw_reader *r, const char *p, const 
                                             const size_t npos, uint64_t *b0, uint64_t *b1,
                                             uint64_t *blanks, int blanks_counted)
 {
-    cgw_record_kind kind = memcmp(p, "jump=", 5) == 0 ? CGW_REC_JUMP
-                         : memcmp(p, "jcnd=", 5) == 0 ? CGW_REC_COND_JUMP : 0;
+    cgw_record_kind kind = jump_kind(p);
     uint64_t count, executed;
+    const cgwr_str *ob, *fl, *fn;
     if (kind == 0 || !(r->skip & CGW_SKIP(kind)) ||
-        (p = jump_counts(p + 5, kind, &count, &executed)) == NULL)
+        (p = jump_counts(p + 5, kind, &count, &executed)) == NULL ||
+        (p = run_pair(p, end, npos, 0, b0, b1, blanks, blanks_counted, NULL)) == NULL)
         return NULL;
-    if ((p = run_pair(p, end, npos, 0, b0, b1, blanks, blanks_counted, NULL)) == NULL)
-        return NULL;
-    r->cob = r->cfi = r->jfi = r->jfn = NULL; /* as pend_call() */
-    r->cfn_fresh = 0;
+    take_target(r, kind, &ob, &fl, &fn); /* uses up jfi= jfn= cob= cfi= cfn= */
     return p;
 }
 
-/* A calls= line and its source line in a run, as fast_calls() and
- * fast_position() take them when call records are skipped, with the
- * checks emit_call() makes; line is the number of the calls= line.  Or
- * NULL. */
+/* A calls= line, number line, and its source line in a run, as
+ * fast_calls() and fast_position() take them when call records are
+ * skipped, counted and checked as emit_call() does; or NULL. */
 static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *p, const char *end,
                                             const size_t npos, uint64_t *b0, uint64_t *b1,
                                             uint64_t *blanks, int blanks_counted, uint64_t line)
@@ -690,14 +710,9 @@ static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *p, const 
         (p = fast_digits(p + 6, &count)) == NULL || count == 0 ||
         (p = run_pair(p, end, npos, r->nevents, b0, b1, blanks, blanks_counted, c)) == NULL)
         return NULL;
-    const cgwr_str *ob = r->cob ? r->cob : r->cur_ob, *fl = r->cfi ? r->cfi : r->fi;
-    r->cob = r->cfi = r->jfi = r->jfn = NULL; /* as pend_call() */
-    r->cfn_fresh = 0;
-    r->part.calls++;
-    if (r->flags & CGW_READ_CHECK) {
-        r->call.line = line;
-        cgwr_check_call(r, cgwr_function(r, ob, fl, r->cfn, line), c);
-    }
+    const cgwr_str *ob, *fl, *fn;
+    take_target(r, CGW_REC_CALL, &ob, &fl, &fn);
+    count_call(r, ob, fl, fn, line, c);
     return p;
 }
 
@@ -708,8 +723,8 @@ static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *p, const 
  * the number of subpositions (1 or 2).  The run also takes the callee
  * lines (callee_line()), and the calls and jumps with their source lines
  * when the caller skips their records too and the warnings they get are
- * only counted (cgwr_warning_counted(): shown often enough already, or
- * no callback): trailing blanks, and jump lines (run_call(),
+ * only counted (cgwr_only_counted(): shown often enough already, or no
+ * callback): trailing blanks, and jump lines (run_call(),
  * run_jump()).  A cost line that ends in a blank, has fewer costs than
  * events, or would wrap a total ends the run, as does any other line;
  * the caller then reads it as usual.  Returns where the run stopped. */
@@ -721,9 +736,8 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const 
     uint64_t *t = r->part.totals, *c = r->costs[r->nq];
     const size_t ne = r->nevents;
     int relative_ok = !r->first_in_block && r->seen_cost;
-    const int blanks_counted = r->diag == NULL || r->count[CGWR_BLANK] >= CGWR_SHOWN_PER_CODE;
-    const int jumps_counted =
-        r->diag == NULL || r->count[CGWR_NONPORTABLE_LINE] >= CGWR_SHOWN_PER_CODE;
+    const int blanks_counted = cgwr_only_counted(r, CGWR_BLANK);
+    const int jumps_counted = cgwr_only_counted(r, CGWR_NONPORTABLE_LINE);
     const char *start = p;
     uint64_t lines = 0, cost_lines = 0, jumps = 0, blanks = 0;
     while (p < end) {

@@ -26,14 +26,14 @@ void cgwr_check_block(cgw_reader *r)
     }
 }
 
-void cgwr_check_call(cgw_reader *r, int callee, const uint64_t *c)
+void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *c)
 {
     if (callee < 0)
         return;
     cgwr_fn *f = &r->fns[r->fn_index], *g = &r->fns[callee];
     size_t n = r->nevents;
     if (!g->called)
-        g->call_line = r->call.line;
+        g->call_line = line;
     g->called = 1;
     if (callee == r->fn_index)
         f->recursive = 1;

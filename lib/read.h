@@ -296,7 +296,9 @@ void cgwr_body_end(cgw_reader *r);
 
 /* read-check.c: the whole-part checks of CGW_READ_CHECK */
 void cgwr_check_block(cgw_reader *r);
-void cgwr_check_call(cgw_reader *r, int callee, const uint64_t *c);
+/* the cost line of a call from line to callee (a function index, or
+ * negative after an error) */
+void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *c);
 void cgwr_check_part(cgw_reader *r);
 
 /* read-input.c: the unread input that ends in '\n', as [start, *end):
@@ -310,13 +312,19 @@ static inline const char *cgwr_whole_lines(const cgw_reader *r, const char **end
     return base + (r->mem ? r->mem_off : r->buf_start);
 }
 
-/* cgwr_diag() of a warning that is only to be counted (shown often
- * enough already, or no callback), done inline: 1 if so.  The warnings
+/* Whether a warning of code is only to be counted (shown often enough
+ * already, or no callback); cgwr_warning_counted() counts it so, inline,
+ * instead of a cgwr_diag(): 1 if so.  The warnings
  * that common lines of real files get (a trailing blank, a jump line)
  * take it first, to spare the variadic call. */
+static inline int cgwr_only_counted(const cgw_reader *r, int code)
+{
+    return r->diag == NULL || r->count[code] >= CGWR_SHOWN_PER_CODE;
+}
+
 static inline int cgwr_warning_counted(cgw_reader *r, int code)
 {
-    if (r->count[code] < CGWR_SHOWN_PER_CODE && r->diag != NULL)
+    if (!cgwr_only_counted(r, code))
         return 0;
     r->count[code]++;
     r->nwarnings++;
