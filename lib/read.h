@@ -314,9 +314,9 @@ static inline const char *cgwr_whole_lines(const cgw_reader *r, const char **end
 
 /* Whether a warning of code is only to be counted (shown often enough
  * already, or no callback); cgwr_warning_counted() counts it so, inline,
- * instead of a cgwr_diag(): 1 if so.  The warnings
- * that common lines of real files get (a trailing blank, a jump line)
- * take it first, to spare the variadic call. */
+ * instead of a cgwr_diag(): 1 if so.  The warnings that common lines of
+ * real files get (a trailing blank, a jump line) take it first, to spare
+ * the variadic call. */
 static inline int cgwr_only_counted(const cgw_reader *r, int code)
 {
     return r->diag == NULL || r->count[code] >= CGWR_SHOWN_PER_CODE;
