@@ -49,7 +49,7 @@ static void both(uint64_t *ns, uint64_t *ticks)
         uint64_t c0 = tsc();
         uint64_t t = mono_ns();
         uint64_t c1 = tsc();
-        if (c1 - c0 < best) {
+        if (i == 0 || c1 - c0 < best) {
             best = c1 - c0;
             *ns = t;
             *ticks = c0 + (c1 - c0) / 2;
