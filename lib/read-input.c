@@ -1,9 +1,14 @@
 /* read-input.c - lines from a descriptor or a read callback (read in
- * large blocks) or from memory (used in place).  A line longer than the
- * block grows the buffer, so memory follows the longest line, never the
+ * large blocks), from memory (used in place) or from a mapped file.  A
+ * line longer than the block grows the buffer, and a mapping is given
+ * back behind the reader, so memory follows the longest line, never the
  * input's size. */
+#define _DEFAULT_SOURCE /* madvise() */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "read.h"
@@ -34,6 +39,47 @@ void cgwr_input_memory(cgw_reader *r, const char *p, size_t len)
     r->whole_end = whole_lines(p, len);
 }
 
+/* A mapped file is read in windows of MAP_WINDOW bytes: the fast path
+ * (cgwr_whole_lines()) sees the whole lines of one window, and the pages
+ * before the next one's first line are given back then, so the mapping
+ * adds at most a window to the resident memory.  A line longer than a
+ * window is found by mem_line() alone. */
+#define MAP_WINDOW (1u << 20)
+
+static void map_window(cgw_reader *r)
+{
+#ifdef MADV_DONTNEED
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t keep = r->mem_off / page * page; /* up to the next line's page */
+    if (keep > r->map_dropped) {
+        /* unwritten pages of a private file mapping read back the same
+         * bytes if touched again: this only saves memory */
+        madvise((char *)r->map + r->map_dropped, keep - r->map_dropped, MADV_DONTNEED);
+        r->map_dropped = keep;
+    }
+#endif
+    size_t n = r->mem_len - r->mem_off;
+    if (n > MAP_WINDOW)
+        n = MAP_WINDOW;
+    r->whole_end = r->mem_off + whole_lines(r->mem + r->mem_off, n);
+}
+
+int cgwr_input_map(cgw_reader *r, int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+        (uintmax_t)st.st_size > SIZE_MAX)
+        return 0;
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (m == MAP_FAILED)
+        return 0;
+    r->map = m;
+    r->mem = m;
+    r->mem_len = (size_t)st.st_size;
+    map_window(r);
+    return 1;
+}
+
 int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx)
 {
     r->read_fn = fn;
@@ -54,6 +100,9 @@ int cgwr_input_fd(cgw_reader *r, int fd, int own)
 
 void cgwr_input_free(cgw_reader *r)
 {
+    if (r->map != NULL)
+        munmap(r->map, r->mem_len);
+    r->map = NULL;
     if (r->own_fd && r->fd >= 0)
         close(r->fd);
     r->fd = -1;
@@ -142,6 +191,8 @@ static const char *mem_line(cgw_reader *r, size_t *len, int *final_nl)
     }
     *len = (size_t)(nl - p);
     r->mem_off += *len + 1;
+    if (r->map != NULL && r->mem_off >= r->whole_end)
+        map_window(r);
     return p;
 }
 

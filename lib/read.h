@@ -114,6 +114,8 @@ struct cgw_reader {
     void *read_ctx;
     const char *mem;
     size_t mem_len, mem_off;
+    void *map;          /* mem when it is a mapped file (CGW_READ_MAP) */
+    size_t map_dropped; /* bytes at the mapping's start given back */
     char *buf;
     size_t buf_cap, buf_start, buf_end;
     size_t whole_end; /* mem or buf offset past the last '\n' read so far */
@@ -193,6 +195,7 @@ cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
  * end of the input or after an error */
 const char *cgwr_getline(cgw_reader *r, size_t *len);
 int cgwr_input_fd(cgw_reader *r, int fd, int own);
+int cgwr_input_map(cgw_reader *r, int fd);
 void cgwr_input_memory(cgw_reader *r, const char *p, size_t len);
 int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx);
 void cgwr_input_free(cgw_reader *r);

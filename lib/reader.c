@@ -12,7 +12,7 @@ static cgw_reader *reader_new(const cgw_read_options *o)
     cgw_allocator a;
     unsigned kinds = CGW_SKIP(CGW_REC_PART_END + 1) - CGW_SKIP(CGW_REC_PART);
     if (cgwp_pick_allocator(o ? o->allocator : NULL, &a) < 0 ||
-        (o != NULL && ((o->flags & ~(unsigned)CGW_READ_CHECK) || (o->skip & ~kinds)))) {
+        (o != NULL && ((o->flags & ~(unsigned)(CGW_READ_CHECK | CGW_READ_MAP)) || (o->skip & ~kinds)))) {
         errno = EINVAL;
         return NULL;
     }
@@ -83,15 +83,18 @@ cgw_reader *cgw_reader_open_path(const char *path, const cgw_read_options *opts)
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return NULL;
-    cgw_reader *r = cgw_reader_open_fd(fd, opts);
+    cgw_reader *r = reader_new(opts);
     if (r == NULL) {
         int e = errno;
         close(fd);
         errno = e;
         return NULL;
     }
-    r->own_fd = 1;
-    return r;
+    if ((r->flags & CGW_READ_MAP) && cgwr_input_map(r, fd)) {
+        close(fd); /* the mapping stays */
+        return r;
+    }
+    return ready(r, cgwr_input_fd(r, fd, 1)); /* closed with r */
 }
 
 cgw_reader *cgw_reader_open_memory(const void *buf, size_t len, const cgw_read_options *opts)

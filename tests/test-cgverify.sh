@@ -49,4 +49,20 @@ grep -qF '{"line":3,"severity":"error","code":"undefined-id","message":"function
     fail "--json diagnostic: $(cat "$tmp/json")"
 grep -qF '"totals":[18446744073709551615]' "$tmp/json" || fail "--json 64-bit: $(cat "$tmp/json")"
 case $(head -c 10 "$tmp/json") in '{"files":[') ;; *) fail "--json start";; esac
-echo "cgverify: exit codes, plain, strict, quiet, stdin and JSON output as documented"
+# A file that shrinks under its mapping raises SIGBUS: cgverify names the
+# file it was reading and exits 2, as for an I/O error.  The signal is sent
+# while it waits on a FIFO (read, not mapped), past its start.
+mkfifo "$tmp/fifo" || fail "mkfifo"
+sleep 5 >"$tmp/fifo" &
+writer=$!
+"$CGVERIFY" "$tmp/good" "$tmp/fifo" >/dev/null 2>"$tmp/err" &
+pid=$!
+sleep 1
+kill -BUS $pid
+wait $pid; rc=$?
+kill $writer 2>/dev/null
+[ $rc -eq 2 ] || fail "SIGBUS: exit $rc"
+grep -qF "cgverify: $tmp/fifo: bus error while reading: the file was truncated" "$tmp/err" ||
+    fail "SIGBUS message: $(cat "$tmp/err")"
+
+echo "cgverify: exit codes, plain, strict, quiet, stdin, JSON output and SIGBUS as documented"

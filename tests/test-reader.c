@@ -294,8 +294,9 @@ static void append(char *buf, size_t cap, size_t *len, const char *fmt, ...)
     *len += (size_t)n;
 }
 
-/* text[0..len) through memory and through a path (a descriptor read in
- * blocks) gives the same records, on the same lines. */
+/* The records of text read from memory, through a path, and through a
+ * path mapped (CGW_READ_MAP): the same, on the same lines, with every
+ * record and with only the part ends (the runs of cost lines). */
 static void same_through_path(const char *text, size_t len)
 {
     char path[600];
@@ -304,40 +305,52 @@ static void same_through_path(const char *text, size_t len)
     CHECK(f != NULL);
     CHECK(fwrite(text, 1, len, f) == len);
     CHECK(fclose(f) == 0);
-    cgw_reader *rs[2] = { cgw_reader_open_memory(text, len, NULL),
-                          cgw_reader_open_path(path, NULL) };
-    CHECK(rs[0] != NULL && rs[1] != NULL);
-    const cgw_record *a, *b;
-    size_t n = 0;
-    char msg[200];
-    do {
-        CHECK_ST(cgw_reader_next(rs[0], &a), CGW_OK);
-        CHECK_ST(cgw_reader_next(rs[1], &b), CGW_OK);
-        if (cgw_record_compare(a, b, msg, sizeof msg) != 0)
-            cgwt_fail(__FILE__, __LINE__, "record %zu: %s", n, msg);
-        if (a != NULL)
-            CHECK_U64(a->line, b->line);
-        n++;
-    } while (a != NULL);
-    CHECK_U64(cgw_reader_offset(rs[1]), len);
-    cgw_reader_close(rs[0]);
-    cgw_reader_close(rs[1]);
+    unsigned skips[2] = { 0, CGW_SKIP(CGW_REC_COST) | CGW_SKIP(CGW_REC_CALL) |
+                                 CGW_SKIP(CGW_REC_JUMP) | CGW_SKIP(CGW_REC_COND_JUMP) };
+    for (int s = 0; s < 2; s++) {
+        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, skips[s] }, om = o;
+        om.flags |= CGW_READ_MAP;
+        cgw_reader *rs[3] = { cgw_reader_open_memory(text, len, &o),
+                              cgw_reader_open_path(path, &o), cgw_reader_open_path(path, &om) };
+        CHECK(rs[0] != NULL && rs[1] != NULL && rs[2] != NULL);
+        const cgw_record *a, *b;
+        size_t n = 0;
+        char msg[200];
+        do {
+            CHECK_ST(cgw_reader_next(rs[0], &a), CGW_OK);
+            for (int k = 1; k < 3; k++) {
+                CHECK_ST(cgw_reader_next(rs[k], &b), CGW_OK);
+                if (cgw_record_compare(a, b, msg, sizeof msg) != 0)
+                    cgwt_fail(__FILE__, __LINE__, "skip %d, reader %d, record %zu: %s", s, k, n,
+                              msg);
+                if (a != NULL)
+                    CHECK_U64(a->line, b->line);
+            }
+            n++;
+        } while (a != NULL);
+        for (int k = 0; k < 3; k++) {
+            CHECK_U64(cgw_reader_offset(rs[k]), len);
+            cgw_reader_close(rs[k]);
+        }
+    }
 }
 
 /* The same bytes through memory, a descriptor and a path: the rules,
- * and a file of 1.5 MB whose lines cross the read blocks, with names
- * longer than a block (the buffer grows for them). */
+ * and a file of 2.2 MB whose lines cross the read blocks and the mapped
+ * windows, with names longer than a block and one longer than a window
+ * (the buffer grows for them). */
 static void inputs(void)
 {
     same_through_path(rules, sizeof rules - 1);
-    size_t cap = 2000000, len = 0;
+    size_t cap = 3000000, len = 0;
     char *big = malloc(cap);
     CHECK(big != NULL);
     append(big, cap, &len, "events: A B\n");
     for (int k = 0; k < 4; k++) {
+        size_t name = k == 0 ? 1100000 : k < 3 ? 300000 : 1;
         append(big, cap, &len, "fn=(%d) ", k + 1);
-        memset(big + len, 'a' + k, k < 3 ? 300000 : 1);
-        len += k < 3 ? 300000 : 1;
+        memset(big + len, 'a' + k, name);
+        len += name;
         append(big, cap, &len, "\n");
         for (int i = 0; i < (k < 3 ? 100 : 60000); i++)
             append(big, cap, &len, "%d %d %d\n", i + 1, i % 7, i % 1000);
@@ -346,6 +359,8 @@ static void inputs(void)
     free(big);
     const cgw_record *a;
     CHECK(cgw_reader_open_path("/nonexistent/x", NULL) == NULL);
+    cgw_read_options om = { CGW_READ_MAP, NULL, NULL, NULL, 0 };
+    CHECK(cgw_reader_open_path("/nonexistent/x", &om) == NULL);
     CHECK(cgw_reader_open_fd(-1, NULL) == NULL);
     CHECK(cgw_reader_open_memory(NULL, 1, NULL) == NULL);
     CHECK_ST(cgw_reader_next(NULL, &a), CGW_EUSAGE);

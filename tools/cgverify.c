@@ -133,7 +133,7 @@ static int verify(const char *path, tool_text *out)
     unsigned skip = CGW_SKIP(CGW_REC_PART) | CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_COST) |
                     CGW_SKIP(CGW_REC_CALL) | CGW_SKIP(CGW_REC_JUMP) |
                     CGW_SKIP(CGW_REC_COND_JUMP) | (tty ? 0 : CGW_SKIP(CGW_REC_FUNCTION));
-    cgw_read_options o = { CGW_READ_CHECK, on_diag, &rep, NULL, skip };
+    cgw_read_options o = { CGW_READ_CHECK | CGW_READ_MAP, on_diag, &rep, NULL, skip };
     cgw_reader *r;
     if (is_stdin && roundtrip) {
         if (tool_slurp(0, &in) < 0) {
@@ -234,7 +234,9 @@ int main(int argc, char **argv)
     tool_text out = { 0 };
     tool_add(&out, "{\"files\":[", 10);
     int worst = 0;
+    tool_catch_sigbus("cgverify");
     for (; i < argc; i++) {
+        tool_reading(argv[i]);
         int rc = verify(argv[i], &out);
         if (rc > worst)
             worst = rc;

@@ -1,5 +1,6 @@
 /* toolutil.c - argument parsing shared by the tools. */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,4 +117,43 @@ int tool_slurp(int fd, tool_text *t)
             return 0;
         tool_add(t, buf, (size_t)n);
     }
+}
+
+static const char *volatile sigbus_tool = "", *volatile sigbus_path = "-";
+
+/* write() only: this runs in a signal handler. */
+static void say(const char *s)
+{
+    for (size_t n = strlen(s); n > 0;) {
+        ssize_t k = write(STDERR_FILENO, s, n);
+        if (k <= 0)
+            return;
+        s += k;
+        n -= (size_t)k;
+    }
+}
+
+static void on_sigbus(int sig)
+{
+    (void)sig;
+    say(sigbus_tool);
+    say(": ");
+    say(sigbus_path);
+    say(": bus error while reading: the file was truncated while it was read\n");
+    _exit(2);
+}
+
+void tool_catch_sigbus(const char *tool)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigbus;
+    sigemptyset(&sa.sa_mask);
+    sigbus_tool = tool;
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+void tool_reading(const char *path)
+{
+    sigbus_path = path;
 }

@@ -31,6 +31,12 @@ int tool_size(const char *s, uint64_t *v);
  * exit status, when a is one of them; -1 otherwise. */
 int tool_info_option(const char *tool, const char *usage, const char *a);
 
+/* Files read mapped (CGW_READ_MAP) raise SIGBUS when they shrink while
+ * they are read: after tool_catch_sigbus(), the tool then says so for the
+ * path last given to tool_reading() and exits 2, as for an I/O error. */
+void tool_catch_sigbus(const char *tool);
+void tool_reading(const char *path);
+
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);
 
