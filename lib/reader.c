@@ -11,8 +11,9 @@ static cgw_reader *reader_new(const cgw_read_options *o)
 {
     cgw_allocator a;
     unsigned kinds = CGW_SKIP(CGW_REC_PART_END + 1) - CGW_SKIP(CGW_REC_PART);
+    unsigned flags = CGW_READ_CHECK | CGW_READ_MAP;
     if (cgwp_pick_allocator(o ? o->allocator : NULL, &a) < 0 ||
-        (o != NULL && ((o->flags & ~(unsigned)(CGW_READ_CHECK | CGW_READ_MAP)) || (o->skip & ~kinds)))) {
+        (o != NULL && ((o->flags & ~flags) || (o->skip & ~kinds)))) {
         errno = EINVAL;
         return NULL;
     }

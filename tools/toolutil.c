@@ -1,4 +1,5 @@
-/* toolutil.c - argument parsing shared by the tools. */
+/* toolutil.c - argument parsing, text and the SIGBUS handler shared by
+ * the tools. */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>

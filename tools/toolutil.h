@@ -1,4 +1,5 @@
-/* toolutil.h - argument parsing shared by the tools (not installed). */
+/* toolutil.h - argument parsing, text and the SIGBUS handler shared by
+ * the tools (not installed). */
 #ifndef CGW_TOOLUTIL_H
 #define CGW_TOOLUTIL_H
 
