@@ -199,11 +199,61 @@ static CGWP_HOT_INLINE uint64_t lower_hex(unsigned char c)
     return d < 6 ? d + 10 : 16;
 }
 
+/* Eight input bytes as a number whose low byte is the first of them. */
+static CGWP_HOT_INLINE uint64_t load_le64(const char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    return w;
+}
+
+#define BYTES(b) ((uint64_t)(b) * 0x0101010101010101u)
+
+/* The value of the 1 to 16 lowercase hex digits at q (after "0x"), the
+ * digits before end; NULL when there is none.  Up to seven digits with
+ * eight bytes before end are read in one word: a loop a digit ends in a
+ * mispredicted branch on addresses of varying length. */
+static CGWP_HOT_INLINE const char *hex_digits(const char *q, const char *end, uint64_t *out)
+{
+    if (end - q >= 8) {
+        uint64_t w = load_le64(q), y = w & BYTES(0x7f);
+        /* per byte, bit 7: an ASCII byte in '0'..'9' or 'a'..'f' */
+        uint64_t hex = ((y + BYTES(0x80 - '0')) & ~(y + BYTES(0x7f - '9'))) |
+                       ((y + BYTES(0x80 - 'a')) & ~(y + BYTES(0x7f - 'f')));
+        uint64_t stop = ~(hex & ~w) & BYTES(0x80);
+        if (stop != 0) {
+            unsigned n = (unsigned)__builtin_ctzll(stop) / 8;
+            if (n == 0)
+                return NULL;
+            /* each digit's value in its byte, the last digit's lowest */
+            uint64_t d = (w & BYTES(0x0f)) + 9 * ((w >> 6) & BYTES(0x01));
+            d = __builtin_bswap64(d << (64 - 8 * n));
+            d = (d | d >> 4) & 0x00ff00ff00ff00ffu;
+            d = (d | d >> 8) & 0x0000ffff0000ffffu;
+            *out = (d | d >> 16) & 0xffffffffu;
+            return q + n;
+        }
+    }
+    const char *s = q;
+    uint64_t v = 0, d;
+    while (q < s + 16 && q < end && (d = lower_hex((unsigned char)*q)) < 16) {
+        v = v << 4 | d;
+        q++;
+    }
+    if (q == s)
+        return NULL;
+    *out = v;
+    return q;
+}
+
 /* One subposition at p, counted from base when relative (*relative is
  * then set): decimal, 0x and lowercase hex, '*', or a '+' or '-' step
  * that stays in range; NULL to send the line to the general parser. */
-static CGWP_HOT_INLINE const char *one_position(const char *p, uint64_t base, uint64_t *out,
-                                                int *relative)
+static CGWP_HOT_INLINE const char *one_position(const char *p, const char *end, uint64_t base,
+                                                uint64_t *out, int *relative)
 {
     char ch = *p;
     uint64_t v;
@@ -221,44 +271,33 @@ static CGWP_HOT_INLINE const char *one_position(const char *p, uint64_t base, ui
         *out = ch == '+' ? base + v : base - v;
         return p;
     }
-    if (ch == '0' && p[1] == 'x') {
-        const char *q = p + 2;
-        uint64_t d;
-        v = 0;
-        while (q < p + 18 && (d = lower_hex((unsigned char)*q)) < 16) {
-            v = v << 4 | d;
-            q++;
-        }
-        if (q == p + 2)
-            return NULL;
-        *out = v;
-        return q;
-    }
+    if (ch == '0' && p[1] == 'x')
+        return hex_digits(p + 2, end, out);
     return fast_digits(p, out);
 }
 
 /* The subpositions of a position line or of a call's target, in the
  * form scan() takes; *relative says whether one was relative. */
 static CGWP_HOT_INLINE const char *scan_positions(const cgw_reader *r, const char *p,
-                                                  uint64_t *pos, int *relative)
+                                                  const char *end, uint64_t *pos, int *relative)
 {
     size_t npos = r->part.pub.npos;
     for (size_t i = 0; i < npos; i++) {
         int slot = r->pos_order[i];
         if (i > 0 && *p++ != ' ')
             return NULL;
-        if ((p = one_position(p, r->base[slot], &pos[slot], relative)) == NULL)
+        if ((p = one_position(p, end, r->base[slot], &pos[slot], relative)) == NULL)
             return NULL;
     }
     return p;
 }
 
-static CGWP_HOT_INLINE const char *scan(const cgw_reader *r, const char *p, uint64_t *pos,
-                                        uint64_t *c)
+static CGWP_HOT_INLINE const char *scan(const cgw_reader *r, const char *p, const char *end,
+                                        uint64_t *pos, uint64_t *c)
 {
     size_t ne = r->nevents;
     int relative = 0;
-    if ((p = scan_positions(r, p, pos, &relative)) == NULL)
+    if ((p = scan_positions(r, p, end, pos, &relative)) == NULL)
         return NULL;
     if (relative && (r->first_in_block || !r->seen_cost))
         return NULL;
@@ -413,7 +452,7 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
         return;
     }
     uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
-    if (r->unterminated || scan(r, p, pos, c) != end) {
+    if (r->unterminated || scan(r, p, end, pos, c) != end) {
         int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
         p = positions(r, p, end, pos, 0);
         if (p == NULL || costs(r, p, end, c, is_jump) < 0) {
@@ -490,10 +529,10 @@ static CGWP_HOT_INLINE int take(cgw_reader *r, const char *line, const char *e)
 }
 
 /* A position line: see fast_line(). */
-static int fast_position(cgw_reader *r, const char *p)
+static int fast_position(cgw_reader *r, const char *p, const char *end)
 {
     uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
-    if (r->nevents == 0 || r->fn == NULL || !take(r, p, scan(r, p, pos, c)))
+    if (r->nevents == 0 || r->fn == NULL || !take(r, p, scan(r, p, end, pos, c)))
         return 0;
     set_base(r, pos);
     emit_position(r, pos, c);
@@ -502,13 +541,13 @@ static int fast_position(cgw_reader *r, const char *p)
 
 /* "calls=COUNT TARGET" after "calls=": a count other than 0, the callee
  * named since the last call, one space and every target subposition. */
-static int fast_calls(cgw_reader *r, const char *line, const char *p)
+static int fast_calls(cgw_reader *r, const char *line, const char *p, const char *end)
 {
     uint64_t count;
     int relative = 0;
     if (r->fn == NULL || r->cfn == NULL || !r->cfn_fresh || r->nevents == 0 ||
         (p = fast_digits(p, &count)) == NULL || count == 0 || *p != ' ' ||
-        !take(r, line, scan_positions(r, p + 1, r->call.target_pos, &relative)))
+        !take(r, line, scan_positions(r, p + 1, end, r->call.target_pos, &relative)))
         return 0;
     pend_call(r, CGW_REC_CALL, count, 0);
     return 1;
@@ -538,13 +577,14 @@ static CGWP_HOT_INLINE const char *jump_counts(const char *p, cgw_record_kind ki
 
 /* "jump=COUNT TARGET" or "jcnd=FOLLOWED/EXECUTED TARGET" after the '=',
  * with FOLLOWED <= EXECUTED: KCachegrind's lines, so each one is noted. */
-static int fast_jump(cgw_reader *r, const char *line, const char *p, cgw_record_kind kind)
+static int fast_jump(cgw_reader *r, const char *line, const char *p, const char *end,
+                     cgw_record_kind kind)
 {
     uint64_t count, executed;
     int relative = 0;
     if (r->fn == NULL || r->nevents == 0 || (p = jump_counts(p, kind, &count, &executed)) == NULL)
         return 0;
-    if (*p != ' ' || !take(r, line, scan_positions(r, p + 1, r->call.target_pos, &relative)))
+    if (*p != ' ' || !take(r, line, scan_positions(r, p + 1, end, r->call.target_pos, &relative)))
         return 0;
     kcachegrind_only(r, line, 4);
     pend_call(r, kind, count, executed);
@@ -609,29 +649,29 @@ static int fast_callee(cgw_reader *r, const char *p)
 static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p, const char *end)
 {
     if (starts_position(*p))
-        return fast_position(r, p);
+        return fast_position(r, p, end);
     if (r->call.kind != 0 || end - p < 6)
         return 0;
     if (*p == 'j') {
         cgw_record_kind kind = jump_kind(p);
-        return kind != 0 && fast_jump(r, p, p + 5, kind);
+        return kind != 0 && fast_jump(r, p, p + 5, end, kind);
     }
     if (*p != 'c')
         return 0;
     if (memcmp(p, "calls=", 6) == 0)
-        return fast_calls(r, p, p + 6);
+        return fast_calls(r, p, p + 6, end);
     return fast_callee(r, p);
 }
 
 /* The subpositions of a line in a run (below), counted from the bases
  * b0 and b1 into *v0 and *v1, as scan_positions() reads them. */
-static CGWP_HOT_INLINE const char *run_positions(const char *p, const size_t npos, uint64_t b0,
-                                                 uint64_t b1, uint64_t *v0, uint64_t *v1,
-                                                 int *relative)
+static CGWP_HOT_INLINE const char *run_positions(const char *p, const char *end,
+                                                 const size_t npos, uint64_t b0, uint64_t b1,
+                                                 uint64_t *v0, uint64_t *v1, int *relative)
 {
-    if ((p = one_position(p, b0, v0, relative)) == NULL)
+    if ((p = one_position(p, end, b0, v0, relative)) == NULL)
         return NULL;
-    if (npos > 1 && (*p++ != ' ' || (p = one_position(p, b1, v1, relative)) == NULL))
+    if (npos > 1 && (*p++ != ' ' || (p = one_position(p, end, b1, v1, relative)) == NULL))
         return NULL;
     return p;
 }
@@ -662,10 +702,10 @@ static CGWP_HOT_INLINE const char *run_pair(const char *p, const char *end, cons
 {
     uint64_t v0, v1 = 0, any = 0, blank = 0;
     int relative = 0;
-    if (*p != ' ' || (p = run_positions(p + 1, npos, *b0, *b1, &v0, &v1, &relative)) == NULL ||
+    if (*p != ' ' || (p = run_positions(p + 1, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL ||
         (p = run_line_end(p, &blank)) == NULL || p == end)
         return NULL;
-    if ((p = run_positions(p, npos, *b0, *b1, &v0, &v1, &relative)) == NULL)
+    if ((p = run_positions(p, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL)
         return NULL;
     for (size_t n = 0; n < ne; n++) {
         if (*p != ' ' || (p = fast_digits(p + 1, &c[n])) == NULL)
@@ -743,7 +783,7 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const 
     while (p < end) {
         int relative = 0;
         uint64_t v0, v1 = 0, any = 0;
-        const char *q = run_positions(p, npos, b0, b1, &v0, &v1, &relative);
+        const char *q = run_positions(p, end, npos, b0, b1, &v0, &v1, &relative);
         if (q == NULL) {
             size_t n;
             if (end - p < 6)

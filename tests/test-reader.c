@@ -599,6 +599,84 @@ static void number_lengths(void)
     }
 }
 
+/* The first record of kind in text, read from a buffer of exactly its
+ * size (so that a read past the input is caught under ASan): its first
+ * position (a cost) or target position (a call) in *v; the number of
+ * errors.  *v is left alone when there is no such record. */
+static uint64_t read_exact(const char *text, size_t len, cgw_record_kind kind, uint64_t *v)
+{
+    char *buf = malloc(len);
+    CHECK(buf != NULL);
+    memcpy(buf, text, len);
+    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, 0 };
+    cgw_reader *r = cgw_reader_open_memory(buf, len, &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    int found = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        if (rec->kind == kind && !found) {
+            *v = kind == CGW_REC_CALL ? rec->target_pos[0] : rec->pos[0];
+            found = 1;
+        }
+    }
+    uint64_t errors;
+    cgw_reader_counts(r, &errors, NULL);
+    cgw_reader_close(r);
+    free(buf);
+    return errors;
+}
+
+/* Hex positions of 1 to 17 digits (every digit appears), followed by a
+ * blank, the line's end, an uppercase digit or a byte just outside the
+ * ranges of the digits, with 0 to 4 comment lines after them so that the
+ * input ends at every distance from the digits (the fast path reads
+ * eight bytes at a time when that many are left): as a cost line's
+ * position and as a call's target, which ends its line. */
+static void hex_lengths(void)
+{
+    static const char after[] = { ' ', '\n', 'F', '/', ':', '`', 'g', 'G', '@', '\xe9' };
+    for (int n = 1; n <= 17; n++) {
+        char d[18];
+        for (int i = 0; i < n; i++)
+            d[i] = "0123456789abcdef"[(i * 7 + n) % 16];
+        d[n] = '\0';
+        uint64_t want = n <= 16 ? strtoull(d, NULL, 16) : 0;
+        for (size_t a = 0; a < sizeof after; a++) {
+            for (int pad = 0; pad <= 4; pad++) {
+                char text[200];
+                size_t len = 0;
+                uint64_t v = 0, errors;
+                append(text, sizeof text, &len, "positions: instr\nevents: A\nfn=f\n0x%s%c1\n",
+                       d, after[a]);
+                for (int i = 0; i < pad; i++)
+                    append(text, sizeof text, &len, "#\n");
+                errors = read_exact(text, len, CGW_REC_COST, &v);
+                if (after[a] == ' ' || after[a] == '\n') { /* "0xD 1", or "0xD" and "1" */
+                    CHECK_U64(errors, n > 16);
+                    CHECK_U64(v, n <= 16 ? want : after[a] == '\n'); /* else the line "1" */
+                } else if (after[a] == 'F') { /* "0xDF1": uppercase, no cost */
+                    CHECK_U64(errors, n + 2 > 16);
+                    CHECK_U64(v, n + 2 > 16 ? 0 : want << 8 | 0xf1);
+                } else {
+                    CHECK_U64(errors, 1);
+                }
+                if (after[a] != ' ' && after[a] != '\n')
+                    continue;
+                len = 0;
+                v = 0;
+                append(text, sizeof text, &len,
+                       "positions: instr\nevents: A\nfn=f\n1 1\ncfn=g\ncalls=2 0x%s%s\n2 5\n", d,
+                       after[a] == ' ' ? " " : "");
+                for (int i = 0; i < pad; i++)
+                    append(text, sizeof text, &len, "#\n");
+                errors = read_exact(text, len, CGW_REC_CALL, &v);
+                CHECK_U64(errors, n > 16);
+                CHECK_U64(v, want);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     errors();
@@ -609,6 +687,7 @@ int main(void)
     cost_runs();
     group_runs();
     number_lengths();
+    hex_lengths();
     printf("reader: error classes, warnings, records, inputs and skipped kinds agree\n");
     return 0;
 }
