@@ -132,6 +132,7 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len)
     e->len = (uint32_t)len;
     e->fn_part = 0;
     e->fn_index = 0;
+    e->hint = 0;
     memcpy(e->s, s, len);
     e->s[len] = '\0';
     r->pool[i] = e;
@@ -323,17 +324,27 @@ static int fn_grow(cgw_reader *r)
 }
 
 /* The index of function (ob, fl, name) in the part, added when new;
- * -1 after a sticky error. */
+ * -1 after a sticky error.  The function found last for the name (in
+ * this part or an earlier one: it is checked) is tried first, which
+ * spares most calls a probe of the hash table. */
 int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
                   const cgwr_str *name, uint64_t line)
 {
+    cgwr_str *hinted = (cgwr_str *)name;
+    if (name->hint < r->nfns) {
+        const cgwr_fn *f = &r->fns[name->hint];
+        if (f->ob == ob && f->fl == fl && f->name == name)
+            return (int)name->hint;
+    }
     if ((r->nfns + 1) * 2 > r->fn_mask && fn_grow(r) < 0)
         goto nomem;
     size_t j = fn_hash(ob, fl, name) & r->fn_mask;
     for (uint32_t k; (k = r->fn_slots[j]) != 0; j = (j + 1) & r->fn_mask) {
         const cgwr_fn *f = &r->fns[k - 1];
-        if (f->ob == ob && f->fl == fl && f->name == name)
+        if (f->ob == ob && f->fl == fl && f->name == name) {
+            hinted->hint = k - 1;
             return (int)k - 1;
+        }
     }
     if (r->nfns == r->fns_cap) {
         size_t cap = r->fns_cap ? r->fns_cap * 2 : 256;
@@ -359,6 +370,7 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
         memset(f->agg, 0, 3 * f->nagg * sizeof *f->agg);
     }
     r->fn_slots[j] = (uint32_t)r->nfns + 1;
+    hinted->hint = (uint32_t)r->nfns;
     return (int)r->nfns++;
 nomem:
     cgwr_fail(r, CGW_ENOMEM, "out of memory for functions at line %llu",
