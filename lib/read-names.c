@@ -23,11 +23,12 @@ void cgwr_free(cgw_reader *r, void *p)
         r->alloc.free(r->alloc.ctx, p);
 }
 
-/* n bytes, 8-aligned, that live as long as the reader. */
-static void *arena(cgw_reader *r, size_t n)
+/* n bytes, 8-aligned, from the chunks of *list, which live until
+ * free_chunks() (names: the reader's life; function sums: the part's). */
+static void *arena(cgw_reader *r, cgwr_chunk **list, size_t n)
 {
     n = (n + 7) & ~(size_t)7;
-    cgwr_chunk *c = r->chunks;
+    cgwr_chunk *c = *list;
     if (c == NULL || c->cap - c->used < n) {
         size_t cap = n > CHUNK ? n : CHUNK;
         c = cgwr_alloc(r, sizeof *c + cap);
@@ -35,12 +36,21 @@ static void *arena(cgw_reader *r, size_t n)
             return NULL;
         c->cap = cap;
         c->used = 0;
-        c->next = r->chunks;
-        r->chunks = c;
+        c->next = *list;
+        *list = c;
     }
     void *p = (char *)c->data + c->used;
     c->used += n;
     return p;
+}
+
+static void free_chunks(cgw_reader *r, cgwr_chunk **list)
+{
+    while (*list != NULL) {
+        cgwr_chunk *next = (*list)->next;
+        cgwr_free(r, *list);
+        *list = next;
+    }
 }
 
 static uint64_t hash_bytes(const char *s, size_t n)
@@ -125,7 +135,7 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len)
     for (const cgwr_str *e; (e = r->pool[i]) != NULL; i = (i + 1) & r->pool_mask)
         if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
             return e;
-    cgwr_str *e = arena(r, sizeof *e + len + 1);
+    cgwr_str *e = arena(r, &r->chunks, sizeof *e + len + 1);
     if (e == NULL)
         goto nomem;
     e->hash = h;
@@ -291,8 +301,7 @@ void cgwr_ids_reset(cgw_reader *r)
             memset(m->vals, 0, (m->mask + 1) * sizeof *m->vals);
         m->count = 0;
     }
-    for (size_t i = 0; i < r->nfns; i++)
-        cgwr_free(r, r->fns[i].agg);
+    free_chunks(r, &r->sums);
     r->nfns = 0;
     if (r->fn_mask)
         memset(r->fn_slots, 0, (r->fn_mask + 1) * sizeof *r->fn_slots);
@@ -364,7 +373,7 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
     f->first_line = line;
     if ((r->flags & CGW_READ_CHECK) && r->nevents > 0) {
         f->nagg = r->nevents;
-        f->agg = cgwr_alloc(r, 3 * f->nagg * sizeof *f->agg);
+        f->agg = arena(r, &r->sums, 3 * f->nagg * sizeof *f->agg);
         if (f->agg == NULL)
             goto nomem;
         memset(f->agg, 0, 3 * f->nagg * sizeof *f->agg);
@@ -388,9 +397,5 @@ void cgwr_names_free(cgw_reader *r)
     cgwr_free(r, r->fns);
     cgwr_free(r, r->fn_slots);
     cgwr_free(r, r->pool);
-    while (r->chunks != NULL) {
-        cgwr_chunk *next = r->chunks->next;
-        cgwr_free(r, r->chunks);
-        r->chunks = next;
-    }
+    free_chunks(r, &r->chunks);
 }

@@ -49,7 +49,8 @@ typedef struct cgwr_str {
     char s[];
 } cgwr_str;
 
-/* Memory handed out in chunks and freed with the reader. */
+/* Memory handed out in chunks and freed all at once: with the reader
+ * (names) or at the end of the part (the sums of its functions). */
 typedef struct cgwr_chunk {
     struct cgwr_chunk *next;
     size_t used, cap;
@@ -145,6 +146,7 @@ struct cgw_reader {
     /* functions of the part */
     cgwr_fn *fns;
     size_t nfns, fns_cap;
+    cgwr_chunk *sums; /* their agg arrays */
     uint32_t *fn_slots;
     size_t fn_mask;
 
