@@ -57,14 +57,20 @@ static void both(uint64_t *ns, uint64_t *ticks)
     }
 }
 
+/* A reading of both clocks at least wait ns after the start's. */
+static void both_after(uint64_t wait, uint64_t *ns, uint64_t *ticks)
+{
+    do
+        both(ns, ticks);
+    while (*ns - prof_clk.start_ns < wait);
+}
+
 /* The scale from the start's reading to one taken now, at least 2 ms
  * later; 0 when the TSC did not move forward. */
 static uint64_t tsc_mult(void)
 {
     uint64_t t1, c1;
-    do
-        both(&t1, &c1);
-    while (t1 - prof_clk.start_ns < 2000000u);
+    both_after(2000000u, &t1, &c1);
     if (c1 <= prof_clk.start_ticks)
         return 0;
     return (uint64_t)(((unsigned __int128)(t1 - prof_clk.start_ns) << 32) /
@@ -82,9 +88,7 @@ void prof_clock_init(void)
     if ((want == NULL || strcmp(want, "tsc") == 0) && tsc_invariant()) {
         uint64_t t, c;
         both(&prof_clk.start_ns, &prof_clk.start_ticks);
-        do
-            both(&t, &c);
-        while (t - prof_clk.start_ns < 10000u);
+        both_after(10000u, &t, &c);
         prof_clk.tsc = c > prof_clk.start_ticks;
     }
 #else
