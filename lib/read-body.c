@@ -210,8 +210,6 @@ static CGWP_HOT_INLINE uint64_t load_le64(const char *p)
     return w;
 }
 
-#define BYTES(b) ((uint64_t)(b) * 0x0101010101010101u)
-
 /* The value of the 1 to 16 lowercase hex digits at q (after "0x"), the
  * digits before end; NULL when there is none.  Up to seven digits with
  * eight bytes before end are read in one word: a loop a digit ends in a
@@ -219,17 +217,17 @@ static CGWP_HOT_INLINE uint64_t load_le64(const char *p)
 static CGWP_HOT_INLINE const char *hex_digits(const char *q, const char *end, uint64_t *out)
 {
     if (end - q >= 8) {
-        uint64_t w = load_le64(q), y = w & BYTES(0x7f);
+        uint64_t w = load_le64(q), y = w & CGWR_BYTES(0x7f);
         /* per byte, bit 7: an ASCII byte in '0'..'9' or 'a'..'f' */
-        uint64_t hex = ((y + BYTES(0x80 - '0')) & ~(y + BYTES(0x7f - '9'))) |
-                       ((y + BYTES(0x80 - 'a')) & ~(y + BYTES(0x7f - 'f')));
-        uint64_t stop = ~(hex & ~w) & BYTES(0x80);
+        uint64_t hex = ((y + CGWR_BYTES(0x80 - '0')) & ~(y + CGWR_BYTES(0x7f - '9'))) |
+                       ((y + CGWR_BYTES(0x80 - 'a')) & ~(y + CGWR_BYTES(0x7f - 'f')));
+        uint64_t stop = ~(hex & ~w) & CGWR_BYTES(0x80);
         if (stop != 0) {
             unsigned n = (unsigned)__builtin_ctzll(stop) / 8;
             if (n == 0)
                 return NULL;
             /* each digit's value in its byte, the last digit's lowest */
-            uint64_t d = (w & BYTES(0x0f)) + 9 * ((w >> 6) & BYTES(0x01));
+            uint64_t d = (w & CGWR_BYTES(0x0f)) + 9 * ((w >> 6) & CGWR_BYTES(0x01));
             d = __builtin_bswap64(d << (64 - 8 * n));
             d = (d | d >> 4) & 0x00ff00ff00ff00ffu;
             d = (d | d >> 8) & 0x0000ffff0000ffffu;

@@ -53,20 +53,35 @@ static void free_chunks(cgw_reader *r, cgwr_chunk **list)
     }
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
-    return h;
-}
-
 static uint64_t mix(uint64_t x)
 {
     x ^= x >> 33;
     x *= 0xff51afd7ed558ccdu;
     x ^= x >> 33;
     return x;
+}
+
+/* The hash of s[0..n), eight bytes a multiply (a byte a multiply took
+ * 5% of a Callgrind file without --dump-instr, whose names are long);
+ * *ascii says whether every byte is below 0x80. */
+static uint64_t hash_name(const char *s, size_t n, int *ascii)
+{
+    uint64_t h = n * 0x9e3779b97f4a7c15u, any = 0, w;
+    size_t i = 0;
+    for (; n - i >= 8; i += 8) {
+        memcpy(&w, s + i, sizeof w);
+        any |= w;
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+        h ^= h >> 32;
+    }
+    if (i < n) {
+        for (w = 0; i < n; i++)
+            w = w << 8 | (unsigned char)s[i];
+        any |= w;
+        h = (h ^ w) * 0xff51afd7ed558ccdu;
+    }
+    *ascii = (any & CGWR_BYTES(0x80)) == 0;
+    return mix(h);
 }
 
 /* Well-formed UTF-8 lead and continuation bytes (overlong 3- and 4-byte
@@ -130,7 +145,8 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len)
     }
     if ((r->pool_count + 1) * 2 > r->pool_mask && grow_pool(r) < 0)
         goto nomem;
-    uint64_t h = hash_bytes(s, len);
+    int ascii;
+    uint64_t h = hash_name(s, len, &ascii);
     size_t i = h & r->pool_mask;
     for (const cgwr_str *e; (e = r->pool[i]) != NULL; i = (i + 1) & r->pool_mask)
         if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
@@ -147,7 +163,7 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len)
     e->s[len] = '\0';
     r->pool[i] = e;
     r->pool_count++;
-    if (!utf8_valid((const unsigned char *)s, len))
+    if (!ascii && !utf8_valid((const unsigned char *)s, len))
         cgwr_diag(r, r->lineno, CGWR_INVALID_UTF8,
                   "name \"%.60s\" is not valid UTF-8 (gprof2dot rejects it)", e->s);
     return e;

@@ -12,6 +12,9 @@
 
 #define CGWR_NPOS_MAX 3 /* instr, bb, line */
 
+/* byte b in each of the eight bytes of a word (word-at-a-time scans) */
+#define CGWR_BYTES(b) ((uint64_t)(b) * 0x0101010101010101u)
+
 /* Diagnostic codes; the table in read-diag.c gives each its name and
  * severity.  Append only, so the names stay stable. */
 enum cgwr_code {

@@ -133,6 +133,9 @@ static void warnings(void)
     WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n1 100\nfn=b\n1 1\n", "inclusive-excess", 6);
     WARN("events: Ir\nfi=x.c\nfn=a\n1 1\n", "inline-before-function", 2);
     WARN("events: Ir\nfn=\xff\xfe\n", "invalid-utf8", 2);
+    /* names are hashed and checked for ASCII eight bytes at a time */
+    WARN("events: Ir\nfn=(1) abcdefgh\xffij\n", "invalid-utf8", 2);
+    WARN("events: Ir\nfn=(1) abcdefghij\xc3\n", "invalid-utf8", 2);
     WARN("events: Ir\narch: x\n", "unknown-header", 2);
     WARN("events: Ir\nfn=a\n1 1\ndesc: x: y\n", "header-in-body", 4);
     WARN("events: Ir\nfn=\n", "empty-name", 2);
