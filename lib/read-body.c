@@ -890,7 +890,7 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
     int k = cgwr_function(r, r->ob, fl, name, r->lineno);
     if (k < 0)
         return;
-    cgwr_fn *f = &r->fns[k];
+    cgwr_fn *f = r->fns[k];
     if (f->blocks == 0) {
         r->part.functions++;
         f->first_line = r->lineno;
@@ -911,7 +911,7 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
         ((cgwr_str *)name)->fn_part = r->part.pub.index;
         ((cgwr_str *)name)->fn_index = (uint32_t)k;
     } else if (name->fn_index != (uint32_t)k) {
-        const cgwr_fn *g = &r->fns[name->fn_index];
+        const cgwr_fn *g = r->fns[name->fn_index];
         if (g->ob != f->ob || g->fl != f->fl)
             cgwr_diag(r, r->lineno, CGWR_NAME_CLASH,
                       "function %s also exists in another file or object (line %llu); "

@@ -24,7 +24,7 @@ void cgwr_free(cgw_reader *r, void *p)
 }
 
 /* n bytes, 8-aligned, from the chunks of *list, which live until
- * free_chunks() (names: the reader's life; function sums: the part's). */
+ * free_chunks() (names: the reader's life; functions: the part's). */
 static void *arena(cgw_reader *r, cgwr_chunk **list, size_t n)
 {
     n = (n + 7) & ~(size_t)7;
@@ -317,7 +317,7 @@ void cgwr_ids_reset(cgw_reader *r)
             memset(m->vals, 0, (m->mask + 1) * sizeof *m->vals);
         m->count = 0;
     }
-    free_chunks(r, &r->sums);
+    free_chunks(r, &r->fn_chunks);
     r->nfns = 0;
     if (r->fn_mask)
         memset(r->fn_slots, 0, (r->fn_mask + 1) * sizeof *r->fn_slots);
@@ -336,7 +336,7 @@ static int fn_grow(cgw_reader *r)
         return -1;
     memset(slots, 0, cap * sizeof *slots);
     for (size_t i = 0; i < r->nfns; i++) {
-        const cgwr_fn *f = &r->fns[i];
+        const cgwr_fn *f = r->fns[i];
         size_t j = fn_hash(f->ob, f->fl, f->name) & (cap - 1);
         while (slots[j] != 0)
             j = (j + 1) & (cap - 1);
@@ -357,7 +357,7 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
 {
     cgwr_str *hinted = (cgwr_str *)name;
     if (name->hint < r->nfns) {
-        const cgwr_fn *f = &r->fns[name->hint];
+        const cgwr_fn *f = r->fns[name->hint];
         if (f->ob == ob && f->fl == fl && f->name == name)
             return (int)name->hint;
     }
@@ -365,7 +365,7 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
         goto nomem;
     size_t j = fn_hash(ob, fl, name) & r->fn_mask;
     for (uint32_t k; (k = r->fn_slots[j]) != 0; j = (j + 1) & r->fn_mask) {
-        const cgwr_fn *f = &r->fns[k - 1];
+        const cgwr_fn *f = r->fns[k - 1];
         if (f->ob == ob && f->fl == fl && f->name == name) {
             hinted->hint = k - 1;
             return (int)k - 1;
@@ -373,27 +373,28 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
     }
     if (r->nfns == r->fns_cap) {
         size_t cap = r->fns_cap ? r->fns_cap * 2 : 256;
-        cgwr_fn *f = cgwr_realloc(r, r->fns, cap * sizeof *f);
-        if (f == NULL)
+        cgwr_fn **fns = cgwr_realloc(r, r->fns, cap * sizeof *fns);
+        if (fns == NULL)
             goto nomem;
-        r->fns = f;
+        r->fns = fns;
         r->fns_cap = cap;
     }
     if (r->nfns >= INT32_MAX)
         goto nomem;
-    cgwr_fn *f = &r->fns[r->nfns];
-    memset(f, 0, sizeof *f);
+    /* from chunks, never moved: a growing array of them was copied at
+     * each doubling, into pages the kernel must fault in */
+    size_t nagg = (r->flags & CGW_READ_CHECK) ? r->nevents : 0;
+    size_t size = sizeof(cgwr_fn) + 3 * nagg * sizeof(uint64_t);
+    cgwr_fn *f = arena(r, &r->fn_chunks, size);
+    if (f == NULL)
+        goto nomem;
+    memset(f, 0, size);
     f->ob = ob;
     f->fl = fl;
     f->name = name;
     f->first_line = line;
-    if ((r->flags & CGW_READ_CHECK) && r->nevents > 0) {
-        f->nagg = r->nevents;
-        f->agg = arena(r, &r->sums, 3 * f->nagg * sizeof *f->agg);
-        if (f->agg == NULL)
-            goto nomem;
-        memset(f->agg, 0, 3 * f->nagg * sizeof *f->agg);
-    }
+    f->nagg = (uint32_t)nagg;
+    r->fns[r->nfns] = f;
     r->fn_slots[j] = (uint32_t)r->nfns + 1;
     hinted->hint = (uint32_t)r->nfns;
     return (int)r->nfns++;

@@ -53,7 +53,7 @@ typedef struct cgwr_str {
 } cgwr_str;
 
 /* Memory handed out in chunks and freed all at once: with the reader
- * (names) or at the end of the part (the sums of its functions). */
+ * (names) or at the end of the part (its functions). */
 typedef struct cgwr_chunk {
     struct cgwr_chunk *next;
     size_t used, cap;
@@ -73,9 +73,9 @@ typedef struct cgwr_fn {
     const cgwr_str *ob, *fl, *name;
     uint64_t first_line, call_line;
     uint32_t blocks;
+    uint32_t nagg; /* the part's events with CGW_READ_CHECK, else 0 */
     int called, recursive;
-    uint64_t *agg; /* self, outgoing, incoming: 3 x nagg (CGW_READ_CHECK) */
-    size_t nagg;
+    uint64_t agg[]; /* self, outgoing, incoming: 3 x nagg */
 } cgwr_fn;
 
 enum { CGWR_OB, CGWR_FL, CGWR_FN, CGWR_NKINDS };
@@ -147,9 +147,9 @@ struct cgw_reader {
     const cgwr_str *unknown; /* "???" */
 
     /* functions of the part */
-    cgwr_fn *fns;
+    cgwr_fn **fns;
     size_t nfns, fns_cap;
-    cgwr_chunk *sums; /* their agg arrays */
+    cgwr_chunk *fn_chunks; /* the functions themselves, sums included */
     uint32_t *fn_slots;
     size_t fn_mask;
 
