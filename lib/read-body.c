@@ -9,6 +9,8 @@
 
 #define BIG_VALUE ((uint64_t)1 << 53)
 
+static void function_line(cgw_reader *r, const cgwr_str *name);
+
 /* The start of the next token, noting tabs. */
 static const char *skip(cgw_reader *r, const char *p, const char *end)
 {
@@ -589,6 +591,23 @@ static int fast_jump(cgw_reader *r, const char *line, const char *p, const char 
     return 1;
 }
 
+/* The name that "(ID)\n" at p refers to, an ID of kind defined in the
+ * part and written without a leading zero; *next is then the start of
+ * the next line.  NULL for anything else, which the general parser
+ * reads (and reports). */
+static CGWP_HOT_INLINE const cgwr_str *id_ref(cgw_reader *r, int kind, const char *p,
+                                             const char **next)
+{
+    if (p[0] != '(' || (p[1] == '0' && p[2] != ')'))
+        return NULL;
+    uint64_t id;
+    const char *e = fast_digits(p + 1, &id);
+    if (e == NULL || e - p > 1 + 18 || e[0] != ')' || e[1] != '\n')
+        return NULL;
+    *next = e + 2;
+    return cgwr_id_name(r, kind, id);
+}
+
 /* "cob=(ID)", "cfi=(ID)", "cfl=(ID)" or "cfn=(ID)" with ID defined: the
  * callee's names between calls.  Returns the length of the line, '\n'
  * included, for the caller to take, or 0 when the general parser must
@@ -609,19 +628,28 @@ static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *p)
     } else {
         return 0;
     }
-    if (p[3] != '=' || p[4] != '(' || (p[5] == '0' && p[6] != ')'))
-        return 0;
-    uint64_t id;
-    const char *e = fast_digits(p + 5, &id);
-    if (e == NULL || e - p > 5 + 18 || e[0] != ')' || e[1] != '\n')
-        return 0;
-    const cgwr_str *name = cgwr_id_name(r, kind, id);
+    const char *next;
+    const cgwr_str *name = p[3] == '=' ? id_ref(r, kind, p + 4, &next) : NULL;
     if (name == NULL)
         return 0;
     *slot = name;
     if (kind == CGWR_FN)
         r->cfn_fresh = 1;
-    return (size_t)(e - p) + 2;
+    return (size_t)(next - p);
+}
+
+/* "fn=(ID)\n" with ID defined: a function block starts, as spec_line()
+ * starts it. */
+static int fast_function(cgw_reader *r, const char *p)
+{
+    const char *next;
+    const cgwr_str *name = id_ref(r, CGWR_FN, p + 3, &next);
+    if (name == NULL)
+        return 0;
+    cgwr_take_line(r, (size_t)(next - p));
+    r->part.body = 1;
+    function_line(r, name);
+    return 1;
 }
 
 static int fast_callee(cgw_reader *r, const char *p)
@@ -633,8 +661,9 @@ static int fast_callee(cgw_reader *r, const char *p)
 }
 
 /* The commonest lines taken straight from the input, without finding
- * their end first: position lines, a call's cob= cfi= cfl= cfn= calls=
- * lines when they use defined IDs, and jump= and jcnd= lines.  Callgrind
+ * their end first: position lines, blank lines, fn= and a call's cob=
+ * cfi= cfl= cfn= calls= lines when they use defined IDs, and jump= and
+ * jcnd= lines.  Callgrind
  * ends calls=, jump=, jcnd= and their source lines in a blank, which is
  * noted here as the general parser notes it.  Each of these lines needs
  * an earlier spec line of the part (fn=, or the definition of its ID),
@@ -648,8 +677,16 @@ static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p, const char *e
 {
     if (starts_position(*p))
         return fast_position(r, p, end);
-    if (r->call.kind != 0 || end - p < 6)
+    if (r->call.kind != 0)
         return 0;
+    if (*p == '\n') {
+        cgwr_take_line(r, 1);
+        return 1;
+    }
+    if (end - p < 6)
+        return 0;
+    if (*p == 'f')
+        return p[1] == 'n' && p[2] == '=' && fast_function(r, p);
     if (*p == 'j') {
         cgw_record_kind kind = jump_kind(p);
         return kind != 0 && fast_jump(r, p, p + 5, end, kind);
