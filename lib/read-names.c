@@ -406,7 +406,7 @@ nomem:
 
 void cgwr_names_free(cgw_reader *r)
 {
-    cgwr_ids_reset(r);
+    free_chunks(r, &r->fn_chunks);
     for (int k = 0; k < CGWR_NKINDS; k++) {
         cgwr_free(r, r->ids[k].keys);
         cgwr_free(r, r->ids[k].vals);
