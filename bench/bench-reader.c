@@ -8,11 +8,13 @@
  * - real: Callgrind's own file (--dump-instr=yes --collect-jumps=yes) of
  *   a Python start-up, made now when $VALGRIND names valgrind and
  *   /usr/bin/python3 is there;
+ * - real0: the same run with Callgrind's default options (fewer cost
+ *   lines, so calls and names weigh more);
  * - big: the same cggen shape, BIG_MB.
  * The reader (with CGW_READ_CHECK, cgverify's checks) and cgverify
  * ($CGVERIFY) each run in a child process, so time and peak RSS are
  * theirs alone; the best of 3 runs counts.  callgrind_annotate
- * ($CALLGRIND_ANNOTATE) runs once on mid and real. */
+ * ($CALLGRIND_ANNOTATE) runs once on mid, real and real0. */
 #define _DEFAULT_SOURCE /* wait4 */
 #include <fcntl.h>
 #include <inttypes.h>
@@ -179,16 +181,18 @@ static void measure(const char *label, const char *path, int with_ca)
     fflush(stdout);
 }
 
-/* Callgrind's own file of a Python start-up, when valgrind is there. */
-static int make_real(const char *path)
+/* Callgrind's own file of a Python start-up, when valgrind is there:
+ * with instructions and jumps (jumps) or with its default options. */
+static int make_real(const char *path, int jumps)
 {
     const char *vg = getenv("VALGRIND"), *py = "/usr/bin/python3";
     if (vg == NULL || *vg == '\0' || access(py, X_OK) != 0)
         return 0;
     char out[300];
     snprintf(out, sizeof out, "--callgrind-out-file=%s", path);
-    char *argv[] = { (char *)vg, "--tool=callgrind", "--dump-instr=yes",
-                     "--collect-jumps=yes", out, (char *)py, "-c",
+    char *argv[] = { (char *)vg, "--tool=callgrind", out,
+                     jumps ? "--dump-instr=yes" : "--dump-line=yes",
+                     jumps ? "--collect-jumps=yes" : "--collect-jumps=no", (char *)py, "-c",
                      "import json, email.parser, http.client, decimal, argparse, unittest, "
                      "asyncio, xml.dom.minidom, csv, logging",
                      NULL };
@@ -205,18 +209,22 @@ int main(int argc, char **argv)
     printf("bench-reader: best of 3 runs (reader: CGW_READ_CHECK; cgverify --quiet), each in "
            "a child; MB are 10^6 bytes\n");
     printf("mid: cggen --positions instr,line --events 4; real: callgrind --dump-instr=yes "
-           "--collect-jumps=yes of python3; big: as mid\n");
+           "--collect-jumps=yes of python3; real0: the same with callgrind's defaults; "
+           "big: as mid\n");
 
     make_profile(mid_path, mid);
     measure("mid", mid_path, 1);
     count_allocations(mid_path);
     remove(mid_path);
 
-    if (make_real(real_path))
-        measure("real", real_path, 1);
-    else
-        printf("real  not made (needs valgrind in $VALGRIND and /usr/bin/python3)\n");
-    remove(real_path);
+    for (int jumps = 1; jumps >= 0; jumps--) {
+        const char *label = jumps ? "real" : "real0";
+        if (make_real(real_path, jumps))
+            measure(label, real_path, 1);
+        else
+            printf("%-5s not made (needs valgrind in $VALGRIND and /usr/bin/python3)\n", label);
+        remove(real_path);
+    }
 
     make_profile(big_path, big);
     measure("big", big_path, 0);
