@@ -124,6 +124,10 @@ static void warnings(void)
     WARN("events: Ir\nfn=a\ncfn=b\ncfi=x.c\ncalls=1 1\n1 1\n", "callee-spec-after-cfn", 4);
     WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n1 1\n", "callee-without-block", 4);
     WARN("events: Ir\nfn=a\n1 1\nfn=b\n1 1\nfn=a\n2 1\n", "split-function", 6);
+    /* the fast path's blank lines and fn=(ID) references */
+    WARN("events: Ir\n\nfn=(1) a\n1 1\n\n\nfn=(2) b\n1 1\n\nfn=(1)\n2 1\n", "split-function", 10);
+    ERR("events: Ir\nfn=(1) a\n1 1\n\n\nfn=(2)\n1 1\n", "undefined-id", 6);
+    WARN("events: Ir\nfn=(1) a\n1 1\n\nfn=(01)\n", "id-leading-zero", 5);
     WARN("events: Ir\nfn=a\n1 1\nfi=b.h\n2 1\nfn=b\n1 1\n", "unclosed-inline", 6);
     WARN("events: Ir\nfn=a\njump=1 2\n1\n", "nonportable-line", 3);
     WARN("events: Ir\nsummary: 3\nfn=a\n1 1\n", "summary-mismatch", 1);
