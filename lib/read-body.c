@@ -663,16 +663,16 @@ static int fast_callee(cgw_reader *r, const char *p)
 /* The commonest lines taken straight from the input, without finding
  * their end first: position lines, blank lines, fn= and a call's cob=
  * cfi= cfl= cfn= calls= lines when they use defined IDs, and jump= and
- * jcnd= lines.  Callgrind
- * ends calls=, jump=, jcnd= and their source lines in a blank, which is
- * noted here as the general parser notes it.  Each of these lines needs
- * an earlier spec line of the part (fn=, or the definition of its ID),
- * which began the part's body.  1 when taken; 0 when the
- * line must go through cgwr_getline() and cgwr_line() (nothing is
- * consumed then), which gives any other diagnostic.  p starts a line and
- * a '\n' follows it before end.  The keys are compared with memcmp(),
- * which may read all their bytes, only when that many are left before
- * end (a line "c" may end the input). */
+ * jcnd= lines.  Callgrind ends calls=, jump=, jcnd= and their source
+ * lines in a blank, which is noted here as the general parser notes
+ * it.  Each of these lines but a blank one needs an earlier spec line
+ * of the part (fn=, or the definition of its ID), which began the
+ * part's body.  1 when taken; 0 when the line must go through
+ * cgwr_getline() and cgwr_line() (nothing is consumed then), which
+ * gives any other diagnostic.  p starts a line and a '\n' follows it
+ * before end.  The keys are compared with memcmp(), which may read all
+ * their bytes, only when that many are left before end (a line "c" may
+ * end the input). */
 static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p, const char *end)
 {
     if (starts_position(*p))
