@@ -138,7 +138,7 @@ static void warnings(void)
     WARN("events: Ir\nfi=x.c\nfn=a\n1 1\n", "inline-before-function", 2);
     WARN("events: Ir\nfn=\xff\xfe\n", "invalid-utf8", 2);
     /* names are hashed and checked for ASCII eight bytes at a time */
-    WARN("events: Ir\nfn=(1) abcdefgh\xffij\n", "invalid-utf8", 2);
+    WARN("events: Ir\nfn=(1) abc\xff""efghij\n", "invalid-utf8", 2);
     WARN("events: Ir\nfn=(1) abcdefghij\xc3\n", "invalid-utf8", 2);
     WARN("events: Ir\narch: x\n", "unknown-header", 2);
     WARN("events: Ir\nfn=a\n1 1\ndesc: x: y\n", "header-in-body", 4);
