@@ -9,7 +9,20 @@
 
 #define BIG_VALUE ((uint64_t)1 << 53)
 
+/* The keys of name lines, and the table (CGWR_OB, CGWR_FL, CGWR_FN) each
+ * one's IDs are in. */
+enum spec_key { K_OB, K_COB, K_FL, K_FI, K_FE, K_CFI, K_CFL, K_CFE, K_JFI, K_FN, K_CFN, K_JFN,
+                K_NONE };
+static const char *const key_text[K_NONE] = { "ob", "cob", "fl", "fi", "fe", "cfi",
+                                               "cfl", "cfe", "jfi", "fn", "cfn", "jfn" };
+
+static int key_kind(enum spec_key key)
+{
+    return key <= K_COB ? CGWR_OB : key <= K_JFI ? CGWR_FL : CGWR_FN;
+}
+
 static void function_line(cgw_reader *r, const cgwr_str *name);
+static int fast_spec(cgw_reader *r, const char *p, const char *end);
 
 /* The start of the next token, noting tabs. */
 static const char *skip(cgw_reader *r, const char *p, const char *end)
@@ -638,41 +651,18 @@ static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *p)
     return (size_t)(next - p);
 }
 
-/* "fn=(ID)\n" with ID defined: a function block starts, as spec_line()
- * starts it. */
-static int fast_function(cgw_reader *r, const char *p)
-{
-    const char *next;
-    const cgwr_str *name = id_ref(r, CGWR_FN, p + 3, &next);
-    if (name == NULL)
-        return 0;
-    cgwr_take_line(r, (size_t)(next - p));
-    r->part.body = 1;
-    function_line(r, name);
-    return 1;
-}
-
-static int fast_callee(cgw_reader *r, const char *p)
-{
-    size_t n = callee_line(r, p);
-    if (n > 0)
-        cgwr_take_line(r, n);
-    return n > 0;
-}
-
 /* The commonest lines taken straight from the input, without finding
- * their end first: position lines, blank lines, fn= and a call's cob=
- * cfi= cfl= cfn= calls= lines when they use defined IDs, and jump= and
- * jcnd= lines.  Callgrind ends calls=, jump=, jcnd= and their source
- * lines in a blank, which is noted here as the general parser notes
- * it.  Each of these lines but a blank one needs an earlier spec line
- * of the part (fn=, or the definition of its ID), which began the
- * part's body.  1 when taken; 0 when the line must go through
- * cgwr_getline() and cgwr_line() (nothing is consumed then), which
- * gives any other diagnostic.  p starts a line and a '\n' follows it
- * before end.  The keys are compared with memcmp(), which may read all
- * their bytes, only when that many are left before end (a line "c" may
- * end the input). */
+ * their end first: position lines, blank lines, calls=, jump= and jcnd=
+ * lines, and the name lines (fast_spec(), which finds a name's end
+ * itself).  Callgrind ends calls=, jump=, jcnd= and their source lines
+ * in a blank, which is noted here as the general parser notes it.  A
+ * position, call or jump line needs an earlier name line of the part,
+ * which began the part's body; a name line begins it.  1 when taken; 0
+ * when the line must go through cgwr_getline() and cgwr_line() (nothing
+ * is consumed then), which gives any other diagnostic.  p starts a line
+ * and a '\n' follows it before end.  The keys are compared with
+ * memcmp(), which may read all their bytes, only when that many are
+ * left before end (a line "c" may end the input). */
 static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p, const char *end)
 {
     if (starts_position(*p))
@@ -685,17 +675,13 @@ static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p, const char *e
     }
     if (end - p < 6)
         return 0;
-    if (*p == 'f')
-        return p[1] == 'n' && p[2] == '=' && fast_function(r, p);
     if (*p == 'j') {
         cgw_record_kind kind = jump_kind(p);
         return kind != 0 && fast_jump(r, p, p + 5, end, kind);
     }
-    if (*p != 'c')
-        return 0;
-    if (memcmp(p, "calls=", 6) == 0)
+    if (*p == 'c' && memcmp(p, "calls=", 6) == 0)
         return fast_calls(r, p, p + 6, end);
-    return fast_callee(r, p);
+    return fast_spec(r, p, end);
 }
 
 /* The subpositions of a line in a run (below), counted from the bases
@@ -1019,11 +1005,6 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const 
     pend_call(r, kind, count, executed);
 }
 
-static const cgwr_str *spec_name(cgw_reader *r, int kind, const char *p, const char *end)
-{
-    return cgwr_name(r, kind, p, (size_t)(end - p));
-}
-
 static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *name)
 {
     if (r->cfn_fresh)
@@ -1032,11 +1013,54 @@ static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *na
     *slot = name;
 }
 
+/* What a name line does once its name is read (key_text[key]= ...). */
+static void spec_apply(cgw_reader *r, enum spec_key key, const cgwr_str *name)
+{
+    switch (key) {
+    case K_OB:
+        r->ob = name;
+        break;
+    case K_FL:
+        r->fl = name;
+        break;
+    case K_FN:
+        function_line(r, name);
+        break;
+    case K_FI:
+    case K_FE:
+        inline_line(r, name, key == K_FE);
+        break;
+    case K_COB:
+        callee_spec(r, &r->cob, name);
+        break;
+    case K_CFE:
+        cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "cfe= is read as cfi=");
+        /* fall through */
+    case K_CFI:
+    case K_CFL:
+        callee_spec(r, &r->cfi, name);
+        break;
+    case K_CFN:
+        r->cfn = name;
+        r->cfn_fresh = 1;
+        break;
+    case K_JFI:
+    case K_JFN:
+        kcachegrind_only(r, key_text[key], strlen(key_text[key]));
+        if (key == K_JFI)
+            r->jfi = name;
+        else
+            r->jfn = name;
+        break;
+    case K_NONE:
+        break;
+    }
+}
+
 /* A key= line: k..k+n the key, p..end the value. */
 static void spec_line(cgw_reader *r, const char *k, size_t n, const char *p, const char *end)
 {
 #define KEY(s) (n == sizeof(s) - 1 && memcmp(k, s, n) == 0)
-    const cgwr_str *name;
     if (KEY("calls") || KEY("jump") || KEY("jcnd")) {
         if (!KEY("calls"))
             kcachegrind_only(r, k, n);
@@ -1044,11 +1068,11 @@ static void spec_line(cgw_reader *r, const char *k, size_t n, const char *p, con
                                                                 : CGW_REC_COND_JUMP, p, end);
         return;
     }
-    int kind = KEY("ob") || KEY("cob") ? CGWR_OB
-             : KEY("fn") || KEY("cfn") || KEY("jfn") ? CGWR_FN
-             : KEY("fl") || KEY("fi") || KEY("fe") || KEY("cfi") || KEY("cfl") ||
-               KEY("cfe") || KEY("jfi") ? CGWR_FL : -1;
-    if (kind < 0) {
+    enum spec_key key = K_NONE;
+    for (int i = 0; i < K_NONE && n <= 3; i++)
+        if (memcmp(key_text[i], k, n) == 0 && key_text[i][n] == '\0')
+            key = (enum spec_key)i;
+    if (key == K_NONE) {
         if (KEY("rec") || KEY("frfn") || KEY("ln") || KEY("bb")) {
             cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
                       "%.*s= (written by some Callgrind options) is ignored", (int)n, k);
@@ -1058,33 +1082,89 @@ static void spec_line(cgw_reader *r, const char *k, size_t n, const char *p, con
                   (int)(n > 40 ? 40 : n), k);
         return;
     }
-    if ((name = spec_name(r, kind, p, end)) == NULL)
-        return;
-    if (KEY("ob")) {
-        r->ob = name;
-    } else if (KEY("fl")) {
-        r->fl = name;
-    } else if (KEY("fn")) {
-        function_line(r, name);
-    } else if (KEY("fi") || KEY("fe")) {
-        inline_line(r, name, KEY("fe"));
-    } else if (KEY("cob")) {
-        callee_spec(r, &r->cob, name);
-    } else if (KEY("cfi") || KEY("cfl") || KEY("cfe")) {
-        if (KEY("cfe"))
-            cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "cfe= is read as cfi=");
-        callee_spec(r, &r->cfi, name);
-    } else if (KEY("cfn")) {
-        r->cfn = name;
-        r->cfn_fresh = 1;
-    } else {
-        kcachegrind_only(r, k, n);
-        if (KEY("jfi"))
-            r->jfi = name;
-        else
-            r->jfn = name;
-    }
 #undef KEY
+    const cgwr_str *name = cgwr_name(r, key_kind(key), p, (size_t)(end - p));
+    if (name != NULL)
+        spec_apply(r, key, name);
+}
+
+/* The '\n' that ends the name at s, when no NUL or CR comes before it;
+ * else NULL.  A '\n' comes before end.  Eight bytes a step while eight
+ * are left before end: the lowest byte a zero-byte test marks is exact. */
+static const char *name_end(const char *s, const char *end)
+{
+#define ZERO_BYTES(x) (((x) - CGWR_BYTES(1)) & ~(x) & CGWR_BYTES(0x80))
+    for (; end - s >= 8; s += 8) {
+        uint64_t w = load_le64(s);
+        uint64_t hit = ZERO_BYTES(w ^ CGWR_BYTES('\n')) | ZERO_BYTES(w) |
+                       ZERO_BYTES(w ^ CGWR_BYTES('\r'));
+        if (hit != 0) {
+            s += __builtin_ctzll(hit) / 8;
+            return *s == '\n' ? s : NULL;
+        }
+    }
+#undef ZERO_BYTES
+    for (; *s != '\n'; s++)
+        if (*s == '\0' || *s == '\r')
+            return NULL;
+    return s;
+}
+
+/* A name line at p (ob= fl= fi= fe= fn= cob= cfi= cfl= cfn=): a name, a
+ * defined "(ID)" or "(ID) name", as spec_line() reads it, when the line
+ * has nothing the general parser would note (a blank around the name or
+ * at the end, a NUL or CR, an ID's leading zero, an undefined ID, a name
+ * that starts with '(').  All its reads stop at the line's '\n'.  1 when
+ * taken. */
+static int fast_spec(cgw_reader *r, const char *p, const char *end)
+{
+    enum spec_key key;
+    const char *v = p + 3;
+    if (p[0] == 'c' && p[1] == 'o' && p[2] == 'b')
+        key = K_COB;
+    else if (p[0] == 'c' && p[1] == 'f')
+        key = p[2] == 'n' ? K_CFN : p[2] == 'i' ? K_CFI : p[2] == 'l' ? K_CFL : K_NONE;
+    else if (p[0] == 'f')
+        key = p[1] == 'n' ? K_FN : p[1] == 'l' ? K_FL : p[1] == 'i' ? K_FI
+            : p[1] == 'e' ? K_FE : K_NONE, v = p + 2;
+    else if (p[0] == 'o' && p[1] == 'b')
+        key = K_OB, v = p + 2;
+    else
+        return 0;
+    if (key == K_NONE || *v++ != '=')
+        return 0;
+    const char *s = v, *nl;
+    uint64_t id = 0;
+    int has_id = v[0] == '(';
+    if (has_id) {
+        if (v[1] == '0' && v[2] != ')')
+            return 0;
+        const char *e = fast_digits(v + 1, &id);
+        if (e == NULL || e - v > 1 + 18 || e[0] != ')')
+            return 0;
+        if (e[1] == '\n') { /* "(ID)": a use */
+            const cgwr_str *name = cgwr_id_name(r, key_kind(key), id);
+            if (name == NULL)
+                return 0;
+            cgwr_take_line(r, (size_t)(e + 2 - p));
+            r->part.body = 1;
+            spec_apply(r, key, name);
+            return 1;
+        }
+        if (e[1] != ' ')
+            return 0;
+        s = e + 2;
+    }
+    if (cgwr_blank(*s) || *s == '(' || (nl = name_end(s, end)) == NULL || nl == s ||
+        cgwr_blank(nl[-1]))
+        return 0;
+    cgwr_take_line(r, (size_t)(nl + 1 - p));
+    r->part.body = 1;
+    const cgwr_str *name = has_id ? cgwr_id_define(r, key_kind(key), id, s, (size_t)(nl - s))
+                                  : cgwr_intern(r, s, (size_t)(nl - s));
+    if (name != NULL)
+        spec_apply(r, key, name);
+    return 1;
 }
 
 /* A line that is neither blank nor a comment, leading blanks removed. */

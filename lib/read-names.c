@@ -217,6 +217,46 @@ static int id_grow(cgw_reader *r, cgwr_idmap *m)
 
 static const char *const spec_kind[CGWR_NKINDS] = { "object", "file", "function" };
 
+/* Define compressed ID id of kind as s[0..len), a name without blanks
+ * around it: the name, after the diagnostics of a redefinition; NULL
+ * only after a sticky error.  The table is probed once, and again only
+ * when it grew. */
+const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *s, size_t len)
+{
+    cgwr_idmap *m = &r->ids[kind];
+    if (m->mask == 0 && id_grow(r, m) < 0)
+        goto nomem;
+    const cgwr_str *name = cgwr_intern(r, s, len);
+    if (name == NULL)
+        return NULL;
+    const cgwr_str **slot = id_slot(m, id);
+    if (*slot != NULL) {
+        if (*slot == name)
+            cgwr_diag(r, r->lineno, CGWR_ID_SAME_REDEFINED,
+                      "%s ID (%llu) is defined again with the same name (speedscope "
+                      "rejects this)", spec_kind[kind], (unsigned long long)id);
+        else
+            cgwr_diag(r, r->lineno, CGWR_ID_REDEFINED,
+                      "%s ID (%llu) was \"%.60s\" and is redefined as \"%.60s\"",
+                      spec_kind[kind], (unsigned long long)id, (*slot)->s, name->s);
+        *slot = name;
+        return name;
+    }
+    if ((m->count + 1) * 2 > m->mask) {
+        if (id_grow(r, m) < 0)
+            goto nomem;
+        slot = id_slot(m, id);
+    }
+    m->keys[slot - m->vals] = id;
+    *slot = name;
+    m->count++;
+    return name;
+nomem:
+    cgwr_fail(r, CGW_ENOMEM, "out of memory for IDs at line %llu",
+              (unsigned long long)r->lineno);
+    return NULL;
+}
+
 /* Define or look up a compressed ID; p..end is what follows "(". */
 static const cgwr_str *compressed(cgw_reader *r, int kind, const char *p, const char *end)
 {
@@ -234,52 +274,24 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *p, const 
     if (*d == '0' && p - d > 2)
         cgwr_diag(r, r->lineno, CGWR_ID_LEADING_ZERO,
                   "%s ID (%.*s) has a leading zero", spec_kind[kind], (int)(p - d - 1), d);
-    cgwr_idmap *m = &r->ids[kind];
-    if (m->mask == 0 && id_grow(r, m) < 0)
-        goto nomem;
-    const cgwr_str **slot = id_slot(m, id);
     if (p < end && cgwr_blank(*p))
         p++;
     if (p == end) {
-        if (*slot == NULL) {
+        const cgwr_str *name = cgwr_id_name(r, kind, id);
+        if (name == NULL) {
             cgwr_diag(r, r->lineno, CGWR_UNDEFINED_ID,
                       "%s ID (%llu) is used before any \"(%llu) name\" defines it in this part",
                       spec_kind[kind], (unsigned long long)id, (unsigned long long)id);
             return r->unknown;
         }
-        return *slot;
+        return name;
     }
     const char *e = end, *s = cgwr_trim(p, &e);
     if (s != p || e != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "blanks around the name of %s ID (%llu); speedscope and gprof2dot strip "
                   "them, KCachegrind keeps them", spec_kind[kind], (unsigned long long)id);
-    const cgwr_str *name = cgwr_intern(r, s, (size_t)(e - s));
-    if (name == NULL)
-        return NULL;
-    if (*slot != NULL) {
-        if (*slot == name)
-            cgwr_diag(r, r->lineno, CGWR_ID_SAME_REDEFINED,
-                      "%s ID (%llu) is defined again with the same name (speedscope "
-                      "rejects this)", spec_kind[kind], (unsigned long long)id);
-        else
-            cgwr_diag(r, r->lineno, CGWR_ID_REDEFINED,
-                      "%s ID (%llu) was \"%.60s\" and is redefined as \"%.60s\"",
-                      spec_kind[kind], (unsigned long long)id, (*slot)->s, name->s);
-        *slot = name;
-        return name;
-    }
-    if ((m->count + 1) * 2 > m->mask && id_grow(r, m) < 0)
-        goto nomem;
-    slot = id_slot(m, id);
-    r->ids[kind].keys[slot - m->vals] = id;
-    *slot = name;
-    m->count++;
-    return name;
-nomem:
-    cgwr_fail(r, CGW_ENOMEM, "out of memory for IDs at line %llu",
-              (unsigned long long)r->lineno);
-    return NULL;
+    return cgwr_id_define(r, kind, id, s, (size_t)(e - s));
 }
 
 /* The name of a spec line's value s[0..len): "(id) name", "(id)" or a

@@ -214,6 +214,7 @@ void cgwr_free(cgw_reader *r, void *p);
 const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len);
 const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len);
 const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id);
+const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *s, size_t len);
 void cgwr_ids_reset(cgw_reader *r);
 int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
                   const cgwr_str *name, uint64_t line);

@@ -74,6 +74,13 @@ static void errors(void)
     ERR("events: Ir\npositions: line\n", "positions-after-events", 2);
     ERR("events: Ir\nfn=a\n1 2 3\n", "too-many-costs", 3);
     ERR("events: Ir\nfn=a\ncfn=b\ncalls=1 1\nfn=b\n", "call-without-cost", 4);
+    /* name lines are taken whole on the fast path, their bytes read
+     * eight at a time while eight are left, one at a time nearer the
+     * end: a NUL sends the line to the general parser either way */
+    ERR("events: Ir\nfn=(1) abcdefghij\0klmnop\nfn=(2) b\n1 1\n", "nul-byte", 2);
+    ERR("events: Ir\nfn=a\n1 1\nfl=(1) x\0y\n", "nul-byte", 4);
+    ERR("events: Ir\nfn=a\n1 1\nfl=(3)\nfn=b\n1 1\n", "undefined-id", 4);
+    ERR("events: Ir\nfn=a\n1 1\nfn=(1) b\n1 1\nfn=(1) c\n1 1\n", "id-redefined", 6);
     ERR("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n", "call-without-cost", 4);
     ERR("events: Ir\nfn=(1)\n", "undefined-id", 2);
     ERR("events: Ir\nfl=(1) a.c\nfn=x\ncfi=(2)\ncfn=y\ncalls=1 1\n1 1\n", "undefined-id", 4);
@@ -140,6 +147,12 @@ static void warnings(void)
     /* names are hashed and checked for ASCII eight bytes at a time */
     WARN("events: Ir\nfn=(1) abc\xff""efghij\n", "invalid-utf8", 2);
     WARN("events: Ir\nfn=(1) abcdefghij\xc3\n", "invalid-utf8", 2);
+    /* what the fast path leaves to the general parser in a name line */
+    WARN("events: Ir\nob=(1) abcdefghijk\rlm\nfn=a\n1 1\n", "cr-in-line", 2);
+    WARN("events: Ir\nfn=a\n1 1\ncfn=(2) b\rc\n", "cr-in-line", 4);
+    WARN("events: Ir\nfn=(1) a\r\nfn=(2) b\n1 1\n", "carriage-return", 2);
+    WARN("events: Ir\nfn=(1) a \nfn=(2) b\n1 1\n", "blank", 2);
+    WARN("events: Ir\nfn=(1)  a\nfn=(2) b\n1 1\n", "name-blank", 2);
     WARN("events: Ir\narch: x\n", "unknown-header", 2);
     WARN("events: Ir\nfn=a\n1 1\ndesc: x: y\n", "header-in-body", 4);
     WARN("events: Ir\nfn=\n", "empty-name", 2);
