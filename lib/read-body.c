@@ -350,6 +350,18 @@ static CGWP_HOT_INLINE cgw_record *record(cgw_reader *r, cgw_record_kind kind)
     return rec;
 }
 
+/* The record of a function or inline-file line, unless the caller
+ * skips its kind: the fast path then goes on to the next line instead of
+ * handing a record back to cgw_reader_next() to drop.  The part is
+ * announced either way. */
+static void name_record(cgw_reader *r, cgw_record_kind kind)
+{
+    if (!(r->skip & CGW_SKIP(kind)))
+        record(r, kind);
+    else if (!r->part.announced)
+        cgwr_announce_part(r);
+}
+
 /* The record of a position line: its positions and costs. */
 static CGWP_HOT_INLINE cgw_record *position_record(cgw_reader *r, cgw_record_kind kind,
                                                    const uint64_t *pos, uint64_t *c)
@@ -940,7 +952,7 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
                       "function %s also exists in another file or object (line %llu); "
                       "gprof2dot merges them", name->s, (unsigned long long)g->first_line);
     }
-    record(r, CGW_REC_FUNCTION);
+    name_record(r, CGW_REC_FUNCTION);
 }
 
 /* fi= / fe=: later costs come from another file.  Before any cost of a
@@ -953,7 +965,7 @@ static void inline_line(cgw_reader *r, const cgwr_str *name, int is_fe)
     if (r->fn == NULL)
         return;
     r->fi = name;
-    record(r, CGW_REC_INLINE);
+    name_record(r, CGW_REC_INLINE);
 }
 
 static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const char *end)
