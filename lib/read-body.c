@@ -616,18 +616,26 @@ static int fast_jump(cgw_reader *r, const char *line, const char *p, const char 
     return 1;
 }
 
-/* The name that "(ID)\n" at p refers to, an ID of kind defined in the
- * part and written without a leading zero; *next is then the start of
- * the next line.  NULL for anything else, which the general parser
- * reads (and reports). */
-static CGWP_HOT_INLINE const cgwr_str *id_ref(cgw_reader *r, int kind, const char *p,
-                                             const char **next)
+/* The ')' that ends "(ID" at p, an ID of at most 18 digits written
+ * without a leading zero, into *id; NULL for anything else, which the
+ * general parser reads (and reports). */
+static CGWP_HOT_INLINE const char *id_digits(const char *p, uint64_t *id)
 {
     if (p[0] != '(' || (p[1] == '0' && p[2] != ')'))
         return NULL;
+    const char *e = fast_digits(p + 1, id);
+    return e == NULL || e - p > 1 + 18 || e[0] != ')' ? NULL : e;
+}
+
+/* The name that "(ID)\n" at p refers to, an ID of kind defined in the
+ * part (id_digits()); *next is then the start of the next line.  NULL
+ * for anything else. */
+static CGWP_HOT_INLINE const cgwr_str *id_ref(cgw_reader *r, int kind, const char *p,
+                                             const char **next)
+{
     uint64_t id;
-    const char *e = fast_digits(p + 1, &id);
-    if (e == NULL || e - p > 1 + 18 || e[0] != ')' || e[1] != '\n')
+    const char *e = id_digits(p, &id);
+    if (e == NULL || e[1] != '\n')
         return NULL;
     *next = e + 2;
     return cgwr_id_name(r, kind, id);
@@ -1149,10 +1157,8 @@ static int fast_spec(cgw_reader *r, const char *p, const char *end)
     uint64_t id = 0;
     int has_id = v[0] == '(';
     if (has_id) {
-        if (v[1] == '0' && v[2] != ')')
-            return 0;
-        const char *e = fast_digits(v + 1, &id);
-        if (e == NULL || e - v > 1 + 18 || e[0] != ')')
+        const char *e = id_digits(v, &id);
+        if (e == NULL)
             return 0;
         if (e[1] == '\n') { /* "(ID)": a use */
             const cgwr_str *name = cgwr_id_name(r, key_kind(key), id);
