@@ -29,7 +29,7 @@
 #include <cgw.h>
 
 #include "counting.h"
-#include "internal.h" /* the floor formats numbers as libcgw does */
+#include "common/fmt.h" /* the floor formats numbers as libcgw does */
 
 #define ROUNDS 5
 #define BUFSZ 65536

@@ -17,6 +17,10 @@
  *                                 desc and summary only) and 3
  *   5. finish and release:        cgw_close(), or cgw_finish() + cgw_errmsg()
  *                                 + cgw_free()
+ *   6. code that writes through a writer for its caller (the recoder, the
+ *      generator, a profiler's wrappers) may ask its state and options and
+ *      make its own failures sticky: cgw_get_state(), cgw_get_options(),
+ *      cgw_bytes_written(), cgw_error(), cgw_set_error()
  *
  * Errors are sticky: the first failing call records a status and a message;
  * every later call does nothing and returns that status; nothing reaches the
@@ -73,6 +77,17 @@ CGW_API const char *cgw_strerror(cgw_status status);
  *  instruction address, the basic-block address (valgrind --dump-bb=yes),
  *  then the line; addresses are written in hex. */
 enum { CGW_POS_LINE = 1u, CGW_POS_INSTR = 2u, CGW_POS_BB = 4u };
+
+/** The most subpositions a position array holds. */
+#define CGW_NPOS_MAX 3
+/** The kinds of positions in position-array order (instr, bb, line) into
+ *  kinds[0..n); returns n, 0 when positions holds an unknown bit. */
+CGW_API size_t cgw_pos_kinds(unsigned positions, unsigned kinds[CGW_NPOS_MAX]);
+/** The name of a kind as the positions: line writes it ("instr", "bb",
+ *  "line"); NULL for anything else. */
+CGW_API const char *cgw_pos_name(unsigned kind);
+/** The kind named s[0..len) ("instr", "bb" or "line"); 0 for none. */
+CGW_API unsigned cgw_pos_kind(const char *s, size_t len);
 
 /** cgw_options.flags.
  *  CGW_COMPACT: smallest output for large profiles: trailing zero costs
@@ -239,6 +254,42 @@ CGW_API cgw_status cgw_close(cgw_writer *w);
 /** The message of the first error, naming the call that failed and why
  *  ("cgw_cost: 3 costs for 2 events"); "" when there was none. */
 CGW_API const char *cgw_errmsg(const cgw_writer *w);
+
+/* ------------------------------------------ 6. building on the writer */
+/* For code that writes through the writer on its caller's behalf (the
+ * recoder and the generator below, or a profiler's own wrappers): it can
+ * see what the writer was opened with and make its own failures sticky,
+ * so that the caller still checks once, at cgw_finish(). */
+
+/** Where the writer is in its lifecycle. */
+typedef enum cgw_state {
+    CGW_STATE_HEADER = 1,  /**< before the first body call                */
+    CGW_STATE_PART_HEADER, /**< after cgw_new_part(), before its body     */
+    CGW_STATE_BODY,        /**< after the first body call of the part     */
+    CGW_STATE_FINISHED     /**< after cgw_finish()                        */
+} cgw_state;
+
+/** The writer's state; 0 for NULL. */
+CGW_API cgw_state cgw_get_state(const cgw_writer *w);
+/** The options in effect: positions (never 0), flags, buffer size, and the
+ *  writer's allocator (libc's when none was given; valid until
+ *  cgw_free()).  OK, or EUSAGE when w or out is NULL. */
+CGW_API cgw_status cgw_get_options(const cgw_writer *w, cgw_options *out);
+/** Bytes of profile produced so far: taken by the sink plus buffered. */
+CGW_API uint64_t cgw_bytes_written(const cgw_writer *w);
+/** The first error of the writer's life (CGW_OK while there is none). */
+CGW_API cgw_status cgw_error(const cgw_writer *w);
+/** Record st as the writer's first error, with the message
+ *  "CALL: FMT..." (call names the public function that failed), unless an
+ *  error is already recorded; from then on the writer behaves as after any
+ *  error.  Returns the writer's first error; EUSAGE when w is NULL or st
+ *  is CGW_OK. */
+CGW_API cgw_status cgw_set_error(cgw_writer *w, cgw_status st, const char *call,
+                                 const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
 
 
 /* =================================================================

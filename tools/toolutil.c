@@ -17,10 +17,7 @@ int tool_positions(const char *s, unsigned *mask)
     unsigned m = 0;
     while (*s) {
         size_t n = strcspn(s, ",");
-        unsigned bit = n == 4 && !strncmp(s, "line", 4)    ? CGW_POS_LINE
-                     : n == 5 && !strncmp(s, "instr", 5)   ? CGW_POS_INSTR
-                     : n == 2 && !strncmp(s, "bb", 2)      ? CGW_POS_BB
-                     : 0;
+        unsigned bit = cgw_pos_kind(s, n);
         if (bit == 0 || (m & bit))
             return -1;
         m |= bit;

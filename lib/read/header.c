@@ -3,7 +3,7 @@
  * CGW_REC_PART record, and its end (totals checked, CGW_REC_PART_END). */
 #include <string.h>
 
-#include "formula.h"
+#include "common/formula.h"
 #include "read.h"
 
 /* The next blank-separated word of p..end in *s, its length returned
@@ -48,7 +48,7 @@ static int grow(cgw_reader *r, void **arr, size_t *cap, size_t n, size_t size)
     if (n < *cap)
         return 0;
     size_t c = *cap ? *cap * 2 : 16;
-    void *a = cgwr_realloc(r, *arr, c * size);
+    void *a = cgwp_realloc(&r->alloc, *arr, c * size);
     if (a == NULL) {
         cgwr_fail(r, CGW_ENOMEM, "out of memory for the header at line %llu",
                   (unsigned long long)r->lineno);
@@ -68,7 +68,7 @@ static int size_events(cgw_reader *r, size_t n)
                           &r->block_start,
                           &r->costs[0], &r->costs[1], &r->costs[2] };
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) {
-        uint64_t *a = cgwr_realloc(r, *arrs[i], bytes);
+        uint64_t *a = cgwp_realloc(&r->alloc, *arrs[i], bytes);
         if (a == NULL) {
             cgwr_fail(r, CGW_ENOMEM, "out of memory for %zu events", n);
             return -1;
@@ -158,14 +158,14 @@ static void event_line(cgw_reader *r, const char *p, const char *end)
     pt->pub.nderived = n + 1;
 }
 
-/* Position arrays hold instr, bb, line in that order, whatever the
- * order of the positions: line: the slot of one kind under mask. */
-static int slot_of(unsigned mask, unsigned bit)
+/* The slot of kind in a position array of the kinds in mask. */
+static int slot_of(unsigned mask, unsigned kind)
 {
-    static const unsigned canonical[] = { CGW_POS_INSTR, CGW_POS_BB, CGW_POS_LINE };
+    unsigned kinds[CGW_NPOS_MAX];
+    size_t n = cgw_pos_kinds(mask, kinds);
     int slot = 0;
-    for (int i = 0; canonical[i] != bit; i++)
-        slot += (mask & canonical[i]) != 0;
+    while ((size_t)slot < n && kinds[slot] != kind)
+        slot++;
     return slot;
 }
 
@@ -177,12 +177,10 @@ static void positions_line(cgw_reader *r, const char *p, const char *end)
                   "positions: after events: in part %u (KCachegrind starts a new part, "
                   "callgrind_annotate misparses it)", pt->pub.index);
     unsigned mask = 0;
-    int order[CGWR_NPOS_MAX], n = 0;
+    int order[CGW_NPOS_MAX], n = 0;
     const char *s;
     for (size_t k; (k = word(&p, end, &s)) > 0;) {
-        unsigned bit = k == 5 && !memcmp(s, "instr", 5) ? CGW_POS_INSTR
-                     : k == 2 && !memcmp(s, "bb", 2) ? CGW_POS_BB
-                     : k == 4 && !memcmp(s, "line", 4) ? CGW_POS_LINE : 0;
+        unsigned bit = cgw_pos_kind(s, k);
         if (bit == 0 || (mask & bit)) {
             cgwr_diag(r, r->lineno, CGWR_SYNTAX,
                       "positions: expects instr, bb and line at most once each, found "
@@ -561,14 +559,14 @@ void cgwr_part_end(cgw_reader *r)
 void cgwr_part_free(cgw_reader *r)
 {
     cgwr_part *pt = &r->part;
-    cgwr_free(r, pt->descs);
-    cgwr_free(r, pt->events);
-    cgwr_free(r, pt->derived);
-    cgwr_free(r, pt->summary);
-    cgwr_free(r, pt->totals_line);
-    cgwr_free(r, pt->totals);
-    cgwr_free(r, pt->scratch);
-    cgwr_free(r, r->block_start);
+    cgwp_free(&r->alloc, pt->descs);
+    cgwp_free(&r->alloc, pt->events);
+    cgwp_free(&r->alloc, pt->derived);
+    cgwp_free(&r->alloc, pt->summary);
+    cgwp_free(&r->alloc, pt->totals_line);
+    cgwp_free(&r->alloc, pt->totals);
+    cgwp_free(&r->alloc, pt->scratch);
+    cgwp_free(&r->alloc, r->block_start);
     for (int i = 0; i < 3; i++)
-        cgwr_free(r, r->costs[i]);
+        cgwp_free(&r->alloc, r->costs[i]);
 }

@@ -3,7 +3,7 @@
  * whole files recoded (cgrecode). */
 #include <string.h>
 
-#include "internal.h"
+#include "cgw.h"
 
 static cgw_status part_header(cgw_writer *w, const cgw_part *p)
 {
@@ -34,16 +34,12 @@ static cgw_status part_header(cgw_writer *w, const cgw_part *p)
 
 cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec)
 {
-    if (w == NULL)
-        return CGW_EUSAGE;
-    if (w->err != CGW_OK)
-        return w->err;
-    if (rec == NULL) {
-        w->call = "cgw_write_record";
-        return cgwp_fail(w, CGW_EUSAGE, "the record is NULL");
-    }
+    cgw_status st = cgw_error(w);
+    if (w == NULL || st != CGW_OK)
+        return w == NULL ? CGW_EUSAGE : st;
+    if (rec == NULL)
+        return cgw_set_error(w, CGW_EUSAGE, "cgw_write_record", "the record is NULL");
     size_t n = rec->part->nevents;
-    cgw_status st = CGW_OK;
     switch (rec->kind) {
     case CGW_REC_PART:
         return part_header(w, rec->part);
@@ -67,36 +63,38 @@ cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec)
     case CGW_REC_PART_END:
         return CGW_OK;
     }
-    w->call = "cgw_write_record";
-    return cgwp_fail(w, CGW_EINVAL, "unknown record kind %d", (int)rec->kind);
+    return cgw_set_error(w, CGW_EINVAL, "cgw_write_record", "unknown record kind %d",
+                         (int)rec->kind);
 }
 
 /* ------------------------------------------------------ whole-file recode */
 
-/* Subpositions of mask `from` narrowed to mask `to` (canonical order:
- * instr, bb, line); -1 when `to` wants one that `from` lacks. */
+/* Subpositions of mask `from` narrowed to mask `to` (both in
+ * position-array order); -1 when `to` wants one that `from` lacks. */
 static int narrow(unsigned from, unsigned to, const uint64_t *in, uint64_t *out)
 {
-    static const unsigned order[] = { CGW_POS_INSTR, CGW_POS_BB, CGW_POS_LINE };
-    size_t i = 0, j = 0;
-    for (size_t k = 0; k < 3; k++) {
-        if (!(from & order[k])) {
-            if (to & order[k])
-                return -1;
-            continue;
-        }
-        if (to & order[k])
+    unsigned kinds[CGW_NPOS_MAX];
+    size_t n = cgw_pos_kinds(from, kinds), j = 0;
+    if ((to & from) != to)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        if (to & kinds[i])
             out[j++] = in[i];
-        i++;
-    }
     return 0;
 }
 
 /* A cost line held back while the next ones fall on the same position of
  * the same block: narrowed positions repeat, and one line says it all. */
+/* The writer being recoded into and what it was opened with. */
+typedef struct recoder {
+    cgw_writer *w;
+    cgw_options opts;
+    size_t npos;
+} recoder;
+
 typedef struct held {
     int valid;
-    uint64_t pos[CGWP_NPOS_MAX];
+    uint64_t pos[CGW_NPOS_MAX];
     uint64_t *costs;
     size_t n;
     cgw_record rec;
@@ -112,11 +110,11 @@ static cgw_status flush_held(cgw_writer *w, held *h)
 
 /* Add rec's costs to the held line when it is the same place (the npos
  * positions the writer writes, all that rec->pos holds); 1 if so. */
-static int merge(held *h, const cgw_record *rec, int npos)
+static int merge(held *h, const cgw_record *rec, size_t npos)
 {
     if (!h->valid || rec->function != h->rec.function ||
         rec->source_file != h->rec.source_file ||
-        memcmp(rec->pos, h->pos, (size_t)npos * sizeof *h->pos) != 0)
+        memcmp(rec->pos, h->pos, npos * sizeof *h->pos) != 0)
         return 0;
     for (size_t i = 0; i < h->n; i++)
         if (rec->costs[i] > UINT64_MAX - h->costs[i])
@@ -126,18 +124,21 @@ static int merge(held *h, const cgw_record *rec, int npos)
     return 1;
 }
 
-static cgw_status hold(cgw_writer *w, held *h, const cgw_record *rec)
+static cgw_status hold(const recoder *rc, held *h, const cgw_record *rec)
 {
     size_t n = rec->part->nevents;
     if (n > h->n) {
-        uint64_t *c = cgwp_realloc(w, h->costs, n * sizeof *c);
+        const cgw_allocator *a = rc->opts.allocator;
+        uint64_t *c = h->costs ? a->realloc(a->ctx, h->costs, n * sizeof *c)
+                               : a->malloc(a->ctx, n * sizeof *c);
         if (c == NULL)
-            return cgwp_fail(w, CGW_ENOMEM, "out of memory for %zu events", n);
+            return cgw_set_error(rc->w, CGW_ENOMEM, "cgw_recode",
+                                 "out of memory for %zu events", n);
         h->costs = c;
     }
     h->n = n;
     memcpy(h->costs, rec->costs, n * sizeof *h->costs);
-    memcpy(h->pos, rec->pos, (size_t)w->npos * sizeof *h->pos);
+    memcpy(h->pos, rec->pos, rc->npos * sizeof *h->pos);
     h->rec = *rec;
     h->rec.pos = h->pos;
     h->rec.costs = h->costs;
@@ -154,23 +155,25 @@ static int all_zero(const uint64_t *c, size_t n)
 }
 
 /* One record of cgw_recode(), with positions already narrowed. */
-static cgw_status recode_one(cgw_writer *w, held *h, const cgw_record *rec, unsigned flags)
+static cgw_status recode_one(const recoder *rc, held *h, const cgw_record *rec,
+                             unsigned flags)
 {
-    if (rec->kind == CGW_REC_COST && merge(h, rec, w->npos))
+    cgw_writer *w = rc->w;
+    if (rec->kind == CGW_REC_COST && merge(h, rec, rc->npos))
         return CGW_OK;
     cgw_status st = flush_held(w, h);
     if (st != CGW_OK)
         return st;
     switch (rec->kind) {
     case CGW_REC_COST:
-        return hold(w, h, rec);
+        return hold(rc, h, rec);
     case CGW_REC_JUMP:
     case CGW_REC_COND_JUMP:
         return (flags & CGW_RECODE_JUMPS) ? cgw_write_record(w, rec) : CGW_OK;
     case CGW_REC_CALL:
         /* calls=0, as Callgrind writes after zeroing counters: nothing is
          * lost by dropping one without cost where the writer refuses it */
-        if (rec->count == 0 && !(w->flags & CGW_COMPACT) &&
+        if (rec->count == 0 && !(rc->opts.flags & CGW_COMPACT) &&
             all_zero(rec->costs, rec->part->nevents))
             return CGW_OK;
         return cgw_write_record(w, rec);
@@ -181,44 +184,47 @@ static cgw_status recode_one(cgw_writer *w, held *h, const cgw_record *rec, unsi
 
 cgw_status cgw_recode(cgw_reader *r, cgw_writer *w, unsigned flags)
 {
-    cgw_status st = cgwp_enter(w, "cgw_recode", CGWP_ST_HEADER);
-    if (st != CGW_OK)
+    recoder rc = { .w = w };
+    cgw_status st = cgw_get_options(w, &rc.opts);
+    if (st != CGW_OK || (st = cgw_error(w)) != CGW_OK)
         return st;
+    if (cgw_get_state(w) != CGW_STATE_HEADER)
+        return cgw_set_error(w, CGW_EUSAGE, "cgw_recode",
+                             "not allowed after the first part's header has ended");
     if (r == NULL || (flags & ~(unsigned)CGW_RECODE_JUMPS))
-        return cgwp_fail(w, r == NULL ? CGW_EUSAGE : CGW_EINVAL,
-                         r == NULL ? "the reader is NULL" : "unknown flags %#x", flags);
+        return cgw_set_error(w, r == NULL ? CGW_EUSAGE : CGW_EINVAL, "cgw_recode",
+                             r == NULL ? "the reader is NULL" : "unknown flags %#x", flags);
+    unsigned kinds[CGW_NPOS_MAX];
+    rc.npos = cgw_pos_kinds(rc.opts.positions, kinds);
     held h = { 0 };
     const cgw_record *rec;
     cgw_record copy;
-    uint64_t pos[CGWP_NPOS_MAX], tpos[CGWP_NPOS_MAX];
+    uint64_t pos[CGW_NPOS_MAX], tpos[CGW_NPOS_MAX];
     while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
-        unsigned from = rec->part->positions;
-        if (rec->pos != NULL && from != w->positions) {
+        unsigned from = rec->part->positions, to = rc.opts.positions;
+        if (rec->pos != NULL && from != to) {
             copy = *rec;
-            if (narrow(from, w->positions, rec->pos, pos) < 0 ||
-                (rec->target_pos != NULL &&
-                 narrow(from, w->positions, rec->target_pos, tpos) < 0)) {
-                w->call = "cgw_recode";
-                st = cgwp_fail(w, CGW_EINVAL,
-                               "line %llu: the input has no position the writer needs",
-                               (unsigned long long)rec->line);
+            if (narrow(from, to, rec->pos, pos) < 0 ||
+                (rec->target_pos != NULL && narrow(from, to, rec->target_pos, tpos) < 0)) {
+                st = cgw_set_error(w, CGW_EINVAL, "cgw_recode",
+                                   "line %llu: the input has no position the writer needs",
+                                   (unsigned long long)rec->line);
                 break;
             }
             copy.pos = pos;
             copy.target_pos = rec->target_pos != NULL ? tpos : NULL;
             rec = &copy;
         }
-        if ((st = recode_one(w, &h, rec, flags)) != CGW_OK)
+        if ((st = recode_one(&rc, &h, rec, flags)) != CGW_OK)
             break;
     }
     if (st == CGW_OK)
         st = flush_held(w, &h);
-    cgwp_free(w, h.costs);
-    if (st == CGW_OK && w->err == CGW_OK)
+    if (h.costs != NULL)
+        rc.opts.allocator->free(rc.opts.allocator->ctx, h.costs);
+    if (st == CGW_OK && cgw_error(w) == CGW_OK)
         return CGW_OK;
-    if (w->err == CGW_OK) { /* the reader failed */
-        w->call = "cgw_recode";
-        return cgwp_fail(w, st, "reading: %s", cgw_reader_errmsg(r));
-    }
-    return w->err;
+    if (cgw_error(w) == CGW_OK) /* the reader failed */
+        return cgw_set_error(w, st, "cgw_recode", "reading: %s", cgw_reader_errmsg(r));
+    return cgw_error(w);
 }

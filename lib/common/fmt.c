@@ -1,8 +1,8 @@
 /* fmt.c - integers formatted by hand, straight into the output buffer,
  * three decimal digits at a time from a table of 0..999 (4 KB each for
  * the plain and the zero-padded forms); no printf family on the hot
- * path.  A number below 1000 is inline in internal.h. */
-#include "internal.h"
+ * path.  A number below 1000 is inline in fmt.h. */
+#include "fmt.h"
 
 /* The table entries of 0..999, made by the preprocessor: D3 gives the
  * digits of h t o without leading zeros and their count, Z3 all three. */

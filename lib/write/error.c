@@ -3,7 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "common/message.h"
+#include "write.h"
 
 const char *cgw_strerror(cgw_status status)
 {
@@ -28,19 +29,41 @@ const char *cgw_errmsg(const cgw_writer *w)
 /* Record st as the writer's error unless one is already recorded; the
  * message is prefixed with the public call being served.  Formatting with
  * vsnprintf is fine here: this runs once per writer, never per line. */
-cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
+static cgw_status failv(cgw_writer *w, cgw_status st, const char *fmt, va_list ap)
 {
     if (w->err != CGW_OK)
         return w->err;
     w->err = st;
-    int n = snprintf(w->msg, sizeof w->msg, "%s: ", w->call ? w->call : "cgw");
-    if (n < 0 || (size_t)n >= sizeof w->msg)
-        return st;
+    cgwp_format_message(w->msg, sizeof w->msg, w->call ? w->call : "cgw", fmt, ap);
+    return st;
+}
+
+cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(w->msg + n, sizeof w->msg - (size_t)n, fmt, ap);
+    st = failv(w, st, fmt, ap);
     va_end(ap);
     return st;
+}
+
+cgw_status cgw_set_error(cgw_writer *w, cgw_status st, const char *call, const char *fmt, ...)
+{
+    if (w == NULL || st == CGW_OK)
+        return CGW_EUSAGE;
+    if (w->err != CGW_OK)
+        return w->err;
+    w->call = call;
+    va_list ap;
+    va_start(ap, fmt);
+    st = failv(w, st, fmt ? fmt : "failed", ap);
+    va_end(ap);
+    return st;
+}
+
+cgw_status cgw_error(const cgw_writer *w)
+{
+    return w ? w->err : CGW_EUSAGE;
 }
 
 static const char *state_name(int state)

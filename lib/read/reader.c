@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include "read.h"
-#include "internal.h"
 
 static cgw_reader *reader_new(const cgw_read_options *o)
 {

@@ -5,8 +5,32 @@
  * reader that resets everything at part: (KCachegrind) still has events. */
 #include <string.h>
 
-#include "formula.h"
-#include "internal.h"
+#include "common/formula.h"
+#include "write.h"
+
+/* Append s[0..n) to a growing header text. */
+static cgw_status text_add(cgw_writer *w, cgwp_text *t, const char *s, size_t n)
+{
+    if (t->cap - t->len < n) {
+        size_t cap = t->cap ? t->cap : 64;
+        while (cap - t->len < n)
+            cap *= 2;
+        char *p = cgwp_realloc(&w->alloc, t->p, cap);
+        if (p == NULL)
+            return cgwp_fail(w, CGW_ENOMEM, "out of memory growing header text to %zu bytes",
+                             cap);
+        t->p = p;
+        t->cap = cap;
+    }
+    memcpy(t->p + t->len, s, n);
+    t->len += n;
+    return CGW_OK;
+}
+
+static cgw_status text_adds(cgw_writer *w, cgwp_text *t, const char *s)
+{
+    return text_add(w, t, s, strlen(s));
+}
 
 /* Replace *slot with a copy of s; called after the entry check. */
 static cgw_status copy_text(cgw_writer *w, char **slot, const char *what, const char *s)
@@ -14,10 +38,10 @@ static cgw_status copy_text(cgw_writer *w, char **slot, const char *what, const 
     cgw_status st = cgwp_check_text(w, what, s);
     if (st != CGW_OK)
         return st;
-    char *copy = cgwp_strdup(w, s);
+    char *copy = cgwp_strdup(&w->alloc, s);
     if (copy == NULL)
         return cgwp_fail(w, CGW_ENOMEM, "out of memory copying the %s", what);
-    cgwp_free(w, *slot);
+    cgwp_free(&w->alloc, *slot);
     *slot = copy;
     return CGW_OK;
 }
@@ -67,15 +91,15 @@ cgw_status cgw_add_desc(cgw_writer *w, const char *type, const char *value)
         return cgwp_fail(w, CGW_EINVAL, "description type \"%.64s\" is empty or has a ':'",
                          type);
     size_t mark = w->descs.len;
-    st = cgwp_text_adds(w, &w->descs, "desc: ");
+    st = text_adds(w, &w->descs, "desc: ");
     if (st == CGW_OK)
-        st = cgwp_text_adds(w, &w->descs, type);
+        st = text_adds(w, &w->descs, type);
     if (st == CGW_OK)
-        st = cgwp_text_adds(w, &w->descs, value[0] ? ": " : ":");
+        st = text_adds(w, &w->descs, value[0] ? ": " : ":");
     if (st == CGW_OK)
-        st = cgwp_text_adds(w, &w->descs, value);
+        st = text_adds(w, &w->descs, value);
     if (st == CGW_OK)
-        st = cgwp_text_add(w, &w->descs, "\n", 1);
+        st = text_add(w, &w->descs, "\n", 1);
     if (st != CGW_OK)
         w->descs.len = mark;
     return st;
@@ -127,24 +151,24 @@ static cgw_status add_event(cgw_writer *w, const char *name, const char *formula
     size_t mark_ev = w->events.len, mark_names = w->evnames.len;
     cgw_status st = CGW_OK;
     if (formula != NULL || long_name != NULL) {
-        st = cgwp_text_adds(w, &w->events, "event: ");
+        st = text_adds(w, &w->events, "event: ");
         if (st == CGW_OK)
-            st = cgwp_text_adds(w, &w->events, name);
+            st = text_adds(w, &w->events, name);
         if (st == CGW_OK && formula != NULL)
-            st = cgwp_text_adds(w, &w->events, " = ");
+            st = text_adds(w, &w->events, " = ");
         if (st == CGW_OK && formula != NULL)
-            st = cgwp_text_adds(w, &w->events, formula);
+            st = text_adds(w, &w->events, formula);
         if (st == CGW_OK && long_name != NULL)
-            st = cgwp_text_adds(w, &w->events, " : ");
+            st = text_adds(w, &w->events, " : ");
         if (st == CGW_OK && long_name != NULL)
-            st = cgwp_text_adds(w, &w->events, long_name);
+            st = text_adds(w, &w->events, long_name);
         if (st == CGW_OK)
-            st = cgwp_text_add(w, &w->events, "\n", 1);
+            st = text_add(w, &w->events, "\n", 1);
     }
     if (st == CGW_OK && formula == NULL) {
-        st = cgwp_text_add(w, &w->evnames, " ", 1);
+        st = text_add(w, &w->evnames, " ", 1);
         if (st == CGW_OK)
-            st = cgwp_text_adds(w, &w->evnames, name);
+            st = text_adds(w, &w->evnames, name);
     }
     if (st == CGW_OK)
         st = cgwp_intern(w, CGWP_EV, NULL, name, 0, 0, &entry);
@@ -193,7 +217,7 @@ cgw_status cgw_set_summary(cgw_writer *w, const uint64_t *costs, size_t n)
     if (n > 0 && costs == NULL)
         return cgwp_fail(w, CGW_EINVAL, "costs is NULL");
     if (n > w->nsummary) {
-        uint64_t *s = cgwp_realloc(w, w->summary, n * sizeof *s);
+        uint64_t *s = cgwp_realloc(&w->alloc, w->summary, n * sizeof *s);
         if (s == NULL)
             return cgwp_fail(w, CGW_ENOMEM, "out of memory copying the summary");
         w->summary = s;
@@ -240,16 +264,17 @@ static cgw_status put_costs_line(cgw_writer *w, const char *key, const uint64_t 
     return st;
 }
 
-/* Callgrind's order: instr, bb, line. */
 static cgw_status put_positions(cgw_writer *w)
 {
+    unsigned kinds[CGW_NPOS_MAX];
+    size_t n = cgw_pos_kinds(w->positions, kinds);
     cgw_status st = cgwp_put(w, "positions:", 10);
-    if (st == CGW_OK && (w->positions & CGW_POS_INSTR))
-        st = cgwp_put(w, " instr", 6);
-    if (st == CGW_OK && (w->positions & CGW_POS_BB))
-        st = cgwp_put(w, " bb", 3);
-    if (st == CGW_OK && (w->positions & CGW_POS_LINE))
-        st = cgwp_put(w, " line", 5);
+    for (size_t i = 0; st == CGW_OK && i < n; i++) {
+        const char *name = cgw_pos_name(kinds[i]);
+        st = cgwp_put(w, " ", 1);
+        if (st == CGW_OK)
+            st = cgwp_put(w, name, strlen(name));
+    }
     if (st == CGW_OK)
         st = cgwp_put(w, "\n", 1);
     return st;

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "write.h"
 
 struct path {
     int fd;
@@ -34,9 +34,9 @@ static int path_close(cgw_writer *w, void *ctx, int commit)
     int e = errno;
     if (!commit || r != 0)
         unlink(p->temp);
-    cgwp_free(w, p->temp);
-    cgwp_free(w, p->target);
-    cgwp_free(w, p);
+    cgwp_free(&w->alloc, p->temp);
+    cgwp_free(&w->alloc, p->target);
+    cgwp_free(&w->alloc, p);
     errno = e;
     return r;
 }
@@ -64,15 +64,15 @@ cgw_writer *cgw_open_path(const char *path, const cgw_options *opts)
     if (w == NULL)
         return NULL;
     size_t size = strlen(path) + 48;
-    struct path *p = cgwp_malloc(w, sizeof *p);
-    char *target = cgwp_strdup(w, path);
-    char *temp = cgwp_malloc(w, size);
+    struct path *p = cgwp_alloc(&w->alloc, sizeof *p);
+    char *target = cgwp_strdup(&w->alloc, path);
+    char *temp = cgwp_alloc(&w->alloc, size);
     int fd = p && target && temp ? open_temp(temp, size, path) : -1;
     if (fd < 0) {
         int e = p && target && temp ? errno : ENOMEM;
-        cgwp_free(w, p);
-        cgwp_free(w, target);
-        cgwp_free(w, temp);
+        cgwp_free(&w->alloc, p);
+        cgwp_free(&w->alloc, target);
+        cgwp_free(&w->alloc, temp);
         cgwp_destroy(w);
         errno = e;
         return NULL;

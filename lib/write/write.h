@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "cgw.h"
-#include "compiler.h"
+#include "common/alloc.h"
+#include "common/compiler.h"
+#include "common/fmt.h"
 
 /* Writer states; entry points name the set of states they accept. */
 enum {
@@ -58,7 +60,6 @@ typedef struct cgwp_chunk {
 
 enum { CGWP_OB, CGWP_FL, CGWP_FN, CGWP_EV, CGWP_NTABLES };
 
-#define CGWP_NPOS_MAX 3 /* instr, bb, line */
 
 /* The sink: write every byte or fail with errno; close commits (finish
  * without error) or discards, and frees ctx.  close may be NULL. */
@@ -114,7 +115,7 @@ struct cgw_writer {
     uint32_t cur_fi;                 /* file of the following costs */
     uint32_t written_ob, written_fl; /* last ob=/fl= line written */
     uint32_t unknown_fl;             /* entry of "???" once interned */
-    uint64_t base[CGWP_NPOS_MAX];    /* previous cost line's position */
+    uint64_t base[CGW_NPOS_MAX];    /* previous cost line's position */
     int base_valid;
 };
 
@@ -127,16 +128,6 @@ cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
 cgw_status cgwp_enter(cgw_writer *w, const char *call, int states);
 cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *s);
 cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *s);
-
-/* alloc.c */
-void cgwp_default_allocator(cgw_allocator *a);
-int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *a);
-void *cgwp_malloc(cgw_writer *w, size_t n);
-void *cgwp_realloc(cgw_writer *w, void *p, size_t n);
-void cgwp_free(cgw_writer *w, void *p);
-char *cgwp_strdup(cgw_writer *w, const char *s);
-cgw_status cgwp_text_add(cgw_writer *w, cgwp_text *t, const char *s, size_t n);
-cgw_status cgwp_text_adds(cgw_writer *w, cgwp_text *t, const char *s);
 
 /* writer.c: creating a writer and binding its sink (used by the sinks) */
 cgw_writer *cgwp_new(const cgw_options *opts);
@@ -182,26 +173,6 @@ static inline cgw_status cgwp_puts(cgw_writer *w, const char *s, size_t n)
     return cgwp_put(w, s, n);
 }
 
-/* fmt.c: integers by hand; each returns the end of what it wrote.
- * A decimal takes at most 20 bytes, a 0x hex number 18; give them one
- * byte more (the digits are stored 4 bytes at a time). */
-extern const char cgwp_dec3[1000][4]; /* v < 1000: its digits, their count in [3] */
-char *cgwp_fmt_dec_long(char *p, uint64_t v);
-char *cgwp_fmt_hex(char *p, uint64_t v);
-unsigned cgwp_dec_len(uint64_t v);
-unsigned cgwp_hex_len(uint64_t v);
-
-/* Most costs and position steps are below 1000: one table entry, stored
- * whole, with no branch on the length. */
-static inline char *cgwp_fmt_dec(char *p, uint64_t v)
-{
-    if (v < 1000) {
-        memcpy(p, cgwp_dec3[v], 4);
-        return p + cgwp_dec3[v][3];
-    }
-    return cgwp_fmt_dec_long(p, v);
-}
-
 /* names.c */
 cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
                        uint32_t scope_ob, uint32_t scope_fl, uint32_t *entry);
@@ -233,21 +204,6 @@ void cgwp_tables_free(cgw_writer *w);
 /* pos.c */
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
 char *cgwp_pos_any(cgw_writer *w, char *p, const uint64_t *pos, int is_target);
-
-/* A relative subposition: "*", "+N" or "-N" from base b. */
-static inline char *cgwp_pos_step(char *p, uint64_t v, uint64_t b)
-{
-    if (v == b) {
-        *p = '*';
-        return p + 1;
-    }
-    if (v > b) {
-        *p = '+';
-        return cgwp_fmt_dec(p + 1, v - b);
-    }
-    *p = '-';
-    return cgwp_fmt_dec(p + 1, b - v);
-}
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.

@@ -476,7 +476,7 @@ static void position_line(cgw_reader *r, const char *p, const char *end)
         call->kind = 0;
         return;
     }
-    uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
+    uint64_t pos[CGW_NPOS_MAX], *c = r->costs[r->nq];
     if (r->unterminated || scan(r, p, end, pos, c) != end) {
         int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
         p = positions(r, p, end, pos, 0);
@@ -556,7 +556,7 @@ static CGWP_HOT_INLINE int take(cgw_reader *r, const char *line, const char *e)
 /* A position line: see fast_line(). */
 static int fast_position(cgw_reader *r, const char *p, const char *end)
 {
-    uint64_t pos[CGWR_NPOS_MAX], *c = r->costs[r->nq];
+    uint64_t pos[CGW_NPOS_MAX], *c = r->costs[r->nq];
     if (r->nevents == 0 || r->fn == NULL || !take(r, p, scan(r, p, end, pos, c)))
         return 0;
     set_base(r, pos);

@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "cgw.h"
-#include "compiler.h"
+#include "common/alloc.h"
+#include "common/compiler.h"
 
-#define CGWR_NPOS_MAX 3 /* instr, bb, line */
 
 /* byte b in each of the eight bytes of a word (word-at-a-time scans) */
 #define CGWR_BYTES(b) ((uint64_t)(b) * 0x0101010101010101u)
@@ -84,7 +84,7 @@ enum { CGWR_OB, CGWR_FL, CGWR_FN, CGWR_NKINDS };
 typedef struct cgwr_pending {
     cgw_record_kind kind; /* 0: none */
     uint64_t line, count, executed;
-    uint64_t target_pos[CGWR_NPOS_MAX];
+    uint64_t target_pos[CGW_NPOS_MAX];
     const cgwr_str *ob, *fl, *fn;
     int saw_blank;
 } cgwr_pending;
@@ -156,7 +156,7 @@ struct cgw_reader {
     /* the part */
     cgwr_part part;
     size_t nevents; /* cost columns of the part */
-    int pos_order[CGWR_NPOS_MAX]; /* column i of the file -> index in pos[] */
+    int pos_order[CGW_NPOS_MAX]; /* column i of the file -> index in pos[] */
 
     /* body state */
     const cgwr_str *ob, *fl;         /* of the next fn= */
@@ -168,7 +168,7 @@ struct cgw_reader {
     const cgwr_str *pending_fi; /* fi= with no cost line after it yet */
     uint64_t pending_fi_line;
     int inline_costs;           /* cost lines since the last fi=/fe= */
-    uint64_t base[CGWR_NPOS_MAX];
+    uint64_t base[CGW_NPOS_MAX];
     int first_in_block, seen_cost;
     cgwr_pending call;
 
@@ -176,7 +176,7 @@ struct cgw_reader {
     cgw_record q[3];
     int nq, qi;
     int q_dirty[3]; /* the slot holds more than a cost record sets */
-    uint64_t pos[3][CGWR_NPOS_MAX], tpos[3][CGWR_NPOS_MAX];
+    uint64_t pos[3][CGW_NPOS_MAX], tpos[3][CGW_NPOS_MAX];
     uint64_t *costs[3];
     uint64_t *block_start; /* the part's totals when the block began */
 };
@@ -208,9 +208,6 @@ int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx);
 void cgwr_input_free(cgw_reader *r);
 
 /* read-names.c */
-void *cgwr_alloc(cgw_reader *r, size_t n);
-void *cgwr_realloc(cgw_reader *r, void *p, size_t n);
-void cgwr_free(cgw_reader *r, void *p);
 const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len);
 const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len);
 const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id);

@@ -5,7 +5,7 @@
  * CGW_COMPACT writes whichever form is shorter, preferring relative on a
  * tie, as the spec's own example does.  The portable relative case is
  * cgwp_pos() in internal.h; this file does every case. */
-#include "internal.h"
+#include "write.h"
 
 static char *absolute(char *p, uint64_t v, int hex)
 {

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "write.h"
 
 static cgw_status sink_write(cgw_writer *w, const char *p, size_t n)
 {

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "write.h"
 
 #define DEFAULT_BUFFER (64 * 1024)
 
@@ -37,7 +37,7 @@ cgw_writer *cgwp_new(const cgw_options *opts)
         w->npos += (w->positions & bit) != 0;
     w->flags = opts ? opts->flags : 0;
     w->cap = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
-    w->buf = cgwp_malloc(w, w->cap);
+    w->buf = cgwp_alloc(&w->alloc, w->cap);
     if (w->buf == NULL) {
         a.free(a.ctx, w);
         errno = ENOMEM;
@@ -143,15 +143,15 @@ cgw_status cgw_finish(cgw_writer *w)
 void cgwp_destroy(cgw_writer *w)
 {
     cgwp_tables_free(w);
-    cgwp_free(w, w->buf);
-    cgwp_free(w, w->line);
-    cgwp_free(w, w->totals);
-    cgwp_free(w, w->summary);
-    cgwp_free(w, w->creator);
-    cgwp_free(w, w->cmd);
-    cgwp_free(w, w->descs.p);
-    cgwp_free(w, w->events.p);
-    cgwp_free(w, w->evnames.p);
+    cgwp_free(&w->alloc, w->buf);
+    cgwp_free(&w->alloc, w->line);
+    cgwp_free(&w->alloc, w->totals);
+    cgwp_free(&w->alloc, w->summary);
+    cgwp_free(&w->alloc, w->creator);
+    cgwp_free(&w->alloc, w->cmd);
+    cgwp_free(&w->alloc, w->descs.p);
+    cgwp_free(&w->alloc, w->events.p);
+    cgwp_free(&w->alloc, w->evnames.p);
     cgw_allocator a = w->alloc;
     a.free(a.ctx, w);
 }
@@ -174,4 +174,32 @@ cgw_status cgw_close(cgw_writer *w)
 const char *cgw_version(void)
 {
     return CGW_VERSION_STRING;
+}
+
+cgw_state cgw_get_state(const cgw_writer *w)
+{
+    if (w == NULL)
+        return (cgw_state)0;
+    switch (w->state) {
+    case CGWP_ST_HEADER: return CGW_STATE_HEADER;
+    case CGWP_ST_PART_HEADER: return CGW_STATE_PART_HEADER;
+    case CGWP_ST_BODY: return CGW_STATE_BODY;
+    default: return CGW_STATE_FINISHED;
+    }
+}
+
+cgw_status cgw_get_options(const cgw_writer *w, cgw_options *out)
+{
+    if (w == NULL || out == NULL)
+        return CGW_EUSAGE;
+    out->positions = w->positions;
+    out->flags = w->flags;
+    out->buffer_size = w->cap;
+    out->allocator = &w->alloc;
+    return CGW_OK;
+}
+
+uint64_t cgw_bytes_written(const cgw_writer *w)
+{
+    return w ? w->sent + w->len : 0;
 }

@@ -6,9 +6,9 @@
  * is written, so a refused call leaves no partial line. */
 #include <string.h>
 
-#include "internal.h"
+#include "write.h"
 
-static const uint64_t zero_pos[CGWP_NPOS_MAX];
+static const uint64_t zero_pos[CGW_NPOS_MAX];
 
 static cgw_status enter_body(cgw_writer *w, const char *call)
 {
@@ -48,8 +48,8 @@ cgw_status cgwp_begin_body(cgw_writer *w)
         return cgwp_fail(w, CGW_EUSAGE, "no event defined: call cgw_add_event() first");
     if (w->totals == NULL) {
         w->line_max = 128 + 2 * CGWP_POS_MAX + 21 * w->nevents;
-        w->totals = cgwp_malloc(w, w->nevents * sizeof *w->totals);
-        w->line = cgwp_malloc(w, w->line_max);
+        w->totals = cgwp_alloc(&w->alloc, w->nevents * sizeof *w->totals);
+        w->line = cgwp_alloc(&w->alloc, w->line_max);
         if (w->totals == NULL || w->line == NULL)
             return cgwp_fail(w, CGW_ENOMEM, "out of memory for %zu events", w->nevents);
     }

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "write.h"
 
 struct memory {
     cgw_writer *w;
@@ -24,7 +24,7 @@ static int reserve(struct memory *m, size_t n)
         }
         cap *= 2;
     }
-    char *p = cgwp_realloc(m->w, m->data, cap);
+    char *p = cgwp_realloc(&m->w->alloc, m->data, cap);
     if (p == NULL) {
         errno = ENOMEM;
         return -1;
@@ -56,8 +56,8 @@ static int memory_close(cgw_writer *w, void *ctx, int commit)
     } else {
         r = commit ? -1 : 0;
     }
-    cgwp_free(w, m->data);
-    cgwp_free(w, m);
+    cgwp_free(&w->alloc, m->data);
+    cgwp_free(&w->alloc, m);
     return r;
 }
 
@@ -72,7 +72,7 @@ cgw_writer *cgw_open_memory(char **bufp, size_t *lenp, const cgw_options *opts)
     cgw_writer *w = cgwp_new(opts);
     if (w == NULL)
         return NULL;
-    struct memory *m = cgwp_malloc(w, sizeof *m);
+    struct memory *m = cgwp_alloc(&w->alloc, sizeof *m);
     if (m == NULL) {
         cgwp_destroy(w);
         errno = ENOMEM;

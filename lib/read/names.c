@@ -7,22 +7,6 @@
 
 #define CHUNK (64 * 1024)
 
-void *cgwr_alloc(cgw_reader *r, size_t n)
-{
-    return r->alloc.malloc(r->alloc.ctx, n);
-}
-
-void *cgwr_realloc(cgw_reader *r, void *p, size_t n)
-{
-    return r->alloc.realloc(r->alloc.ctx, p, n);
-}
-
-void cgwr_free(cgw_reader *r, void *p)
-{
-    if (p != NULL)
-        r->alloc.free(r->alloc.ctx, p);
-}
-
 /* n bytes, 8-aligned, from the chunks of *list, which live until
  * free_chunks() (names: the reader's life; functions: the part's). */
 static void *arena(cgw_reader *r, cgwr_chunk **list, size_t n)
@@ -31,7 +15,7 @@ static void *arena(cgw_reader *r, cgwr_chunk **list, size_t n)
     cgwr_chunk *c = *list;
     if (c == NULL || c->cap - c->used < n) {
         size_t cap = n > CHUNK ? n : CHUNK;
-        c = cgwr_alloc(r, sizeof *c + cap);
+        c = cgwp_alloc(&r->alloc, sizeof *c + cap);
         if (c == NULL)
             return NULL;
         c->cap = cap;
@@ -48,7 +32,7 @@ static void free_chunks(cgw_reader *r, cgwr_chunk **list)
 {
     while (*list != NULL) {
         cgwr_chunk *next = (*list)->next;
-        cgwr_free(r, *list);
+        cgwp_free(&r->alloc, *list);
         *list = next;
     }
 }
@@ -117,7 +101,7 @@ static int utf8_valid(const unsigned char *s, size_t n)
 static int grow_pool(cgw_reader *r)
 {
     size_t cap = r->pool_mask ? (r->pool_mask + 1) * 2 : 1024;
-    const cgwr_str **slots = cgwr_alloc(r, cap * sizeof *slots);
+    const cgwr_str **slots = cgwp_alloc(&r->alloc, cap * sizeof *slots);
     if (slots == NULL)
         return -1;
     memset(slots, 0, cap * sizeof *slots);
@@ -130,7 +114,7 @@ static int grow_pool(cgw_reader *r)
             j = (j + 1) & (cap - 1);
         slots[j] = e;
     }
-    cgwr_free(r, r->pool);
+    cgwp_free(&r->alloc, r->pool);
     r->pool = slots;
     r->pool_mask = cap - 1;
     return 0;
@@ -193,11 +177,11 @@ const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id)
 static int id_grow(cgw_reader *r, cgwr_idmap *m)
 {
     size_t cap = m->mask ? (m->mask + 1) * 2 : 256;
-    cgwr_idmap n = { cgwr_alloc(r, cap * sizeof *n.keys),
-                     cgwr_alloc(r, cap * sizeof *n.vals), 0, cap - 1 };
+    cgwr_idmap n = { cgwp_alloc(&r->alloc, cap * sizeof *n.keys),
+                     cgwp_alloc(&r->alloc, cap * sizeof *n.vals), 0, cap - 1 };
     if (n.keys == NULL || n.vals == NULL) {
-        cgwr_free(r, n.keys);
-        cgwr_free(r, n.vals);
+        cgwp_free(&r->alloc, n.keys);
+        cgwp_free(&r->alloc, n.vals);
         return -1;
     }
     memset(n.vals, 0, cap * sizeof *n.vals);
@@ -209,8 +193,8 @@ static int id_grow(cgw_reader *r, cgwr_idmap *m)
         *slot = m->vals[i];
     }
     n.count = m->count;
-    cgwr_free(r, m->keys);
-    cgwr_free(r, m->vals);
+    cgwp_free(&r->alloc, m->keys);
+    cgwp_free(&r->alloc, m->vals);
     *m = n;
     return 0;
 }
@@ -344,7 +328,7 @@ static size_t fn_hash(const cgwr_str *ob, const cgwr_str *fl, const cgwr_str *na
 static int fn_grow(cgw_reader *r)
 {
     size_t cap = r->fn_mask ? (r->fn_mask + 1) * 2 : 1024;
-    uint32_t *slots = cgwr_alloc(r, cap * sizeof *slots);
+    uint32_t *slots = cgwp_alloc(&r->alloc, cap * sizeof *slots);
     if (slots == NULL)
         return -1;
     memset(slots, 0, cap * sizeof *slots);
@@ -355,7 +339,7 @@ static int fn_grow(cgw_reader *r)
             j = (j + 1) & (cap - 1);
         slots[j] = (uint32_t)i + 1;
     }
-    cgwr_free(r, r->fn_slots);
+    cgwp_free(&r->alloc, r->fn_slots);
     r->fn_slots = slots;
     r->fn_mask = cap - 1;
     return 0;
@@ -386,7 +370,7 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
     }
     if (r->nfns == r->fns_cap) {
         size_t cap = r->fns_cap ? r->fns_cap * 2 : 256;
-        cgwr_fn **fns = cgwr_realloc(r, r->fns, cap * sizeof *fns);
+        cgwr_fn **fns = cgwp_realloc(&r->alloc, r->fns, cap * sizeof *fns);
         if (fns == NULL)
             goto nomem;
         r->fns = fns;
@@ -421,11 +405,11 @@ void cgwr_names_free(cgw_reader *r)
 {
     free_chunks(r, &r->fn_chunks);
     for (int k = 0; k < CGWR_NKINDS; k++) {
-        cgwr_free(r, r->ids[k].keys);
-        cgwr_free(r, r->ids[k].vals);
+        cgwp_free(&r->alloc, r->ids[k].keys);
+        cgwp_free(&r->alloc, r->ids[k].vals);
     }
-    cgwr_free(r, r->fns);
-    cgwr_free(r, r->fn_slots);
-    cgwr_free(r, r->pool);
+    cgwp_free(&r->alloc, r->fns);
+    cgwp_free(&r->alloc, r->fn_slots);
+    cgwp_free(&r->alloc, r->pool);
     free_chunks(r, &r->chunks);
 }

@@ -6,7 +6,7 @@
  * when it is defined.  Tables live for one part. */
 #include <string.h>
 
-#include "internal.h"
+#include "write.h"
 
 #define CHUNK_MIN 4096
 
@@ -25,7 +25,7 @@ static const char *store(cgw_writer *w, cgwp_chunk **list, const char *s, size_t
     cgwp_chunk *c = *list;
     if (c == NULL || c->cap - c->used < n + 1) {
         size_t cap = n + 1 > CHUNK_MIN ? n + 1 : CHUNK_MIN;
-        c = cgwp_malloc(w, sizeof *c + cap);
+        c = cgwp_alloc(&w->alloc, sizeof *c + cap);
         if (c == NULL)
             return NULL;
         c->next = *list;
@@ -43,7 +43,7 @@ static const char *store(cgw_writer *w, cgwp_chunk **list, const char *s, size_t
 static int grow_index(cgw_writer *w, cgwp_table *t)
 {
     uint32_t size = t->slots ? (t->mask + 1) * 2 : 64;
-    uint32_t *slots = cgwp_malloc(w, size * sizeof *slots);
+    uint32_t *slots = cgwp_alloc(&w->alloc, size * sizeof *slots);
     if (slots == NULL)
         return -1;
     memset(slots, 0, size * sizeof *slots);
@@ -53,7 +53,7 @@ static int grow_index(cgw_writer *w, cgwp_table *t)
             j = (j + 1) & (size - 1);
         slots[j] = i + 1;
     }
-    cgwp_free(w, t->slots);
+    cgwp_free(&w->alloc, t->slots);
     t->slots = slots;
     t->mask = size - 1;
     return 0;
@@ -62,7 +62,7 @@ static int grow_index(cgw_writer *w, cgwp_table *t)
 static int grow_names(cgw_writer *w, cgwp_table *t)
 {
     uint32_t cap = t->cap ? t->cap * 2 : 32;
-    cgwp_name *names = cgwp_realloc(w, t->names, cap * sizeof *names);
+    cgwp_name *names = cgwp_realloc(&w->alloc, t->names, cap * sizeof *names);
     if (names == NULL)
         return -1;
     t->names = names;
@@ -195,7 +195,7 @@ static void free_chunks(cgw_writer *w, cgwp_chunk **list)
 {
     while (*list != NULL) {
         cgwp_chunk *next = (*list)->next;
-        cgwp_free(w, *list);
+        cgwp_free(&w->alloc, *list);
         *list = next;
     }
 }
@@ -219,8 +219,8 @@ void cgwp_tables_reset(cgw_writer *w)
 void cgwp_tables_free(cgw_writer *w)
 {
     for (int k = 0; k < CGWP_NTABLES; k++) {
-        cgwp_free(w, w->tables[k].names);
-        cgwp_free(w, w->tables[k].slots);
+        cgwp_free(&w->alloc, w->tables[k].names);
+        cgwp_free(&w->alloc, w->tables[k].slots);
         memset(&w->tables[k], 0, sizeof w->tables[k]);
     }
     free_chunks(w, &w->chunks);

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "common/message.h"
 #include "read.h"
 
 static const struct {
@@ -122,7 +123,7 @@ cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
     r->err = st;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+    cgwp_format_message(r->msg, sizeof r->msg, NULL, fmt, ap);
     va_end(ap);
     return st;
 }

@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "write.h"
 
 int cgwp_fd_write_all(int fd, const char *buf, size_t len)
 {

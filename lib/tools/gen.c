@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "cgw.h"
 
 /* ------------------------------------------------------------ randomness */
 
@@ -58,6 +58,7 @@ typedef struct gen_fn {
 
 typedef struct gen {
     cgw_writer *w;
+    cgw_options wo;                /* the writer's, with its allocator */
     const cgw_gen_options *o;
     unsigned nev;
     double scale;
@@ -69,7 +70,7 @@ typedef struct gen {
     uint64_t size;                 /* target bytes, 0: none */
     uint64_t weight_left;          /* base lines of the blocks not written */
     uint64_t body_lines;           /* cost lines written */
-    cgwp_text text;  /* every name, NUL-terminated */
+    char *text;      /* every name, NUL-terminated */
     size_t *name_at; /* functions, then files, then objects */
 } gen;
 
@@ -248,51 +249,74 @@ static void plan_sites(gen *g)
     }
 }
 
+static void *gen_alloc(const gen *g, size_t n)
+{
+    return g->wo.allocator->malloc(g->wo.allocator->ctx, n ? n : 1);
+}
+
+static void gen_free(const gen *g, void *p)
+{
+    if (p != NULL)
+        g->wo.allocator->free(g->wo.allocator->ctx, p);
+}
+
+/* Name i: functions, then files, then objects. */
+static void plan_name(const gen *g, size_t i, char *buf, size_t n)
+{
+    const cgw_gen_options *o = g->o;
+    if (i < o->functions)
+        function_name(buf, n, (uint32_t)i);
+    else if (i < (size_t)o->functions + o->files)
+        file_name(buf, n, (uint32_t)(i - o->functions));
+    else
+        object_name(buf, n, (uint32_t)(i - o->functions - o->files));
+}
+
+/* Every name in one block: measured, then written. */
 static int plan_names(gen *g)
 {
     const cgw_gen_options *o = g->o;
-    size_t n = (size_t)o->functions + o->files + o->objects;
-    g->name_at = cgwp_malloc(g->w, n * sizeof *g->name_at);
+    size_t n = (size_t)o->functions + o->files + o->objects, bytes = 0;
+    char buf[200];
+    g->name_at = gen_alloc(g, n * sizeof *g->name_at);
     if (g->name_at == NULL)
         return -1;
-    char buf[200];
     for (size_t i = 0; i < n; i++) {
-        if (i < o->functions)
-            function_name(buf, sizeof buf, (uint32_t)i);
-        else if (i < (size_t)o->functions + o->files)
-            file_name(buf, sizeof buf, (uint32_t)(i - o->functions));
-        else
-            object_name(buf, sizeof buf, (uint32_t)(i - o->functions - o->files));
-        g->name_at[i] = g->text.len;
-        if (cgwp_text_add(g->w, &g->text, buf, strlen(buf) + 1) != CGW_OK)
-            return -1;
+        plan_name(g, i, buf, sizeof buf);
+        g->name_at[i] = bytes;
+        bytes += strlen(buf) + 1;
     }
+    g->text = gen_alloc(g, bytes);
+    if (g->text == NULL)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        plan_name(g, i, g->text + g->name_at[i], sizeof buf);
     return 0;
 }
 
 static const char *fn_name(const gen *g, uint32_t f)
 {
-    return g->text.p + g->name_at[f];
+    return g->text + g->name_at[f];
 }
 
 static const char *fl_name(const gen *g, uint32_t i)
 {
-    return g->text.p + g->name_at[g->o->functions + i];
+    return g->text + g->name_at[g->o->functions + i];
 }
 
 static const char *ob_name(const gen *g, uint32_t i)
 {
-    return g->text.p + g->name_at[g->o->functions + g->o->files + i];
+    return g->text + g->name_at[g->o->functions + g->o->files + i];
 }
 
 static int plan(gen *g)
 {
     const cgw_gen_options *o = g->o;
     size_t nf = o->functions, maxe = nf * (2 * (size_t)o->calls_per_fn + 1);
-    g->fns = cgwp_malloc(g->w, nf * sizeof *g->fns);
-    g->edges = cgwp_malloc(g->w, (maxe ? maxe : 1) * sizeof *g->edges);
-    g->costs = cgwp_malloc(g->w, (2 * nf + maxe) * g->nev * sizeof *g->costs);
-    g->totals = cgwp_malloc(g->w, g->nev * sizeof *g->totals);
+    g->fns = gen_alloc(g, nf * sizeof *g->fns);
+    g->edges = gen_alloc(g, (maxe ? maxe : 1) * sizeof *g->edges);
+    g->costs = gen_alloc(g, (2 * nf + maxe) * g->nev * sizeof *g->costs);
+    g->totals = gen_alloc(g, g->nev * sizeof *g->totals);
     if (g->fns == NULL || g->edges == NULL || g->costs == NULL || g->totals == NULL)
         return -1;
     if (plan_names(g) < 0)
@@ -311,12 +335,12 @@ static int plan(gen *g)
 
 static void plan_free(gen *g)
 {
-    cgwp_free(g->w, g->fns);
-    cgwp_free(g->w, g->edges);
-    cgwp_free(g->w, g->costs);
-    cgwp_free(g->w, g->totals);
-    cgwp_free(g->w, g->name_at);
-    cgwp_free(g->w, g->text.p);
+    gen_free(g, g->fns);
+    gen_free(g, g->edges);
+    gen_free(g, g->costs);
+    gen_free(g, g->totals);
+    gen_free(g, g->name_at);
+    gen_free(g, g->text);
 }
 
 /* --------------------------------------------------------------- writing */
@@ -328,14 +352,12 @@ typedef struct gen_cursor {
 
 static void position(const gen *g, const gen_cursor *c, uint64_t *pos)
 {
-    unsigned m = g->w->positions;
-    int i = 0;
-    if (m & CGW_POS_INSTR)
-        pos[i++] = c->addr;
-    if (m & CGW_POS_BB)
-        pos[i++] = c->addr & ~(uint64_t)31;
-    if (m & CGW_POS_LINE)
-        pos[i++] = c->line;
+    unsigned kinds[CGW_NPOS_MAX];
+    size_t n = cgw_pos_kinds(g->wo.positions, kinds);
+    for (size_t i = 0; i < n; i++)
+        pos[i] = kinds[i] == CGW_POS_INSTR ? c->addr
+               : kinds[i] == CGW_POS_BB    ? c->addr & ~(uint64_t)31
+                                           : c->line;
 }
 
 /* The next line: mostly a step down the function, now and then a loop
@@ -365,7 +387,7 @@ static void call_site(gen *g, const gen_edge *e, uint32_t k, const uint64_t *src
     for (unsigned v = 0; v < g->nev; v++)
         inc[v] = e->inclusive[v] / e->sites + (k == 0 ? e->inclusive[v] % e->sites : 0);
     const gen_fn *c = &g->fns[e->callee];
-    uint64_t tp[CGWP_NPOS_MAX];
+    uint64_t tp[CGW_NPOS_MAX];
     gen_cursor at = { c->first_line, c->addr, 0, 0 };
     position(g, &at, tp);
     cgw_target t = target_of(g, e->callee);
@@ -377,7 +399,7 @@ static void jump(gen *g, uint32_t f, const gen_cursor *c, const uint64_t *src, u
     gen_cursor to = *c;
     to.line = c->lo + below(s, c->hi - c->lo + 1);
     to.addr = g->fns[f].addr + below(s, g->fns[f].lines * 8);
-    uint64_t tp[CGWP_NPOS_MAX];
+    uint64_t tp[CGW_NPOS_MAX];
     position(g, &to, tp);
     cgw_target t = { NULL, NULL, fn_name(g, f) };
     uint64_t executed = 1 + skewed(s, 5000), followed = below(s, executed + 1);
@@ -393,7 +415,7 @@ static void function_block(gen *g, uint32_t f, uint64_t lines, uint64_t *s)
 {
     const gen_fn *fn = &g->fns[f];
     const unsigned flags = g->o->flags;
-    uint64_t left[64], c[64], pos[CGWP_NPOS_MAX];
+    uint64_t left[64], c[64], pos[CGW_NPOS_MAX];
     memcpy(left, fn->self, g->nev * sizeof *left);
     uint64_t nsites = 0;
     for (uint32_t j = 0; j < fn->nedges; j++)
@@ -452,7 +474,7 @@ static void header(gen *g)
 
 static uint64_t out_bytes(const gen *g)
 {
-    return g->w->sent + g->w->len;
+    return cgw_bytes_written(g->w);
 }
 
 /* Cost lines of a block.  Toward a target size the planned count is
@@ -477,14 +499,14 @@ static void write_profile(gen *g)
     g->weight_left = 0;
     for (uint32_t f = 0; f < g->o->functions; f++)
         g->weight_left += g->fns[f].base * g->o->parts;
-    for (unsigned part = 1; part <= g->o->parts && g->w->err == CGW_OK; part++) {
+    for (unsigned part = 1; part <= g->o->parts && cgw_error(g->w) == CGW_OK; part++) {
         if (part > 1)
             cgw_new_part(g->w);
         if (g->o->parts > 1)
             cgw_set_thread(g->w, part);
         cgw_set_summary(g->w, g->totals, g->nev);
         uint64_t s = g->o->seed ^ 0x5bd1e995u;
-        for (uint32_t f = 0; f < g->o->functions && g->w->err == CGW_OK; f++) {
+        for (uint32_t f = 0; f < g->o->functions && cgw_error(g->w) == CGW_OK; f++) {
             uint64_t lines = block_lines(g, f);
             function_block(g, f, lines, &s);
             g->body_lines += lines;
@@ -505,30 +527,31 @@ static cgw_status generate(cgw_writer *w, const cgw_gen_options *o, double scale
                            uint64_t size)
 {
     gen g = { .w = w, .o = o, .nev = o->events, .scale = scale, .size = size };
-    if (plan(&g) < 0) {
-        if (w->err == CGW_OK)
-            cgwp_fail(w, CGW_ENOMEM, "out of memory for the plan of %u functions",
-                      o->functions);
-    } else {
+    cgw_get_options(w, &g.wo);
+    if (plan(&g) < 0)
+        cgw_set_error(w, CGW_ENOMEM, "cgw_generate",
+                      "out of memory for the plan of %u functions", o->functions);
+    else
         write_profile(&g);
-    }
     plan_free(&g);
-    return w->err;
+    return cgw_error(w);
 }
 
 /* The bytes of the profile at a scale, counted but written nowhere. */
 static cgw_status probe(cgw_writer *w, const cgw_gen_options *o, double scale, uint64_t *bytes)
 {
-    cgw_options co = { w->positions, w->flags, 0, &w->alloc };
+    cgw_options co;
+    cgw_get_options(w, &co);
+    co.buffer_size = 0;
     *bytes = 0;
     cgw_writer *pw = cgw_open_callback(count_bytes, bytes, &co);
     if (pw == NULL)
-        return cgwp_fail(w, CGW_ENOMEM, "out of memory for a probe writer");
+        return cgw_set_error(w, CGW_ENOMEM, "cgw_generate", "out of memory for a probe writer");
     cgw_status st = generate(pw, o, scale, 0);
     if (st == CGW_OK)
         st = cgw_finish(pw);
     if (st != CGW_OK)
-        cgwp_fail(w, st, "sizing the profile: %s", cgw_errmsg(pw));
+        cgw_set_error(w, st, "cgw_generate", "sizing the profile: %s", cgw_errmsg(pw));
     cgw_free(pw);
     return st;
 }
@@ -548,15 +571,18 @@ void cgw_gen_defaults(cgw_gen_options *o)
 
 cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *o)
 {
-    cgw_status st = cgwp_enter(w, "cgw_generate", CGWP_ST_HEADER);
-    if (st != CGW_OK)
-        return st;
+    cgw_status st = cgw_error(w);
+    if (w == NULL || st != CGW_OK)
+        return w == NULL ? CGW_EUSAGE : st;
+    if (cgw_get_state(w) != CGW_STATE_HEADER)
+        return cgw_set_error(w, CGW_EUSAGE, "cgw_generate",
+                             "not allowed after the first part's header has ended");
     if (o == NULL)
-        return cgwp_fail(w, CGW_EINVAL, "options are NULL");
+        return cgw_set_error(w, CGW_EINVAL, "cgw_generate", "options are NULL");
     if (o->functions == 0 || o->functions > (1u << 24) || o->files == 0 ||
         o->objects == 0 || o->events == 0 || o->events > 64 || o->parts == 0 ||
         o->calls_per_fn > 1000 || (o->flags & ~(unsigned)(CGW_GEN_INLINE | CGW_GEN_JUMPS)))
-        return cgwp_fail(w, CGW_EINVAL,
+        return cgw_set_error(w, CGW_EINVAL, "cgw_generate",
                          "options out of range: functions 1..2^24, files, objects and parts "
                          "at least 1, events 1..64, calls_per_fn up to 1000, flags "
                          "CGW_GEN_INLINE|CGW_GEN_JUMPS");

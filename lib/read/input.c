@@ -84,7 +84,7 @@ int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx)
 {
     r->read_fn = fn;
     r->read_ctx = ctx;
-    r->buf = cgwr_alloc(r, BLOCK);
+    r->buf = cgwp_alloc(&r->alloc, BLOCK);
     if (r->buf == NULL)
         return -1;
     r->buf_cap = BLOCK;
@@ -106,7 +106,7 @@ void cgwr_input_free(cgw_reader *r)
     if (r->own_fd && r->fd >= 0)
         close(r->fd);
     r->fd = -1;
-    cgwr_free(r, r->buf);
+    cgwp_free(&r->alloc, r->buf);
     r->buf = NULL;
 }
 
@@ -120,7 +120,7 @@ static int fill(cgw_reader *r)
         r->buf_start = 0;
     }
     if (r->buf_end == r->buf_cap) {
-        char *nb = cgwr_realloc(r, r->buf, r->buf_cap * 2);
+        char *nb = cgwp_realloc(&r->alloc, r->buf, r->buf_cap * 2);
         if (nb == NULL) {
             cgwr_fail(r, CGW_ENOMEM, "out of memory for a line of %zu bytes", r->buf_cap);
             return -1;

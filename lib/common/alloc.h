@@ -1,0 +1,23 @@
+/* alloc.h - memory from a cgw_allocator, for the writer, the reader and
+ * everything built on them.  Nothing here aborts: a NULL return becomes
+ * CGW_ENOMEM in the caller.  Never installed. */
+#ifndef CGW_COMMON_ALLOC_H
+#define CGW_COMMON_ALLOC_H
+
+#include <stddef.h>
+
+#include "cgw.h"
+
+/* The allocator of a writer or reader into *out: given, or libc's when
+ * given is NULL; -1 when given lacks a member. */
+int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *out);
+
+/* malloc(0) and realloc(p, 0) ask for one byte, so that NULL always
+ * means out of memory; realloc(NULL, n) is malloc(n); free(NULL) does
+ * nothing. */
+void *cgwp_alloc(const cgw_allocator *a, size_t n);
+void *cgwp_realloc(const cgw_allocator *a, void *p, size_t n);
+void cgwp_free(const cgw_allocator *a, void *p);
+char *cgwp_strdup(const cgw_allocator *a, const char *s);
+
+#endif /* CGW_COMMON_ALLOC_H */
