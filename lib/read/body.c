@@ -232,17 +232,17 @@ static CGWP_HOT_INLINE uint64_t load_le64(const char *p)
 static CGWP_HOT_INLINE const char *hex_digits(const char *q, const char *end, uint64_t *out)
 {
     if (end - q >= 8) {
-        uint64_t w = load_le64(q), y = w & CGWR_BYTES(0x7f);
+        uint64_t w = load_le64(q), y = w & CGWP_BYTES(0x7f);
         /* per byte, bit 7: an ASCII byte in '0'..'9' or 'a'..'f' */
-        uint64_t hex = ((y + CGWR_BYTES(0x80 - '0')) & ~(y + CGWR_BYTES(0x7f - '9'))) |
-                       ((y + CGWR_BYTES(0x80 - 'a')) & ~(y + CGWR_BYTES(0x7f - 'f')));
-        uint64_t stop = ~(hex & ~w) & CGWR_BYTES(0x80);
+        uint64_t hex = ((y + CGWP_BYTES(0x80 - '0')) & ~(y + CGWP_BYTES(0x7f - '9'))) |
+                       ((y + CGWP_BYTES(0x80 - 'a')) & ~(y + CGWP_BYTES(0x7f - 'f')));
+        uint64_t stop = ~(hex & ~w) & CGWP_BYTES(0x80);
         if (stop != 0) {
             unsigned n = (unsigned)__builtin_ctzll(stop) / 8;
             if (n == 0)
                 return NULL;
             /* each digit's value in its byte, the last digit's lowest */
-            uint64_t d = (w & CGWR_BYTES(0x0f)) + 9 * ((w >> 6) & CGWR_BYTES(0x01));
+            uint64_t d = (w & CGWP_BYTES(0x0f)) + 9 * ((w >> 6) & CGWP_BYTES(0x01));
             d = __builtin_bswap64(d << (64 - 8 * n));
             d = (d | d >> 4) & 0x00ff00ff00ff00ffu;
             d = (d | d >> 8) & 0x0000ffff0000ffffu;
@@ -1113,11 +1113,11 @@ static void spec_line(cgw_reader *r, const char *k, size_t n, const char *p, con
  * are left before end: the lowest byte a zero-byte test marks is exact. */
 static const char *name_end(const char *s, const char *end)
 {
-#define ZERO_BYTES(x) (((x) - CGWR_BYTES(1)) & ~(x) & CGWR_BYTES(0x80))
+#define ZERO_BYTES(x) (((x) - CGWP_BYTES(1)) & ~(x) & CGWP_BYTES(0x80))
     for (; end - s >= 8; s += 8) {
         uint64_t w = load_le64(s);
-        uint64_t hit = ZERO_BYTES(w ^ CGWR_BYTES('\n')) | ZERO_BYTES(w) |
-                       ZERO_BYTES(w ^ CGWR_BYTES('\r'));
+        uint64_t hit = ZERO_BYTES(w ^ CGWP_BYTES('\n')) | ZERO_BYTES(w) |
+                       ZERO_BYTES(w ^ CGWP_BYTES('\r'));
         if (hit != 0) {
             s += __builtin_ctzll(hit) / 8;
             return *s == '\n' ? s : NULL;

@@ -9,11 +9,10 @@
 
 #include "cgw.h"
 #include "common/alloc.h"
+#include "common/arena.h"
 #include "common/compiler.h"
+#include "common/hash.h"
 
-
-/* byte b in each of the eight bytes of a word (word-at-a-time scans) */
-#define CGWR_BYTES(b) ((uint64_t)(b) * 0x0101010101010101u)
 
 /* Diagnostic codes; the table in read-diag.c gives each its name and
  * severity.  Append only, so the names stay stable. */
@@ -43,7 +42,6 @@ enum cgwr_code {
 
 /* An interned name: one per distinct string for the reader's life. */
 typedef struct cgwr_str {
-    uint64_t hash;
     uint32_t len;
     uint32_t fn_part;  /* part in which fn_index is valid (0: none) */
     uint32_t fn_index; /* first function of this name in that part */
@@ -51,21 +49,6 @@ typedef struct cgwr_str {
                           cgwr_function() checks before its hash table */
     char s[];
 } cgwr_str;
-
-/* Memory handed out in chunks and freed all at once: with the reader
- * (names) or at the end of the part (its functions). */
-typedef struct cgwr_chunk {
-    struct cgwr_chunk *next;
-    size_t used, cap;
-    uint64_t data[]; /* 8-aligned for cgwr_str */
-} cgwr_chunk;
-
-/* Open-addressing maps.  ids: compressed ID -> name, per kind and part. */
-typedef struct cgwr_idmap {
-    uint64_t *keys;
-    const cgwr_str **vals;
-    size_t count, mask; /* mask + 1 slots, 0 before the first insert */
-} cgwr_idmap;
 
 /* A function of the current part: (object, file, name) and what the
  * whole-part checks count for it. */
@@ -140,18 +123,16 @@ struct cgw_reader {
     uint64_t nerrors, nwarnings;
 
     /* names */
-    cgwr_chunk *chunks;
-    const cgwr_str **pool;
-    size_t pool_count, pool_mask;
-    cgwr_idmap ids[CGWR_NKINDS];
+    cgwp_arena names;  /* every cgwr_str, for the reader's life */
+    cgwp_hash pool;    /* hash of a string -> its cgwr_str */
+    cgwp_hash ids[CGWR_NKINDS]; /* cgwp_hash_mix(ID) -> cgwr_str, per part */
     const cgwr_str *unknown; /* "???" */
 
     /* functions of the part */
     cgwr_fn **fns;
     size_t nfns, fns_cap;
-    cgwr_chunk *fn_chunks; /* the functions themselves, sums included */
-    uint32_t *fn_slots;
-    size_t fn_mask;
+    cgwp_arena fn_arena; /* the functions themselves, sums included */
+    cgwp_hash fn_table;  /* hash of (ob, fl, name) -> index in fns + 1 */
 
     /* the part */
     cgwr_part part;
@@ -208,6 +189,7 @@ int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx);
 void cgwr_input_free(cgw_reader *r);
 
 /* read-names.c */
+void cgwr_names_init(cgw_reader *r);
 const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len);
 const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len);
 const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id);

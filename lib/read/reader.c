@@ -33,6 +33,7 @@ static cgw_reader *reader_new(const cgw_read_options *o)
     r->part.pub.version = 1;
     r->part.pub.positions = CGW_POS_LINE;
     r->part.pub.npos = 1;
+    cgwr_names_init(r);
     r->unknown = cgwr_intern(r, "???", 3);
     if (r->unknown == NULL) {
         cgw_reader_close(r);

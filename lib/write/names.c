@@ -8,55 +8,12 @@
 
 #include "write.h"
 
-#define CHUNK_MIN 4096
+#define CHUNK 4096
 
-static uint64_t hash_name(const char *s, size_t n, uint32_t a, uint32_t b)
+void cgwp_tables_init(cgw_writer *w)
 {
-    uint64_t h = 1469598103934665603ull ^ ((uint64_t)a << 32 | b);
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h ^ (h >> 29);
-}
-
-static const char *store(cgw_writer *w, cgwp_chunk **list, const char *s, size_t n)
-{
-    cgwp_chunk *c = *list;
-    if (c == NULL || c->cap - c->used < n + 1) {
-        size_t cap = n + 1 > CHUNK_MIN ? n + 1 : CHUNK_MIN;
-        c = cgwp_alloc(&w->alloc, sizeof *c + cap);
-        if (c == NULL)
-            return NULL;
-        c->next = *list;
-        c->used = 0;
-        c->cap = cap;
-        *list = c;
-    }
-    char *d = c->data + c->used;
-    memcpy(d, s, n);
-    d[n] = '\0';
-    c->used += n + 1;
-    return d;
-}
-
-static int grow_index(cgw_writer *w, cgwp_table *t)
-{
-    uint32_t size = t->slots ? (t->mask + 1) * 2 : 64;
-    uint32_t *slots = cgwp_alloc(&w->alloc, size * sizeof *slots);
-    if (slots == NULL)
-        return -1;
-    memset(slots, 0, size * sizeof *slots);
-    for (uint32_t i = 0; i < t->count; i++) {
-        uint32_t j = (uint32_t)t->names[i].hash & (size - 1);
-        while (slots[j] != 0)
-            j = (j + 1) & (size - 1);
-        slots[j] = i + 1;
-    }
-    cgwp_free(&w->alloc, t->slots);
-    t->slots = slots;
-    t->mask = size - 1;
-    return 0;
+    w->names.chunk_size = CHUNK;
+    w->event_names.chunk_size = CHUNK;
 }
 
 static int grow_names(cgw_writer *w, cgwp_table *t)
@@ -70,20 +27,30 @@ static int grow_names(cgw_writer *w, cgwp_table *t)
     return 0;
 }
 
-static uint32_t find(const cgwp_table *t, const char *s, size_t n, uint32_t a,
-                     uint32_t b, uint64_t h, uint32_t *slot)
+/* The entry (index + 1) of name[0..len) in scope; 0 when there is none,
+ * and *slot is then where it would go. */
+static uint32_t find(const cgwp_table *table, const char *name, size_t len, uint32_t scope_ob,
+                     uint32_t scope_fl, uint64_t key, size_t *slot)
 {
-    if (t->slots == NULL)
+    const cgwp_hash *index = &table->index;
+    if (index->vals == NULL) /* cgwp_lookup() before any name */
         return 0;
-    uint32_t j = (uint32_t)h & t->mask;
-    for (; t->slots[j] != 0; j = (j + 1) & t->mask) {
-        const cgwp_name *e = &t->names[t->slots[j] - 1];
-        if (e->hash == h && e->len == n && e->scope_ob == a && e->scope_fl == b &&
-            memcmp(e->str, s, n) == 0)
-            return t->slots[j];
+    size_t at = cgwp_hash_start(index, key);
+    for (; index->vals[at] != 0; at = cgwp_hash_next(index, at)) {
+        const cgwp_name *entry = &table->names[index->vals[at] - 1];
+        if (index->keys[at] == key && entry->len == len && entry->scope_ob == scope_ob &&
+            entry->scope_fl == scope_fl && memcmp(entry->str, name, len) == 0)
+            return (uint32_t)index->vals[at];
     }
-    *slot = j;
+    *slot = at;
     return 0;
+}
+
+/* A name's key: its bytes and the scope that, for a function, is part of
+ * its identity. */
+static uint64_t name_key(const char *name, size_t len, uint32_t scope_ob, uint32_t scope_fl)
+{
+    return cgwp_hash_bytes(name, len, (uint64_t)scope_ob << 32 | scope_fl, NULL);
 }
 
 static uint32_t recent_slot(const char *s)
@@ -116,22 +83,20 @@ cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
     size_t n = strlen(s);
     if (n > UINT32_MAX)
         return cgwp_fail(w, CGW_EINVAL, "a name of %zu bytes is too long", n);
-    uint64_t h = hash_name(s, n, scope_ob, scope_fl);
-    uint32_t slot = 0;
-    uint32_t found = find(t, s, n, scope_ob, scope_fl, h, &slot);
+    if (cgwp_hash_reserve(&t->index, &w->alloc, 64) != 0)
+        return cgwp_fail(w, CGW_ENOMEM, "out of memory growing a name table");
+    uint64_t key = name_key(s, n, scope_ob, scope_fl);
+    size_t slot = 0;
+    uint32_t found = find(t, s, n, scope_ob, scope_fl, key, &slot);
     if (found != 0) {
         t->names[found - 1].given = s;
         *recent = *entry = found;
         return CGW_OK;
     }
-    if ((t->count + 1) * 2 > (t->slots ? t->mask + 1 : 0)) {
-        if (grow_index(w, t) != 0)
-            return cgwp_fail(w, CGW_ENOMEM, "out of memory growing a name table");
-        find(t, s, n, scope_ob, scope_fl, h, &slot);
-    }
     if (t->count == t->cap && grow_names(w, t) != 0)
         return cgwp_fail(w, CGW_ENOMEM, "out of memory growing a name table");
-    const char *copy = store(w, kind == CGWP_EV ? &w->ev_chunks : &w->chunks, s, n);
+    cgwp_arena *arena = kind == CGWP_EV ? &w->event_names : &w->names;
+    const char *copy = cgwp_arena_strdup(arena, &w->alloc, s, n);
     if (copy == NULL)
         return cgwp_fail(w, CGW_ENOMEM, "out of memory storing a name of %zu bytes", n);
     cgwp_name *e = &t->names[t->count];
@@ -140,9 +105,9 @@ cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
     e->id = 0;
     e->scope_ob = scope_ob;
     e->scope_fl = scope_fl;
-    e->hash = h;
     e->given = s;
-    t->slots[slot] = ++t->count;
+    t->count++;
+    cgwp_hash_put(&t->index, slot, key, t->count);
     *recent = *entry = t->count;
     return CGW_OK;
 }
@@ -151,8 +116,8 @@ const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s)
 {
     const cgwp_table *t = &w->tables[kind];
     size_t n = strlen(s);
-    uint32_t slot;
-    uint32_t e = find(t, s, n, 0, 0, hash_name(s, n, 0, 0), &slot);
+    size_t slot;
+    uint32_t e = find(t, s, n, 0, 0, name_key(s, n, 0, 0), &slot);
     return e ? &t->names[e - 1] : NULL;
 }
 
@@ -191,19 +156,10 @@ cgw_status cgwp_write_name_any(cgw_writer *w, const char *spec, int kind, uint32
     return st;
 }
 
-static void free_chunks(cgw_writer *w, cgwp_chunk **list)
-{
-    while (*list != NULL) {
-        cgwp_chunk *next = (*list)->next;
-        cgwp_free(&w->alloc, *list);
-        *list = next;
-    }
-}
-
 /* Forget every body name (a new part), keeping the event names. */
 void cgwp_tables_reset(cgw_writer *w)
 {
-    free_chunks(w, &w->chunks);
+    cgwp_arena_free(&w->names, &w->alloc);
     for (int k = 0; k < CGWP_NTABLES; k++) {
         if (k == CGWP_EV)
             continue;
@@ -211,8 +167,7 @@ void cgwp_tables_reset(cgw_writer *w)
         t->count = 0;
         t->next_id = 0;
         memset(t->recent, 0, sizeof t->recent);
-        if (t->slots)
-            memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
+        cgwp_hash_clear(&t->index);
     }
 }
 
@@ -220,9 +175,9 @@ void cgwp_tables_free(cgw_writer *w)
 {
     for (int k = 0; k < CGWP_NTABLES; k++) {
         cgwp_free(&w->alloc, w->tables[k].names);
-        cgwp_free(&w->alloc, w->tables[k].slots);
+        cgwp_hash_free(&w->tables[k].index, &w->alloc);
         memset(&w->tables[k], 0, sizeof w->tables[k]);
     }
-    free_chunks(w, &w->chunks);
-    free_chunks(w, &w->ev_chunks);
+    cgwp_arena_free(&w->names, &w->alloc);
+    cgwp_arena_free(&w->event_names, &w->alloc);
 }

@@ -9,8 +9,10 @@
 
 #include "cgw.h"
 #include "common/alloc.h"
+#include "common/arena.h"
 #include "common/compiler.h"
 #include "common/fmt.h"
+#include "common/hash.h"
 
 /* Writer states; entry points name the set of states they accept. */
 enum {
@@ -35,28 +37,19 @@ typedef struct cgwp_name {
     uint32_t len;
     uint32_t id;
     uint32_t scope_ob, scope_fl;
-    uint64_t hash;
 } cgwp_name;
 
-/* A name table: entries plus an open-addressing index of entry + 1, and
- * the entries of recently given pointers, so that a caller passing the
- * same string again costs a strcmp() instead of a hash. */
+/* A name table: entries plus a hash index of entry + 1, and the entries
+ * of recently given pointers, so that a caller passing the same string
+ * again costs a strcmp() instead of a hash. */
 #define CGWP_RECENT 64
 typedef struct cgwp_table {
     cgwp_name *names;
     uint32_t count, cap;
-    uint32_t *slots;
-    uint32_t mask;
+    cgwp_hash index;
     uint32_t next_id;
     uint32_t recent[CGWP_RECENT];
 } cgwp_table;
-
-/* Strings of the name tables live in chunks freed with the part. */
-typedef struct cgwp_chunk {
-    struct cgwp_chunk *next;
-    size_t used, cap;
-    char data[];
-} cgwp_chunk;
 
 enum { CGWP_OB, CGWP_FL, CGWP_FN, CGWP_EV, CGWP_NTABLES };
 
@@ -108,8 +101,8 @@ struct cgw_writer {
     uint64_t *totals;
     uint64_t room; /* every total can take this much more without wrapping */
     cgwp_table tables[CGWP_NTABLES];
-    cgwp_chunk *chunks;              /* body names of this part */
-    cgwp_chunk *ev_chunks;           /* event names */
+    cgwp_arena names;                /* body names of this part */
+    cgwp_arena event_names;
     uint32_t next_ob, next_fl;       /* chosen by cgw_object/cgw_file */
     uint32_t cur_ob, cur_fl, cur_fn; /* of the current function block */
     uint32_t cur_fi;                 /* file of the following costs */
@@ -198,6 +191,7 @@ static inline cgw_status cgwp_write_name(cgw_writer *w, const char *spec, int ki
     return CGW_OK;
 }
 const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s);
+void cgwp_tables_init(cgw_writer *w);
 void cgwp_tables_reset(cgw_writer *w);
 void cgwp_tables_free(cgw_writer *w);
 

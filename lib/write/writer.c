@@ -31,6 +31,7 @@ cgw_writer *cgwp_new(const cgw_options *opts)
     }
     memset(w, 0, sizeof *w);
     w->alloc = a;
+    cgwp_tables_init(w);
     w->positions = opts && opts->positions ? opts->positions : CGW_POS_LINE;
     w->npos = 0;
     for (unsigned bit = CGW_POS_LINE; bit <= CGW_POS_BB; bit <<= 1)
