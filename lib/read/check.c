@@ -1,7 +1,7 @@
-/* read-check.c - the checks of CGW_READ_CHECK that need a whole part:
+/* check.c - the checks of CGW_READ_CHECK that need a whole part:
  * callees without a block of their own, and inclusive costs that a
  * function cannot have had.  Split blocks and name clashes are found as
- * fn= lines come (read-body.c). */
+ * fn= lines come (emit.c). */
 #include "read.h"
 
 static void add(uint64_t *to, const uint64_t *c, size_t n)

@@ -1,4 +1,4 @@
-/* read-diag.c - the reader's diagnostics: stable codes, severities, the
+/* diag.c - the reader's diagnostics: stable codes, severities, the
  * per-code limit, and the sticky error that ends a read. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,7 +29,6 @@ static const struct {
     [CGWR_SYNTAX] = { "syntax", CGW_ERROR },
     [CGWR_NO_CALLEE] = { "no-callee", CGW_ERROR },
     [CGWR_EVENTS_REDEFINED] = { "events-redefined", CGW_ERROR },
-    [CGWR_ROUNDTRIP] = { "roundtrip", CGW_ERROR },
     [CGWR_CR] = { "carriage-return", CGW_WARNING },
     [CGWR_TAB] = { "tab", CGW_WARNING },
     [CGWR_BLANK] = { "blank", CGW_WARNING },

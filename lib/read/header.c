@@ -1,6 +1,7 @@
-/* read-header.c - header lines (key: value) and the life of a part: its
- * start (tables cleared, header inherited), its announcement as a
- * CGW_REC_PART record, and its end (totals checked, CGW_REC_PART_END). */
+/* header.c - header lines (key: value), and the part's header handed
+ * out as a CGW_REC_PART record once it is complete (cgwr_announce_part(),
+ * before the part's first body record).  When a part starts and ends is
+ * part.c's. */
 #include <string.h>
 
 #include "common/formula.h"
@@ -365,7 +366,8 @@ static int is_key_char(char c)
 
 /* A line "key: value" (the key is [A-Za-z0-9_ ()]+ before ':').  Returns
  * 0 when the line is not one, 1 when it was read, 2 when it ends the part
- * (CGW_REC_PART_END is queued) and must be read again in the next part. */
+ * (nothing is read then: the caller ends the part and reads the line
+ * again in the next). */
 int cgwr_header_line(cgw_reader *r, const char *p, size_t len)
 {
     const char *end = p + len, *k = p;
@@ -381,10 +383,9 @@ int cgwr_header_line(cgw_reader *r, const char *p, size_t len)
                   (int)(n > 40 ? 40 : n), k);
     cgwr_part *pt = &r->part;
     if (pt->body || pt->has_totals_line) {
-        if (starts_part(k, n)) {
-            cgwr_part_end(r);
+        if (starts_part(k, n))
             return 2;
-        } else if (!key_is(k, n, "summary") && !key_is(k, n, "totals")) {
+        if (!key_is(k, n, "summary") && !key_is(k, n, "totals")) {
             cgwr_diag(r, r->lineno, CGWR_HEADER_IN_BODY,
                       "header line \"%.*s:\" inside the body (callgrind_annotate warns)",
                       (int)(n > 40 ? 40 : n), k);
@@ -395,30 +396,6 @@ int cgwr_header_line(cgw_reader *r, const char *p, size_t len)
     order_check(r, k, n);
     dispatch(r, k, n, p, end);
     return 1;
-}
-
-/* Open the next part (the previous one has ended), which inherits the
- * header but not the descs, thread, summary, totals or names. */
-void cgwr_part_start(cgw_reader *r)
-{
-    cgwr_part *pt = &r->part;
-    cgwr_ids_reset(r);
-    cgwr_body_reset(r);
-    pt->pub.index++;
-    pt->pub.number = pt->pub.index;
-    pt->pub.ndescs = 0;
-    pt->pub.has_thread = 0;
-    pt->pub.summary = NULL;
-    pt->has_summary = pt->has_totals_line = 0;
-    pt->has_events = pt->has_positions = pt->body = pt->announced = 0;
-    pt->first_line = pt->totals_line_no = 0;
-    pt->cost_lines = pt->calls = pt->functions = 0;
-    if (pt->totals)
-        memset(pt->totals, 0, (r->nevents ? r->nevents : 1) * sizeof *pt->totals);
-    if (pt->pub.index == 2)
-        cgwr_diag(r, r->lineno, CGWR_SEVERAL_PARTS,
-                  "a second part; speedscope rejects several parts and callgrind_annotate "
-                  "merges them");
 }
 
 /* The events a formula may use: the part's events and the derived
@@ -501,72 +478,3 @@ void cgwr_announce_part(cgw_reader *r)
     cgwr_push(r, CGW_REC_PART, pt->first_line ? pt->first_line : r->lineno);
 }
 
-static void compare_totals(cgw_reader *r)
-{
-    cgwr_part *pt = &r->part;
-    const cgw_event *ev = pt->events;
-    for (size_t i = 0; pt->has_totals_line && i < r->nevents; i++) {
-        if (pt->totals_line[i] != pt->totals[i]) {
-            cgwr_diag(r, pt->totals_line_no, CGWR_TOTALS_MISMATCH,
-                      "totals: gives %llu %s but the cost lines of part %u sum to %llu",
-                      (unsigned long long)pt->totals_line[i], ev[i].name, pt->pub.index,
-                      (unsigned long long)pt->totals[i]);
-            break;
-        }
-    }
-    for (size_t i = 0; pt->has_summary && i < r->nevents; i++) {
-        if (pt->summary[i] < pt->totals[i]) {
-            cgwr_diag(r, pt->first_line, CGWR_SUMMARY_LOW,
-                      "summary: gives %llu %s, less than the %llu the cost lines sum to "
-                      "(callgrind_annotate shows more than 100%%)",
-                      (unsigned long long)pt->summary[i], ev[i].name,
-                      (unsigned long long)pt->totals[i]);
-            return;
-        }
-    }
-    for (size_t i = 0; pt->has_summary && i < r->nevents; i++) {
-        if (pt->summary[i] != pt->totals[i]) {
-            cgwr_diag(r, pt->first_line, CGWR_SUMMARY_MISMATCH,
-                      "summary: gives %llu %s, the cost lines sum to %llu",
-                      (unsigned long long)pt->summary[i], ev[i].name,
-                      (unsigned long long)pt->totals[i]);
-            return;
-        }
-    }
-}
-
-void cgwr_part_end(cgw_reader *r)
-{
-    cgwr_part *pt = &r->part;
-    cgwr_body_end(r);
-    if (r->nevents == 0)
-        cgwr_diag(r, pt->first_line ? pt->first_line : r->lineno, CGWR_MISSING_EVENTS,
-                  "part %u has no events: line", pt->pub.index);
-    cgwr_announce_part(r);
-    if (r->flags & CGW_READ_CHECK)
-        cgwr_check_part(r);
-    compare_totals(r);
-    cgw_record *rec = cgwr_push(r, CGW_REC_PART_END,
-                                pt->has_totals_line ? pt->totals_line_no : r->lineno);
-    rec->costs = pt->totals;
-    rec->totals_line = pt->has_totals_line ? pt->totals_line : NULL;
-    rec->summary = pt->has_summary ? pt->summary : NULL;
-    rec->cost_lines = pt->cost_lines;
-    rec->calls = pt->calls;
-    rec->functions = pt->functions;
-}
-
-void cgwr_part_free(cgw_reader *r)
-{
-    cgwr_part *pt = &r->part;
-    cgwp_free(&r->alloc, pt->descs);
-    cgwp_free(&r->alloc, pt->events);
-    cgwp_free(&r->alloc, pt->derived);
-    cgwp_free(&r->alloc, pt->summary);
-    cgwp_free(&r->alloc, pt->totals_line);
-    cgwp_free(&r->alloc, pt->totals);
-    cgwp_free(&r->alloc, pt->scratch);
-    cgwp_free(&r->alloc, r->block_start);
-    for (int i = 0; i < 3; i++)
-        cgwp_free(&r->alloc, r->costs[i]);
-}

@@ -1,4 +1,4 @@
-/* read.h - the reader's private state, shared by the read-*.c files.
+/* read.h - the reader's private state, shared by the files of lib/read.
  * Never installed.  Cross-file names use the cgwr_ prefix. */
 #ifndef CGW_READ_H
 #define CGW_READ_H
@@ -14,8 +14,9 @@
 #include "common/hash.h"
 
 
-/* Diagnostic codes; the table in read-diag.c gives each its name and
- * severity.  Append only, so the names stay stable. */
+/* Diagnostic codes; the table in diag.c gives each its name and
+ * severity.  The names are what users see and match on: they never
+ * change.  The numbers are internal. */
 enum cgwr_code {
     /* errors */
     CGWR_NUL_BYTE, CGWR_UNKNOWN_LINE, CGWR_BAD_NUMBER, CGWR_BAD_VERSION,
@@ -23,7 +24,7 @@ enum cgwr_code {
     CGWR_SUMMARY_BEFORE_EVENTS, CGWR_POSITIONS_AFTER_EVENTS, CGWR_TOO_MANY_COSTS,
     CGWR_CALL_WITHOUT_COST, CGWR_UNDEFINED_ID, CGWR_ID_REDEFINED,
     CGWR_NEGATIVE_POSITION, CGWR_TOTALS_MISMATCH, CGWR_OVERFLOW, CGWR_SYNTAX,
-    CGWR_NO_CALLEE, CGWR_EVENTS_REDEFINED, CGWR_ROUNDTRIP,
+    CGWR_NO_CALLEE, CGWR_EVENTS_REDEFINED,
     /* warnings: the portability tier */
     CGWR_CR, CGWR_TAB, CGWR_BLANK, CGWR_NO_FINAL_NEWLINE, CGWR_NO_FORMAT_LINE,
     CGWR_HEADER_ORDER, CGWR_KEY_WITHOUT_SPACE, CGWR_NONPORTABLE_HEADER,
@@ -162,7 +163,7 @@ struct cgw_reader {
     uint64_t *block_start; /* the part's totals when the block began */
 };
 
-/* read-diag.c */
+/* diag.c */
 /* Each code is shown this many times a file; the rest are counted and
  * summed up in one diagnostic at the end, so a CRLF file of a million
  * lines gives a readable report. */
@@ -179,7 +180,7 @@ cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
 #endif
     ;
 
-/* read-input.c: the next line without its end (\n, \r\n); NULL at the
+/* input.c: the next line without its end (\n, \r\n); NULL at the
  * end of the input or after an error */
 const char *cgwr_getline(cgw_reader *r, size_t *len);
 int cgwr_input_fd(cgw_reader *r, int fd, int own);
@@ -188,7 +189,7 @@ void cgwr_input_memory(cgw_reader *r, const char *p, size_t len);
 int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx);
 void cgwr_input_free(cgw_reader *r);
 
-/* read-names.c */
+/* names.c */
 void cgwr_names_init(cgw_reader *r);
 const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len);
 const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len);
@@ -268,30 +269,40 @@ static inline const char *cgwr_number(const char *p, const char *end, uint64_t *
     return p == start ? NULL : p;
 }
 
-/* read-header.c */
+/* header.c: the header lines; cgwr_announce_part() hands out the part's
+ * header as a record once, before its first body record. */
 int cgwr_header_line(cgw_reader *r, const char *p, size_t len);
-void cgwr_part_start(cgw_reader *r);
 void cgwr_announce_part(cgw_reader *r);
+
+/* part.c: the part's lifecycle, and one line (not taken by the fast
+ * path) to the header or the body */
+void cgwr_part_start(cgw_reader *r);
+void cgwr_line(cgw_reader *r, const char *p, size_t len);
 void cgwr_part_end(cgw_reader *r);
 void cgwr_part_free(cgw_reader *r);
 
-/* read-body.c */
-void cgwr_line(cgw_reader *r, const char *p, size_t len);
-void cgwr_body_reset(cgw_reader *r);
-/* Take the lines at the reader's place that need no diagnostic and no
- * search for their end, until one of them queues a record (1) or a line
- * needs cgwr_getline() and cgwr_line() (0). */
-int cgwr_fast_lines(cgw_reader *r);
-void cgwr_body_end(cgw_reader *r);
+/* body.c: the general parser of body lines (p..end, the key k..k+n) */
+void cgwr_position_line(cgw_reader *r, const char *p, const char *end);
+void cgwr_spec_line(cgw_reader *r, const char *k, size_t n, const char *p, const char *end);
 
-/* read-check.c: the whole-part checks of CGW_READ_CHECK */
+/* emit.c: the end of a function block (fn= or the end of the part), and
+ * the body state of a new part */
+void cgwr_body_end(cgw_reader *r);
+void cgwr_body_reset(cgw_reader *r);
+
+/* fast.c: take the lines at the reader's place that need no diagnostic
+ * and no search for their end, until one of them queues a record (1) or
+ * a line needs cgwr_getline() and cgwr_line() (0). */
+int cgwr_fast_lines(cgw_reader *r);
+
+/* check.c: the whole-part checks of CGW_READ_CHECK */
 void cgwr_check_block(cgw_reader *r);
 /* the cost line of a call from line to callee (a function index, or
  * negative after an error) */
 void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *c);
 void cgwr_check_part(cgw_reader *r);
 
-/* read-input.c: the unread input that ends in '\n', as [start, *end):
+/* input.c: the unread input that ends in '\n', as [start, *end):
  * whole lines that cgwr_fast_lines() may take without looking for their
  * end; cgwr_take_line() consumes one of n bytes (its '\n' included), as
  * cgwr_getline() does. */

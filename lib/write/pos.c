@@ -4,7 +4,7 @@
  * By default targets are absolute (they point into another function);
  * CGW_COMPACT writes whichever form is shorter, preferring relative on a
  * tie, as the spec's own example does.  The portable relative case is
- * cgwp_pos() in internal.h; this file does every case. */
+ * cgwp_pos() in write.h; this file does every case. */
 #include "write.h"
 
 static char *absolute(char *p, uint64_t v, int hex)

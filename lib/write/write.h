@@ -1,7 +1,7 @@
-/* internal.h - the writer's private state, shared by the files of lib/.
+/* write.h - the writer's private state, shared by the files of lib/write.
  * Never installed.  Cross-file names use the cgwp_ prefix. */
-#ifndef CGW_INTERNAL_H
-#define CGW_INTERNAL_H
+#ifndef CGW_WRITE_H
+#define CGW_WRITE_H
 
 #include <stdint.h>
 #include <stddef.h>
@@ -223,4 +223,4 @@ cgw_status cgwp_write_totals(cgw_writer *w);
 cgw_status cgwp_begin_body(cgw_writer *w);
 cgw_status cgwp_end_function(cgw_writer *w);
 
-#endif /* CGW_INTERNAL_H */
+#endif /* CGW_WRITE_H */
