@@ -1,5 +1,6 @@
 /* alloc.c - libc's allocator as a cgw_allocator, and the calls through
  * a cgw_allocator that the writer and the reader share. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,21 @@ int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *out)
         return -1;
     *out = *given;
     return 0;
+}
+
+void *cgwp_new_handle(const cgw_allocator *given, size_t size, cgw_allocator *out)
+{
+    if (cgwp_pick_allocator(given, out) < 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    void *handle = out->malloc(out->ctx, size);
+    if (handle == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memset(handle, 0, size);
+    return handle;
 }
 
 void *cgwp_alloc(const cgw_allocator *a, size_t n)

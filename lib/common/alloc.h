@@ -12,6 +12,11 @@
  * given is NULL; -1 when given lacks a member. */
 int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *out);
 
+/* A zeroed handle (a writer, a reader) of size bytes from the allocator
+ * given (libc's when NULL), which is copied to *out; NULL with errno
+ * EINVAL (given lacks a member) or ENOMEM. */
+void *cgwp_new_handle(const cgw_allocator *given, size_t size, cgw_allocator *out);
+
 /* malloc(0) and realloc(p, 0) ask for one byte, so that NULL always
  * means out of memory; realloc(NULL, n) is malloc(n); free(NULL) does
  * nothing. */
