@@ -24,7 +24,7 @@ typedef struct cgwp_arena {
 /* size bytes, 8-aligned, valid until cgwp_arena_free(); NULL when the
  * allocator fails. */
 void *cgwp_arena_alloc(cgwp_arena *arena, const cgw_allocator *alloc, size_t size);
-/* A NUL-terminated copy of str[0..len). */
+/* A NUL-terminated copy of str[0..len), not aligned. */
 char *cgwp_arena_strdup(cgwp_arena *arena, const cgw_allocator *alloc, const char *str,
                         size_t len);
 void cgwp_arena_free(cgwp_arena *arena, const cgw_allocator *alloc);

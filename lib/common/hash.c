@@ -8,13 +8,11 @@ int cgwp_hash_grow(cgwp_hash *table, const cgw_allocator *alloc, size_t min_slot
 {
     size_t slots = table->vals ? table->mask + 1 : 0;
     size_t cap = slots ? slots * 2 : min_slots;
-    cgwp_hash grown = { cgwp_alloc(alloc, cap * sizeof *grown.keys),
-                        cgwp_alloc(alloc, cap * sizeof *grown.vals), 0, cap - 1 };
-    if (grown.keys == NULL || grown.vals == NULL) {
-        cgwp_free(alloc, grown.keys);
-        cgwp_free(alloc, grown.vals);
+    /* keys and values in one block: one allocation a growth */
+    uint64_t *block = cgwp_alloc(alloc, cap * (sizeof(uint64_t) + sizeof(uintptr_t)));
+    if (block == NULL)
         return -1;
-    }
+    cgwp_hash grown = { block, (uintptr_t *)(block + cap), 0, cap - 1 };
     memset(grown.vals, 0, cap * sizeof *grown.vals);
     for (size_t i = 0; i < slots; i++) {
         if (table->vals[i] == 0)
@@ -38,7 +36,6 @@ void cgwp_hash_clear(cgwp_hash *table)
 
 void cgwp_hash_free(cgwp_hash *table, const cgw_allocator *alloc)
 {
-    cgwp_free(alloc, table->keys);
-    cgwp_free(alloc, table->vals);
+    cgwp_free(alloc, table->keys); /* the block of both */
     memset(table, 0, sizeof *table);
 }

@@ -19,7 +19,7 @@
 #include "compiler.h"
 
 typedef struct cgwp_hash {
-    uint64_t *keys;
+    uint64_t *keys;   /* the start of one block with vals */
     uintptr_t *vals;
     size_t count, mask; /* mask + 1 slots; none before the first reserve */
 } cgwp_hash;
@@ -29,15 +29,17 @@ typedef struct cgwp_hash {
  * unchanged). */
 int cgwp_hash_grow(cgwp_hash *table, const cgw_allocator *alloc, size_t min_slots);
 
-/* Room for one more entry (cgwp_hash_grow() when the load would pass one
- * half): inline, since every new name asks. */
+/* Room for one more entry, growing the table when the load would pass
+ * one half: 0, 1 when it grew (slots found before are stale), -1 when
+ * the allocator failed.  Inline, since every new name asks. */
 static inline int cgwp_hash_reserve(cgwp_hash *table, const cgw_allocator *alloc,
                                     size_t min_slots)
 {
     if (table->vals != NULL && (table->count + 1) * 2 <= table->mask + 1)
         return 0;
-    return cgwp_hash_grow(table, alloc, min_slots);
+    return cgwp_hash_grow(table, alloc, min_slots) < 0 ? -1 : 1;
 }
+
 /* Every entry gone, the slots kept. */
 void cgwp_hash_clear(cgwp_hash *table);
 void cgwp_hash_free(cgwp_hash *table, const cgw_allocator *alloc);

@@ -59,6 +59,8 @@ typedef struct gen_fn {
 typedef struct gen {
     cgw_writer *w;
     cgw_options wo;                /* the writer's, with its allocator */
+    unsigned kinds[CGW_NPOS_MAX];  /* of its positions, in array order */
+    size_t npos;
     const cgw_gen_options *o;
     unsigned nev;
     double scale;
@@ -352,12 +354,10 @@ typedef struct gen_cursor {
 
 static void position(const gen *g, const gen_cursor *c, uint64_t *pos)
 {
-    unsigned kinds[CGW_NPOS_MAX];
-    size_t n = cgw_pos_kinds(g->wo.positions, kinds);
-    for (size_t i = 0; i < n; i++)
-        pos[i] = kinds[i] == CGW_POS_INSTR ? c->addr
-               : kinds[i] == CGW_POS_BB    ? c->addr & ~(uint64_t)31
-                                           : c->line;
+    for (size_t i = 0; i < g->npos; i++)
+        pos[i] = g->kinds[i] == CGW_POS_INSTR ? c->addr
+               : g->kinds[i] == CGW_POS_BB    ? c->addr & ~(uint64_t)31
+                                              : c->line;
 }
 
 /* The next line: mostly a step down the function, now and then a loop
@@ -528,6 +528,7 @@ static cgw_status generate(cgw_writer *w, const cgw_gen_options *o, double scale
 {
     gen g = { .w = w, .o = o, .nev = o->events, .scale = scale, .size = size };
     cgw_get_options(w, &g.wo);
+    g.npos = cgw_pos_kinds(g.wo.positions, g.kinds);
     if (plan(&g) < 0)
         cgw_set_error(w, CGW_ENOMEM, "cgw_generate",
                       "out of memory for the plan of %u functions", o->functions);

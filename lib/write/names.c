@@ -83,8 +83,6 @@ cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
     size_t n = strlen(s);
     if (n > UINT32_MAX)
         return cgwp_fail(w, CGW_EINVAL, "a name of %zu bytes is too long", n);
-    if (cgwp_hash_reserve(&t->index, &w->alloc, 64) != 0)
-        return cgwp_fail(w, CGW_ENOMEM, "out of memory growing a name table");
     uint64_t key = name_key(s, n, scope_ob, scope_fl);
     size_t slot = 0;
     uint32_t found = find(t, s, n, scope_ob, scope_fl, key, &slot);
@@ -93,6 +91,13 @@ cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
         *recent = *entry = found;
         return CGW_OK;
     }
+    /* grown only for a new name, so that the calls of a body that names
+     * no new function allocate nothing */
+    int grew = cgwp_hash_reserve(&t->index, &w->alloc, 64);
+    if (grew < 0)
+        return cgwp_fail(w, CGW_ENOMEM, "out of memory growing a name table");
+    if (grew)
+        find(t, s, n, scope_ob, scope_fl, key, &slot);
     if (t->count == t->cap && grow_names(w, t) != 0)
         return cgwp_fail(w, CGW_ENOMEM, "out of memory growing a name table");
     cgwp_arena *arena = kind == CGWP_EV ? &w->event_names : &w->names;
