@@ -136,14 +136,14 @@ cgw_status cgwp_flush(cgw_writer *w);
 cgw_status cgwp_put(cgw_writer *w, const char *p, size_t n);
 char *cgwp_reserve_slow(cgw_writer *w, size_t n);
 
-/* Room for n bytes: a pointer into the buffer, or into w->line when the
- * buffer is smaller than n; NULL after an error.  cgwp_commit() takes the
+/* Room for need bytes: a pointer into the buffer, or into w->line when the
+ * buffer is smaller than need; NULL after an error.  cgwp_commit() takes the
  * bytes from the returned pointer up to end. */
-static inline char *cgwp_reserve(cgw_writer *w, size_t n)
+static inline char *cgwp_reserve(cgw_writer *w, size_t need)
 {
-    if (w->cap - w->len >= n)
+    if (w->cap - w->len >= need)
         return w->buf + w->len;
-    return cgwp_reserve_slow(w, n);
+    return cgwp_reserve_slow(w, need);
 }
 
 static inline cgw_status cgwp_commit(cgw_writer *w, char *start, char *end)
@@ -155,15 +155,15 @@ static inline cgw_status cgwp_commit(cgw_writer *w, char *start, char *end)
     return cgwp_put(w, start, (size_t)(end - start));
 }
 
-static inline cgw_status cgwp_puts(cgw_writer *w, const char *s, size_t n)
+static inline cgw_status cgwp_puts(cgw_writer *w, const char *str, size_t len)
 {
-    if (w->cap - w->len >= n) {
-        for (size_t i = 0; i < n; i++)
-            w->buf[w->len + i] = s[i];
-        w->len += n;
+    if (w->cap - w->len >= len) {
+        for (size_t i = 0; i < len; i++)
+            w->buf[w->len + i] = str[i];
+        w->len += len;
         return CGW_OK;
     }
-    return cgwp_put(w, s, n);
+    return cgwp_put(w, str, len);
 }
 
 /* names.c */
@@ -177,17 +177,17 @@ cgw_status cgwp_write_name_any(cgw_writer *w, const char *spec, int kind, uint32
  * length is a constant.  Anything else: cgwp_write_name_any(). */
 static inline cgw_status cgwp_write_name(cgw_writer *w, const char *spec, int kind, uint32_t entry)
 {
-    const cgwp_name *e = &w->tables[kind].names[entry - 1];
-    size_t k = strlen(spec);
-    if (e->id == 0 || (w->flags & CGW_NO_NAME_COMPRESSION) || w->cap - w->len < k + 14)
+    const cgwp_name *name = &w->tables[kind].names[entry - 1];
+    size_t spec_len = strlen(spec);
+    if (name->id == 0 || (w->flags & CGW_NO_NAME_COMPRESSION) || w->cap - w->len < spec_len + 14)
         return cgwp_write_name_any(w, spec, kind, entry);
-    char *p = w->buf + w->len;
-    memcpy(p, spec, k);
-    p[k] = '(';
-    p = cgwp_fmt_dec(p + k + 1, e->id);
-    p[0] = ')';
-    p[1] = '\n';
-    w->len = (size_t)(p + 2 - w->buf);
+    char *out = w->buf + w->len;
+    memcpy(out, spec, spec_len);
+    out[spec_len] = '(';
+    out = cgwp_fmt_dec(out + spec_len + 1, name->id);
+    out[0] = ')';
+    out[1] = '\n';
+    w->len = (size_t)(out + 2 - w->buf);
     return CGW_OK;
 }
 const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s);
@@ -202,17 +202,17 @@ char *cgwp_pos_any(cgw_writer *w, char *p, const uint64_t *pos, int is_target);
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
  * The usual case, a relative step in portable mode, is inline. */
-static inline char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target)
+static inline char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
 {
     if (is_target || !w->base_valid || (w->flags & (CGW_COMPACT | CGW_NO_POS_COMPRESSION)))
-        return cgwp_pos_any(w, p, pos, is_target);
+        return cgwp_pos_any(w, out, pos, is_target);
     for (int i = 0; i < w->npos; i++) {
         if (i > 0)
-            *p++ = ' ';
-        p = cgwp_pos_step(p, pos[i], w->base[i]);
+            *out++ = ' ';
+        out = cgwp_pos_step(out, pos[i], w->base[i]);
         w->base[i] = pos[i];
     }
-    return p;
+    return out;
 }
 
 /* header.c */
