@@ -20,9 +20,9 @@ void *cgwp_new_handle(const cgw_allocator *given, size_t size, cgw_allocator *ou
 /* malloc(0) and realloc(p, 0) ask for one byte, so that NULL always
  * means out of memory; realloc(NULL, n) is malloc(n); free(NULL) does
  * nothing. */
-void *cgwp_alloc(const cgw_allocator *a, size_t n);
-void *cgwp_realloc(const cgw_allocator *a, void *p, size_t n);
-void cgwp_free(const cgw_allocator *a, void *p);
-char *cgwp_strdup(const cgw_allocator *a, const char *s);
+void *cgwp_alloc(const cgw_allocator *alloc, size_t size);
+void *cgwp_realloc(const cgw_allocator *alloc, void *block, size_t size);
+void cgwp_free(const cgw_allocator *alloc, void *block);
+char *cgwp_strdup(const cgw_allocator *alloc, const char *str);
 
 #endif /* CGW_COMMON_ALLOC_H */

@@ -119,8 +119,8 @@ cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
 #endif
     ;
 cgw_status cgwp_enter(cgw_writer *w, const char *call, int states);
-cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *s);
-cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *s);
+cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *text);
+cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *name);
 
 /* writer.c: creating a writer and binding its sink (used by the sinks) */
 cgw_writer *cgwp_new(const cgw_options *opts);
@@ -197,7 +197,7 @@ void cgwp_tables_free(cgw_writer *w);
 
 /* pos.c */
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
-char *cgwp_pos_any(cgw_writer *w, char *p, const uint64_t *pos, int is_target);
+char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target);
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
