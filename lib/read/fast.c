@@ -8,43 +8,43 @@
 #include "emit.h"
 #include "scan.h"
 
-/* Take the line that starts at line and whose parse stopped at e: 1 when
- * e is its '\n', or a blank before it (Callgrind ends calls=, jump= and
+/* Take the line that starts at line and whose parse stopped at stop: 1 when
+ * stop is its '\n', or a blank before it (Callgrind ends calls=, jump= and
  * their source lines so), noted as the general parser notes it; 0 when
  * the line must go to the general parser. */
-static CGWP_HOT_INLINE int take(cgw_reader *r, const char *line, const char *e)
+static CGWP_HOT_INLINE int take(cgw_reader *r, const char *line, const char *stop)
 {
-    if (e == NULL)
+    if (stop == NULL)
         return 0;
-    int blank = *e == ' ';
-    if (e[blank] != '\n')
+    int blank = *stop == ' ';
+    if (stop[blank] != '\n')
         return 0;
-    cgwr_take_line(r, (size_t)(e - line) + 1 + blank);
+    cgwr_take_line(r, (size_t)(stop - line) + 1 + blank);
     if (blank)
         cgwr_trailing_blank(r);
     return 1;
 }
 
 /* A position line: see fast_line(). */
-static int fast_position(cgw_reader *r, const char *p, const char *end)
+static int fast_position(cgw_reader *r, const char *line, const char *end)
 {
-    uint64_t pos[CGW_NPOS_MAX], *c = r->costs[r->nq];
-    if (r->nevents == 0 || r->fn == NULL || !take(r, p, cgwr_scan(r, p, end, pos, c)))
+    uint64_t pos[CGW_NPOS_MAX], *costs = r->costs[r->nq];
+    if (r->nevents == 0 || r->fn == NULL || !take(r, line, cgwr_scan(r, line, end, pos, costs)))
         return 0;
     cgwr_set_base(r, pos);
-    cgwr_emit_position(r, pos, c);
+    cgwr_emit_position(r, pos, costs);
     return 1;
 }
 
 /* "calls=COUNT TARGET" after "calls=": a count other than 0, the callee
  * named since the last call, one space and every target subposition. */
-static int fast_calls(cgw_reader *r, const char *line, const char *p, const char *end)
+static int fast_calls(cgw_reader *r, const char *line, const char *cur, const char *end)
 {
     uint64_t count;
     int relative = 0;
     if (r->fn == NULL || r->cfn == NULL || !r->cfn_fresh || r->nevents == 0 ||
-        (p = cgwr_digits(p, &count)) == NULL || count == 0 || *p != ' ' ||
-        !take(r, line, cgwr_scan_positions(r, p + 1, end, r->call.target_pos, &relative)))
+        (cur = cgwr_digits(cur, &count)) == NULL || count == 0 || *cur != ' ' ||
+        !take(r, line, cgwr_scan_positions(r, cur + 1, end, r->call.target_pos, &relative)))
         return 0;
     cgwr_pend_call(r, CGW_REC_CALL, count, 0);
     return 1;
@@ -52,31 +52,33 @@ static int fast_calls(cgw_reader *r, const char *line, const char *p, const char
 
 /* "jump=COUNT TARGET" or "jcnd=FOLLOWED/EXECUTED TARGET" after the '=',
  * with FOLLOWED <= EXECUTED: KCachegrind's lines, so each one is noted. */
-static int fast_jump(cgw_reader *r, const char *line, const char *p, const char *end,
+static int fast_jump(cgw_reader *r, const char *line, const char *cur, const char *end,
                      cgw_record_kind kind)
 {
     uint64_t count, executed;
     int relative = 0;
-    if (r->fn == NULL || r->nevents == 0 || (p = cgwr_jump_counts(p, kind, &count, &executed)) == NULL)
+    if (r->fn == NULL || r->nevents == 0 ||
+        (cur = cgwr_jump_counts(cur, kind, &count, &executed)) == NULL)
         return 0;
-    if (*p != ' ' || !take(r, line, cgwr_scan_positions(r, p + 1, end, r->call.target_pos, &relative)))
+    if (*cur != ' ' ||
+        !take(r, line, cgwr_scan_positions(r, cur + 1, end, r->call.target_pos, &relative)))
         return 0;
     cgwr_kcachegrind_only(r, line, 4);
     cgwr_pend_call(r, kind, count, executed);
     return 1;
 }
 
-/* The name that "(ID)\n" at p refers to, an ID of kind defined in the
+/* The name that "(ID)\n" at cur refers to, an ID of kind defined in the
  * part (cgwr_id_digits()); *next is then the start of the next line.  NULL
  * for anything else. */
-static CGWP_HOT_INLINE const cgwr_str *id_ref(cgw_reader *r, int kind, const char *p,
+static CGWP_HOT_INLINE const cgwr_str *id_ref(cgw_reader *r, int kind, const char *cur,
                                              const char **next)
 {
     uint64_t id;
-    const char *e = cgwr_id_digits(p, &id);
-    if (e == NULL || e[1] != '\n')
+    const char *rparen = cgwr_id_digits(cur, &id);
+    if (rparen == NULL || rparen[1] != '\n')
         return NULL;
-    *next = e + 2;
+    *next = rparen + 2;
     return cgwr_id_name(r, kind, id);
 }
 
@@ -84,104 +86,109 @@ static CGWP_HOT_INLINE const cgwr_str *id_ref(cgw_reader *r, int kind, const cha
  * callee's names between calls.  Returns the length of the line, '\n'
  * included, for the caller to take, or 0 when the general parser must
  * read it (nothing is changed then). */
-static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *p)
+static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *line)
 {
     const cgwr_str **slot;
     int kind;
-    if (p[1] == 'f' && p[2] == 'n') {
+    if (line[1] == 'f' && line[2] == 'n') {
         kind = CGWR_FN;
         slot = &r->cfn;
-    } else if (p[1] == 'f' && (p[2] == 'i' || p[2] == 'l') && !r->cfn_fresh) {
+    } else if (line[1] == 'f' && (line[2] == 'i' || line[2] == 'l') && !r->cfn_fresh) {
         kind = CGWR_FL;
         slot = &r->cfi;
-    } else if (p[1] == 'o' && p[2] == 'b' && !r->cfn_fresh) {
+    } else if (line[1] == 'o' && line[2] == 'b' && !r->cfn_fresh) {
         kind = CGWR_OB;
         slot = &r->cob;
     } else {
         return 0;
     }
     const char *next;
-    const cgwr_str *name = p[3] == '=' ? id_ref(r, kind, p + 4, &next) : NULL;
+    const cgwr_str *name = line[3] == '=' ? id_ref(r, kind, line + 4, &next) : NULL;
     if (name == NULL)
         return 0;
     *slot = name;
     if (kind == CGWR_FN)
         r->cfn_fresh = 1;
-    return (size_t)(next - p);
+    return (size_t)(next - line);
 }
 
-/* The '\n' that ends the name at s, when no NUL or CR comes before it;
+/* The '\n' that ends the name at cur, when no NUL or CR comes before it;
  * else NULL.  A '\n' comes before end.  Eight bytes a step while eight
  * are left before end: the lowest byte a zero-byte test marks is exact. */
-static const char *name_end(const char *s, const char *end)
+static const char *name_end(const char *cur, const char *end)
 {
-#define ZERO_BYTES(x) (((x) - CGWP_BYTES(1)) & ~(x) & CGWP_BYTES(0x80))
-    for (; end - s >= 8; s += 8) {
-        uint64_t w = cgwr_load_le64(s);
-        uint64_t hit = ZERO_BYTES(w ^ CGWP_BYTES('\n')) | ZERO_BYTES(w) |
-                       ZERO_BYTES(w ^ CGWP_BYTES('\r'));
+#define ZERO_BYTES(bytes) (((bytes) - CGWP_BYTES(1)) & ~(bytes) & CGWP_BYTES(0x80))
+    for (; end - cur >= 8; cur += 8) {
+        uint64_t word = cgwr_load_le64(cur);
+        uint64_t hit = ZERO_BYTES(word ^ CGWP_BYTES('\n')) | ZERO_BYTES(word) |
+                       ZERO_BYTES(word ^ CGWP_BYTES('\r'));
         if (hit != 0) {
-            s += __builtin_ctzll(hit) / 8;
-            return *s == '\n' ? s : NULL;
+            cur += __builtin_ctzll(hit) / 8;
+            return *cur == '\n' ? cur : NULL;
         }
     }
 #undef ZERO_BYTES
-    for (; *s != '\n'; s++)
-        if (*s == '\0' || *s == '\r')
+    for (; *cur != '\n'; cur++)
+        if (*cur == '\0' || *cur == '\r')
             return NULL;
-    return s;
+    return cur;
 }
 
-/* A name line at p (ob= fl= fi= fe= fn= cob= cfi= cfl= cfn=): a name, a
+/* A name line (ob= fl= fi= fe= fn= cob= cfi= cfl= cfn=) at line: a name, a
  * defined "(ID)" or "(ID) name", as cgwr_spec_line() reads it, when the line
  * has nothing the general parser would note (a blank around the name or
  * at the end, a NUL or CR, an ID's leading zero, an undefined ID, a name
  * that starts with '(').  All its reads stop at the line's '\n'.  1 when
  * taken. */
-static CGWP_HOT_INLINE int fast_spec(cgw_reader *r, const char *p, const char *end)
+static CGWP_HOT_INLINE int fast_spec(cgw_reader *r, const char *line, const char *end)
 {
     enum cgwr_spec_key key;
-    const char *v = p + 3;
-    if (p[0] == 'c' && p[1] == 'o' && p[2] == 'b')
+    const char *value = line + 3;
+    if (line[0] == 'c' && line[1] == 'o' && line[2] == 'b')
         key = CGWR_KEY_COB;
-    else if (p[0] == 'c' && p[1] == 'f')
-        key = p[2] == 'n' ? CGWR_KEY_CFN : p[2] == 'i' ? CGWR_KEY_CFI : p[2] == 'l' ? CGWR_KEY_CFL : CGWR_KEY_NONE;
-    else if (p[0] == 'f')
-        key = p[1] == 'n' ? CGWR_KEY_FN : p[1] == 'l' ? CGWR_KEY_FL : p[1] == 'i' ? CGWR_KEY_FI
-            : p[1] == 'e' ? CGWR_KEY_FE : CGWR_KEY_NONE, v = p + 2;
-    else if (p[0] == 'o' && p[1] == 'b')
-        key = CGWR_KEY_OB, v = p + 2;
+    else if (line[0] == 'c' && line[1] == 'f')
+        key = line[2] == 'n'   ? CGWR_KEY_CFN
+              : line[2] == 'i' ? CGWR_KEY_CFI
+              : line[2] == 'l' ? CGWR_KEY_CFL : CGWR_KEY_NONE;
+    else if (line[0] == 'f')
+        key = line[1] == 'n'   ? CGWR_KEY_FN
+              : line[1] == 'l' ? CGWR_KEY_FL
+              : line[1] == 'i' ? CGWR_KEY_FI
+              : line[1] == 'e' ? CGWR_KEY_FE : CGWR_KEY_NONE, value = line + 2;
+    else if (line[0] == 'o' && line[1] == 'b')
+        key = CGWR_KEY_OB, value = line + 2;
     else
         return 0;
-    if (key == CGWR_KEY_NONE || *v++ != '=')
+    if (key == CGWR_KEY_NONE || *value++ != '=')
         return 0;
-    const char *s = v, *nl;
+    const char *text = value, *nl;
     uint64_t id = 0;
-    int has_id = v[0] == '(';
+    int has_id = value[0] == '(';
     if (has_id) {
-        const char *e = cgwr_id_digits(v, &id);
-        if (e == NULL)
+        const char *rparen = cgwr_id_digits(value, &id);
+        if (rparen == NULL)
             return 0;
-        if (e[1] == '\n') { /* "(ID)": a use */
+        if (rparen[1] == '\n') { /* "(ID)": a use */
             const cgwr_str *name = cgwr_id_name(r, cgwr_key_kind(key), id);
             if (name == NULL)
                 return 0;
-            cgwr_take_line(r, (size_t)(e + 2 - p));
+            cgwr_take_line(r, (size_t)(rparen + 2 - line));
             r->part.body = 1;
             cgwr_spec_apply(r, key, name);
             return 1;
         }
-        if (e[1] != ' ')
+        if (rparen[1] != ' ')
             return 0;
-        s = e + 2;
+        text = rparen + 2;
     }
-    if (cgwr_blank(*s) || *s == '(' || (nl = name_end(s, end)) == NULL || nl == s ||
+    if (cgwr_blank(*text) || *text == '(' || (nl = name_end(text, end)) == NULL || nl == text ||
         cgwr_blank(nl[-1]))
         return 0;
-    cgwr_take_line(r, (size_t)(nl + 1 - p));
+    cgwr_take_line(r, (size_t)(nl + 1 - line));
     r->part.body = 1;
-    const cgwr_str *name = has_id ? cgwr_id_define(r, cgwr_key_kind(key), id, s, (size_t)(nl - s))
-                                  : cgwr_intern(r, s, (size_t)(nl - s));
+    const cgwr_str *name =
+        has_id ? cgwr_id_define(r, cgwr_key_kind(key), id, text, (size_t)(nl - text))
+               : cgwr_intern(r, text, (size_t)(nl - text));
     if (name != NULL)
         cgwr_spec_apply(r, key, name);
     return 1;
@@ -195,142 +202,145 @@ static CGWP_HOT_INLINE int fast_spec(cgw_reader *r, const char *p, const char *e
  * position, call or jump line needs an earlier name line of the part,
  * which began the part's body; a name line begins it.  1 when taken; 0
  * when the line must go through cgwr_getline() and cgwr_line() (nothing
- * is consumed then), which gives any other diagnostic.  p starts a line
- * and a '\n' follows it before end.  The keys are compared with
+ * is consumed then), which gives any other diagnostic.  line is the start of
+ * a line and a '\n' follows it before end.  The keys are compared with
  * memcmp(), which may read all their bytes, only when that many are
  * left before end (a line "c" may end the input). */
-static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *p, const char *end)
+static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *line, const char *end)
 {
-    if (cgwr_starts_position(*p))
-        return fast_position(r, p, end);
+    if (cgwr_starts_position(*line))
+        return fast_position(r, line, end);
     if (r->call.kind != 0)
         return 0;
-    if (*p == '\n') {
+    if (*line == '\n') {
         cgwr_take_line(r, 1);
         return 1;
     }
-    if (end - p < 6)
+    if (end - line < 6)
         return 0;
-    if (*p == 'j') {
-        cgw_record_kind kind = cgwr_jump_kind(p);
-        return kind != 0 && fast_jump(r, p, p + 5, end, kind);
+    if (*line == 'j') {
+        cgw_record_kind kind = cgwr_jump_kind(line);
+        return kind != 0 && fast_jump(r, line, line + 5, end, kind);
     }
-    if (*p == 'c' && memcmp(p, "calls=", 6) == 0)
-        return fast_calls(r, p, p + 6, end);
-    return fast_spec(r, p, end);
+    if (*line == 'c' && memcmp(line, "calls=", 6) == 0)
+        return fast_calls(r, line, line + 6, end);
+    return fast_spec(r, line, end);
 }
 
 /* The subpositions of a line in a run (below), counted from the bases
  * b0 and b1 into *v0 and *v1, as cgwr_scan_positions() reads them. */
-static CGWP_HOT_INLINE const char *run_positions(const char *p, const char *end,
+static CGWP_HOT_INLINE const char *run_positions(const char *cur, const char *end,
                                                  const size_t npos, uint64_t b0, uint64_t b1,
                                                  uint64_t *v0, uint64_t *v1, int *relative)
 {
-    if ((p = cgwr_one_position(p, end, b0, v0, relative)) == NULL)
+    if ((cur = cgwr_one_position(cur, end, b0, v0, relative)) == NULL)
         return NULL;
-    if (npos > 1 && (*p++ != ' ' || (p = cgwr_one_position(p, end, b1, v1, relative)) == NULL))
+    if (npos > 1 &&
+        (*cur++ != ' ' || (cur = cgwr_one_position(cur, end, b1, v1, relative)) == NULL))
         return NULL;
-    return p;
+    return cur;
 }
 
-/* The start of the next line when q ends this one, after one blank at
- * most (*blanks counts it); NULL when q does not. */
-static CGWP_HOT_INLINE const char *run_line_end(const char *q, uint64_t *blanks)
+/* The start of the next line when cur ends this one, after one blank at
+ * most (*blanks counts it); NULL when cur does not. */
+static CGWP_HOT_INLINE const char *run_line_end(const char *cur, uint64_t *blanks)
 {
-    int blank = *q == ' ';
-    if (q[blank] != '\n')
+    int blank = *cur == ' ';
+    if (cur[blank] != '\n')
         return NULL;
     *blanks += (uint64_t)blank;
-    return q + blank + 1;
+    return cur + blank + 1;
 }
 
-/* A call or jump line's target (after its counts, at p) and its source
+/* A call or jump line's target (after its counts, at cur) and its source
  * line, in a run: the target's positions count from the bases and leave
  * them; the source line's become the new bases (*b0, *b1).  The pair
  * follows a position line of the run, so relative positions are allowed.
  * A jump's source line has no costs; a call's has one for every event,
- * into c.  *blanks counts the trailing blanks, which the pair may have
+ * into costs.  *blanks counts the trailing blanks, which the pair may have
  * only when blanks_counted.  Returns the start of the line after the
  * pair, or NULL to leave both lines to fast_line() (nothing is changed
- * then, but c). */
-static CGWP_HOT_INLINE const char *run_pair(const char *p, const char *end, const size_t npos,
+ * then, but costs). */
+static CGWP_HOT_INLINE const char *run_pair(const char *cur, const char *end, const size_t npos,
                                             size_t ne, uint64_t *b0, uint64_t *b1,
-                                            uint64_t *blanks, int blanks_counted, uint64_t *c)
+                                            uint64_t *blanks, int blanks_counted, uint64_t *costs)
 {
     uint64_t v0, v1 = 0, any = 0, blank = 0;
     int relative = 0;
-    if (*p != ' ' || (p = run_positions(p + 1, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL ||
-        (p = run_line_end(p, &blank)) == NULL || p == end)
+    if (*cur != ' ' ||
+        (cur = run_positions(cur + 1, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL ||
+        (cur = run_line_end(cur, &blank)) == NULL || cur == end)
         return NULL;
-    if ((p = run_positions(p, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL)
+    if ((cur = run_positions(cur, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL)
         return NULL;
-    for (size_t n = 0; n < ne; n++) {
-        if (*p != ' ' || (p = cgwr_digits(p + 1, &c[n])) == NULL)
+    for (size_t i = 0; i < ne; i++) {
+        if (*cur != ' ' || (cur = cgwr_digits(cur + 1, &costs[i])) == NULL)
             return NULL;
-        any |= c[n];
+        any |= costs[i];
     }
-    if (any >= CGWR_BIG_COST || (p = run_line_end(p, &blank)) == NULL || (blank && !blanks_counted))
+    if (any >= CGWR_BIG_COST || (cur = run_line_end(cur, &blank)) == NULL ||
+        (blank && !blanks_counted))
         return NULL;
     *b0 = v0;
     *b1 = v1;
     *blanks += blank;
-    return p;
+    return cur;
 }
 
 /* A jump= or jcnd= line and its source line in a run, as fast_jump()
  * and fast_position() take them when jump records are skipped (the
  * caller makes sure that the jump's warning is only counted); or NULL. */
-static CGWP_HOT_INLINE const char *run_jump(cgw_reader *r, const char *p, const char *end,
+static CGWP_HOT_INLINE const char *run_jump(cgw_reader *r, const char *cur, const char *end,
                                             const size_t npos, uint64_t *b0, uint64_t *b1,
                                             uint64_t *blanks, int blanks_counted)
 {
-    cgw_record_kind kind = cgwr_jump_kind(p);
+    cgw_record_kind kind = cgwr_jump_kind(cur);
     uint64_t count, executed;
     const cgwr_str *ob, *fl, *fn;
     if (kind == 0 || !(r->skip & CGW_SKIP(kind)) ||
-        (p = cgwr_jump_counts(p + 5, kind, &count, &executed)) == NULL ||
-        (p = run_pair(p, end, npos, 0, b0, b1, blanks, blanks_counted, NULL)) == NULL)
+        (cur = cgwr_jump_counts(cur + 5, kind, &count, &executed)) == NULL ||
+        (cur = run_pair(cur, end, npos, 0, b0, b1, blanks, blanks_counted, NULL)) == NULL)
         return NULL;
     cgwr_take_target(r, kind, &ob, &fl, &fn); /* uses up jfi= jfn= cob= cfi= cfn= */
-    return p;
+    return cur;
 }
 
 /* A calls= line, number line, and its source line in a run, as
  * fast_calls() and fast_position() take them when call records are
  * skipped, counted and checked as cgwr_emit_call() does; or NULL. */
-static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *p, const char *end,
+static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *cur, const char *end,
                                             const size_t npos, uint64_t *b0, uint64_t *b1,
                                             uint64_t *blanks, int blanks_counted, uint64_t line)
 {
-    uint64_t count, *c = r->costs[r->nq];
+    uint64_t count, *costs = r->costs[r->nq];
     if (r->cfn == NULL || !r->cfn_fresh || !(r->skip & CGW_SKIP(CGW_REC_CALL)) ||
-        (p = cgwr_digits(p + 6, &count)) == NULL || count == 0 ||
-        (p = run_pair(p, end, npos, r->nevents, b0, b1, blanks, blanks_counted, c)) == NULL)
+        (cur = cgwr_digits(cur + 6, &count)) == NULL || count == 0 ||
+        (cur = run_pair(cur, end, npos, r->nevents, b0, b1, blanks, blanks_counted, costs)) == NULL)
         return NULL;
     const cgwr_str *ob, *fl, *fn;
     cgwr_take_target(r, CGW_REC_CALL, &ob, &fl, &fn);
-    cgwr_count_call(r, ob, fl, fn, line, c);
-    return p;
+    cgwr_count_call(r, ob, fl, fn, line, costs);
+    return cur;
 }
 
-/* The costs of a cost line in a run, after its positions at q: one for
- * each event (into c), then the '\n'; added to the totals t.  Returns
- * the '\n', or NULL to end the run before the line (t unchanged). */
-static CGWP_HOT_INLINE const char *run_costs(const char *q, size_t ne, uint64_t *c,
-                                             uint64_t *t)
+/* The costs of a cost line in a run, after its positions at cur: one for
+ * each event (into costs), then the '\n'; added to totals.  Returns
+ * the '\n', or NULL to end the run before the line (totals unchanged). */
+static CGWP_HOT_INLINE const char *run_costs(const char *cur, size_t ne, uint64_t *costs,
+                                             uint64_t *totals)
 {
     uint64_t any = 0;
-    size_t n = 0; /* q is NULL only when n < ne */
-    while (n < ne && *q == ' ' && (q = cgwr_digits(q + 1, &c[n])) != NULL)
-        any |= c[n++];
-    if (n != ne || *q != '\n' || any >= CGWR_BIG_COST)
+    size_t ncosts = 0; /* cur is NULL only when ncosts < ne */
+    while (ncosts < ne && *cur == ' ' && (cur = cgwr_digits(cur + 1, &costs[ncosts])) != NULL)
+        any |= costs[ncosts++];
+    if (ncosts != ne || *cur != '\n' || any >= CGWR_BIG_COST)
         return NULL;
-    if (cgwr_add_wrapping(t, c, ne)) { /* the general parser reports it */
+    if (cgwr_add_wrapping(totals, costs, ne)) { /* the general parser reports it */
         for (size_t i = 0; i < ne; i++)
-            t[i] -= c[i];
+            totals[i] -= costs[i];
         return NULL;
     }
-    return q;
+    return cur;
 }
 
 /* A run read a cost line: the block has begun, as after cgwr_set_base(),
@@ -365,54 +375,54 @@ static void run_account(cgw_reader *r, uint64_t cost_lines, uint64_t jumps, uint
  * run_jump()).  A cost line that ends in a blank, has fewer costs than
  * events, or would wrap a total ends the run, as does any other line;
  * the caller then reads it as usual.  Returns where the run stopped. */
-static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const char *end,
+static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, const char *end,
                                             const size_t npos)
 {
     const int s0 = r->pos_order[0], s1 = npos > 1 ? r->pos_order[1] : 0;
     uint64_t b0 = r->base[s0], b1 = npos > 1 ? r->base[s1] : 0;
-    uint64_t *t = r->part.totals, *c = r->costs[r->nq];
+    uint64_t *totals = r->part.totals, *costs = r->costs[r->nq];
     const size_t ne = r->nevents;
     int relative_ok = !r->first_in_block && r->seen_cost;
     const int blanks_counted = cgwr_only_counted(r, CGWR_BLANK);
     const int jumps_counted = cgwr_only_counted(r, CGWR_NONPORTABLE_LINE);
-    const char *start = p;
+    const char *start = cur;
     uint64_t lines = 0, cost_lines = 0, jumps = 0, blanks = 0;
-    while (p < end) {
+    while (cur < end) {
         int relative = 0;
         uint64_t v0, v1 = 0;
-        const char *q = run_positions(p, end, npos, b0, b1, &v0, &v1, &relative);
-        if (q == NULL) {
-            size_t n;
-            if (end - p < 6)
+        const char *next = run_positions(cur, end, npos, b0, b1, &v0, &v1, &relative);
+        if (next == NULL) {
+            size_t len;
+            if (end - cur < 6)
                 break;
-            if (*p == 'j') {
+            if (*cur == 'j') {
                 if (!jumps_counted ||
-                    (q = run_jump(r, p, end, npos, &b0, &b1, &blanks, blanks_counted)) == NULL)
+                    (next = run_jump(r, cur, end, npos, &b0, &b1, &blanks, blanks_counted)) == NULL)
                     break;
                 jumps++;
-            } else if (*p == 'c' && memcmp(p, "calls=", 6) == 0) {
-                if ((q = run_call(r, p, end, npos, &b0, &b1, &blanks, blanks_counted,
-                                  r->lineno + lines + 1)) == NULL)
+            } else if (*cur == 'c' && memcmp(cur, "calls=", 6) == 0) {
+                if ((next = run_call(r, cur, end, npos, &b0, &b1, &blanks, blanks_counted,
+                                     r->lineno + lines + 1)) == NULL)
                     break;
-            } else if (*p == 'c' && (n = callee_line(r, p)) > 0) {
+            } else if (*cur == 'c' && (len = callee_line(r, cur)) > 0) {
                 lines++;
-                p += n;
+                cur += len;
                 continue;
             } else {
                 break;
             }
             lines += 2;
-            p = q;
+            cur = next;
             continue;
         }
-        if ((relative && !relative_ok) || (q = run_costs(q, ne, c, t)) == NULL)
+        if ((relative && !relative_ok) || (next = run_costs(next, ne, costs, totals)) == NULL)
             break;
         b0 = v0;
         b1 = v1;
         relative_ok = 1;
         lines++;
         cost_lines++;
-        p = q + 1;
+        cur = next + 1;
     }
     if (cost_lines > 0) { /* a position line was read: the run starts with one */
         r->base[s0] = b0;
@@ -421,39 +431,39 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *p, const 
         run_began(r);
     }
     run_account(r, cost_lines, jumps, blanks);
-    cgwr_take_lines(r, (size_t)(p - start), lines);
-    return p;
+    cgwr_take_lines(r, (size_t)(cur - start), lines);
+    return cur;
 }
 
-/* cost_run() for this part; p itself when it does not apply. */
-static const char *any_cost_run(cgw_reader *r, const char *p, const char *end)
+/* cost_run() for this part; cur itself when it does not apply. */
+static const char *any_cost_run(cgw_reader *r, const char *cur, const char *end)
 {
     if (r->call.kind != 0 || r->fn == NULL || r->nevents == 0 ||
         !(r->skip & CGW_SKIP(CGW_REC_COST)))
-        return p;
+        return cur;
     if (r->part.pub.npos == 1)
-        return cost_run(r, p, end, 1);
+        return cost_run(r, cur, end, 1);
     if (r->part.pub.npos == 2)
-        return cost_run(r, p, end, 2);
-    return p;
+        return cost_run(r, cur, end, 2);
+    return cur;
 }
 
 int cgwr_fast_lines(cgw_reader *r)
 {
-    const char *end, *p = cgwr_whole_lines(r, &end);
-    while (p < end) {
-        if (cgwr_starts_position(*p)) {
-            const char *q = any_cost_run(r, p, end);
-            if (q != p) {
-                p = q;
+    const char *end, *cur = cgwr_whole_lines(r, &end);
+    while (cur < end) {
+        if (cgwr_starts_position(*cur)) {
+            const char *next = any_cost_run(r, cur, end);
+            if (next != cur) {
+                cur = next;
                 continue;
             }
         }
-        if (!fast_line(r, p, end))
+        if (!fast_line(r, cur, end))
             break;
         if (r->nq > 0)
             return 1;
-        p = cgwr_whole_lines(r, &end);
+        cur = cgwr_whole_lines(r, &end);
     }
     return 0;
 }
