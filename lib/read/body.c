@@ -11,34 +11,34 @@
 #include "scan.h"
 
 /* The start of the next token, noting tabs. */
-static const char *skip(cgw_reader *r, const char *p, const char *end)
+static const char *skip(cgw_reader *r, const char *cur, const char *end)
 {
-    while (p < end && cgwr_blank(*p)) {
-        if (*p == '\t')
+    while (cur < end && cgwr_blank(*cur)) {
+        if (*cur == '\t')
             cgwr_diag(r, r->lineno, CGWR_TAB,
                       "tab as a separator (KCachegrind drops the costs, gprof2dot stops)");
-        p++;
+        cur++;
     }
-    return p;
+    return cur;
 }
 
-/* One subposition at p (before end) into *out, counted from base when
+/* One subposition at cur (before end) into *out, counted from base when
  * it is relative (*relative is then set).  Returns its end; NULL when it
  * is malformed (*reported stays 0: the caller says so) or out of range
  * (reported here, *reported set). */
-static const char *subposition(cgw_reader *r, const char *p, const char *end, uint64_t base,
+static const char *subposition(cgw_reader *r, const char *cur, const char *end, uint64_t base,
                                uint64_t *out, int *relative, int *reported)
 {
     int flags = 0;
     uint64_t value;
-    char sign = *p;
+    char sign = *cur;
     if (sign == '*') {
         *relative = 1;
         *out = base;
-        return p + 1;
+        return cur + 1;
     }
     if (sign != '+' && sign != '-') {
-        const char *next = cgwr_number(p, end, &value, &flags);
+        const char *next = cgwr_number(cur, end, &value, &flags);
         if (next == NULL)
             return NULL;
         if (flags & CGWR_NUM_OVERFLOW) {
@@ -53,7 +53,7 @@ static const char *subposition(cgw_reader *r, const char *p, const char *end, ui
         return next;
     }
     *relative = 1;
-    const char *next = cgwr_number(p + 1, end, &value, &flags);
+    const char *next = cgwr_number(cur + 1, end, &value, &flags);
     if (next == NULL || (flags & CGWR_NUM_HEX))
         return NULL;
     *reported = 1;
@@ -75,74 +75,74 @@ static const char *subposition(cgw_reader *r, const char *p, const char *end, ui
 
 /* Parse npos subpositions into out (canonical order).  is_target: a call
  * or jump target, which does not move the base.  NULL on error (reported). */
-static const char *positions(cgw_reader *r, const char *p, const char *end, uint64_t *out,
+static const char *positions(cgw_reader *r, const char *cur, const char *end, uint64_t *out,
                              int is_target)
 {
     size_t npos = r->part.pub.npos;
     int relative = 0, reported = 0;
     for (size_t i = 0; i < npos; i++) {
         if (i > 0) {
-            if (p < end && !cgwr_blank(*p))
+            if (cur < end && !cgwr_blank(*cur))
                 goto bad;
-            p = skip(r, p, end);
+            cur = skip(r, cur, end);
         }
         int slot = r->pos_order[i];
-        if (p == end) {
+        if (cur == end) {
             if (is_target) { /* calls= with no target: KCachegrind's converters */
                 out[slot] = 0;
                 continue;
             }
             goto bad;
         }
-        const char *next = subposition(r, p, end, r->base[slot], &out[slot], &relative,
+        const char *next = subposition(r, cur, end, r->base[slot], &out[slot], &relative,
                                        &reported);
         if (next == NULL)
             goto bad;
-        p = next;
+        cur = next;
     }
-    if (p < end && !cgwr_blank(*p))
+    if (cur < end && !cgwr_blank(*cur))
         goto bad;
     if (relative && !is_target && (r->first_in_block || !r->seen_cost))
         cgwr_diag(r, r->lineno, CGWR_RELATIVE_FIRST,
                   "relative position on the first line of a function block");
     if (!is_target)
         cgwr_set_base(r, out);
-    return p;
+    return cur;
 bad:
     if (!reported)
         cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER,
                   "malformed position \"%.*s\" (expected %zu of number, 0xHEX, +N, -N or *)",
-                  cgwr_clip(p, end, 40), p, npos);
+                  cgwr_clip(cur, end, 40), cur, npos);
     return NULL;
 }
 
-/* Costs after the positions into c[nevents]; -1 on error (reported).
+/* Costs after the positions into out[nevents]; -1 on error (reported).
  * A jump's source line has none, as Callgrind writes it. */
-static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c, int is_jump)
+static int costs(cgw_reader *r, const char *cur, const char *end, uint64_t *out, int is_jump)
 {
-    size_t n = 0, ne = r->nevents;
+    size_t ncosts = 0, ne = r->nevents;
     uint64_t any = 0;
     int flags = 0;
     for (;;) {
-        p = skip(r, p, end);
-        if (p == end)
+        cur = skip(r, cur, end);
+        if (cur == end)
             break;
-        uint64_t v;
-        const char *q = cgwr_number(p, end, &v, &flags);
-        if (q == NULL || (q < end && !cgwr_blank(*q))) {
+        uint64_t value;
+        const char *next = cgwr_number(cur, end, &value, &flags);
+        if (next == NULL || (next < end && !cgwr_blank(*next))) {
             cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER,
-                      "cost %zu is not an unsigned number: \"%.*s\"", n + 1,
-                      cgwr_clip(p, end, 30), p);
+                      "cost %zu is not an unsigned number: \"%.*s\"", ncosts + 1,
+                      cgwr_clip(cur, end, 30), cur);
             return -1;
         }
-        if (n == ne) {
+        if (ncosts == ne) {
             cgwr_diag(r, r->lineno, CGWR_TOO_MANY_COSTS,
                       "more than %zu costs for the %zu events; the rest are ignored", ne, ne);
             break;
         }
-        c[n++] = v;
-        any |= v;
-        p = q;
+        out[ncosts++] = value;
+        any |= value;
+        cur = next;
     }
     if (flags & CGWR_NUM_OVERFLOW) {
         cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "a cost passes 2^64-1");
@@ -154,17 +154,17 @@ static int costs(cgw_reader *r, const char *p, const char *end, uint64_t *c, int
     if (any >= CGWR_BIG_COST)
         cgwr_diag(r, r->lineno, CGWR_BIG_VALUE,
                   "a cost of 2^53 or more (gprof2dot and speedscope lose precision)");
-    if (n < ne) {
+    if (ncosts < ne) {
         if (!is_jump)
             cgwr_diag(r, r->lineno, CGWR_FEW_COSTS,
                       "%zu costs for %zu events (speedscope reads the missing ones as NaN)",
-                      n, ne);
-        memset(c + n, 0, (ne - n) * sizeof *c);
+                      ncosts, ne);
+        memset(out + ncosts, 0, (ne - ncosts) * sizeof *out);
     }
     return 0;
 }
 
-void cgwr_position_line(cgw_reader *r, const char *p, const char *end)
+void cgwr_position_line(cgw_reader *r, const char *cur, const char *end)
 {
     cgwr_pending *call = &r->call;
     if (r->nevents == 0) {
@@ -177,35 +177,35 @@ void cgwr_position_line(cgw_reader *r, const char *p, const char *end)
         call->kind = 0;
         return;
     }
-    uint64_t pos[CGW_NPOS_MAX], *c = r->costs[r->nq];
-    if (r->unterminated || cgwr_scan(r, p, end, pos, c) != end) {
+    uint64_t pos[CGW_NPOS_MAX], *line_costs = r->costs[r->nq];
+    if (r->unterminated || cgwr_scan(r, cur, end, pos, line_costs) != end) {
         int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
-        p = positions(r, p, end, pos, 0);
-        if (p == NULL || costs(r, p, end, c, is_jump) < 0) {
+        cur = positions(r, cur, end, pos, 0);
+        if (cur == NULL || costs(r, cur, end, line_costs, is_jump) < 0) {
             call->kind = 0;
             return;
         }
     } else {
         cgwr_set_base(r, pos);
     }
-    cgwr_emit_position(r, pos, c);
+    cgwr_emit_position(r, pos, line_costs);
 }
 
-static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const char *end)
+static void call_line(cgw_reader *r, cgw_record_kind kind, const char *cur, const char *end)
 {
     cgwr_pending *call = &r->call;
     const char *what = kind == CGW_REC_CALL ? "calls=" : kind == CGW_REC_JUMP ? "jump=" : "jcnd=";
     int flags = 0;
     uint64_t count, executed = 0;
     call->kind = 0;
-    const char *q = cgwr_number(p, end, &count, &flags);
-    if (q != NULL && kind == CGW_REC_COND_JUMP) {
-        if (q < end && (*q == '/' || cgwr_blank(*q)))
-            q = cgwr_number(skip(r, q + 1, end), end, &executed, &flags);
+    const char *next = cgwr_number(cur, end, &count, &flags);
+    if (next != NULL && kind == CGW_REC_COND_JUMP) {
+        if (next < end && (*next == '/' || cgwr_blank(*next)))
+            next = cgwr_number(skip(r, next + 1, end), end, &executed, &flags);
         else
-            q = NULL;
+            next = NULL;
     }
-    if (q == NULL || (q < end && !cgwr_blank(*q)) || (flags & CGWR_NUM_OVERFLOW)) {
+    if (next == NULL || (next < end && !cgwr_blank(*next)) || (flags & CGWR_NUM_OVERFLOW)) {
         cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
                   "%s expects %s then a target position", what,
                   kind == CGW_REC_COND_JUMP ? "FOLLOWED/EXECUTED" : "a count");
@@ -226,7 +226,7 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const 
                   "calls= with no cfn= before it in the part (KCachegrind crashes)");
         return;
     }
-    if (r->nevents == 0 || positions(r, skip(r, q, end), end, call->target_pos, 1) == NULL)
+    if (r->nevents == 0 || positions(r, skip(r, next, end), end, call->target_pos, 1) == NULL)
         return;
     if (kind == CGW_REC_CALL) {
         if (!r->cfn_fresh)
@@ -241,33 +241,34 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *p, const 
 }
 
 
-/* A key= line: k..k+n the key, p..end the value. */
-void cgwr_spec_line(cgw_reader *r, const char *k, size_t n, const char *p, const char *end)
+/* A key= line: its key the len bytes at keyword, its value value..end. */
+void cgwr_spec_line(cgw_reader *r, const char *keyword, size_t len, const char *value,
+                    const char *end)
 {
-#define KEY(s) (n == sizeof(s) - 1 && memcmp(k, s, n) == 0)
+#define KEY(lit) (len == sizeof(lit) - 1 && memcmp(keyword, lit, len) == 0)
     if (KEY("calls") || KEY("jump") || KEY("jcnd")) {
         if (!KEY("calls"))
-            cgwr_kcachegrind_only(r, k, n);
+            cgwr_kcachegrind_only(r, keyword, len);
         call_line(r, KEY("calls") ? CGW_REC_CALL : KEY("jump") ? CGW_REC_JUMP
-                                                                : CGW_REC_COND_JUMP, p, end);
+                                                                : CGW_REC_COND_JUMP, value, end);
         return;
     }
     enum cgwr_spec_key key = CGWR_KEY_NONE;
-    for (int i = 0; i < CGWR_KEY_NONE && n <= 3; i++)
-        if (memcmp(cgwr_key_text[i], k, n) == 0 && cgwr_key_text[i][n] == '\0')
+    for (int i = 0; i < CGWR_KEY_NONE && len <= 3; i++)
+        if (memcmp(cgwr_key_text[i], keyword, len) == 0 && cgwr_key_text[i][len] == '\0')
             key = (enum cgwr_spec_key)i;
     if (key == CGWR_KEY_NONE) {
         if (KEY("rec") || KEY("frfn") || KEY("ln") || KEY("bb")) {
             cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
-                      "%.*s= (written by some Callgrind options) is ignored", (int)n, k);
+                      "%.*s= (written by some Callgrind options) is ignored", (int)len, keyword);
             return;
         }
         cgwr_diag(r, r->lineno, CGWR_UNKNOWN_LINE, "unknown line kind \"%.*s=\"",
-                  (int)(n > 40 ? 40 : n), k);
+                  (int)(len > 40 ? 40 : len), keyword);
         return;
     }
 #undef KEY
-    const cgwr_str *name = cgwr_name(r, cgwr_key_kind(key), p, (size_t)(end - p));
+    const cgwr_str *name = cgwr_name(r, cgwr_key_kind(key), value, (size_t)(end - value));
     if (name != NULL)
         cgwr_spec_apply(r, key, name);
 }

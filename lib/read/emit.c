@@ -8,27 +8,27 @@
 const char *const cgwr_key_text[CGWR_KEY_NONE] = { "ob", "cob", "fl", "fi", "fe", "cfi",
                                        "cfl", "cfe", "jfi", "fn", "cfn", "jfn" };
 
-/* A total passed 2^64-1 while c was added: it stays there. */
-CGWP_COLD void cgwr_totals_overflow(cgw_reader *r, const uint64_t *c)
+/* A total passed 2^64-1 while costs were added: it stays there. */
+CGWP_COLD void cgwr_totals_overflow(cgw_reader *r, const uint64_t *costs)
 {
-    uint64_t *t = r->part.totals;
+    uint64_t *totals = r->part.totals;
     for (size_t i = 0; i < r->nevents; i++) {
-        if (t[i] < c[i]) {
+        if (totals[i] < costs[i]) {
             cgwr_diag(r, r->lineno, CGWR_OVERFLOW,
                       "the total of %s passes 2^64-1", r->part.events[i].name);
-            t[i] = UINT64_MAX;
+            totals[i] = UINT64_MAX;
         }
     }
 }
 
 /* The record of the cost line of the pending call or jump, unless the
  * caller skips its kind; its checks either way. */
-CGWP_COLD void cgwr_emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *c)
+CGWP_COLD void cgwr_emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *costs)
 {
     cgwr_pending *call = &r->call;
     cgw_record_kind kind = call->kind;
     if (!(r->skip & CGW_SKIP(kind))) {
-        cgw_record *rec = cgwr_position_record(r, kind, pos, c);
+        cgw_record *rec = cgwr_position_record(r, kind, pos, costs);
         uint64_t *tp = r->tpos[rec - r->q];
         memcpy(tp, call->target_pos, sizeof call->target_pos);
         rec->target = (cgw_target){ call->ob ? call->ob->s : NULL, call->fl->s, call->fn->s };
@@ -40,10 +40,10 @@ CGWP_COLD void cgwr_emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *c)
             rec->costs = NULL;
     }
     if (kind == CGW_REC_CALL) {
-        cgwr_count_call(r, call->ob, call->fl, call->fn, call->line, c);
+        cgwr_count_call(r, call->ob, call->fl, call->fn, call->line, costs);
     } else {
         for (size_t i = 0; i < r->nevents; i++)
-            if (c[i] != 0) {
+            if (costs[i] != 0) {
                 cgwr_diag(r, r->lineno, CGWR_JUMP_COSTS,
                           "costs on the source line of a jump are ignored");
                 break;
@@ -76,21 +76,21 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
     }
     cgwr_body_end(r);
     r->pending_fi = NULL;
-    int k = cgwr_function(r, r->ob, fl, name, r->lineno);
-    if (k < 0)
+    int fn_index = cgwr_function(r, r->ob, fl, name, r->lineno);
+    if (fn_index < 0)
         return;
-    cgwr_fn *f = r->fns[k];
-    if (f->blocks == 0) {
+    cgwr_fn *func = r->fns[fn_index];
+    if (func->blocks == 0) {
         r->part.functions++;
-        f->first_line = r->lineno;
+        func->first_line = r->lineno;
     }
-    if (k != r->fn_index && f->blocks++ > 0)
+    if (fn_index != r->fn_index && func->blocks++ > 0)
         cgwr_diag(r, r->lineno, CGWR_SPLIT_FUNCTION,
                       "function %s has a second block (first at line %llu); "
                       "Xdebug-style readers keep only one", name->s,
-                      (unsigned long long)f->first_line);
+                      (unsigned long long)func->first_line);
     r->fn = name;
-    r->fn_index = k;
+    r->fn_index = fn_index;
     if ((r->flags & CGW_READ_CHECK) && r->nevents > 0)
         memcpy(r->block_start, r->part.totals, r->nevents * sizeof *r->block_start);
     r->cur_ob = r->ob;
@@ -98,13 +98,13 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
     r->first_in_block = 1;
     if (name->fn_part != r->part.pub.index) {
         ((cgwr_str *)name)->fn_part = r->part.pub.index;
-        ((cgwr_str *)name)->fn_index = (uint32_t)k;
-    } else if (name->fn_index != (uint32_t)k) {
-        const cgwr_fn *g = r->fns[name->fn_index];
-        if (g->ob != f->ob || g->fl != f->fl)
+        ((cgwr_str *)name)->fn_index = (uint32_t)fn_index;
+    } else if (name->fn_index != (uint32_t)fn_index) {
+        const cgwr_fn *other = r->fns[name->fn_index];
+        if (other->ob != func->ob || other->fl != func->fl)
             cgwr_diag(r, r->lineno, CGWR_NAME_CLASH,
                       "function %s also exists in another file or object (line %llu); "
-                      "gprof2dot merges them", name->s, (unsigned long long)g->first_line);
+                      "gprof2dot merges them", name->s, (unsigned long long)other->first_line);
     }
     name_record(r, CGW_REC_FUNCTION);
 }

@@ -20,8 +20,8 @@ static inline int cgwr_key_kind(enum cgwr_spec_key key)
 }
 
 /* emit.c */
-void cgwr_totals_overflow(cgw_reader *r, const uint64_t *c);
-void cgwr_emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *c);
+void cgwr_totals_overflow(cgw_reader *r, const uint64_t *costs);
+void cgwr_emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *costs);
 void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name);
 
 /* A cost or source line's positions become the base of relative ones. */
@@ -47,59 +47,59 @@ static CGWP_HOT_INLINE cgw_record *cgwr_record(cgw_reader *r, cgw_record_kind ki
 
 /* The record of a position line: its positions and costs. */
 static CGWP_HOT_INLINE cgw_record *cgwr_position_record(cgw_reader *r, cgw_record_kind kind,
-                                                   const uint64_t *pos, uint64_t *c)
+                                                   const uint64_t *pos, uint64_t *costs)
 {
     cgw_record *rec = cgwr_record(r, kind);
     memcpy(r->pos[rec - r->q], pos, sizeof r->pos[0]);
     rec->pos = r->pos[rec - r->q];
-    rec->costs = c;
+    rec->costs = costs;
     return rec;
 }
 
-/* Add c[0..n) to t[0..n) without a branch an event; 1 when a sum
+/* Add costs[0..count) to totals[0..count) without a branch an event; 1 when a sum
  * wrapped (a wrapped sum is smaller than what was added). */
-static CGWP_HOT_INLINE int cgwr_add_wrapping(uint64_t *t, const uint64_t *c, size_t n)
+static CGWP_HOT_INLINE int cgwr_add_wrapping(uint64_t *totals, const uint64_t *costs, size_t count)
 {
     int wrapped = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t sum = t[i] + c[i];
-        wrapped |= sum < c[i];
-        t[i] = sum;
+    for (size_t i = 0; i < count; i++) {
+        uint64_t sum = totals[i] + costs[i];
+        wrapped |= sum < costs[i];
+        totals[i] = sum;
     }
     return wrapped;
 }
 
 /* A wrapped total is set to 2^64-1. */
-static CGWP_HOT_INLINE void cgwr_add_totals(cgw_reader *r, const uint64_t *c)
+static CGWP_HOT_INLINE void cgwr_add_totals(cgw_reader *r, const uint64_t *costs)
 {
-    if (cgwr_add_wrapping(r->part.totals, c, r->nevents))
-        cgwr_totals_overflow(r, c);
+    if (cgwr_add_wrapping(r->part.totals, costs, r->nevents))
+        cgwr_totals_overflow(r, costs);
 }
 
 /* A call's cost line, handed out or not: counted, and checked in check
  * mode.  The call goes to (ob, fl, fn) from line line. */
 static CGWP_HOT_INLINE void cgwr_count_call(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
-                                       const cgwr_str *fn, uint64_t line, const uint64_t *c)
+                                       const cgwr_str *fn, uint64_t line, const uint64_t *costs)
 {
     r->part.calls++;
     if (r->flags & CGW_READ_CHECK)
-        cgwr_check_call(r, cgwr_function(r, ob, fl, fn, line), line, c);
+        cgwr_check_call(r, cgwr_function(r, ob, fl, fn, line), line, costs);
 }
 
 /* The record of a parsed position line: a cost, or the cost line of the
  * pending call or jump. */
-static CGWP_HOT_INLINE void cgwr_emit_position(cgw_reader *r, const uint64_t *pos, uint64_t *c)
+static CGWP_HOT_INLINE void cgwr_emit_position(cgw_reader *r, const uint64_t *pos, uint64_t *costs)
 {
     r->pending_fi = NULL;
     r->inline_costs = 1;
     if (r->call.kind) {
-        cgwr_emit_call(r, pos, c);
+        cgwr_emit_call(r, pos, costs);
         return;
     }
     if (!(r->skip & CGW_SKIP(CGW_REC_COST)))
-        cgwr_position_record(r, CGW_REC_COST, pos, c);
+        cgwr_position_record(r, CGW_REC_COST, pos, costs);
     r->part.cost_lines++;
-    cgwr_add_totals(r, c);
+    cgwr_add_totals(r, costs);
 }
 
 /* Where a call or jump line of kind goes: a call to the callee named
@@ -122,12 +122,12 @@ static CGWP_HOT_INLINE void cgwr_take_target(cgw_reader *r, cgw_record_kind kind
     r->cfn_fresh = 0;
 }
 
-/* A key= line (key k..k+n) that only KCachegrind reads. */
-static CGWP_HOT_INLINE void cgwr_kcachegrind_only(cgw_reader *r, const char *k, size_t n)
+/* A key= line (its key the len bytes at key) that only KCachegrind reads. */
+static CGWP_HOT_INLINE void cgwr_kcachegrind_only(cgw_reader *r, const char *key, size_t len)
 {
     if (!cgwr_warning_counted(r, CGWR_NONPORTABLE_LINE))
         cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
-                  "%.*s= lines are read by KCachegrind only", (int)n, k);
+                  "%.*s= lines are read by KCachegrind only", (int)len, key);
 }
 
 static CGWP_HOT_INLINE void cgwr_trailing_blank(cgw_reader *r)

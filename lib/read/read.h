@@ -281,9 +281,11 @@ void cgwr_line(cgw_reader *r, const char *p, size_t len);
 void cgwr_part_end(cgw_reader *r);
 void cgwr_part_free(cgw_reader *r);
 
-/* body.c: the general parser of body lines (p..end, the key k..k+n) */
-void cgwr_position_line(cgw_reader *r, const char *p, const char *end);
-void cgwr_spec_line(cgw_reader *r, const char *k, size_t n, const char *p, const char *end);
+/* body.c: the general parser of body lines (cur or value..end, the key the
+ * len bytes at keyword) */
+void cgwr_position_line(cgw_reader *r, const char *cur, const char *end);
+void cgwr_spec_line(cgw_reader *r, const char *keyword, size_t len, const char *value,
+                    const char *end);
 
 /* emit.c: the end of a function block (fn= or the end of the part), and
  * the body state of a new part */
