@@ -36,11 +36,11 @@ void cgwr_part_start(cgw_reader *r)
 
 
 /* A line that is neither blank nor a comment, leading blanks removed. */
-static void content_line(cgw_reader *r, const char *p, size_t len)
+static void content_line(cgw_reader *r, const char *cur, size_t len)
 {
-    const char *end = p + len;
-    if (cgwr_starts_position(p[0])) {
-        cgwr_position_line(r, p, end);
+    const char *end = cur + len;
+    if (cgwr_starts_position(cur[0])) {
+        cgwr_position_line(r, cur, end);
         return;
     }
     if (r->call.kind) {
@@ -50,40 +50,40 @@ static void content_line(cgw_reader *r, const char *p, size_t len)
                   (unsigned long long)r->lineno);
         r->call.kind = 0;
     }
-    const char *k = p;
-    while (p < end && ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
-        p++;
-    if (p < end && *p == '=' && p > k) {
+    const char *line = cur;
+    while (cur < end && ((*cur >= 'a' && *cur <= 'z') || (*cur >= 'A' && *cur <= 'Z')))
+        cur++;
+    if (cur < end && *cur == '=' && cur > line) {
         r->part.body = 1;
-        cgwr_spec_line(r, k, (size_t)(p - k), p + 1, end);
+        cgwr_spec_line(r, line, (size_t)(cur - line), cur + 1, end);
         return;
     }
-    int h = cgwr_header_line(r, k, len);
-    if (h == 2) {
+    int header = cgwr_header_line(r, line, len);
+    if (header == 2) {
         cgwr_part_end(r);
         r->replay = 1;
     }
-    if (h == 0)
+    if (header == 0)
         cgwr_diag(r, r->lineno, CGWR_UNKNOWN_LINE, "unknown line \"%.*s\"",
-                  cgwr_clip(k, end, 40), k);
+                  cgwr_clip(line, end, 40), line);
 }
 
-void cgwr_line(cgw_reader *r, const char *p, size_t len)
+void cgwr_line(cgw_reader *r, const char *line, size_t len)
 {
-    if (len > 0 && cgwr_blank(p[len - 1]))
+    if (len > 0 && cgwr_blank(line[len - 1]))
         cgwr_trailing_blank(r);
-    if (len > 0 && cgwr_blank(p[0])) {
-        const char *q = p;
-        while (len > 0 && cgwr_blank(*q)) {
-            q++;
+    if (len > 0 && cgwr_blank(line[0])) {
+        const char *cur = line;
+        while (len > 0 && cgwr_blank(*cur)) {
+            cur++;
             len--;
         }
         if (len > 0)
             cgwr_diag(r, r->lineno, CGWR_BLANK, "leading blank");
-        p = q;
+        line = cur;
     }
-    if (len == 0 || p[0] == '#') {
-        if (r->lineno == 1 && len >= 18 && memcmp(p, "# callgrind format", 18) == 0)
+    if (len == 0 || line[0] == '#') {
+        if (r->lineno == 1 && len >= 18 && memcmp(line, "# callgrind format", 18) == 0)
             r->saw_format_line = 1;
         if (r->call.kind && !r->call.saw_blank) {
             r->call.saw_blank = 1;
@@ -93,7 +93,7 @@ void cgwr_line(cgw_reader *r, const char *p, size_t len)
         }
         return;
     }
-    content_line(r, p, len);
+    content_line(r, line, len);
 }
 
 static void compare_totals(cgw_reader *r)

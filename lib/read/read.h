@@ -271,13 +271,13 @@ static inline const char *cgwr_number(const char *p, const char *end, uint64_t *
 
 /* header.c: the header lines; cgwr_announce_part() hands out the part's
  * header as a record once, before its first body record. */
-int cgwr_header_line(cgw_reader *r, const char *p, size_t len);
+int cgwr_header_line(cgw_reader *r, const char *cur, size_t len);
 void cgwr_announce_part(cgw_reader *r);
 
 /* part.c: the part's lifecycle, and one line (not taken by the fast
  * path) to the header or the body */
 void cgwr_part_start(cgw_reader *r);
-void cgwr_line(cgw_reader *r, const char *p, size_t len);
+void cgwr_line(cgw_reader *r, const char *line, size_t len);
 void cgwr_part_end(cgw_reader *r);
 void cgwr_part_free(cgw_reader *r);
 
