@@ -81,8 +81,8 @@ static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)
 {
     if (r->diag == NULL)
         return;
-    cgw_diagnostic d = { line, codes[code].severity, codes[code].name, msg };
-    r->diag(r->diag_ctx, &d);
+    cgw_diagnostic diagnostic = { line, codes[code].severity, codes[code].name, msg };
+    r->diag(r->diag_ctx, &diagnostic);
 }
 
 /* vsnprintf is fine here: diagnostics are rare and capped per code. */
@@ -105,13 +105,13 @@ void cgwr_diag(cgw_reader *r, uint64_t line, int code, const char *fmt, ...)
 /* At the end of the input: one line per code that hit the limit. */
 void cgwr_diag_flush(cgw_reader *r)
 {
-    for (int c = 0; c < CGWR_NCODES; c++) {
-        if (r->count[c] <= CGWR_SHOWN_PER_CODE)
+    for (int code = 0; code < CGWR_NCODES; code++) {
+        if (r->count[code] <= CGWR_SHOWN_PER_CODE)
             continue;
         char msg[96];
         snprintf(msg, sizeof msg, "%llu more like this not shown",
-                 (unsigned long long)(r->count[c] - CGWR_SHOWN_PER_CODE));
-        emit(r, 0, c, msg);
+                 (unsigned long long)(r->count[code] - CGWR_SHOWN_PER_CODE));
+        emit(r, 0, code, msg);
     }
 }
 

@@ -15,35 +15,35 @@ void cgwr_names_init(cgw_reader *r)
 
 /* Well-formed UTF-8 lead and continuation bytes (overlong 3- and 4-byte
  * forms are not looked for: this is a portability warning). */
-static int utf8_valid(const unsigned char *s, size_t n)
+static int utf8_valid(const unsigned char *bytes, size_t len)
 {
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        size_t k;
-        if (c < 0x80) {
+    for (size_t i = 0; i < len;) {
+        unsigned lead = bytes[i];
+        size_t ncont;
+        if (lead < 0x80) {
             i++;
             continue;
         }
-        if (c >= 0xc2 && c <= 0xdf)
-            k = 1;
-        else if (c >= 0xe0 && c <= 0xef)
-            k = 2;
-        else if (c >= 0xf0 && c <= 0xf4)
-            k = 3;
+        if (lead >= 0xc2 && lead <= 0xdf)
+            ncont = 1;
+        else if (lead >= 0xe0 && lead <= 0xef)
+            ncont = 2;
+        else if (lead >= 0xf0 && lead <= 0xf4)
+            ncont = 3;
         else
             return 0;
-        if (n - i <= k)
+        if (len - i <= ncont)
             return 0;
-        for (size_t j = 1; j <= k; j++)
-            if ((s[i + j] & 0xc0) != 0x80)
+        for (size_t j = 1; j <= ncont; j++)
+            if ((bytes[i + j] & 0xc0) != 0x80)
                 return 0;
-        i += k + 1;
+        i += ncont + 1;
     }
     return 1;
 }
 
-/* The one copy of s[0..len); NULL (and a sticky ENOMEM) on failure. */
-const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len)
+/* The one copy of str[0..len); NULL (and a sticky ENOMEM) on failure. */
+const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len)
 {
     if (len > UINT32_MAX) {
         cgwr_fail(r, CGW_ENOMEM, "a name of %zu bytes at line %llu", len,
@@ -53,11 +53,11 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len)
     if (cgwp_hash_reserve(&r->pool, &r->alloc, 1024) < 0)
         goto nomem;
     uint64_t high;
-    uint64_t key = cgwp_hash_bytes(s, len, 0, &high);
+    uint64_t key = cgwp_hash_bytes(str, len, 0, &high);
     size_t slot = cgwp_hash_start(&r->pool, key);
     for (; r->pool.vals[slot] != 0; slot = cgwp_hash_next(&r->pool, slot)) {
         const cgwr_str *old = (const cgwr_str *)r->pool.vals[slot];
-        if (r->pool.keys[slot] == key && old->len == len && memcmp(old->s, s, len) == 0)
+        if (r->pool.keys[slot] == key && old->len == len && memcmp(old->s, str, len) == 0)
             return old;
     }
     cgwr_str *name = cgwp_arena_alloc(&r->names, &r->alloc, sizeof *name + len + 1);
@@ -67,10 +67,10 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len)
     name->fn_part = 0;
     name->fn_index = 0;
     name->hint = 0;
-    memcpy(name->s, s, len);
+    memcpy(name->s, str, len);
     name->s[len] = '\0';
     cgwp_hash_put(&r->pool, slot, key, (uintptr_t)name);
-    if ((high & CGWP_BYTES(0x80)) != 0 && !utf8_valid((const unsigned char *)s, len))
+    if ((high & CGWP_BYTES(0x80)) != 0 && !utf8_valid((const unsigned char *)str, len))
         cgwr_diag(r, r->lineno, CGWR_INVALID_UTF8,
                   "name \"%.60s\" is not valid UTF-8 (gprof2dot rejects it)", name->s);
     return name;
@@ -102,11 +102,11 @@ const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id)
 
 static const char *const spec_kind[CGWR_NKINDS] = { "object", "file", "function" };
 
-/* Define compressed ID id of kind as s[0..len), a name without blanks
+/* Define compressed ID id of kind as str[0..len), a name without blanks
  * around it: the name, after the diagnostics of a redefinition; NULL
  * only after a sticky error.  Room is made first, so the table is
  * probed once. */
-const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *s, size_t len)
+const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *str, size_t len)
 {
     cgwp_hash *ids = &r->ids[kind];
     if (cgwp_hash_reserve(ids, &r->alloc, 256) < 0) {
@@ -114,7 +114,7 @@ const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char 
                   (unsigned long long)r->lineno);
         return NULL;
     }
-    const cgwr_str *name = cgwr_intern(r, s, len);
+    const cgwr_str *name = cgwr_intern(r, str, len);
     if (name == NULL)
         return NULL;
     uint64_t key = cgwp_hash_mix(id);
@@ -136,26 +136,27 @@ const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char 
     return name;
 }
 
-/* Define or look up a compressed ID; p..end is what follows "(". */
-static const cgwr_str *compressed(cgw_reader *r, int kind, const char *p, const char *end)
+/* Define or look up a compressed ID; cur..end is what follows "(". */
+static const cgwr_str *compressed(cgw_reader *r, int kind, const char *cur, const char *end)
 {
     uint64_t id = 0;
-    const char *d = p;
-    while (p < end && *p >= '0' && *p <= '9') {
+    const char *digits = cur;
+    while (cur < end && *cur >= '0' && *cur <= '9') {
         if (id > (UINT64_MAX - 9) / 10) {
             cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER, "%s ID \"%.*s\" is too large",
-                      spec_kind[kind], cgwr_clip(d, end, 24), d);
+                      spec_kind[kind], cgwr_clip(digits, end, 24), digits);
             return r->unknown;
         }
-        id = id * 10 + (uint64_t)(*p++ - '0');
+        id = id * 10 + (uint64_t)(*cur++ - '0');
     }
-    p++; /* ')' */
-    if (*d == '0' && p - d > 2)
+    cur++; /* ')' */
+    if (*digits == '0' && cur - digits > 2)
         cgwr_diag(r, r->lineno, CGWR_ID_LEADING_ZERO,
-                  "%s ID (%.*s) has a leading zero", spec_kind[kind], (int)(p - d - 1), d);
-    if (p < end && cgwr_blank(*p))
-        p++;
-    if (p == end) {
+                  "%s ID (%.*s) has a leading zero", spec_kind[kind], (int)(cur - digits - 1),
+                  digits);
+    if (cur < end && cgwr_blank(*cur))
+        cur++;
+    if (cur == end) {
         const cgwr_str *name = cgwr_id_name(r, kind, id);
         if (name == NULL) {
             cgwr_diag(r, r->lineno, CGWR_UNDEFINED_ID,
@@ -165,40 +166,40 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *p, const 
         }
         return name;
     }
-    const char *e = end, *s = cgwr_trim(p, &e);
-    if (s != p || e != end)
+    const char *name_end = end, *name = cgwr_trim(cur, &name_end);
+    if (name != cur || name_end != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "blanks around the name of %s ID (%llu); speedscope and gprof2dot strip "
                   "them, KCachegrind keeps them", spec_kind[kind], (unsigned long long)id);
-    return cgwr_id_define(r, kind, id, s, (size_t)(e - s));
+    return cgwr_id_define(r, kind, id, name, (size_t)(name_end - name));
 }
 
-/* The name of a spec line's value s[0..len): "(id) name", "(id)" or a
+/* The name of a spec line's value[0..len): "(id) name", "(id)" or a
  * plain name.  Undefined IDs give "???".  NULL only after a sticky error. */
-const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len)
+const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len)
 {
-    const char *end = s + len;
-    if (len >= 3 && s[0] == '(' && s[1] >= '0' && s[1] <= '9') {
-        const char *p = s + 1;
-        while (p < end && *p >= '0' && *p <= '9')
-            p++;
-        if (p < end && *p == ')')
-            return compressed(r, kind, s + 1, end);
+    const char *end = value + len;
+    if (len >= 3 && value[0] == '(' && value[1] >= '0' && value[1] <= '9') {
+        const char *cur = value + 1;
+        while (cur < end && *cur >= '0' && *cur <= '9')
+            cur++;
+        if (cur < end && *cur == ')')
+            return compressed(r, kind, value + 1, end);
     }
-    const char *e = end, *b = cgwr_trim(s, &e);
-    if (b != s || e != end)
+    const char *name_end = end, *name = cgwr_trim(value, &name_end);
+    if (name != value || name_end != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "blanks around the %s name; speedscope and gprof2dot strip them",
                   spec_kind[kind]);
-    if (b == e)
+    if (name == name_end)
         cgwr_diag(r, r->lineno, CGWR_EMPTY_NAME, "empty %s name (\"???\" means unknown)",
                   spec_kind[kind]);
-    else if (*b == '(')
+    else if (*name == '(')
         cgwr_diag(r, r->lineno, CGWR_PAREN_NAME,
                   "uncompressed %s name \"%.*s\" starts with '(' (Qt Creator loses it; "
                   "compress it as \"(id) name\")", spec_kind[kind],
-                  (int)(e - b > 60 ? 60 : e - b), b);
-    return cgwr_intern(r, b, (size_t)(e - b));
+                  (int)(name_end - name > 60 ? 60 : name_end - name), name);
+    return cgwr_intern(r, name, (size_t)(name_end - name));
 }
 
 void cgwr_ids_reset(cgw_reader *r)
@@ -224,20 +225,21 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
 {
     cgwr_str *hinted = (cgwr_str *)name;
     if (name->hint < r->nfns) {
-        const cgwr_fn *f = r->fns[name->hint];
-        if (f->ob == ob && f->fl == fl && f->name == name)
+        const cgwr_fn *func = r->fns[name->hint];
+        if (func->ob == ob && func->fl == fl && func->name == name)
             return (int)name->hint;
     }
     if (cgwp_hash_reserve(&r->fn_table, &r->alloc, 1024) < 0)
         goto nomem;
     uint64_t key = fn_key(ob, fl, name);
     size_t slot = cgwp_hash_start(&r->fn_table, key);
-    for (uintptr_t k; (k = r->fn_table.vals[slot]) != 0;
+    for (uintptr_t entry; (entry = r->fn_table.vals[slot]) != 0;
          slot = cgwp_hash_next(&r->fn_table, slot)) {
-        const cgwr_fn *f = r->fns[k - 1];
-        if (r->fn_table.keys[slot] == key && f->ob == ob && f->fl == fl && f->name == name) {
-            hinted->hint = (uint32_t)(k - 1);
-            return (int)(k - 1);
+        const cgwr_fn *func = r->fns[entry - 1];
+        if (r->fn_table.keys[slot] == key && func->ob == ob && func->fl == fl &&
+            func->name == name) {
+            hinted->hint = (uint32_t)(entry - 1);
+            return (int)(entry - 1);
         }
     }
     if (r->nfns == r->fns_cap) {
@@ -254,16 +256,16 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
      * each doubling, into pages the kernel must fault in */
     size_t nagg = (r->flags & CGW_READ_CHECK) ? r->nevents : 0;
     size_t size = sizeof(cgwr_fn) + 3 * nagg * sizeof(uint64_t);
-    cgwr_fn *f = cgwp_arena_alloc(&r->fn_arena, &r->alloc, size);
-    if (f == NULL)
+    cgwr_fn *func = cgwp_arena_alloc(&r->fn_arena, &r->alloc, size);
+    if (func == NULL)
         goto nomem;
-    memset(f, 0, size);
-    f->ob = ob;
-    f->fl = fl;
-    f->name = name;
-    f->first_line = line;
-    f->nagg = (uint32_t)nagg;
-    r->fns[r->nfns] = f;
+    memset(func, 0, size);
+    func->ob = ob;
+    func->fl = fl;
+    func->name = name;
+    func->first_line = line;
+    func->nagg = (uint32_t)nagg;
+    r->fns[r->nfns] = func;
     cgwp_hash_put(&r->fn_table, slot, key, r->nfns + 1);
     hinted->hint = (uint32_t)r->nfns;
     return (int)r->nfns++;

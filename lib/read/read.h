@@ -191,35 +191,35 @@ void cgwr_input_free(cgw_reader *r);
 
 /* names.c */
 void cgwr_names_init(cgw_reader *r);
-const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len);
-const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len);
+const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len);
+const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len);
 const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id);
-const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *s, size_t len);
+const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *str, size_t len);
 void cgwr_ids_reset(cgw_reader *r);
 int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
                   const cgwr_str *name, uint64_t line);
 void cgwr_names_free(cgw_reader *r);
 
-static inline int cgwr_blank(char c)
+static inline int cgwr_blank(char ch)
 {
-    return c == ' ' || c == '\t';
+    return ch == ' ' || ch == '\t';
 }
 
-/* p..*end without leading and trailing blanks; returns the new start. */
-static inline const char *cgwr_trim(const char *p, const char **end)
+/* cur..*end without leading and trailing blanks; returns the new start. */
+static inline const char *cgwr_trim(const char *cur, const char **end)
 {
-    while (p < *end && cgwr_blank(*p))
-        p++;
-    while (*end > p && cgwr_blank((*end)[-1]))
+    while (cur < *end && cgwr_blank(*cur))
+        cur++;
+    while (*end > cur && cgwr_blank((*end)[-1]))
         (*end)--;
-    return p;
+    return cur;
 }
 
 /* Length of an excerpt of the input for a message: at most max bytes,
  * never past end (input lines are not NUL-terminated). */
-static inline int cgwr_clip(const char *p, const char *end, int max)
+static inline int cgwr_clip(const char *start, const char *end, int max)
 {
-    return end - p > max ? max : (int)(end - p);
+    return end - start > max ? max : (int)(end - start);
 }
 
 /* Numbers: decimal, or hex after 0x.  Returns the end of the digits, or
@@ -227,46 +227,46 @@ static inline int cgwr_clip(const char *p, const char *end, int max)
  * cost lines spend most of their time here. */
 enum { CGWR_NUM_HEX = 1, CGWR_NUM_UPPER = 2, CGWR_NUM_OVERFLOW = 4 };
 
-static inline int cgwr_hexval(unsigned char c)
+static inline int cgwr_hexval(unsigned char ch)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
     return -1;
 }
 
-static inline const char *cgwr_number(const char *p, const char *end, uint64_t *v, int *flags)
+static inline const char *cgwr_number(const char *cur, const char *end, uint64_t *value, int *flags)
 {
-    uint64_t x = 0;
+    uint64_t num = 0;
     const char *start;
-    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        *flags |= CGWR_NUM_HEX | (p[1] == 'X' ? CGWR_NUM_UPPER : 0);
-        start = p += 2;
-        for (int d; p < end && (d = cgwr_hexval((unsigned char)*p)) >= 0; p++) {
-            if (x >> 60)
+    if (end - cur > 2 && cur[0] == '0' && (cur[1] == 'x' || cur[1] == 'X')) {
+        *flags |= CGWR_NUM_HEX | (cur[1] == 'X' ? CGWR_NUM_UPPER : 0);
+        start = cur += 2;
+        for (int digit; cur < end && (digit = cgwr_hexval((unsigned char)*cur)) >= 0; cur++) {
+            if (num >> 60)
                 *flags |= CGWR_NUM_OVERFLOW;
-            if (*p >= 'A' && *p <= 'F')
+            if (*cur >= 'A' && *cur <= 'F')
                 *flags |= CGWR_NUM_UPPER;
-            x = x << 4 | (uint64_t)d;
+            num = num << 4 | (uint64_t)digit;
         }
     } else {
         /* 19 digits cannot overflow: check only from the 20th on */
-        start = p;
-        const char *fast = end - p > 19 ? p + 19 : end;
-        for (; p < fast && (unsigned)(*p - '0') < 10; p++)
-            x = x * 10 + (unsigned)(*p - '0');
-        for (; p < end && (unsigned)(*p - '0') < 10; p++) {
-            unsigned d = (unsigned)(*p - '0');
-            if (x > (UINT64_MAX - d) / 10)
+        start = cur;
+        const char *fast = end - cur > 19 ? cur + 19 : end;
+        for (; cur < fast && (unsigned)(*cur - '0') < 10; cur++)
+            num = num * 10 + (unsigned)(*cur - '0');
+        for (; cur < end && (unsigned)(*cur - '0') < 10; cur++) {
+            unsigned digit = (unsigned)(*cur - '0');
+            if (num > (UINT64_MAX - digit) / 10)
                 *flags |= CGWR_NUM_OVERFLOW;
-            x = x * 10 + d;
+            num = num * 10 + digit;
         }
     }
-    *v = x;
-    return p == start ? NULL : p;
+    *value = num;
+    return cur == start ? NULL : cur;
 }
 
 /* header.c: the header lines; cgwr_announce_part() hands out the part's
@@ -301,12 +301,12 @@ int cgwr_fast_lines(cgw_reader *r);
 void cgwr_check_block(cgw_reader *r);
 /* the cost line of a call from line to callee (a function index, or
  * negative after an error) */
-void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *c);
+void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *costs);
 void cgwr_check_part(cgw_reader *r);
 
 /* input.c: the unread input that ends in '\n', as [start, *end):
  * whole lines that cgwr_fast_lines() may take without looking for their
- * end; cgwr_take_line() consumes one of n bytes (its '\n' included), as
+ * end; cgwr_take_line() consumes one of len bytes (its '\n' included), as
  * cgwr_getline() does. */
 static inline const char *cgwr_whole_lines(const cgw_reader *r, const char **end)
 {
@@ -334,19 +334,19 @@ static inline int cgwr_warning_counted(cgw_reader *r, int code)
     return 1;
 }
 
-static inline void cgwr_take_lines(cgw_reader *r, size_t n, uint64_t lines)
+static inline void cgwr_take_lines(cgw_reader *r, size_t len, uint64_t lines)
 {
     if (r->mem)
-        r->mem_off += n;
+        r->mem_off += len;
     else
-        r->buf_start += n;
+        r->buf_start += len;
     r->lineno += lines;
-    r->consumed += n;
+    r->consumed += len;
 }
 
-static inline void cgwr_take_line(cgw_reader *r, size_t n)
+static inline void cgwr_take_line(cgw_reader *r, size_t len)
 {
-    cgwr_take_lines(r, n, 1);
+    cgwr_take_lines(r, len, 1);
 }
 
 /* The next record slot, for the line being read.  A cost record sets
@@ -354,11 +354,11 @@ static inline void cgwr_take_line(cgw_reader *r, size_t n)
  * that saves a memset on most lines. */
 static inline cgw_record *cgwr_push(cgw_reader *r, cgw_record_kind kind, uint64_t line)
 {
-    int k = r->nq++;
-    cgw_record *rec = &r->q[k];
-    if (r->q_dirty[k] || kind != CGW_REC_COST)
+    int slot = r->nq++;
+    cgw_record *rec = &r->q[slot];
+    if (r->q_dirty[slot] || kind != CGW_REC_COST)
         memset(rec, 0, sizeof *rec);
-    r->q_dirty[k] = kind != CGW_REC_COST;
+    r->q_dirty[slot] = kind != CGW_REC_COST;
     rec->kind = kind;
     rec->line = line;
     rec->part = &r->part.pub;
