@@ -56,8 +56,8 @@ static CGWP_HOT_INLINE cgw_record *cgwr_position_record(cgw_reader *r, cgw_recor
     return rec;
 }
 
-/* Add costs[0..count) to totals[0..count) without a branch an event; 1 when a sum
- * wrapped (a wrapped sum is smaller than what was added). */
+/* Add costs[0..count) to totals[0..count) without a branch an event; 1
+ * when a sum wrapped (a wrapped sum is smaller than what was added). */
 static CGWP_HOT_INLINE int cgwr_add_wrapping(uint64_t *totals, const uint64_t *costs, size_t count)
 {
     int wrapped = 0;
