@@ -167,7 +167,7 @@ static inline cgw_status cgwp_puts(cgw_writer *w, const char *str, size_t len)
 }
 
 /* names.c */
-cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
+cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *name,
                        uint32_t scope_ob, uint32_t scope_fl, uint32_t *entry);
 cgw_status cgwp_write_name_any(cgw_writer *w, const char *spec, int kind, uint32_t entry);
 
@@ -190,7 +190,7 @@ static inline cgw_status cgwp_write_name(cgw_writer *w, const char *spec, int ki
     w->len = (size_t)(out + 2 - w->buf);
     return CGW_OK;
 }
-const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s);
+const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *name);
 void cgwp_tables_init(cgw_writer *w);
 void cgwp_tables_reset(cgw_writer *w);
 void cgwp_tables_free(cgw_writer *w);
