@@ -33,7 +33,6 @@ fi
 # file name: why KCachegrind reads it otherwise than libcgw does
 differences() {
     cat <<'EOF'
-gprof2dot-bzr.callgrind: lsprofcalltree writes fi= before fn= and cfi= after cfn=; libcgw reads the fi= file as the function's and gives the call the cfi= file, KCachegrind resets the function's file to the fl= one (none: ???) at fn= and binds the callee at cfn= (issue 23)
 valgrind319-cachegrind.cachegrind: KCachegrind keys a function by its name and the base names of its file and object (TraceData::function), so sbrk in ./elf/../misc/sbrk.c and in ./misc/./misc/sbrk.c are one function there and two in libcgw
 EOF
 }

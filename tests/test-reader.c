@@ -118,7 +118,7 @@ static void warnings(void)
     WARN("events: Ir\nfn=a\n1 1\npart: 2\nfn=b\n1 1\n", "several-parts", 4);
     WARN("events: Ir Dr\nfn=a\n1 1\n", "few-costs", 3);
     WARN("events: Ir\nfn=a\n1 0x10\n", "hex-cost", 3);
-    WARN("positions: instr\nevents: Ir\nfn=a\n0X1A 1\n", "uppercase-hex", 4);
+    WARN("positions: instr\nevents: Ir\nfn=a\n0x1A 1\n", "uppercase-hex", 4);
     WARN("events: Ir\nfn=(1) a\nfn=(1) a\n", "id-defined-twice", 3);
     WARN("events: Ir\nfn=(01) a\n", "id-leading-zero", 2);
     WARN("events: Ir\nfn=(below main)\n", "paren-name", 2);
@@ -155,7 +155,7 @@ static void warnings(void)
     WARN("events: Ir\nfn=(1)  a\nfn=(2) b\n1 1\n", "name-blank", 2);
     WARN("events: Ir\narch: x\n", "unknown-header", 2);
     WARN("events: Ir\nfn=a\n1 1\ndesc: x: y\n", "header-in-body", 4);
-    WARN("events: Ir\nfn=\n", "empty-name", 2);
+    WARN("events: Ir\nfl=\nfn=a\n", "empty-name", 2);
     WARN("events: Ir\nfn=a\njump=1 2\n1 5\n", "jump-costs", 4);
     WARN("events: Ir Ir\n", "duplicate-event", 1);
     WARN("events: Ir\nevent: T = 2 Dr\nfn=a\n1 1\n", "bad-formula", 1);
@@ -193,6 +193,8 @@ static const char rules[] =
     "totals: 9 2\n"
     "\n"
     "part: 2\n"             /* 29: a new part, tables cleared */
+    "positions: instr line\n" /* a part repeats its header (KCachegrind resets it) */
+    "events: Ir Dr\n"
     "fl=(1) other.c\n"
     "fn=(1) again\n"
     "0x1 1 1 1\n";

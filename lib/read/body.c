@@ -37,26 +37,33 @@ static const char *subposition(cgw_reader *r, const char *cur, const char *end, 
         *out = base;
         return cur + 1;
     }
-    if (sign != '+' && sign != '-') {
-        const char *next = cgwr_number(cur, end, &value, &flags);
-        if (next == NULL)
-            return NULL;
-        if (flags & CGWR_NUM_OVERFLOW) {
-            cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "position passes 2^64-1");
-            *reported = 1;
-            return NULL;
-        }
-        if (flags & CGWR_NUM_UPPER)
-            cgwr_diag(r, r->lineno, CGWR_UPPERCASE_HEX,
-                      "uppercase hex (Qt Creator reads lowercase only)");
+    int is_step = sign == '+' || sign == '-';
+    const char *next = cgwr_number(cur + is_step, end, &value, &flags);
+    if (next == NULL)
+        return NULL;
+    *reported = 1;
+    if (flags & CGWR_NUM_0X_UPPER) {
+        cgwr_diag(r, r->lineno, CGWR_HEX_PREFIX,
+                  "position with a 0X prefix (KCachegrind and callgrind_annotate read 0)");
+        return NULL;
+    }
+    if (flags & CGWR_NUM_OVERFLOW) {
+        cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "position passes 2^64-1");
+        return NULL;
+    }
+    if (flags & CGWR_NUM_UPPER)
+        cgwr_diag(r, r->lineno, CGWR_UPPERCASE_HEX,
+                  "uppercase hex (Qt Creator reads lowercase only)");
+    if (!is_step) {
+        *reported = 0;
         *out = value;
         return next;
     }
     *relative = 1;
-    const char *next = cgwr_number(cur + 1, end, &value, &flags);
-    if (next == NULL || (flags & CGWR_NUM_HEX))
-        return NULL;
-    *reported = 1;
+    if (flags & CGWR_NUM_HEX)
+        cgwr_diag(r, r->lineno, CGWR_HEX_STEP,
+                  "a relative step in hex, as the grammar allows (callgrind_annotate and "
+                  "gprof2dot drop the line)");
     if (sign == '+' && value > UINT64_MAX - base) {
         cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "position +%llu passes 2^64-1",
                   (unsigned long long)value);
@@ -148,6 +155,11 @@ static int costs(cgw_reader *r, const char *cur, const char *end, uint64_t *out,
         cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "a cost passes 2^64-1");
         return -1;
     }
+    if (flags & CGWR_NUM_0X_UPPER) {
+        cgwr_diag(r, r->lineno, CGWR_HEX_PREFIX,
+                  "a cost with a 0X prefix (KCachegrind and callgrind_annotate read 0)");
+        return -1;
+    }
     if (flags & CGWR_NUM_HEX)
         cgwr_diag(r, r->lineno, CGWR_HEX_COST,
                   "hex cost (callgrind_annotate and Qt Creator read it as 0)");
@@ -198,6 +210,7 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *cur, cons
     int flags = 0;
     uint64_t count, executed = 0;
     call->kind = 0;
+    cur = skip(r, cur, end); /* "calls=" Space* Number: blanks may follow the '=' */
     const char *next = cgwr_number(cur, end, &count, &flags);
     if (next != NULL && kind == CGW_REC_COND_JUMP) {
         if (next < end && (*next == '/' || cgwr_blank(*next)))

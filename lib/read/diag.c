@@ -60,7 +60,7 @@ static const struct {
     [CGWR_SUMMARY_LOW] = { "summary-low", CGW_WARNING },
     [CGWR_BIG_VALUE] = { "big-value", CGW_WARNING },
     [CGWR_NAME_CLASH] = { "name-clash", CGW_WARNING },
-    [CGWR_MANY_EVENTS] = { "many-events", CGW_WARNING },
+    [CGWR_MANY_EVENTS] = { "many-events", CGW_ERROR },
     [CGWR_INCLUSIVE_EXCESS] = { "inclusive-excess", CGW_WARNING },
     [CGWR_INLINE_BEFORE_FUNCTION] = { "inline-before-function", CGW_WARNING },
     [CGWR_INVALID_UTF8] = { "invalid-utf8", CGW_WARNING },
@@ -75,6 +75,13 @@ static const struct {
     [CGWR_JUMP_FOLLOWED] = { "jump-followed", CGW_ERROR },
     [CGWR_DESC_TYPE] = { "desc-type", CGW_WARNING },
     [CGWR_REPEATED_KEY] = { "repeated-key", CGW_WARNING },
+    [CGWR_POSITIONS_ORDER] = { "positions-order", CGW_ERROR },
+    [CGWR_EMPTY_FUNCTION] = { "empty-function", CGW_ERROR },
+    [CGWR_HEX_ID] = { "hex-id", CGW_WARNING },
+    [CGWR_INDENTED_COST] = { "indented-cost", CGW_ERROR },
+    [CGWR_HEX_PREFIX] = { "hex-prefix", CGW_ERROR },
+    [CGWR_OB_IN_FUNCTION] = { "ob-in-function", CGW_WARNING },
+    [CGWR_HEX_STEP] = { "hex-step", CGW_WARNING },
 };
 
 static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)

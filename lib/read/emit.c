@@ -68,12 +68,11 @@ static void name_record(cgw_reader *r, cgw_record_kind kind)
 static void function_line(cgw_reader *r, const cgwr_str *name)
 {
     const cgwr_str *fl = r->fl;
-    if (r->pending_fi != NULL) {
+    if (r->pending_fi != NULL)
         cgwr_diag(r, r->pending_fi_line, CGWR_INLINE_BEFORE_FUNCTION,
-                  "fi= before fn= is read as the function's file (KCachegrind does so; "
-                  "callgrind_annotate aborts)");
-        fl = r->pending_fi;
-    }
+                  "fi= before fn=: the function's file is the fl= one, %s, as KCachegrind "
+                  "reads it (callgrind_annotate aborts, gprof2dot and speedscope ignore fi=)",
+                  fl->s);
     cgwr_body_end(r);
     r->pending_fi = NULL;
     int fn_index = cgwr_function(r, r->ob, fl, name, r->lineno);
@@ -122,11 +121,18 @@ static void inline_line(cgw_reader *r, const cgwr_str *name, int is_fe)
     name_record(r, CGW_REC_INLINE);
 }
 
+/* cob= or cfi=: the object or file of the callee named next.  After
+ * cfn= it is too late: KCachegrind and callgrind_annotate bind the
+ * callee at cfn= (KCachegrind then drops the line at the call), and so
+ * does libcgw. */
 static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *name)
 {
-    if (r->cfn_fresh)
+    if (r->cfn_fresh) {
         cgwr_diag(r, r->lineno, CGWR_CALLEE_SPEC_AFTER_CFN,
-                  "cob=/cfi= after cfn= (KCachegrind binds the callee at cfn=)");
+                  "cob=/cfi= after cfn= is ignored: KCachegrind and callgrind_annotate bind "
+                  "the callee at cfn=");
+        return;
+    }
     *slot = name;
 }
 
@@ -135,6 +141,10 @@ void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name
 {
     switch (key) {
     case CGWR_KEY_OB:
+        if (r->fn != NULL && r->first_in_block)
+            cgwr_diag(r, r->lineno, CGWR_OB_IN_FUNCTION,
+                      "ob= between fn= and its costs (KCachegrind drops the function there, "
+                      "so its costs are lost; write ob= before fn=)");
         r->ob = name;
         break;
     case CGWR_KEY_FL:

@@ -118,7 +118,7 @@ static void events_line(cgw_reader *r, const char *cur, const char *end)
         cgwr_diag(r, r->lineno, CGWR_MISSING_EVENTS, "events: names no event");
     if (count > 200)
         cgwr_diag(r, r->lineno, CGWR_MANY_EVENTS,
-                  "%zu events; viewers are slow or limited beyond 200", count);
+                  "%zu events; KCachegrind refuses a file with more than 200", count);
     if (size_events(r, count) < 0)
         return;
     pt->pub.events = pt->events;
@@ -191,13 +191,20 @@ static void positions_line(cgw_reader *r, const char *cur, const char *end)
         mask |= bit;
         order[count++] = (int)bit;
     }
-    if (mask == 0) {
-        cgwr_diag(r, r->lineno, CGWR_SYNTAX, "positions: names no position");
-        return;
-    }
-    if (mask != CGW_POS_LINE)
+    if (mask == 0)
+        cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
+                  "positions: names no position, so cost lines have no position column "
+                  "(callgrind_annotate reads the first cost as the line)");
+    else if (mask != CGW_POS_LINE)
         cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
                   "positions other than line (speedscope reads one column only)");
+    for (int i = 1; i < count; i++)
+        if (slot_of(mask, (unsigned)order[i]) < slot_of(mask, (unsigned)order[i - 1])) {
+            cgwr_diag(r, r->lineno, CGWR_POSITIONS_ORDER,
+                      "positions: not in the order instr, bb, line (callgrind_annotate dies, "
+                      "KCachegrind reads the address first whatever the order)");
+            break;
+        }
     for (int i = 0; i < count; i++)
         r->pos_order[i] = slot_of(mask, (unsigned)order[i]);
     pt->pub.positions = mask;
@@ -326,9 +333,11 @@ static void dispatch(cgw_reader *r, const char *key, size_t len, const char *val
     if (key_is(key, len, "version")) {
         if (number(r, "version", value, end, &num)) {
             pt->pub.version = num;
-            if (num != 1)
+            /* version 0 is the format before version 1 added name
+             * compression, which a version 1 reader reads too */
+            if (num > 1)
                 cgwr_diag(r, r->lineno, CGWR_BAD_VERSION,
-                          "version: %llu; this reader knows format version 1",
+                          "version: %llu; this reader knows format versions 0 and 1",
                           (unsigned long long)num);
         }
     } else if (key_is(key, len, "creator")) {

@@ -136,24 +136,39 @@ const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char 
     return name;
 }
 
-/* Define or look up a compressed ID; cur..end is what follows "(". */
-static const cgwr_str *compressed(cgw_reader *r, int kind, const char *cur, const char *end)
+/* An empty name of kind: "???" means unknown, but an empty function
+ * name makes KCachegrind abort. */
+static void empty_name(cgw_reader *r, int kind)
 {
-    uint64_t id = 0;
-    const char *digits = cur;
-    while (cur < end && *cur >= '0' && *cur <= '9') {
-        if (id > (UINT64_MAX - 9) / 10) {
-            cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER, "%s ID \"%.*s\" is too large",
-                      spec_kind[kind], cgwr_clip(digits, end, 24), digits);
-            return r->unknown;
-        }
-        id = id * 10 + (uint64_t)(*cur++ - '0');
+    if (kind == CGWR_FN)
+        cgwr_diag(r, r->lineno, CGWR_EMPTY_FUNCTION,
+                  "empty function name (KCachegrind aborts; \"???\" means unknown)");
+    else
+        cgwr_diag(r, r->lineno, CGWR_EMPTY_NAME, "empty %s name (\"???\" means unknown)",
+                  spec_kind[kind]);
+}
+
+/* Define or look up a compressed ID: digits..rparen is the ID, a Number
+ * (decimal, or hex after 0x), and rparen..end the ')' and what follows. */
+static const cgwr_str *compressed(cgw_reader *r, int kind, const char *digits,
+                                  const char *rparen, const char *end)
+{
+    uint64_t id;
+    int flags = 0;
+    cgwr_number(digits, rparen, &id, &flags);
+    if (flags & CGWR_NUM_OVERFLOW) {
+        cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER, "%s ID \"%.*s\" passes 2^64-1",
+                  spec_kind[kind], cgwr_clip(digits, rparen, 24), digits);
+        return r->unknown;
     }
-    cur++; /* ')' */
-    if (*digits == '0' && cur - digits > 2)
-        cgwr_diag(r, r->lineno, CGWR_ID_LEADING_ZERO,
-                  "%s ID (%.*s) has a leading zero", spec_kind[kind], (int)(cur - digits - 1),
-                  digits);
+    if (flags & CGWR_NUM_HEX)
+        cgwr_diag(r, r->lineno, CGWR_HEX_ID,
+                  "%s ID (%.*s) is hex, as the grammar allows; KCachegrind reads it as 0",
+                  spec_kind[kind], cgwr_clip(digits, rparen, 24), digits);
+    else if (*digits == '0' && rparen - digits > 1)
+        cgwr_diag(r, r->lineno, CGWR_ID_LEADING_ZERO, "%s ID (%.*s) has a leading zero",
+                  spec_kind[kind], (int)(rparen - digits), digits);
+    const char *cur = rparen + 1;
     if (cur < end && cgwr_blank(*cur))
         cur++;
     if (cur == end) {
@@ -171,20 +186,23 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *cur, cons
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "blanks around the name of %s ID (%llu); speedscope and gprof2dot strip "
                   "them, KCachegrind keeps them", spec_kind[kind], (unsigned long long)id);
+    if (name == name_end)
+        empty_name(r, kind);
     return cgwr_id_define(r, kind, id, name, (size_t)(name_end - name));
 }
 
 /* The name of a spec line's value[0..len): "(id) name", "(id)" or a
- * plain name.  Undefined IDs give "???".  NULL only after a sticky error. */
+ * plain name; "(" and a digit start an ID, as the grammar says.
+ * Undefined IDs give "???".  NULL only after a sticky error. */
 const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len)
 {
     const char *end = value + len;
     if (len >= 3 && value[0] == '(' && value[1] >= '0' && value[1] <= '9') {
-        const char *cur = value + 1;
-        while (cur < end && *cur >= '0' && *cur <= '9')
-            cur++;
-        if (cur < end && *cur == ')')
-            return compressed(r, kind, value + 1, end);
+        uint64_t id;
+        int flags = 0;
+        const char *rparen = cgwr_number(value + 1, end, &id, &flags);
+        if (rparen != NULL && rparen < end && *rparen == ')')
+            return compressed(r, kind, value + 1, rparen, end);
     }
     const char *name_end = end, *name = cgwr_trim(value, &name_end);
     if (name != value || name_end != end)
@@ -192,8 +210,7 @@ const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len
                   "blanks around the %s name; speedscope and gprof2dot strip them",
                   spec_kind[kind]);
     if (name == name_end)
-        cgwr_diag(r, r->lineno, CGWR_EMPTY_NAME, "empty %s name (\"???\" means unknown)",
-                  spec_kind[kind]);
+        empty_name(r, kind);
     else if (*name == '(')
         cgwr_diag(r, r->lineno, CGWR_PAREN_NAME,
                   "uncompressed %s name \"%.*s\" starts with '(' (Qt Creator loses it; "

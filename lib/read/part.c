@@ -78,9 +78,15 @@ void cgwr_line(cgw_reader *r, const char *line, size_t len)
             cur++;
             len--;
         }
+        line = cur;
+        if (len > 0 && cgwr_starts_position(line[0])) {
+            cgwr_diag(r, r->lineno, CGWR_INDENTED_COST,
+                      "a cost line that starts with a blank; every known reader drops it, "
+                      "and so does libcgw");
+            return;
+        }
         if (len > 0)
             cgwr_diag(r, r->lineno, CGWR_BLANK, "leading blank");
-        line = cur;
     }
     if (len == 0 || line[0] == '#') {
         if (r->lineno == 1 && len >= 18 && memcmp(line, "# callgrind format", 18) == 0)
@@ -137,6 +143,10 @@ void cgwr_part_end(cgw_reader *r)
     if (r->nevents == 0)
         cgwr_diag(r, pt->first_line ? pt->first_line : r->lineno, CGWR_MISSING_EVENTS,
                   "part %u has no events: line", pt->pub.index);
+    else if (!pt->has_events && pt->body)
+        cgwr_diag(r, pt->first_line ? pt->first_line : r->lineno, CGWR_MISSING_EVENTS,
+                  "part %u has no events: line of its own (KCachegrind forgets the events "
+                  "at a new part and crashes on its costs)", pt->pub.index);
     cgwr_announce_part(r);
     if (r->flags & CGW_READ_CHECK)
         cgwr_check_part(r);

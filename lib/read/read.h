@@ -38,6 +38,9 @@ enum cgwr_code {
     CGWR_INVALID_UTF8, CGWR_UNKNOWN_HEADER, CGWR_HEADER_IN_BODY, CGWR_EMPTY_NAME,
     CGWR_JUMP_COSTS, CGWR_DUPLICATE_EVENT, CGWR_BAD_FORMULA, CGWR_EVENT_NAME, CGWR_CR_IN_LINE,
     CGWR_JUMP_FOLLOWED, CGWR_DESC_TYPE, CGWR_REPEATED_KEY,
+    /* the spec's corners and what the main readers crash on or misread */
+    CGWR_POSITIONS_ORDER, CGWR_EMPTY_FUNCTION, CGWR_HEX_ID, CGWR_INDENTED_COST,
+    CGWR_HEX_PREFIX, CGWR_OB_IN_FUNCTION, CGWR_HEX_STEP,
     CGWR_NCODES
 };
 
@@ -225,7 +228,7 @@ static inline int cgwr_clip(const char *start, const char *end, int max)
 /* Numbers: decimal, or hex after 0x.  Returns the end of the digits, or
  * NULL when there is none; *flags gets CGWR_NUM_* bits.  Inline: the
  * cost lines spend most of their time here. */
-enum { CGWR_NUM_HEX = 1, CGWR_NUM_UPPER = 2, CGWR_NUM_OVERFLOW = 4 };
+enum { CGWR_NUM_HEX = 1, CGWR_NUM_UPPER = 2, CGWR_NUM_OVERFLOW = 4, CGWR_NUM_0X_UPPER = 8 };
 
 static inline int cgwr_hexval(unsigned char ch)
 {
@@ -243,7 +246,7 @@ static inline const char *cgwr_number(const char *cur, const char *end, uint64_t
     uint64_t num = 0;
     const char *start;
     if (end - cur > 2 && cur[0] == '0' && (cur[1] == 'x' || cur[1] == 'X')) {
-        *flags |= CGWR_NUM_HEX | (cur[1] == 'X' ? CGWR_NUM_UPPER : 0);
+        *flags |= CGWR_NUM_HEX | (cur[1] == 'X' ? CGWR_NUM_0X_UPPER : 0);
         start = cur += 2;
         for (int digit; cur < end && (digit = cgwr_hexval((unsigned char)*cur)) >= 0; cur++) {
             if (num >> 60)
