@@ -11,51 +11,8 @@
 
 #include "testutil.h"
 
-typedef struct seen {
-    const char *code;
-    uint64_t line;
-    cgw_severity severity;
-    int found;
-    char first_error[300];
-} seen;
-
-static void on_diag(void *ctx, const cgw_diagnostic *d)
-{
-    seen *s = ctx;
-    if (strcmp(d->code, s->code) == 0 && d->line == s->line && d->severity == s->severity)
-        s->found = 1;
-    if (d->severity == CGW_ERROR && s->first_error[0] == '\0')
-        snprintf(s->first_error, sizeof s->first_error, "%llu: %s [%s]",
-                 (unsigned long long)d->line, d->message, d->code);
-}
-
-/* Read all of text; the diagnostic code must come at line with severity. */
-static void expect(const char *text, size_t len, const char *code, uint64_t line,
-                   cgw_severity severity)
-{
-    seen s = { code, line, severity, 0, "" };
-    cgw_read_options o = { CGW_READ_CHECK, on_diag, &s, NULL, 0 };
-    cgw_reader *r = cgw_reader_open_memory(text, len, &o);
-    CHECK(r != NULL);
-    const cgw_record *rec;
-    size_t n = 0;
-    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
-        n++;
-    CHECK_STR(cgw_reader_errmsg(r), "");
-    uint64_t errors;
-    cgw_reader_counts(r, &errors, NULL);
-    cgw_reader_close(r);
-    if (!s.found)
-        cgwt_fail(__FILE__, __LINE__, "no %s %s at line %llu in:\n%s\n(first error %s)",
-                  severity == CGW_ERROR ? "error" : "warning", code,
-                  (unsigned long long)line, text, s.first_error);
-    if (severity == CGW_ERROR)
-        CHECK(errors > 0);
-    CHECK(n >= 2); /* a part and its end, whatever the input */
-}
-
-#define ERR(text, code, line) expect(text, sizeof text - 1, code, line, CGW_ERROR)
-#define WARN(text, code, line) expect(text, sizeof text - 1, code, line, CGW_WARNING)
+#define ERR(text, code, line) CGWT_EXPECT(text, code, line, CGW_ERROR)
+#define WARN(text, code, line) CGWT_EXPECT(text, code, line, CGW_WARNING)
 
 static void errors(void)
 {

@@ -107,7 +107,7 @@ static const char *positions(cgw_reader *r, const char *cur, const char *end, ui
             goto bad;
         cur = next;
     }
-    if (cur < end && !cgwr_blank(*cur))
+    if (npos > 0 && cur < end && !cgwr_blank(*cur)) /* none: the costs start here */
         goto bad;
     if (relative && !is_target && (r->first_in_block || !r->seen_cost))
         cgwr_diag(r, r->lineno, CGWR_RELATIVE_FIRST,

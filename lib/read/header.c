@@ -393,8 +393,14 @@ int cgwr_header_line(cgw_reader *r, const char *cur, size_t len)
                   (int)(key_len > 40 ? 40 : key_len), key);
     cgwr_part *pt = &r->part;
     if (pt->body || pt->has_totals_line) {
-        if (starts_part(key, key_len))
+        if (starts_part(key, key_len)) {
+            if (pt->body && key_is(key, key_len, "positions"))
+                cgwr_diag(r, r->lineno, CGWR_POSITIONS_AFTER_EVENTS,
+                          "positions: after the body of part %u began (KCachegrind starts a "
+                          "new part here, with no events or names; callgrind_annotate dies)",
+                          pt->pub.index);
             return 2;
+        }
         if (!key_is(key, key_len, "summary") && !key_is(key, key_len, "totals")) {
             cgwr_diag(r, r->lineno, CGWR_HEADER_IN_BODY,
                       "header line \"%.*s:\" inside the body (callgrind_annotate warns)",
