@@ -166,8 +166,10 @@ CGW_API cgw_status cgw_set_thread(cgw_writer *w, uint64_t thread);
  *  OK, EUSAGE, EINVAL, ENOMEM. */
 CGW_API cgw_status cgw_add_desc(cgw_writer *w, const char *type, const char *value);
 /** Append an event to the events: line, with an optional long name
- *  (event: NAME : LONG).  NAME matches [A-Za-z_][A-Za-z0-9_]* and is not
- *  already defined.  OK, EUSAGE, EINVAL, ENOMEM. */
+ *  (event: NAME : LONG).  NAME is printable ASCII without blanks, ':' or
+ *  '=' ("Ir", Xdebug's "Time_(10ns)"), and is not already defined; only a
+ *  NAME matching [A-Za-z_][A-Za-z0-9_]* can be used in formulas.
+ *  OK, EUSAGE, EINVAL, ENOMEM. */
 CGW_API cgw_status cgw_add_event(cgw_writer *w, const char *name,
                                  const char *long_name);
 /** Define a derived event (event: NAME = FORMULA [: LONG]), computed by
@@ -178,7 +180,10 @@ CGW_API cgw_status cgw_add_derived_event(cgw_writer *w, const char *name,
                                          const char *formula,
                                          const char *long_name);
 /** summary: line of the current part: costs[0..n), n <= number of events,
- *  the rest zero.  OK, EUSAGE, EINVAL, ENOMEM. */
+ *  the rest zero.  Also accepted in the part's body, when its header had
+ *  none: it is then written at the part's end, before totals:, where
+ *  Cachegrind writes it and every known reader reads it.
+ *  OK, EUSAGE, EINVAL, ENOMEM. */
 CGW_API cgw_status cgw_set_summary(cgw_writer *w, const uint64_t *costs, size_t n);
 
 /* --------------------------------------------------------------- 3. body */
@@ -497,9 +502,12 @@ enum { CGW_RECODE_JUMPS = 1u };
  *  narrowed to the writer's (instr,line input into a line writer keeps the
  *  lines; a writer that wants a subposition the input lacks is refused
  *  with CGW_EINVAL), adjacent cost lines that land on one position of a
- *  block are merged, and a calls=0 without inclusive cost is dropped
- *  where the writer refuses count 0.  Totals, every function's self cost
- *  and every call edge with its inclusive cost are preserved.  The
+ *  block are merged, and where the writer refuses a count of 0 (without
+ *  CGW_COMPACT) a calls=0 is dropped when it has no inclusive cost and
+ *  written as calls=1 when it has.  A summary: that comes after a part's
+ *  body (as Cachegrind writes it) is written at the part's end.  Totals,
+ *  every function's self cost and every call edge with its inclusive
+ *  cost are preserved.  The
  *  reader's diagnostics go to its own callback.  Returns the writer's
  *  status; a read failure (EIO, ENOMEM) becomes the writer's error. */
 CGW_API cgw_status cgw_recode(cgw_reader *r, cgw_writer *w, unsigned flags);

@@ -28,13 +28,44 @@ grep -q '^jcnd=' "$tmp/compact" || fail "--jumps dropped the jumps"
 "$CGRECODE" --positions line - <"$tmp/in" >"$tmp/stdin" || fail "stdin: exit $?"
 cmp -s "$tmp/stdin" "$tmp/portable" || fail "stdin and a path give different output"
 
-printf 'events: Ir\nfn=(1) a\nfn=(2)\n1 1\n' >"$tmp/bad"
+printf 'events: Ir\nfn=a\n1 1\n2 2 3\n' >"$tmp/bad"
 "$CGRECODE" "$tmp/bad" -o "$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "an input with errors: exit $rc"
-grep -q 'bad:3: error: .*\[undefined-id\]' "$tmp/err" || fail "error message: $(cat "$tmp/err")"
+grep -q 'bad:4: error: .*\[too-many-costs\]' "$tmp/err" || fail "error message: $(cat "$tmp/err")"
 [ -e "$tmp/out" ] && fail "an input with errors left an output file"
 "$CGRECODE" --force "$tmp/bad" -o "$tmp/out" 2>/dev/null || fail "--force: exit $?"
 "$CGVERIFY" -q "$tmp/out" || fail "--force output is not valid"
+
+# IDs used but never defined (valgrind --mangle-names=no, old Callgrind):
+# cgverify says so, cgrecode writes them as KCachegrind shows them
+printf 'events: Ir\nfl=(1) a.c\nfn=(1) a\n1 1\ncfn=(7)\ncalls=1 1\n1 5\nfn=(2)\n1 5\n' >"$tmp/undef"
+"$CGVERIFY" -q "$tmp/undef" 2>/dev/null && fail "cgverify accepts an undefined ID"
+"$CGRECODE" "$tmp/undef" -o "$tmp/out" 2>"$tmp/err" || fail "undefined IDs: exit $?"
+grep -q 'undef:5: repaired: .*"???".*\[undefined-id\]' "$tmp/err" ||
+    fail "no note of the repair: $(cat "$tmp/err")"
+grep -q 'undef:8: repaired: ' "$tmp/err" || fail "no note of the second repair"
+"$CGVERIFY" --strict -q "$tmp/out" || fail "the repaired output is not strictly valid"
+grep -q '^cfn=(2) ???$' "$tmp/out" || fail "the callee is not written as ???"
+[ "$(totals "$tmp/undef")" = "$(totals "$tmp/out")" ] || fail "repaired totals differ"
+
+# Cachegrind writes summary: last; Xdebug names events Time_(10ns)
+printf 'events: Ir Dr\nfl=a.c\nfn=f\n1 3 1\n2 4 0\nsummary: 7 1\n' >"$tmp/cachegrind"
+"$CGRECODE" "$tmp/cachegrind" -o "$tmp/out" || fail "trailing summary: exit $?"
+tail -2 "$tmp/out" | tr '\n' '|' | grep -q '^summary: 7 1|totals: 7 1|$' ||
+    fail "the summary is not kept before totals: $(tail -3 "$tmp/out")"
+"$CGVERIFY" --strict -q "$tmp/out" || fail "the output with a trailing summary is not valid"
+printf 'version: 1\ncreator: xdebug 3.3.1\nevents: Time_(10ns) Memory_(bytes)\n\nfl=(1) a.php\nfn=(1) f\n1 5 100\n' >"$tmp/xdebug"
+"$CGRECODE" "$tmp/xdebug" -o "$tmp/out" || fail "Xdebug event names: exit $?"
+grep -q '^events: Time_(10ns) Memory_(bytes)$' "$tmp/out" || fail "Xdebug's event names changed"
+
+# calls=0 with cost (valgrind --combine-dumps): calls=1, the edge kept
+printf 'events: Ir\nfn=f\n1 1\ncfn=g\ncalls=0 9\n2 30\ncfn=h\ncalls=0 9\n3 0\nfn=g\n9 30\n' >"$tmp/zero"
+"$CGRECODE" "$tmp/zero" -o "$tmp/out" || fail "calls=0: exit $?"
+grep -q '^calls=1 9$' "$tmp/out" || fail "calls=0 with cost is not calls=1"
+grep -q '^cfn=(3) h$' "$tmp/out" && fail "calls=0 without cost is kept"
+"$CGVERIFY" --strict -q "$tmp/out" || fail "the calls=0 output is not valid"
+"$CGRECODE" --compact "$tmp/zero" -o "$tmp/out" || fail "calls=0 compact: exit $?"
+grep -q '^calls=0 9$' "$tmp/out" || fail "compact output changes calls=0"
 
 "$CGRECODE" --positions instr "$tmp/portable" -o "$tmp/out2" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "positions the input lacks: exit $rc"

@@ -135,7 +135,7 @@ static void bad_names(void)
 
 static void bad_events(void)
 {
-    static const char *bad[] = { "1x", "a-b", "", "a b", "\xc3\xa9" };
+    static const char *bad[] = { "", "a b", "a\tb", "a:b", "a=b", "\xc3\xa9", "a\x7f" };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cgw_writer *w = open_w(0);
         REFUSED(w, cgw_add_event(w, bad[i], NULL), CGW_EINVAL, "cgw_add_event");
@@ -250,8 +250,16 @@ static void bad_order(void)
     REFUSED(w, cgw_add_event(w, "Late", NULL), CGW_EUSAGE, "cgw_add_event");
     w = open_body(0);
     REFUSED(w, cgw_add_derived_event(w, "S", "Ir", NULL), CGW_EUSAGE, "cgw_add_derived_event");
-    w = open_body(0);
+    /* a summary in the body only when the header had none */
+    w = open_w(0);
+    CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
+    CHECK_ST(cgw_set_summary(w, P1(1), 1), CGW_OK);
+    CHECK_ST(cgw_function(w, "f"), CGW_OK);
     REFUSED(w, cgw_set_summary(w, P1(1), 1), CGW_EUSAGE, "cgw_set_summary");
+    w = open_body(0);
+    CHECK_ST(cgw_set_summary(w, P1(1), 1), CGW_OK);
+    CHECK_ST(cgw_set_summary(w, P1(1), 1), CGW_OK); /* not written yet: replaced */
+    cgw_free(w);
 
     /* after cgw_new_part: thread, desc and summary only */
     w = open_body(0);

@@ -95,7 +95,8 @@ uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m);
 
 /* cgw_recode() the file at path into memory (writer positions and
  * flags): the output's part totals, functions' self costs and call
- * edges (count, inclusive cost) must equal the input's.  Returns the
+ * edges (count, inclusive cost) must equal the input's (a calls=0 with
+ * cost counting as 1 without CGW_COMPACT, as cgw_recode() writes it).  Returns the
  * output (malloc'd) and its length. */
 char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, size_t *len);
 

@@ -21,7 +21,10 @@ static const char usage[] =
     "cannot be written as asked), 2 on a usage or I/O error.\n"
     "  --positions P  the output's positions (a subset of the input's)\n"
     "  --jumps        keep jump= and jcnd= lines (dropped by default)\n"
-    "  --force        write even when the input has errors (as the reader read it)\n";
+    "  --force        write even when the input has errors (as the reader read it)\n"
+    "IDs used but never defined are written as \"???\" (KCachegrind's unnamed item),\n"
+    "with a note on stderr; a calls=0 with cost is written as calls=1 but with\n"
+    "--compact (callgrind_annotate reads calls=0 as self cost).\n";
 
 typedef struct input {
     const char *path; /* NULL: the bytes in mem */
@@ -29,14 +32,22 @@ typedef struct input {
     uint64_t errors;
 } input;
 
+/* Errors stop the recode (but with --force); an undefined ID is
+ * repaired: the reader names it "???", which is what KCachegrind shows
+ * (an unnamed function or file), and the output defines it. */
 static void on_diag(void *ctx, const cgw_diagnostic *d)
 {
     input *in = ctx;
+    const char *path = in->path ? in->path : "-";
     if (d->severity != CGW_ERROR)
         return;
+    if (strcmp(d->code, "undefined-id") == 0) {
+        fprintf(stderr, "%s:%" PRIu64 ": repaired: %s; written as \"???\", as KCachegrind "
+                "shows it [%s]\n", path, d->line, d->message, d->code);
+        return;
+    }
     in->errors++;
-    fprintf(stderr, "%s:%" PRIu64 ": error: %s [%s]\n", in->path ? in->path : "-", d->line,
-            d->message, d->code);
+    fprintf(stderr, "%s:%" PRIu64 ": error: %s [%s]\n", path, d->line, d->message, d->code);
 }
 
 static cgw_reader *open_input(input *in)

@@ -91,7 +91,7 @@ static void check_event_name(cgw_reader *r, const char *name, size_t len)
     if (len == 0 || cgwp_event_name_span(name, len) != len)
         cgwr_diag(r, r->lineno, CGWR_EVENT_NAME,
                   "event name \"%.40s\" is not [A-Za-z_][A-Za-z0-9_]* (formulas cannot "
-                  "use it; the libcgw writer refuses it)", name);
+                  "use it)", name);
 }
 
 static void events_line(cgw_reader *r, const char *cur, const char *end)

@@ -91,6 +91,7 @@ typedef struct recoder {
     cgw_writer *w;
     cgw_options opts;
     size_t npos;
+    int header_summary; /* the current part's header gave its summary: */
 } recoder;
 
 typedef struct held {
@@ -156,8 +157,24 @@ static int all_zero(const uint64_t *costs, size_t count)
     return 1;
 }
 
+/* calls=0, as Callgrind writes after zeroing its counters mid-call
+ * (--combine-dumps) and pprof converters write: where the writer refuses
+ * a count of 0 (callgrind_annotate would add the inclusive cost to the
+ * caller's self cost), one without cost is dropped and one with cost is
+ * written with a count of 1, which keeps the edge and its cost. */
+static cgw_status recode_call(const recoder *rc, const cgw_record *rec)
+{
+    if (rec->count != 0 || (rc->opts.flags & CGW_COMPACT))
+        return cgw_write_record(rc->w, rec);
+    if (all_zero(rec->costs, rec->part->nevents))
+        return CGW_OK;
+    cgw_record once = *rec;
+    once.count = 1;
+    return cgw_write_record(rc->w, &once);
+}
+
 /* One record of cgw_recode(), with positions already narrowed. */
-static cgw_status recode_one(const recoder *rc, held *pending, const cgw_record *rec,
+static cgw_status recode_one(recoder *rc, held *pending, const cgw_record *rec,
                              unsigned flags)
 {
     cgw_writer *w = rc->w;
@@ -169,16 +186,19 @@ static cgw_status recode_one(const recoder *rc, held *pending, const cgw_record 
     switch (rec->kind) {
     case CGW_REC_COST:
         return hold(rc, pending, rec);
+    case CGW_REC_PART:
+        rc->header_summary = rec->part->summary != NULL;
+        return cgw_write_record(w, rec);
+    case CGW_REC_PART_END:
+        /* a summary: after the body (Cachegrind writes it last) */
+        if (rec->summary != NULL && !rc->header_summary)
+            return cgw_set_summary(w, rec->summary, rec->part->nevents);
+        return CGW_OK;
     case CGW_REC_JUMP:
     case CGW_REC_COND_JUMP:
         return (flags & CGW_RECODE_JUMPS) ? cgw_write_record(w, rec) : CGW_OK;
     case CGW_REC_CALL:
-        /* calls=0, as Callgrind writes after zeroing counters: nothing is
-         * lost by dropping one without cost where the writer refuses it */
-        if (rec->count == 0 && !(rc->opts.flags & CGW_COMPACT) &&
-            all_zero(rec->costs, rec->part->nevents))
-            return CGW_OK;
-        return cgw_write_record(w, rec);
+        return recode_call(rc, rec);
     default:
         return cgw_write_record(w, rec);
     }

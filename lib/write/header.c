@@ -105,10 +105,18 @@ cgw_status cgw_add_desc(cgw_writer *w, const char *type, const char *value)
     return st;
 }
 
+/* A name on the events: line: printable ASCII without blanks, and
+ * without the ':' and '=' that event: lines use.  Xdebug's
+ * "Time_(10ns)" is one; only [A-Za-z_][A-Za-z0-9_]* names can be used in
+ * formulas. */
 static int is_event_name(const char *name)
 {
-    size_t len = strlen(name);
-    return len > 0 && cgwp_event_name_span(name, len) == len;
+    if (name[0] == '\0')
+        return 0;
+    for (const char *cur = name; *cur != '\0'; cur++)
+        if (*cur <= ' ' || *cur > '~' || *cur == ':' || *cur == '=')
+            return 0;
+    return 1;
 }
 
 static cgw_status check_new_event(cgw_writer *w, const char *name, const char *long_name)
@@ -117,7 +125,8 @@ static cgw_status check_new_event(cgw_writer *w, const char *name, const char *l
         return cgwp_fail(w, CGW_EINVAL, "event name is NULL");
     if (!is_event_name(name))
         return cgwp_fail(w, CGW_EINVAL,
-                         "event name \"%.64s\" does not match [A-Za-z_][A-Za-z0-9_]*", name);
+                         "event name \"%.64s\" is empty or has a blank, a control or "
+                         "non-ASCII byte, ':' or '='", name);
     if (cgwp_lookup(w, CGWP_EV, name) != NULL)
         return cgwp_fail(w, CGW_EINVAL, "event \"%.64s\" is already defined", name);
     if (long_name != NULL)
@@ -207,11 +216,16 @@ cgw_status cgw_add_derived_event(cgw_writer *w, const char *name, const char *fo
     return add_event(w, name, formula, long_name);
 }
 
+/* In the body, a part's summary: is written at its end, before
+ * totals:, where Cachegrind writes it and every known reader reads it. */
 cgw_status cgw_set_summary(cgw_writer *w, const uint64_t *costs, size_t ncosts)
 {
-    cgw_status st = cgwp_enter(w, "cgw_set_summary", CGWP_ST_HEADER | CGWP_ST_PART_HEADER);
+    cgw_status st = cgwp_enter(w, "cgw_set_summary",
+                               CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
     if (st != CGW_OK)
         return st;
+    if (w->state == CGWP_ST_BODY && w->has_summary && !w->late_summary)
+        return cgwp_fail(w, CGW_EUSAGE, "the part's summary: was written in its header");
     if (ncosts > w->nevents)
         return cgwp_fail(w, CGW_EINVAL, "%zu costs for %zu events", ncosts, w->nevents);
     if (ncosts > 0 && costs == NULL)
@@ -226,6 +240,7 @@ cgw_status cgw_set_summary(cgw_writer *w, const uint64_t *costs, size_t ncosts)
         memcpy(w->summary, costs, ncosts * sizeof *costs);
     w->nsummary = ncosts;
     w->has_summary = 1;
+    w->late_summary = w->state == CGWP_ST_BODY;
     return CGW_OK;
 }
 
@@ -322,6 +337,8 @@ cgw_status cgwp_write_totals(cgw_writer *w)
     cgw_status st = CGW_OK;
     if (!(w->flags & CGW_COMPACT))
         st = cgwp_put(w, "\n", 1);
+    if (st == CGW_OK && w->late_summary)
+        st = put_costs_line(w, "summary:", w->summary, w->nsummary);
     if (st == CGW_OK)
         st = put_costs_line(w, "totals:", w->totals, w->nevents);
     return st;

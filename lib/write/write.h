@@ -95,6 +95,7 @@ struct cgw_writer {
     uint64_t *summary;
     size_t nsummary;
     int has_summary;
+    int late_summary;   /* given in the body: written before totals: */
     unsigned part;
 
     /* body of the current part */

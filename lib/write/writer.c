@@ -115,7 +115,7 @@ cgw_status cgw_new_part(cgw_writer *w)
     reset_body(w);
     w->part++;
     w->has_thread = 0;
-    w->has_summary = 0;
+    w->has_summary = w->late_summary = 0;
     w->descs.len = 0; /* desc: lines belong to the part that adds them */
     w->state = CGWP_ST_PART_HEADER;
     return CGW_OK;
