@@ -560,6 +560,81 @@ CGW_API void cgw_gen_defaults(cgw_gen_options *o);
  *  (options out of range), ENOMEM, EIO. */
 CGW_API cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *o);
 
+
+/* ================================================================
+ * Merging profiles (cgmerge).  A merger sums any number of profiles into
+ * one: its lifecycle is
+ *
+ *   1. cgw_merge_new()
+ *   2. cgw_merge_add() once per input (a reader, read to its end)
+ *   3. cgw_merge_write() through a fresh writer, then cgw_close() it
+ *   4. cgw_merge_free()
+ *
+ * Functions are identified by (object, file, name); the self cost at
+ * each (function, source file, position), each call (caller, position,
+ * callee, target position: count and inclusive costs) and each jump
+ * (counts) are summed over every part of every input, exactly: a sum that
+ * would pass 2^64-1 is CGW_ERANGE.  Events are matched by name (an input
+ * without one counts zero for it) and kept in the inputs' order when all
+ * inputs have the same events, else in one that does not depend on the
+ * inputs' order (Callgrind's events first, then by name).  Positions are
+ * those that every input has.  cmd: is kept when every input has the same
+ * one, else written "(several)".  The output is sorted by names and
+ * positions, never by arrival, so merging is associative and commutative:
+ * merge(merge(a,b),c) and merge(a,merge(b,c)) are the same bytes.  Memory
+ * grows with the distinct functions, positions, calls and jumps, not with
+ * the number or size of the inputs.  Errors are sticky: after the first,
+ * every call returns it, and cgw_merge_errmsg() names the call and line.
+ * ================================================================ */
+
+typedef struct cgw_merger cgw_merger;
+
+/** cgw_merge_options.flags.  CGW_MERGE_KEEP_PARTS: one part per input
+ *  (the sum of that input's parts), in the order added, instead of one
+ *  part for all; the output then depends on that order. */
+enum { CGW_MERGE_KEEP_PARTS = 1u };
+
+/** Options of a merger; a NULL pointer means all zero.  mod_filename and
+ *  mod_funcname (NULL: none) rewrite every file name and function name
+ *  before it is merged, as cg_annotate's --mod-filename and
+ *  --mod-funcname do, so that paths from different machines line up:
+ *  "s/RE/REPL/" with a POSIX extended regular expression RE, & and \1..\9
+ *  in REPL, and flags g (every match) and i (ignore case); any character
+ *  after 's' may be the delimiter.  Merging is associative when the
+ *  rewrites give the same names again on their own output. */
+typedef struct cgw_merge_options {
+    unsigned flags;
+    const char *mod_filename, *mod_funcname;
+    const cgw_allocator *allocator;
+} cgw_merge_options;
+
+/** A new merger.  Bad options (flags, a rewrite that does not compile)
+ *  become its sticky error (CGW_EINVAL), returned by every later call.
+ *  NULL with errno ENOMEM (or EINVAL for an allocator with NULL members). */
+CGW_API cgw_merger *cgw_merge_new(const cgw_merge_options *o);
+/** Read every record of r (to its end) into the sums; r stays the
+ *  caller's to close.  Its diagnostics go to its own callback: a caller
+ *  that wants only valid inputs checks cgw_reader_counts() itself.
+ *  OK, EUSAGE (NULL arguments, after cgw_merge_write()), ERANGE, EINVAL,
+ *  ENOMEM, EIO (the reader failed). */
+CGW_API cgw_status cgw_merge_add(cgw_merger *m, cgw_reader *r);
+/** The positions (CGW_POS_* mask) every input added so far has; 0 before
+ *  the first.  A writer for cgw_merge_write() may have these or fewer. */
+CGW_API unsigned cgw_merge_positions(const cgw_merger *m);
+/** Write the merged profile through w, which must be fresh (no call made
+ *  yet) and is left open for cgw_close().  Every sum is checked before
+ *  the first byte is written.  Calls never made without cost are dropped
+ *  unless the writer is CGW_COMPACT.  Once only.  Returns the writer's
+ *  status; the merger's error (EUSAGE no input or a second call, EINVAL
+ *  positions the inputs lack, ERANGE, ENOMEM) is made the writer's. */
+CGW_API cgw_status cgw_merge_write(cgw_merger *m, cgw_writer *w);
+/** The merger's first error (CGW_EUSAGE for NULL). */
+CGW_API cgw_status cgw_merge_error(const cgw_merger *m);
+/** Its message, naming the call that failed; "" when there is none. */
+CGW_API const char *cgw_merge_errmsg(const cgw_merger *m);
+/** Release the merger.  NULL is a no-op. */
+CGW_API void cgw_merge_free(cgw_merger *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,7 @@
 /* toolutil.c - argument parsing, text and the SIGBUS handler shared by
  * the tools. */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -154,4 +155,14 @@ void tool_catch_sigbus(const char *tool)
 void tool_reading(const char *path)
 {
     sigbus_path = path;
+}
+
+void tool_diag_errors(void *ctx, const cgw_diagnostic *d)
+{
+    tool_diag_ctx *c = ctx;
+    if (d->severity != CGW_ERROR)
+        return;
+    (*c->errors)++;
+    fprintf(stderr, "%s: %s:%" PRIu64 ": error: %s [%s]\n", c->tool, c->path, d->line,
+            d->message, d->code);
 }

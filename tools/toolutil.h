@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cgw.h>
+
 /* A growable NUL-terminated string; the tool exits (2) when out of memory. */
 typedef struct tool_text {
     char *p;
@@ -37,6 +39,14 @@ int tool_info_option(const char *tool, const char *usage, const char *a);
  * path last given to tool_reading() and exits 2, as for an I/O error. */
 void tool_catch_sigbus(const char *tool);
 void tool_reading(const char *path);
+
+/* A reader's diagnostic callback (ctx a tool_diag_ctx) that prints its
+ * errors as "PATH:LINE: error: MESSAGE [CODE]" and counts them. */
+typedef struct tool_diag_ctx {
+    const char *tool, *path;
+    uint64_t *errors;
+} tool_diag_ctx;
+void tool_diag_errors(void *ctx, const cgw_diagnostic *d);
 
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);
