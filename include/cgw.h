@@ -635,6 +635,69 @@ CGW_API const char *cgw_merge_errmsg(const cgw_merger *m);
 /** Release the merger.  NULL is a no-op. */
 CGW_API void cgw_merge_free(cgw_merger *m);
 
+
+/* ================================================================
+ * Comparing two profiles (cgdiff).  A differ merges each side as
+ * cgw_merge_add() does (every part summed), then compares them:
+ *
+ *   1. cgw_diff_new()
+ *   2. cgw_diff_add(d, CGW_DIFF_OLD, r) and cgw_diff_add(d, CGW_DIFF_NEW, r)
+ *      (several readers a side are summed)
+ *   3. cgw_diff_rows(): what changed; and/or cgw_diff_write(): a profile
+ *      of the difference
+ *   4. cgw_diff_free()
+ *
+ * Errors are sticky, as in the merger.
+ * ================================================================ */
+
+typedef struct cgw_differ cgw_differ;
+
+/** The sides of cgw_diff_add(). */
+enum { CGW_DIFF_OLD = 0, CGW_DIFF_NEW = 1 };
+
+/** One change.  function is NULL in the totals row of an event (there is
+ *  one for each event, first, changed or not); otherwise the row is a
+ *  function whose self cost (inclusive 0) or inclusive cost (inclusive 1:
+ *  its self cost and its calls' inclusive costs, calls to itself left
+ *  out) of event differs between the sides.  column is the event's index
+ *  in the totals rows; change is new minus old in percent of the event's
+ *  old total (+-HUGE_VAL when that total is 0 and the cost moved). */
+typedef struct cgw_diff_row {
+    const char *object, *file, *function;
+    const char *event;
+    size_t column;
+    int inclusive;
+    uint64_t old_cost, new_cost;
+    double change;
+} cgw_diff_row;
+
+/** A new differ; o as for cgw_merge_new() (name rewrites apply to both
+ *  sides), flags must be 0 (CGW_EINVAL).  NULL with errno ENOMEM. */
+CGW_API cgw_differ *cgw_diff_new(const cgw_merge_options *o);
+/** Add every record of r to side CGW_DIFF_OLD or CGW_DIFF_NEW.
+ *  OK, EUSAGE (NULL, after cgw_diff_rows()), EINVAL (bad side), ERANGE,
+ *  ENOMEM, EIO. */
+CGW_API cgw_status cgw_diff_add(cgw_differ *d, int side, cgw_reader *r);
+/** The rows (valid until cgw_diff_free()): the totals, then each change,
+ *  the largest (in absolute value) first, ties in a fixed order.
+ *  Functions whose costs are equal on both sides have no row.
+ *  OK, EUSAGE (nothing added, NULL arguments), ERANGE, ENOMEM. */
+CGW_API cgw_status cgw_diff_rows(cgw_differ *d, const cgw_diff_row **rows, size_t *n);
+/** Write a profile of the difference through w (fresh, left open for
+ *  cgw_close()).  Readers clamp negative costs, so each event E becomes
+ *  two: E_plus, what NEW has above OLD, and E_minus, what it has below
+ *  (the writer's event names take no '+' or '-'), at each
+ *  position and call of both sides.  Positions and calls that did not
+ *  change are left out, and so are jumps.  A call's count is the change
+ *  in its count, or 1 when only its inclusive cost changed.  Once only.
+ *  Returns the writer's status, with the differ's error made its own. */
+CGW_API cgw_status cgw_diff_write(cgw_differ *d, cgw_writer *w);
+/** The differ's first error (CGW_EUSAGE for NULL) and its message. */
+CGW_API cgw_status cgw_diff_error(const cgw_differ *d);
+CGW_API const char *cgw_diff_errmsg(const cgw_differ *d);
+/** Release the differ.  NULL is a no-op. */
+CGW_API void cgw_diff_free(cgw_differ *d);
+
 #ifdef __cplusplus
 }
 #endif

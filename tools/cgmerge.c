@@ -81,25 +81,12 @@ static int add(cgw_merger *m, const char *path)
 {
     uint64_t errors = 0;
     tool_diag_ctx d = { "cgmerge", path, &errors };
-    cgw_read_options ro = { CGW_READ_MAP, tool_diag_errors, &d, NULL,
-                            CGW_SKIP(CGW_REC_FUNCTION) | CGW_SKIP(CGW_REC_INLINE) };
     tool_text mem = { 0 };
-    if (!strcmp(path, "-") && tool_slurp(STDIN_FILENO, &mem) < 0) {
-        fprintf(stderr, "cgmerge: stdin: %s\n", strerror(errno));
-        return 2;
-    }
-    tool_reading(path);
-    cgw_reader *r = strcmp(path, "-") ? cgw_reader_open_path(path, &ro)
-                                      : cgw_reader_open_memory(mem.p, mem.len, &ro);
-    if (r == NULL) {
-        fprintf(stderr, "cgmerge: %s: %s\n", path, strerror(errno));
-        free(mem.p);
-        return 2;
-    }
-    cgw_status st = cgw_merge_add(m, r);
+    cgw_reader *r = tool_open_input(&d, &mem);
+    cgw_status st = r != NULL ? cgw_merge_add(m, r) : CGW_EIO;
     cgw_reader_close(r);
     free(mem.p);
-    if (st != CGW_OK)
+    if (r != NULL && st != CGW_OK)
         fprintf(stderr, "cgmerge: %s: %s\n", path, cgw_merge_errmsg(m));
     return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
 }

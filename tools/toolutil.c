@@ -166,3 +166,20 @@ void tool_diag_errors(void *ctx, const cgw_diagnostic *d)
     fprintf(stderr, "%s: %s:%" PRIu64 ": error: %s [%s]\n", c->tool, c->path, d->line,
             d->message, d->code);
 }
+
+cgw_reader *tool_open_input(tool_diag_ctx *d, tool_text *mem)
+{
+    cgw_read_options ro = { CGW_READ_MAP, tool_diag_errors, d, NULL,
+                            CGW_SKIP(CGW_REC_FUNCTION) | CGW_SKIP(CGW_REC_INLINE) };
+    int in = !strcmp(d->path, "-");
+    if (in && tool_slurp(STDIN_FILENO, mem) < 0) {
+        fprintf(stderr, "%s: stdin: %s\n", d->tool, strerror(errno));
+        return NULL;
+    }
+    tool_reading(d->path);
+    cgw_reader *r = in ? cgw_reader_open_memory(mem->p, mem->len, &ro)
+                       : cgw_reader_open_path(d->path, &ro);
+    if (r == NULL)
+        fprintf(stderr, "%s: %s: %s\n", d->tool, d->path, strerror(errno));
+    return r;
+}

@@ -47,6 +47,10 @@ typedef struct tool_diag_ctx {
     uint64_t *errors;
 } tool_diag_ctx;
 void tool_diag_errors(void *ctx, const cgw_diagnostic *d);
+/* A reader of d->path ('-': stdin, read into mem first) whose errors go
+ * through tool_diag_errors(d), without function and inline records (the
+ * body records name their function); NULL after saying why. */
+cgw_reader *tool_open_input(tool_diag_ctx *d, tool_text *mem);
 
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);

@@ -10,16 +10,6 @@ unsigned cgw_merge_positions(const cgw_merger *m)
     return m == NULL || m->parts == 0 ? 0 : m->mask;
 }
 
-/* The state of a walk that writes. */
-typedef struct mwrite {
-    cgw_writer *w;
-    cgw_options wo;
-    const uint32_t *order;   /* column k -> merged event */
-    uint64_t *cols;          /* one cost vector in column order */
-    uint64_t *totals;        /* the dry walk: the part's totals so far */
-    uint64_t part, fn, src;  /* the current ones; UINT64_MAX: none yet */
-} mwrite;
-
 static void columns(const mwrite *mw, size_t nev, const uint64_t *v)
 {
     for (size_t k = 0; k < nev; k++)
@@ -44,8 +34,7 @@ static cgw_status dry(void *ctx, const mwalk *wk, int t, const uint64_t *key,
     return CGW_OK;
 }
 
-/* New part, function and inline file as the key needs them. */
-static cgw_status place(mwrite *mw, const cgw_merger *m, const uint64_t *key)
+cgw_status cgwm_place(mwrite *mw, const cgw_merger *m, const uint64_t *key)
 {
     cgw_status st = CGW_OK;
     if (mw->part != key[K_PART] && mw->part != UINT64_MAX)
@@ -91,7 +80,7 @@ static cgw_status wet(void *ctx, const mwalk *wk, int t, const uint64_t *key,
      * counters were zeroed) says nothing, and a portable writer refuses it */
     if (t == T_CALL && sum[0] == 0 && !(mw->wo.flags & CGW_COMPACT) && all_zero(sum + 1, nev))
         return CGW_OK;
-    cgw_status st = place(mw, m, key);
+    cgw_status st = cgwm_place(mw, m, key);
     if (st != CGW_OK)
         return st;
     cgwm_positions(wk->mask, key + K_POS, pos);

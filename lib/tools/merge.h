@@ -142,6 +142,17 @@ void cgwm_positions(unsigned mask, const uint64_t *slots, uint64_t *pos);
 /* The checks before writing m through w (fresh, with positions that
  * every input has); fills *wo; OK or the error made sticky in w. */
 cgw_status cgwm_write_check(cgw_merger *m, cgw_writer *w, cgw_options *wo, const char *call);
+/* The state of a walk that writes. */
+typedef struct mwrite {
+    cgw_writer *w;
+    cgw_options wo;
+    const uint32_t *order;   /* column k -> merged event */
+    uint64_t *cols;          /* one cost vector in column order */
+    uint64_t *totals;        /* the dry walk: the part's totals so far */
+    uint64_t part, fn, src;  /* the current ones; UINT64_MAX: none yet */
+} mwrite;
+/* New part, function and inline file as the key needs them. */
+cgw_status cgwm_place(mwrite *mw, const cgw_merger *m, const uint64_t *key);
 /* The merged events in output order: out[k] is the event of column k. */
 int cgwm_event_order(cgw_merger *m, uint32_t *out);
 
