@@ -362,58 +362,62 @@ static void test_overflow(void)
     cgw_merge_free(m);
 }
 
-static void test_misuse(void)
+/* cgw_merge_write(m, w) through a writer with positions pos (0: the
+ * default) fails with want and a message holding msg. */
+static void write_fails(cgw_merger *m, unsigned pos, cgw_status want, const char *msg)
 {
-    cgw_merger *m = cgw_merge_new(NULL);
     cgwt_capture cap;
     cgwt_capture_init(&cap, 0, 0);
+    cgw_options wo = { pos, 0, 0, NULL };
+    cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, &wo);
+    if (want == CGW_EUSAGE && msg == NULL) { /* a writer not fresh */
+        CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
+        CHECK_ST(cgw_function(w, "x"), CGW_OK);
+    }
+    CHECK_ST(cgw_merge_write(m, w), want);
+    CHECK(msg == NULL || strstr(cgw_errmsg(w), msg) != NULL);
+    cgw_free(w);
+    cgwt_capture_free(&cap);
+}
+
+static void test_misuse(void)
+{
     CHECK_ST(cgw_merge_add(NULL, NULL), CGW_EUSAGE);
     CHECK_ST(cgw_merge_error(NULL), CGW_EUSAGE);
+    write_fails(NULL, 0, CGW_EUSAGE, "the merger is NULL");
+    cgw_merger *m = cgw_merge_new(NULL);
     CHECK_ST(cgw_merge_write(m, NULL), CGW_EUSAGE);
-    cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
-    CHECK_ST(cgw_merge_write(NULL, w), CGW_EUSAGE);
-    cgw_free(w);
-    /* nothing added */
-    w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
-    CHECK_ST(cgw_merge_write(m, w), CGW_EUSAGE);
-    CHECK(strstr(cgw_errmsg(w), "cgw_merge_write: no profile was added") != NULL);
-    cgw_free(w);
+    write_fails(m, 0, CGW_EUSAGE, "cgw_merge_write: no profile was added");
     cgw_merge_free(m);
     /* a writer that wants positions the inputs lack, one not fresh */
     m = cgw_merge_new(NULL);
     add_text(m, prof_a, CGW_OK);
     CHECK_U64(cgw_merge_positions(m), CGW_POS_LINE);
-    cgw_options wo = { CGW_POS_INSTR | CGW_POS_LINE, 0, 0, NULL };
-    w = cgw_open_callback(cgwt_capture_write, &cap, &wo);
-    CHECK_ST(cgw_merge_write(m, w), CGW_EINVAL);
-    CHECK(strstr(cgw_errmsg(w), "positions that not every input has") != NULL);
-    cgw_free(w);
+    write_fails(m, CGW_POS_INSTR | CGW_POS_LINE, CGW_EINVAL,
+                "positions that not every input has");
     cgw_merge_free(m);
     m = cgw_merge_new(NULL);
     add_text(m, prof_a, CGW_OK);
-    w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
-    CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
-    CHECK_ST(cgw_function(w, "x"), CGW_OK);
-    CHECK_ST(cgw_merge_write(m, w), CGW_EUSAGE);
+    write_fails(m, 0, CGW_EUSAGE, NULL);
     CHECK_ST(cgw_merge_error(m), CGW_EUSAGE);
     add_text(m, prof_b, CGW_EUSAGE);
-    cgw_free(w);
     cgw_merge_free(m);
-    /* once only; unknown flags */
+    /* once only */
     m = cgw_merge_new(NULL);
     add_text(m, prof_a, CGW_OK);
-    w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
+    size_t len;
+    char *out;
+    cgw_writer *w = cgw_open_memory(&out, &len, NULL);
     CHECK_ST(cgw_merge_write(m, w), CGW_OK);
     CHECK_ST(cgw_close(w), CGW_OK);
-    w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
-    CHECK_ST(cgw_merge_write(m, w), CGW_EUSAGE);
-    cgw_free(w);
+    free(out);
+    write_fails(m, 0, CGW_EUSAGE, "already written");
     cgw_merge_free(m);
     cgw_merge_options mo = { 8, NULL, NULL, NULL };
     m = cgw_merge_new(&mo);
     CHECK_ST(cgw_merge_error(m), CGW_EINVAL);
+    CHECK(strstr(cgw_merge_errmsg(m), "unknown flags 0x8") != NULL);
     cgw_merge_free(m);
-    cgwt_capture_free(&cap);
 }
 
 /* Every allocation of a merge failed in turn: ENOMEM, nothing leaked. */

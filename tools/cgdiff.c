@@ -26,26 +26,18 @@ static const char usage[] =
     "  --mod-filename E, --mod-funcname E   rewrite names first (s/RE/REPL/[gi])\n"
     "  --force           compare inputs with errors as the reader read them\n";
 
-enum { O_FAIL = 256, O_TOP, O_MODFILE, O_MODFN, O_FORCE, O_HELP, O_VERSION };
+enum { O_FAIL = TOOL_O_NEXT, O_TOP };
 
 static const struct option longopts[] = {
     { "fail-above", required_argument, NULL, O_FAIL },
     { "top", required_argument, NULL, O_TOP },
-    { "mod-filename", required_argument, NULL, O_MODFILE },
-    { "mod-funcname", required_argument, NULL, O_MODFN },
-    { "force", no_argument, NULL, O_FORCE },
-    { "output", required_argument, NULL, 'o' },
-    { "help", no_argument, NULL, O_HELP },
-    { "version", no_argument, NULL, O_VERSION },
-    { NULL, 0, NULL, 0 }
+    TOOL_INPUT_OPTIONS
 };
 
 typedef struct opts {
-    cgw_merge_options mo;
-    const char *out;
+    tool_inputs in;
     double fail_above;  /* < 0: never */
     uint64_t top;
-    int force;
 } opts;
 
 static int bad(const char *what, const char *v)
@@ -57,27 +49,22 @@ static int bad(const char *what, const char *v)
 /* 0 to go on, else 1 + the exit status. */
 static int parse(int argc, char **argv, opts *o)
 {
-    int c;
+    int c, k;
     char *end;
     while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        switch (c) {
-        case O_FAIL:
+        if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
+            if (k > 0)
+                return k;
+        } else if (c == O_FAIL) {
             errno = 0;
             o->fail_above = strtod(optarg, &end);
             if (errno != 0 || end == optarg || *end != '\0' || !(o->fail_above >= 0))
                 return bad("--fail-above", optarg);
-            break;
-        case O_TOP:
+        } else if (c == O_TOP) {
             if (tool_uint(optarg, UINT64_MAX, &o->top) < 0)
                 return bad("--top", optarg);
-            break;
-        case O_MODFILE: o->mo.mod_filename = optarg; break;
-        case O_MODFN: o->mo.mod_funcname = optarg; break;
-        case O_FORCE: o->force = 1; break;
-        case 'o': o->out = optarg; break;
-        case 'h': case O_HELP: return 1 + tool_info_option("cgdiff", usage, "--help");
-        case O_VERSION: return 1 + tool_info_option("cgdiff", usage, "--version");
-        default: return 3;
+        } else {
+            return 3;
         }
     }
     if (argc - optind != 2) {
@@ -87,19 +74,18 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
-/* Add one side; 0, 1 (errors in it) or 2 (it could not be read). */
-static int add(cgw_differ *d, int side, const char *path)
+/* The side being added and its differ. */
+typedef struct side {
+    cgw_differ *d;
+    int which;
+} side;
+
+static cgw_status add(void *ctx, cgw_reader *r, const char **msg)
 {
-    uint64_t errors = 0;
-    tool_diag_ctx dc = { "cgdiff", path, &errors };
-    tool_text mem = { 0 };
-    cgw_reader *r = tool_open_input(&dc, &mem);
-    cgw_status st = r != NULL ? cgw_diff_add(d, side, r) : CGW_EIO;
-    cgw_reader_close(r);
-    free(mem.p);
-    if (r != NULL && st != CGW_OK)
-        fprintf(stderr, "cgdiff: %s: %s\n", path, cgw_diff_errmsg(d));
-    return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
+    side *s = ctx;
+    cgw_status st = cgw_diff_add(s->d, s->which, r);
+    *msg = cgw_diff_errmsg(s->d);
+    return st;
 }
 
 static void delta(char *buf, size_t len, const cgw_diff_row *r)
@@ -175,7 +161,7 @@ static int compare(cgw_differ *d, const opts *o)
         return cgw_diff_error(d) == CGW_ENOMEM ? 2 : 1;
     }
     uint64_t past = report(rows, n, o);
-    int rc = o->out != NULL ? write_diff(d, o->out) : 0;
+    int rc = o->in.out != NULL ? write_diff(d, o->in.out) : 0;
     if (rc == 0 && past > 0) {
         fprintf(stderr, "cgdiff: %" PRIu64 " changes of more than %g%%\n", past, o->fail_above);
         rc = 1;
@@ -185,7 +171,7 @@ static int compare(cgw_differ *d, const opts *o)
 
 int main(int argc, char **argv)
 {
-    opts o = { .fail_above = -1, .top = 20 };
+    opts o = { { "cgdiff", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, -1, 20 };
     int rc = parse(argc, argv, &o);
     if (rc != 0) {
         if (rc == 3)
@@ -193,18 +179,20 @@ int main(int argc, char **argv)
         return rc - 1;
     }
     tool_catch_sigbus("cgdiff");
-    cgw_differ *d = cgw_diff_new(&o.mo);
+    cgw_differ *d = cgw_diff_new(&o.in.mo);
     if (d == NULL || cgw_diff_error(d) != CGW_OK) {
         fprintf(stderr, "cgdiff: %s\n", d ? cgw_diff_errmsg(d) : strerror(errno));
         cgw_diff_free(d);
         return 2;
     }
-    rc = add(d, CGW_DIFF_OLD, argv[optind]);
+    side s = { d, CGW_DIFF_OLD };
+    rc = tool_add_input(&o.in, argv[optind], add, &s);
     if (rc < 2 && cgw_diff_error(d) == CGW_OK) {
-        int k = add(d, CGW_DIFF_NEW, argv[optind + 1]);
+        s.which = CGW_DIFF_NEW;
+        int k = tool_add_input(&o.in, argv[optind + 1], add, &s);
         rc = k > rc ? k : rc;
     }
-    if (rc == 1 && o.force && cgw_diff_error(d) == CGW_OK)
+    if (rc == 1 && o.in.force && cgw_diff_error(d) == CGW_OK)
         rc = 0;
     else if (rc == 1 && cgw_diff_error(d) == CGW_OK)
         fputs("cgdiff: errors in the input; nothing compared (--force compares anyway)\n",

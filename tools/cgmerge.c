@@ -25,48 +25,36 @@ static const char usage[] =
     "  --compact             the smallest output\n"
     "  --force               merge inputs with errors as the reader read them\n";
 
-enum { O_KEEP = 256, O_MODFILE, O_MODFN, O_POS, O_COMPACT, O_FORCE, O_HELP, O_VERSION };
+enum { O_KEEP = TOOL_O_NEXT, O_POS, O_COMPACT };
 
 static const struct option longopts[] = {
     { "keep-parts", no_argument, NULL, O_KEEP },
-    { "mod-filename", required_argument, NULL, O_MODFILE },
-    { "mod-funcname", required_argument, NULL, O_MODFN },
     { "positions", required_argument, NULL, O_POS },
     { "compact", no_argument, NULL, O_COMPACT },
-    { "force", no_argument, NULL, O_FORCE },
-    { "output", required_argument, NULL, 'o' },
-    { "help", no_argument, NULL, O_HELP },
-    { "version", no_argument, NULL, O_VERSION },
-    { NULL, 0, NULL, 0 }
+    TOOL_INPUT_OPTIONS
 };
 
 typedef struct opts {
-    cgw_merge_options mo;
+    tool_inputs in;
     cgw_options wo;
-    const char *out;
-    int force;
 } opts;
 
 /* 0 to go on, else 1 + the exit status. */
 static int parse(int argc, char **argv, opts *o)
 {
-    int c;
+    int c, k;
     while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
-        switch (c) {
-        case O_KEEP: o->mo.flags |= CGW_MERGE_KEEP_PARTS; break;
-        case O_MODFILE: o->mo.mod_filename = optarg; break;
-        case O_MODFN: o->mo.mod_funcname = optarg; break;
-        case O_COMPACT: o->wo.flags |= CGW_COMPACT; break;
-        case O_FORCE: o->force = 1; break;
-        case 'o': o->out = optarg; break;
-        case O_POS:
-            if (tool_positions(optarg, &o->wo.positions) == 0)
-                break;
-            fprintf(stderr, "cgmerge: bad positions '%s'\n", optarg);
+        if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
+            if (k > 0)
+                return k;
+        } else if (c == O_KEEP) {
+            o->in.mo.flags |= CGW_MERGE_KEEP_PARTS;
+        } else if (c == O_COMPACT) {
+            o->wo.flags |= CGW_COMPACT;
+        } else if (c != O_POS || tool_positions(optarg, &o->wo.positions) < 0) {
+            if (c == O_POS)
+                fprintf(stderr, "cgmerge: bad positions '%s'\n", optarg);
             return 3;
-        case 'h': case O_HELP: return 1 + tool_info_option("cgmerge", usage, "--help");
-        case O_VERSION: return 1 + tool_info_option("cgmerge", usage, "--version");
-        default: return 3;
         }
     }
     if (optind == argc) {
@@ -76,28 +64,21 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
-/* Add one input; 0, 1 (errors in it) or 2 (it could not be read). */
-static int add(cgw_merger *m, const char *path)
+static cgw_status add(void *ctx, cgw_reader *r, const char **msg)
 {
-    uint64_t errors = 0;
-    tool_diag_ctx d = { "cgmerge", path, &errors };
-    tool_text mem = { 0 };
-    cgw_reader *r = tool_open_input(&d, &mem);
-    cgw_status st = r != NULL ? cgw_merge_add(m, r) : CGW_EIO;
-    cgw_reader_close(r);
-    free(mem.p);
-    if (r != NULL && st != CGW_OK)
-        fprintf(stderr, "cgmerge: %s: %s\n", path, cgw_merge_errmsg(m));
-    return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
+    cgw_status st = cgw_merge_add(ctx, r);
+    *msg = cgw_merge_errmsg(ctx);
+    return st;
 }
 
 static int write_out(cgw_merger *m, opts *o)
 {
     if (o->wo.positions == 0)
         o->wo.positions = cgw_merge_positions(m);
-    cgw_writer *w = o->out ? cgw_open_path(o->out, &o->wo) : cgw_open_fd(STDOUT_FILENO, &o->wo);
+    const char *out = o->in.out;
+    cgw_writer *w = out ? cgw_open_path(out, &o->wo) : cgw_open_fd(STDOUT_FILENO, &o->wo);
     if (w == NULL) {
-        fprintf(stderr, "cgmerge: %s: %s\n", o->out ? o->out : "stdout", strerror(errno));
+        fprintf(stderr, "cgmerge: %s: %s\n", out ? out : "stdout", strerror(errno));
         return 2;
     }
     cgw_status st = cgw_merge_write(m, w);
@@ -111,7 +92,7 @@ static int write_out(cgw_merger *m, opts *o)
 
 int main(int argc, char **argv)
 {
-    opts o = { 0 };
+    opts o = { { "cgmerge", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, { 0, 0, 0, NULL } };
     int rc = parse(argc, argv, &o);
     if (rc != 0) {
         if (rc == 3)
@@ -119,7 +100,7 @@ int main(int argc, char **argv)
         return rc - 1;
     }
     tool_catch_sigbus("cgmerge");
-    cgw_merger *m = cgw_merge_new(&o.mo);
+    cgw_merger *m = cgw_merge_new(&o.in.mo);
     if (m == NULL || cgw_merge_error(m) != CGW_OK) {
         fprintf(stderr, "cgmerge: %s\n", m ? cgw_merge_errmsg(m) : strerror(errno));
         cgw_merge_free(m);
@@ -127,11 +108,11 @@ int main(int argc, char **argv)
     }
     int bad = 0;
     for (int i = optind; i < argc && rc < 2 && cgw_merge_error(m) == CGW_OK; i++) {
-        int k = add(m, argv[i]);
+        int k = tool_add_input(&o.in, argv[i], add, m);
         bad |= k == 1;
         rc = k > rc ? k : rc;
     }
-    if (rc == 1 && cgw_merge_error(m) == CGW_OK && o.force)
+    if (rc == 1 && cgw_merge_error(m) == CGW_OK && o.in.force)
         rc = 0;
     if (rc == 0)
         rc = write_out(m, &o);

@@ -167,7 +167,23 @@ void tool_diag_errors(void *ctx, const cgw_diagnostic *d)
             d->message, d->code);
 }
 
-cgw_reader *tool_open_input(tool_diag_ctx *d, tool_text *mem)
+int tool_inputs_option(tool_inputs *t, int c, const char *arg)
+{
+    switch (c) {
+    case TOOL_O_MODFILE: t->mo.mod_filename = arg; return 0;
+    case TOOL_O_MODFN: t->mo.mod_funcname = arg; return 0;
+    case TOOL_O_FORCE: t->force = 1; return 0;
+    case 'o': t->out = arg; return 0;
+    case 'h': case TOOL_O_HELP: return 1 + tool_info_option(t->tool, t->usage, "--help");
+    case TOOL_O_VERSION: return 1 + tool_info_option(t->tool, t->usage, "--version");
+    default: return -1;
+    }
+}
+
+/* A reader of path ('-': stdin, read into mem first) whose errors go
+ * through tool_diag_errors(d), without function and inline records (the
+ * body records name their function); NULL after saying why. */
+static cgw_reader *open_input(tool_diag_ctx *d, tool_text *mem)
 {
     cgw_read_options ro = { CGW_READ_MAP, tool_diag_errors, d, NULL,
                             CGW_SKIP(CGW_REC_FUNCTION) | CGW_SKIP(CGW_REC_INLINE) };
@@ -182,4 +198,19 @@ cgw_reader *tool_open_input(tool_diag_ctx *d, tool_text *mem)
     if (r == NULL)
         fprintf(stderr, "%s: %s: %s\n", d->tool, d->path, strerror(errno));
     return r;
+}
+
+int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void *ctx)
+{
+    uint64_t errors = 0;
+    tool_diag_ctx d = { t->tool, path, &errors };
+    tool_text mem = { 0 };
+    const char *msg = "";
+    cgw_reader *r = open_input(&d, &mem);
+    cgw_status st = r != NULL ? add(ctx, r, &msg) : CGW_EIO;
+    cgw_reader_close(r);
+    free(mem.p);
+    if (r != NULL && st != CGW_OK)
+        fprintf(stderr, "%s: %s: %s\n", t->tool, path, msg);
+    return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
 }

@@ -47,10 +47,34 @@ typedef struct tool_diag_ctx {
     uint64_t *errors;
 } tool_diag_ctx;
 void tool_diag_errors(void *ctx, const cgw_diagnostic *d);
-/* A reader of d->path ('-': stdin, read into mem first) whose errors go
- * through tool_diag_errors(d), without function and inline records (the
- * body records name their function); NULL after saying why. */
-cgw_reader *tool_open_input(tool_diag_ctx *d, tool_text *mem);
+
+/* What cgmerge and cgdiff share: the options that choose how inputs are
+ * read and named (getopt_long() entries TOOL_INPUT_OPTIONS, ending the
+ * table), and reading each input into a merger or differ. */
+enum { TOOL_O_MODFILE = 256, TOOL_O_MODFN, TOOL_O_FORCE, TOOL_O_HELP, TOOL_O_VERSION,
+       TOOL_O_NEXT };
+#define TOOL_INPUT_OPTIONS                                                    \
+    { "mod-filename", required_argument, NULL, TOOL_O_MODFILE },              \
+    { "mod-funcname", required_argument, NULL, TOOL_O_MODFN },                \
+    { "force", no_argument, NULL, TOOL_O_FORCE },                             \
+    { "output", required_argument, NULL, 'o' },                               \
+    { "help", no_argument, NULL, TOOL_O_HELP },                               \
+    { "version", no_argument, NULL, TOOL_O_VERSION }, { NULL, 0, NULL, 0 }
+typedef struct tool_inputs {
+    const char *tool, *usage;
+    cgw_merge_options mo;
+    const char *out;
+    int force;
+} tool_inputs;
+/* getopt_long()'s c (argument arg) when it is one of those options, or -h:
+ * 0 when taken, 1 + the exit status after --help and --version, -1 when
+ * c is another. */
+int tool_inputs_option(tool_inputs *t, int c, const char *arg);
+/* Read path ('-': stdin) through add(ctx, r), which returns a status and
+ * its message in *msg; errors of the input are printed.  0, 1 (the input
+ * has errors or add() refused it), or 2 (I/O or memory). */
+typedef cgw_status (*tool_add_fn)(void *ctx, cgw_reader *r, const char **msg);
+int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void *ctx);
 
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);
