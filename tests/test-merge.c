@@ -190,6 +190,12 @@ static void test_associative(void)
     char *m3 = merge(in3, 3, NULL, 0, &l3);
     CHECK(l1 == l2 && memcmp(m1, m2, l1) == 0);
     CHECK(l1 == l3 && memcmp(m1, m3, l1) == 0);
+    /* a merged profile merged alone again: the same bytes */
+    size_t l4;
+    const char *in4[1] = { m1 };
+    char *m4 = merge(in4, 1, NULL, 0, &l4);
+    CHECK(l1 == l4 && memcmp(m1, m4, l1) == 0);
+    free(m4);
     /* instruction positions kept: every input has them */
     CHECK(strstr(m1, "\npositions: instr line\n") != NULL);
     cgwt_capture all;

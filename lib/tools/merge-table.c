@@ -243,6 +243,11 @@ int cgwm_sort(cgw_merger *m, void *base, size_t n, size_t size,
         for (size_t lo = 0; lo < n; lo += 2 * width) {
             size_t mid = lo + width < n ? lo + width : n;
             size_t hi = lo + 2 * width < n ? lo + 2 * width : n, i = lo, j = mid, k = lo;
+            /* runs already in order (a merged profile merged again) */
+            if (mid < hi && cmp(a + (mid - 1) * size, a + mid * size, ctx) <= 0) {
+                memcpy(tmp + lo * size, a + lo * size, (hi - lo) * size);
+                continue;
+            }
             while (i < mid && j < hi) {
                 const char *src = cmp(a + j * size, a + i * size, ctx) < 0 ? a + j++ * size
                                                                             : a + i++ * size;
