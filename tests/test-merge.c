@@ -458,6 +458,69 @@ static void test_alloc_fail(void)
     }
 }
 
+/* Every jump record as "FUNCTION:LINE->TARGET:LINE FOLLOWED[/EXECUTED]". */
+static char *jump_lines(const char *text, size_t len)
+{
+    cgw_reader *r = cgw_reader_open_memory(text, len, NULL);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    cgwt_capture out;
+    cgwt_capture_init(&out, 0, 0);
+    char buf[512];
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        if (rec->kind != CGW_REC_JUMP && rec->kind != CGW_REC_COND_JUMP)
+            continue;
+        int n = snprintf(buf, sizeof buf, "%s:%llu->%s:%llu %llu", rec->function,
+                         (unsigned long long)rec->pos[0], rec->target.function,
+                         (unsigned long long)rec->target_pos[0],
+                         (unsigned long long)rec->count);
+        if (rec->kind == CGW_REC_COND_JUMP)
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "/%llu",
+                          (unsigned long long)rec->executed);
+        buf[n++] = '\n';
+        cgwt_capture_write(&out, buf, (size_t)n);
+    }
+    cgw_reader_close(r);
+    cgwt_capture_write(&out, "", 1);
+    return out.data;
+}
+
+/* Jumps summed by source, target and kind; derived events kept, and one
+ * name with two formulas refused; a call never made without cost
+ * dropped from a portable output, kept in a compact one. */
+static void test_details(void)
+{
+    static const char a[] = "events: Ir Dr\nevent: T = Ir + Dr\nfn=a\n1 1\n"
+                            "jump=3 10\n2\njcnd=1/4 12\n3\n";
+    static const char b[] = "events: Ir Dr\nevent: T = Ir + Dr\nfn=a\n1 2\n"
+                            "jcnd=2/3 12\n3\ncfn=b\ncalls=0 1\n4 0\n";
+    const char *in[2] = { a, b };
+    size_t len;
+    char *out = merge(in, 2, NULL, 0, &len);
+    char *j = jump_lines(out, len);
+    CHECK_STR(j, "a:2->a:10 3\na:3->a:12 3/7\n");
+    CHECK(strstr(out, "\nevent: T = Ir + Dr\n") != NULL);
+    CHECK(strstr(out, "calls=") == NULL);
+    free(j), free(out);
+    cgw_merger *m = cgw_merge_new(NULL);
+    add_text(m, b, CGW_OK);
+    cgw_options wo = { CGW_POS_LINE, CGW_COMPACT, 0, NULL };
+    cgw_writer *w = cgw_open_memory(&out, &len, &wo);
+    CHECK_ST(cgw_merge_write(m, w), CGW_OK);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    CHECK(strstr(out, "\ncalls=0 1\n") != NULL);
+    cgwt_readback(out, len, NULL);
+    free(out);
+    add_text(m, a, CGW_EUSAGE); /* after the write */
+    cgw_merge_free(m);
+    m = cgw_merge_new(NULL);
+    add_text(m, a, CGW_OK);
+    add_text(m, "events: Ir Dr\nevent: T = Ir\nfn=a\n1 1\n", CGW_EINVAL);
+    CHECK(strstr(cgw_merge_errmsg(m), "the derived event T is Ir + Dr in one input and Ir "
+                                      "in another") != NULL);
+    cgw_merge_free(m);
+}
+
 int main(void)
 {
     test_known();
@@ -465,6 +528,7 @@ int main(void)
     test_thousand();
     test_rewrite();
     test_keep_parts();
+    test_details();
     test_overflow();
     test_misuse();
     test_alloc_fail();
