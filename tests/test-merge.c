@@ -364,6 +364,19 @@ static void test_overflow(void)
     CHECK(strstr(cgw_errmsg(w), "the total of Ir passes 2^64-1") != NULL);
     CHECK_ST(cgw_close(w), CGW_ERANGE);
     CHECK_U64(cap.len, 0);
+    cgw_merge_free(m);
+    /* two call sites one line apart by address only: their counts meet
+     * when the writer keeps the lines alone */
+    m = cgw_merge_new(NULL);
+    add_text(m, "positions: instr line\nevents: Ir\nfn=a\ncfn=b\n"
+                "calls=18446744073709551615 0x9 1\n0x1 1 1\ncfn=b\ncalls=1 0x9 1\n0x2 1 1\n",
+             CGW_OK);
+    cgw_options wo = { CGW_POS_LINE, 0, 0, NULL };
+    w = cgw_open_callback(cgwt_capture_write, &cap, &wo);
+    CHECK_ST(cgw_merge_write(m, w), CGW_ERANGE);
+    CHECK(strstr(cgw_errmsg(w), "cgw_merge_write: a sum in a passes 2^64-1") != NULL);
+    CHECK_ST(cgw_close(w), CGW_ERANGE);
+    CHECK_U64(cap.len, 0);
     cgwt_capture_free(&cap);
     cgw_merge_free(m);
 }

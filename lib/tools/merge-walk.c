@@ -117,7 +117,7 @@ static cgw_status add_item(mwalk *wk, const mitem *x, uint64_t *sum)
     for (size_t k = 0; k < t->nv; k++) {
         if (v[k] > UINT64_MAX - sum[k])
             return cgwm_fail(wk->m, CGW_ERANGE, wk->call, "a sum in %s passes 2^64-1",
-                             cgwm_name(wk->m, wk->m->fns.keys[3 * cgwm_key(t, x->i)[K_FN] + 2]));
+                             cgwm_target(wk->m, cgwm_key(t, x->i)[K_FN]).function);
         sum[k] += v[k];
     }
     return CGW_OK;
