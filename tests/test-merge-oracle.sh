@@ -60,3 +60,26 @@ want=$(kcg_sum "$tmp/g2" | sed -n 's/^T\t//p' | awk -F, '{ for (i = 1; i <= NF; 
 [ "$(sed 's/^T\t//' "$tmp/dt")" = "$want" ] ||
     fail "KCachegrind reads the difference's totals as $(cat "$tmp/dt"), want $want"
 echo "diff: KCachegrind reads the gains as the added profile's totals ($want)"
+
+# old = g1 + g2, new = g1 + g3: gains and losses.  For every function
+# KCachegrind reads, E_plus - E_minus in the difference is its self cost
+# of E in NEW minus that in OLD.
+"$build/tools/cgmerge" "$tmp/g1" "$tmp/g3" -o "$tmp/g13" || fail "cgmerge g1 g3"
+"$build/tools/cgdiff" -o "$tmp/d2" "$tmp/g12" "$tmp/g13" >/dev/null || fail "cgdiff 2: exit $?"
+for f in g12 g13 d2; do
+    KCGNORM=1 "$kcgdump" "$tmp/$f" 2>/dev/null | grep '^F	' >"$tmp/$f.F" || fail "kcgdump $f"
+done
+bad=$(awk -F'\t' '
+    { key = $2 "\t" $3 "\t" $4; n = split($5, c, ",") }
+    FILENAME ~ /g12.F$/ { for (i = 1; i <= n; i++) old[key, i] = c[i]; keys[key] = 1; ne = n }
+    FILENAME ~ /g13.F$/ { for (i = 1; i <= n; i++) new[key, i] = c[i]; keys[key] = 1; ne = n }
+    FILENAME ~ /d2.F$/  { for (i = 1; i <= n / 2; i++) moved[key, i] = c[2 * i - 1] - c[2 * i]; seen[key] = 1 }
+    END { for (k in keys) for (i = 1; i <= ne; i++)
+              if (new[k, i] - old[k, i] != moved[k, i] + 0) { print k " event " i; bad++ }
+          for (k in seen) if (!(k in keys)) print "unknown " k
+          printf "checked %d functions\n", length(keys) > "/dev/stderr" }
+    ' "$tmp/g12.F" "$tmp/g13.F" "$tmp/d2.F" 2>"$tmp/count")
+[ -z "$bad" ] || fail "KCachegrind reads differences that are not NEW - OLD: $(echo "$bad" | head -5)"
+awk -F'\t' '{ split($5, c, ","); gain += c[1] > 0; loss += c[2] > 0 }
+    END { exit !(gain > 10 && loss > 10) }' "$tmp/d2.F" || fail "too few gains and losses to say much"
+echo "diff: KCachegrind reads E_plus - E_minus = NEW - OLD for every function ($(cat "$tmp/count"))"
