@@ -102,4 +102,16 @@ for bad in "--mod-filename x/a/b/ $tmp/g1" "--frobnicate $tmp/g1" "" "$tmp/missi
     [ -s "$tmp/err" ] || fail "'$bad': no message"
 done
 "$CGMERGE" --help | grep -q '^usage: cgmerge' || fail "--help"
+
+# every dialect of the corpus: a file merged with itself has twice its totals
+n=0
+for f in "${CGW_CORPUS:-/nonexistent}"/*.callgrind "${CGW_CORPUS:-/nonexistent}"/*.cachegrind; do
+    [ -f "$f" ] || continue
+    "$CGMERGE" --force "$f" "$f" -o "$tmp/twice" 2>/dev/null || fail "$f: exit $?"
+    "$CGVERIFY" -q "$tmp/twice" || fail "$f: the merged profile is not valid"
+    want=$(totals "$f" | awk '{ for (i = 1; i <= NF; i++) printf "%s%.0f", (i > 1 ? " " : ""), 2 * $i }')
+    [ "$(totals "$tmp/twice")" = "$want" ] || fail "$f: totals $(totals "$tmp/twice"), want $want"
+    n=$((n + 1))
+done
+[ $n -eq 0 ] || echo "corpus: $n files merged with themselves, totals doubled"
 echo "cgmerge: sums, order-free output, 1,000 inputs, parts, rewrites and exit codes right"
