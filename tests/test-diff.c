@@ -84,6 +84,7 @@ static char *diff_profile(cgw_differ *d, size_t *len)
         cgwt_fail(__FILE__, __LINE__, "cgw_diff_write: %s", cgw_errmsg(w));
     cgw_free(w);
     cgwt_readback(out, *len, NULL);
+    cgwt_annotate_parts(out, *len);
     return out;
 }
 

@@ -93,6 +93,7 @@ static char *merge(const char *const *texts, size_t n, const cgw_merge_options *
     cgw_free(w);
     cgw_merge_free(m);
     cgwt_readback(out, *len, NULL);
+    cgwt_annotate_parts(out, *len);
     return out;
 }
 
@@ -262,6 +263,7 @@ static void test_thousand(void)
     cgw_merge_free(m);
     CHECK_U64((uint64_t)al.live, 0);
     cgwt_readback(out, len, NULL);
+    cgwt_annotate_parts(out, len);
     const char *ten[10];
     for (int i = 0; i < 10; i++)
         ten[i] = texts[i];
@@ -325,7 +327,6 @@ static void test_keep_parts(void)
                  "2|self||a.c|g\t 3 0\n"
                  "2|self||a.c|main\t 9 1\n"
                  "2|totals\t 12 1\n");
-    cgwt_annotate_parts(out, len);
     free(f), free(out);
 }
 
@@ -523,6 +524,7 @@ static void test_details(void)
     CHECK_ST(cgw_close(w), CGW_OK);
     CHECK(strstr(out, "\ncalls=0 1\n") != NULL);
     cgwt_readback(out, len, NULL);
+    cgwt_annotate_parts(out, len);
     free(out);
     add_text(m, a, CGW_EUSAGE); /* after the write */
     cgw_merge_free(m);
