@@ -87,19 +87,19 @@ static cgw_status add_to(cgw_merger *m, uint64_t *d, const uint64_t *v, size_t n
 }
 
 /* Sums per function and per side from the walk's groups. */
-static cgw_status gather(void *ctx, const mwalk *wk, int t, const uint64_t *key,
+static cgw_status gather(void *ctx, const mwalk *wk, int table, const uint64_t *key,
                          const uint64_t *old, const uint64_t *new)
 {
     cgw_differ *d = ctx;
     size_t nev = wk->m->nev;
     uint64_t *f = d->fsum + key[K_FN] * 4 * nev;
     cgw_status st = CGW_OK;
-    if (t == T_COST) {
+    if (table == T_COST) {
         if ((st = add_to(wk->m, f, old, nev)) == CGW_OK &&
             (st = add_to(wk->m, f + nev, new, nev)) == CGW_OK &&
             (st = add_to(wk->m, d->tot, old, nev)) == CGW_OK)
             st = add_to(wk->m, d->tot + nev, new, nev);
-    } else if (t == T_CALL && key[K_CALLEE] != key[K_FN]) {
+    } else if (table == T_CALL && key[K_CALLEE] != key[K_FN]) {
         /* a function's inclusive cost: its self cost and that of its
          * calls to others (a direct recursion is inside already) */
         if ((st = add_to(wk->m, f + 2 * nev, old + 1, nev)) == CGW_OK)
@@ -264,21 +264,21 @@ typedef struct dwrite {
     mwrite mw;
 } dwrite;
 
-static cgw_status diff_group(void *ctx, const mwalk *wk, int t, const uint64_t *key,
+static cgw_status diff_group(void *ctx, const mwalk *wk, int table, const uint64_t *key,
                              const uint64_t *old, const uint64_t *new)
 {
     dwrite *dw = ctx;
     uint64_t k0[K_JUMP_END], pos[CGW_NPOS_MAX], tpos[CGW_NPOS_MAX];
     size_t n = 2 * wk->m->nev;
-    int head = t == T_CALL;
-    if (t == T_JUMP || (!split(dw->d, dw->mw.cols, old + head, new + head) &&
-                        (t == T_COST || old[0] == new[0])))
+    int head = table == T_CALL;
+    if (table == T_JUMP || (!split(dw->d, dw->mw.cols, old + head, new + head) &&
+                        (table == T_COST || old[0] == new[0])))
         return CGW_OK;
-    memcpy(k0, key, wk->m->tab[t].kw * sizeof *key);
+    memcpy(k0, key, wk->m->tab[table].kw * sizeof *key);
     k0[K_PART] = 0; /* both sides go to one part */
     cgw_status st = cgwm_place(&dw->mw, wk->m, k0);
     cgwm_positions(wk->mask, key + K_POS, pos);
-    if (st != CGW_OK || t == T_COST)
+    if (st != CGW_OK || table == T_COST)
         return st != CGW_OK ? st : cgw_cost(dw->mw.w, pos, dw->mw.cols, n);
     cgw_target to = cgwm_target(wk->m, key[K_CALLEE]);
     cgwm_positions(wk->mask, key + K_TPOS, tpos);

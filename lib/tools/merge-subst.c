@@ -33,31 +33,31 @@ static int field(const char *expr, size_t *pos, char d, char *out)
     return 0;
 }
 
-static int parse(cgw_merger *m, subst *s, const char *expr, const char *opt)
+static int parse(cgw_merger *m, subst *sb, const char *expr, const char *opt)
 {
     size_t len = strlen(expr), pos = 2;
     char *re = cgwm_alloc(m, len + 1);
-    s->repl = cgwm_alloc(m, len + 1);
-    if (re == NULL || s->repl == NULL) {
+    sb->repl = cgwm_alloc(m, len + 1);
+    if (re == NULL || sb->repl == NULL) {
         cgwm_free(m, re);
         return -1;
     }
     int cflags = REG_EXTENDED, bad = len < 2 || expr[0] != 's' || expr[1] == '\0' ||
                                      expr[1] == '\\' || field(expr, &pos, expr[1], re) < 0 ||
-                                     field(expr, &pos, expr[1], s->repl) < 0;
+                                     field(expr, &pos, expr[1], sb->repl) < 0;
     for (; !bad && expr[pos] != '\0'; pos++) {
         if (expr[pos] == 'g')
-            s->global = 1;
+            sb->global = 1;
         else if (expr[pos] == 'i')
             cflags |= REG_ICASE;
         else
             bad = 1;
     }
-    int rc = bad ? 0 : regcomp(&s->re, re, cflags);
+    int rc = bad ? 0 : regcomp(&sb->re, re, cflags);
     if (bad || rc != 0) {
         char why[128] = "expected s/RE/REPL/ with flags g and i";
         if (!bad)
-            regerror(rc, &s->re, why, sizeof why);
+            regerror(rc, &sb->re, why, sizeof why);
         cgwm_fail(m, CGW_EINVAL, "cgw_merge_new", "%s '%s': %s", opt, expr, why);
     }
     cgwm_free(m, re);
@@ -67,27 +67,27 @@ static int parse(cgw_merger *m, subst *s, const char *expr, const char *opt)
 int cgwm_subst_compile(cgw_merger *m, int which, const char *expr)
 {
     static const char *const opt[2] = { "mod_filename", "mod_funcname" };
-    subst *s = cgwm_alloc(m, sizeof *s);
-    if (s == NULL)
+    subst *sb = cgwm_alloc(m, sizeof *sb);
+    if (sb == NULL)
         return -1;
-    memset(s, 0, sizeof *s);
-    if (parse(m, s, expr, opt[which]) < 0) {
-        cgwm_free(m, s->repl);
-        cgwm_free(m, s);
+    memset(sb, 0, sizeof *sb);
+    if (parse(m, sb, expr, opt[which]) < 0) {
+        cgwm_free(m, sb->repl);
+        cgwm_free(m, sb);
         return -1;
     }
-    m->subst[which] = s;
+    m->subst[which] = sb;
     return 0;
 }
 
 void cgwm_subst_free(cgw_merger *m, int which)
 {
-    subst *s = m->subst[which];
-    if (s == NULL)
+    subst *sb = m->subst[which];
+    if (sb == NULL)
         return;
-    regfree(&s->re);
-    cgwm_free(m, s->repl);
-    cgwm_free(m, s);
+    regfree(&sb->re);
+    cgwm_free(m, sb->repl);
+    cgwm_free(m, sb);
     m->subst[which] = NULL;
 }
 

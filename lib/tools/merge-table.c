@@ -89,88 +89,88 @@ static int rehash(cgw_merger *m, uint32_t **slots, size_t *nslots, size_t n,
 
 /* ----------------------------------------------------------------- tables */
 
-int cgwm_table_init(cgw_merger *m, mtable *t, size_t kw, size_t head, size_t nev)
+int cgwm_table_init(cgw_merger *m, mtable *tab, size_t kw, size_t head, size_t nev)
 {
     (void)m;
-    memset(t, 0, sizeof *t);
-    t->kw = kw;
-    t->head = head;
-    t->nv = head + nev;
+    memset(tab, 0, sizeof *tab);
+    tab->kw = kw;
+    tab->head = head;
+    tab->nv = head + nev;
     return 0;
 }
 
-void cgwm_table_free(cgw_merger *m, mtable *t)
+void cgwm_table_free(cgw_merger *m, mtable *tab)
 {
-    cgwm_free(m, t->keys);
-    cgwm_free(m, t->vals);
-    cgwm_free(m, t->slots);
-    memset(t, 0, sizeof *t);
+    cgwm_free(m, tab->keys);
+    cgwm_free(m, tab->vals);
+    cgwm_free(m, tab->slots);
+    memset(tab, 0, sizeof *tab);
 }
 
 static uint64_t entry_hash(const void *ctx, size_t i)
 {
-    const mtable *t = ctx;
-    return hash_words(cgwm_key(t, i), t->kw);
+    const mtable *tab = ctx;
+    return hash_words(cgwm_key(tab, i), tab->kw);
 }
 
-static int table_room(cgw_merger *m, mtable *t)
+static int table_room(cgw_merger *m, mtable *tab)
 {
-    if (t->n == t->cap) {
-        if (t->cap >= UINT32_MAX / 2) {
+    if (tab->n == tab->cap) {
+        if (tab->cap >= UINT32_MAX / 2) {
             cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "more than 2^31 entries in a table");
             return -1;
         }
-        size_t cap = t->cap ? t->cap * 2 : 64;
-        uint64_t *k = cgwm_grow(m, t->keys, cap * t->kw * sizeof *k);
+        size_t cap = tab->cap ? tab->cap * 2 : 64;
+        uint64_t *k = cgwm_grow(m, tab->keys, cap * tab->kw * sizeof *k);
         if (k == NULL)
             return -1;
-        t->keys = k;
-        uint64_t *v = cgwm_grow(m, t->vals, cap * (t->nv ? t->nv : 1) * sizeof *v);
+        tab->keys = k;
+        uint64_t *v = cgwm_grow(m, tab->vals, cap * (tab->nv ? tab->nv : 1) * sizeof *v);
         if (v == NULL)
             return -1;
-        t->vals = v;
-        t->cap = cap;
+        tab->vals = v;
+        tab->cap = cap;
     }
-    if ((t->n + 1) * 2 > t->nslots)
-        return rehash(m, &t->slots, &t->nslots, t->n, entry_hash, t);
+    if ((tab->n + 1) * 2 > tab->nslots)
+        return rehash(m, &tab->slots, &tab->nslots, tab->n, entry_hash, tab);
     return 0;
 }
 
-long cgwm_table_get(cgw_merger *m, mtable *t, const uint64_t *key)
+long cgwm_table_get(cgw_merger *m, mtable *tab, const uint64_t *key)
 {
-    if (t->nslots) {
-        size_t j = (size_t)hash_words(key, t->kw) & (t->nslots - 1);
-        for (; t->slots[j] != 0; j = (j + 1) & (t->nslots - 1))
-            if (!memcmp(cgwm_key(t, t->slots[j] - 1), key, t->kw * sizeof *key))
-                return (long)t->slots[j] - 1;
+    if (tab->nslots) {
+        size_t j = (size_t)hash_words(key, tab->kw) & (tab->nslots - 1);
+        for (; tab->slots[j] != 0; j = (j + 1) & (tab->nslots - 1))
+            if (!memcmp(cgwm_key(tab, tab->slots[j] - 1), key, tab->kw * sizeof *key))
+                return (long)tab->slots[j] - 1;
     }
-    if (table_room(m, t) < 0)
+    if (table_room(m, tab) < 0)
         return -1;
-    size_t i = t->n++;
-    memcpy(cgwm_key(t, i), key, t->kw * sizeof *key);
-    memset(cgwm_val(t, i), 0, t->nv * sizeof(uint64_t));
-    size_t j = (size_t)hash_words(key, t->kw) & (t->nslots - 1);
-    while (t->slots[j] != 0)
-        j = (j + 1) & (t->nslots - 1);
-    t->slots[j] = (uint32_t)(i + 1);
+    size_t i = tab->n++;
+    memcpy(cgwm_key(tab, i), key, tab->kw * sizeof *key);
+    memset(cgwm_val(tab, i), 0, tab->nv * sizeof(uint64_t));
+    size_t j = (size_t)hash_words(key, tab->kw) & (tab->nslots - 1);
+    while (tab->slots[j] != 0)
+        j = (j + 1) & (tab->nslots - 1);
+    tab->slots[j] = (uint32_t)(i + 1);
     return (long)i;
 }
 
-int cgwm_table_events(cgw_merger *m, mtable *t, size_t nev)
+int cgwm_table_events(cgw_merger *m, mtable *tab, size_t nev)
 {
-    size_t nv = t->head + nev;
-    if (nv <= t->nv)
+    size_t nv = tab->head + nev;
+    if (nv <= tab->nv)
         return 0;
-    uint64_t *v = cgwm_alloc(m, (t->cap ? t->cap : 1) * nv * sizeof *v);
+    uint64_t *v = cgwm_alloc(m, (tab->cap ? tab->cap : 1) * nv * sizeof *v);
     if (v == NULL)
         return -1;
-    for (size_t i = 0; i < t->n; i++) {
-        memcpy(v + i * nv, cgwm_val(t, i), t->nv * sizeof *v);
-        memset(v + i * nv + t->nv, 0, (nv - t->nv) * sizeof *v);
+    for (size_t i = 0; i < tab->n; i++) {
+        memcpy(v + i * nv, cgwm_val(tab, i), tab->nv * sizeof *v);
+        memset(v + i * nv + tab->nv, 0, (nv - tab->nv) * sizeof *v);
     }
-    cgwm_free(m, t->vals);
-    t->vals = v;
-    t->nv = nv;
+    cgwm_free(m, tab->vals);
+    tab->vals = v;
+    tab->nv = nv;
     return 0;
 }
 
@@ -190,8 +190,8 @@ uint32_t cgwm_intern(cgw_merger *m, const char *s, size_t len)
     if (nm->nslots) {
         for (size_t j = (size_t)h & (nm->nslots - 1); nm->slots[j] != 0;
              j = (j + 1) & (nm->nslots - 1)) {
-            const char *t = nm->s[nm->slots[j]];
-            if (!strncmp(t, s, len) && t[len] == '\0')
+            const char *have = nm->s[nm->slots[j]];
+            if (!strncmp(have, s, len) && have[len] == '\0')
                 return nm->slots[j];
         }
     }

@@ -26,18 +26,18 @@ static int cmp_pos(const uint64_t *a, const uint64_t *b, unsigned mask)
 static int cmp_items(const mwalk *wk, const mitem *x, const mitem *y, int with_part)
 {
     const mtable *tab = wk->m->tab;
-    const uint64_t *a = cgwm_key(&tab[x->t], x->i), *b = cgwm_key(&tab[y->t], y->i);
+    const uint64_t *a = cgwm_key(&tab[x->table], x->entry), *b = cgwm_key(&tab[y->table], y->entry);
     int c = 0;
     if (!wk->part_last && (c = cmp_u64(a[K_PART], b[K_PART])) != 0)
         return c;
     if ((c = cmp_u64(wk->frank[a[K_FN]], wk->frank[b[K_FN]])) != 0 ||
         (c = cmp_u64(wk->nrank[a[K_SRC]], wk->nrank[b[K_SRC]])) != 0 ||
-        (c = cmp_pos(a + K_POS, b + K_POS, wk->mask)) != 0 || (c = cmp_u64(x->t, y->t)) != 0)
+        (c = cmp_pos(a + K_POS, b + K_POS, wk->mask)) != 0 || (c = cmp_u64(x->table, y->table)) != 0)
         return c;
-    if (x->t != T_COST && ((c = cmp_u64(wk->frank[a[K_CALLEE]], wk->frank[b[K_CALLEE]])) != 0 ||
+    if (x->table != T_COST && ((c = cmp_u64(wk->frank[a[K_CALLEE]], wk->frank[b[K_CALLEE]])) != 0 ||
                            (c = cmp_pos(a + K_TPOS, b + K_TPOS, wk->mask)) != 0))
         return c;
-    if (x->t == T_JUMP && (c = cmp_u64(a[K_COND], b[K_COND])) != 0)
+    if (x->table == T_JUMP && (c = cmp_u64(a[K_COND], b[K_COND])) != 0)
         return c;
     return with_part && wk->part_last ? cmp_u64(a[K_PART], b[K_PART]) : 0;
 }
@@ -112,12 +112,12 @@ void cgwm_walk_free(mwalk *wk)
 /* sum += the values of item x, exactly. */
 static cgw_status add_item(mwalk *wk, const mitem *x, uint64_t *sum)
 {
-    const mtable *t = &wk->m->tab[x->t];
-    const uint64_t *v = cgwm_val(t, x->i);
-    for (size_t k = 0; k < t->nv; k++) {
+    const mtable *tab = &wk->m->tab[x->table];
+    const uint64_t *v = cgwm_val(tab, x->entry);
+    for (size_t k = 0; k < tab->nv; k++) {
         if (v[k] > UINT64_MAX - sum[k])
             return cgwm_fail(wk->m, CGW_ERANGE, wk->call, "a sum in %s passes 2^64-1",
-                             cgwm_target(wk->m, cgwm_key(t, x->i)[K_FN]).function);
+                             cgwm_target(wk->m, cgwm_key(tab, x->entry)[K_FN]).function);
         sum[k] += v[k];
     }
     return CGW_OK;
@@ -133,12 +133,12 @@ cgw_status cgwm_walk(mwalk *wk, mvisit visit, void *ctx)
         for (; st == CGW_OK && j < wk->n && cmp_items(wk, &wk->items[i], &wk->items[j], 0) == 0;
              j++) {
             const mitem *x = &wk->items[j];
-            uint64_t side = wk->part_last ? cgwm_key(&wk->m->tab[x->t], x->i)[K_PART] : 0;
+            uint64_t side = wk->part_last ? cgwm_key(&wk->m->tab[x->table], x->entry)[K_PART] : 0;
             st = add_item(wk, x, wk->sum + (side ? stride : 0));
         }
         if (st == CGW_OK)
-            st = visit(ctx, wk, (int)wk->items[i].t,
-                       cgwm_key(&wk->m->tab[wk->items[i].t], wk->items[i].i), wk->sum,
+            st = visit(ctx, wk, (int)wk->items[i].table,
+                       cgwm_key(&wk->m->tab[wk->items[i].table], wk->items[i].entry), wk->sum,
                        wk->sum + stride);
         i = j;
     }
@@ -150,8 +150,8 @@ cgw_status cgwm_walk(mwalk *wk, mvisit visit, void *ctx)
 cgw_target cgwm_target(const cgw_merger *m, uint64_t fn)
 {
     const uint64_t *k = cgwm_key(&m->fns, (size_t)fn);
-    cgw_target t = { cgwm_name(m, k[0]), cgwm_name(m, k[1]), cgwm_name(m, k[2]) };
-    return t;
+    cgw_target target = { cgwm_name(m, k[0]), cgwm_name(m, k[1]), cgwm_name(m, k[2]) };
+    return target;
 }
 
 void cgwm_positions(unsigned mask, const uint64_t *slots, uint64_t *pos)

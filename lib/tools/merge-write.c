@@ -17,7 +17,7 @@ static void columns(const mwrite *mw, size_t nev, const uint64_t *v)
 }
 
 /* The dry walk: the totals of each part must fit too. */
-static cgw_status dry(void *ctx, const mwalk *wk, int t, const uint64_t *key,
+static cgw_status dry(void *ctx, const mwalk *wk, int table, const uint64_t *key,
                       const uint64_t *sum, const uint64_t *unused)
 {
     mwrite *mw = ctx;
@@ -25,7 +25,7 @@ static cgw_status dry(void *ctx, const mwalk *wk, int t, const uint64_t *key,
     if (key[K_PART] != mw->part)
         memset(mw->totals, 0, wk->m->nev * sizeof *mw->totals);
     mw->part = key[K_PART];
-    for (size_t e = 0; t == T_COST && e < wk->m->nev; e++) {
+    for (size_t e = 0; table == T_COST && e < wk->m->nev; e++) {
         if (sum[e] > UINT64_MAX - mw->totals[e])
             return cgwm_fail(wk->m, CGW_ERANGE, wk->call, "the total of %s passes 2^64-1",
                              cgwm_name(wk->m, wk->m->ev_name[e]));
@@ -68,7 +68,7 @@ static int all_zero(const uint64_t *c, size_t n)
     return 1;
 }
 
-static cgw_status wet(void *ctx, const mwalk *wk, int t, const uint64_t *key,
+static cgw_status wet(void *ctx, const mwalk *wk, int table, const uint64_t *key,
                       const uint64_t *sum, const uint64_t *unused)
 {
     mwrite *mw = ctx;
@@ -78,19 +78,19 @@ static cgw_status wet(void *ctx, const mwalk *wk, int t, const uint64_t *key,
     (void)unused;
     /* a call never made with no cost (Callgrind writes them after its
      * counters were zeroed) says nothing, and a portable writer refuses it */
-    if (t == T_CALL && sum[0] == 0 && !(mw->wo.flags & CGW_COMPACT) && all_zero(sum + 1, nev))
+    if (table == T_CALL && sum[0] == 0 && !(mw->wo.flags & CGW_COMPACT) && all_zero(sum + 1, nev))
         return CGW_OK;
     cgw_status st = cgwm_place(mw, m, key);
     if (st != CGW_OK)
         return st;
     cgwm_positions(wk->mask, key + K_POS, pos);
-    if (t == T_COST) {
+    if (table == T_COST) {
         columns(mw, nev, sum);
         return cgw_cost(mw->w, pos, mw->cols, nev);
     }
     cgw_target to = cgwm_target(m, key[K_CALLEE]);
     cgwm_positions(wk->mask, key + K_TPOS, tpos);
-    if (t == T_CALL) {
+    if (table == T_CALL) {
         columns(mw, nev, sum + 1);
         return cgw_call(mw->w, &to, sum[0], tpos, pos, mw->cols, nev);
     }

@@ -370,21 +370,21 @@ static int add_record(adding *ad, const cgw_record *rec)
 {
     cgw_merger *m = ad->m;
     uint64_t key[K_JUMP_END];
-    int t = rec->kind == CGW_REC_COST ? T_COST : rec->kind == CGW_REC_CALL ? T_CALL : T_JUMP;
-    if (body_key(ad, rec, key) < 0 || (t != T_COST && target_key(ad, rec, key) < 0))
+    int table = rec->kind == CGW_REC_COST ? T_COST : rec->kind == CGW_REC_CALL ? T_CALL : T_JUMP;
+    if (body_key(ad, rec, key) < 0 || (table != T_COST && target_key(ad, rec, key) < 0))
         return -1;
     key[K_COND] = rec->kind == CGW_REC_COND_JUMP;
-    long i = cgwm_table_get(m, &m->tab[t], key);
-    if (i < 0)
+    long entry = cgwm_table_get(m, &m->tab[table], key);
+    if (entry < 0)
         return -1;
-    uint64_t *v = cgwm_val(&m->tab[t], (size_t)i);
-    if (t == T_COST)
-        return add_costs(ad, rec, v);
-    if (add_count(ad, rec, v, rec->count) < 0)
+    uint64_t *sums = cgwm_val(&m->tab[table], (size_t)entry);
+    if (table == T_COST)
+        return add_costs(ad, rec, sums);
+    if (add_count(ad, rec, sums, rec->count) < 0)
         return -1;
-    if (t == T_CALL)
-        return add_costs(ad, rec, v + 1);
-    return add_count(ad, rec, v + 1, rec->executed);
+    if (table == T_CALL)
+        return add_costs(ad, rec, sums + 1);
+    return add_count(ad, rec, sums + 1, rec->executed);
 }
 
 static int add_one(adding *ad, const cgw_record *rec)

@@ -79,14 +79,14 @@ cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char 
     ;
 
 /* tables */
-int cgwm_table_init(cgw_merger *m, mtable *t, size_t kw, size_t head, size_t nev);
-void cgwm_table_free(cgw_merger *m, mtable *t);
+int cgwm_table_init(cgw_merger *m, mtable *tab, size_t kw, size_t head, size_t nev);
+void cgwm_table_free(cgw_merger *m, mtable *tab);
 /* The entry with key, made (values zero) when new; -1 out of memory. */
-long cgwm_table_get(cgw_merger *m, mtable *t, const uint64_t *key);
+long cgwm_table_get(cgw_merger *m, mtable *tab, const uint64_t *key);
 /* Room for nev events in every entry (values keep their meaning). */
-int cgwm_table_events(cgw_merger *m, mtable *t, size_t nev);
-static inline uint64_t *cgwm_key(const mtable *t, size_t i) { return t->keys + i * t->kw; }
-static inline uint64_t *cgwm_val(const mtable *t, size_t i) { return t->vals + i * t->nv; }
+int cgwm_table_events(cgw_merger *m, mtable *tab, size_t nev);
+static inline uint64_t *cgwm_key(const mtable *tab, size_t i) { return tab->keys + i * tab->kw; }
+static inline uint64_t *cgwm_val(const mtable *tab, size_t i) { return tab->vals + i * tab->nv; }
 
 /* names: the id of s[0..len), interned when new; 0 when out of memory */
 uint32_t cgwm_intern(cgw_merger *m, const char *s, size_t len);
@@ -109,7 +109,7 @@ void cgwm_subst_free(cgw_merger *m, int which);
  * target; the part first (a merge) or last (a diff, whose groups gather
  * the parts 0 and 1 as the sides old and new). */
 typedef struct mitem {
-    uint32_t t, i;
+    uint32_t table, entry;
 } mitem;
 typedef struct mwalk {
     cgw_merger *m;
@@ -124,7 +124,7 @@ typedef struct mwalk {
 /* A group of equal items: table t, its first item's key, the summed
  * values (as the table holds them) of each side.  Returns a status;
  * anything but CGW_OK stops the walk. */
-typedef cgw_status (*mvisit)(void *ctx, const mwalk *wk, int t, const uint64_t *key,
+typedef cgw_status (*mvisit)(void *ctx, const mwalk *wk, int table, const uint64_t *key,
                              const uint64_t *sum0, const uint64_t *sum1);
 cgw_status cgwm_walk_init(cgw_merger *m, mwalk *wk, unsigned mask, int part_last,
                           const char *call);
