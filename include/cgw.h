@@ -577,7 +577,8 @@ CGW_API cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *o);
  * would pass 2^64-1 is CGW_ERANGE.  Events are matched by name (an input
  * without one counts zero for it) and kept in the inputs' order when all
  * inputs have the same events, else in one that does not depend on the
- * inputs' order (Callgrind's events first, then by name).  Positions are
+ * inputs' order (Callgrind's events first, then by name); derived events
+ * (one formula a name, else CGW_EINVAL) likewise, by name.  Positions are
  * those that every input has.  cmd: is kept when every input has the same
  * one, else written "(several)".  The output is sorted by names and
  * positions, never by arrival, so merging is associative and commutative:

@@ -528,6 +528,16 @@ static void test_details(void)
     free(out);
     add_text(m, a, CGW_EUSAGE); /* after the write */
     cgw_merge_free(m);
+    /* different derived events: by name, whichever input came first */
+    static const char c[] = "events: Ir Dr\nevent: U = Dr\nfn=a\n1 1\n";
+    const char *ac[2] = { a, c }, *ca[2] = { c, a };
+    size_t len2;
+    char *out2;
+    out = merge(ac, 2, NULL, 0, &len);
+    out2 = merge(ca, 2, NULL, 0, &len2);
+    CHECK(len == len2 && memcmp(out, out2, len) == 0);
+    CHECK(strstr(out, "\nevent: T = Ir + Dr\nevent: U = Dr\n") != NULL);
+    free(out), free(out2);
     m = cgw_merge_new(NULL);
     add_text(m, a, CGW_OK);
     add_text(m, "events: Ir Dr\nevent: T = Ir\nfn=a\n1 1\n", CGW_EINVAL);

@@ -195,3 +195,20 @@ int cgwm_event_order(cgw_merger *m, uint32_t *out)
         return 0;
     return cgwm_sort(m, out, m->nev, sizeof *out, by_event, m);
 }
+
+static int by_derived(const void *x, const void *y, void *ctx)
+{
+    const cgw_merger *m = ctx;
+    return strcmp(m->names.s[m->der[*(const uint32_t *)x][0]],
+                  m->names.s[m->der[*(const uint32_t *)y][0]]);
+}
+
+int cgwm_derived_order(cgw_merger *m, uint32_t *out)
+{
+    for (size_t k = 0; k < m->nder; k++)
+        out[k] = (uint32_t)k;
+    /* as with the events: the inputs' order, or one by name */
+    if (m->der_uniform)
+        return 0;
+    return cgwm_sort(m, out, m->nder, sizeof *out, by_derived, m);
+}

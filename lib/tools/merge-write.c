@@ -108,9 +108,16 @@ static cgw_status header(cgw_merger *m, cgw_writer *w, const uint32_t *order)
     for (size_t k = 0; st == CGW_OK && k < m->nev; k++)
         st = cgw_add_event(w, cgwm_name(m, m->ev_name[order[k]]),
                            cgwm_name(m, m->ev_long[order[k]]));
-    for (size_t k = 0; st == CGW_OK && k < m->nder; k++)
-        st = cgw_add_derived_event(w, cgwm_name(m, m->der[k][0]), cgwm_name(m, m->der[k][1]),
-                                   cgwm_name(m, m->der[k][2]));
+    uint32_t *der = cgwm_alloc(m, m->nder * sizeof *der);
+    if (der == NULL || cgwm_derived_order(m, der) < 0) {
+        cgwm_free(m, der);
+        return cgw_set_error(w, m->err, "cgw_merge_write", "%s", m->msg);
+    }
+    for (size_t k = 0; st == CGW_OK && k < m->nder; k++) {
+        const uint32_t *d = m->der[der[k]];
+        st = cgw_add_derived_event(w, cgwm_name(m, d[0]), cgwm_name(m, d[1]), cgwm_name(m, d[2]));
+    }
+    cgwm_free(m, der);
     return st;
 }
 

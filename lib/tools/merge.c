@@ -236,6 +236,8 @@ static int part_events(adding *ad, const cgw_part *p)
 static int part_derived(adding *ad, const cgw_part *p)
 {
     cgw_merger *m = ad->m;
+    if (m->parts > 0 && p->nderived != m->nder)
+        m->der_uniform = 0;
     for (size_t i = 0; i < p->nderived; i++) {
         int bad = 0;
         uint32_t d[3] = { intern0(m, p->derived[i].name, &bad),
@@ -247,10 +249,13 @@ static int part_derived(adding *ad, const cgw_part *p)
         if (bad)
             return -1;
         if (k < m->nder && m->der[k][1] != d[1]) {
-            cgwm_fail(m, CGW_EINVAL, ad->call, "the derived event %s is %s in one input and %s in another",
+            cgwm_fail(m, CGW_EINVAL, ad->call,
+                      "the derived event %s is %s in one input and %s in another",
                       m->names.s[d[0]], m->names.s[m->der[k][1]], m->names.s[d[1]]);
             return -1;
         }
+        if (k != i)
+            m->der_uniform = 0;
         if (k == m->nder) {
             uint32_t (*der)[3] = cgwm_grow(m, m->der, (m->nder + 1) * sizeof *der);
             if (der == NULL)
@@ -287,7 +292,7 @@ static int part_start(adding *ad, const cgw_part *p)
 {
     cgw_merger *m = ad->m;
     if (m->parts == 0)
-        m->ev_uniform = 1;
+        m->ev_uniform = m->der_uniform = 1;
     if (part_events(ad, p) < 0 || part_derived(ad, p) < 0 || part_cmd(ad, p) < 0)
         return -1;
     unsigned kinds[CGW_NPOS_MAX];

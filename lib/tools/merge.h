@@ -54,6 +54,7 @@ struct cgw_merger {
     uint32_t *ev_long;       /* long name id (0: none), the least by strcmp */
     int ev_uniform;          /* every part had the same list */
     size_t nder;             /* derived events, in order of first sight */
+    int der_uniform;         /* every part had the same list */
     uint32_t (*der)[3];      /* name, formula, long name ids */
     uint32_t cmd;            /* name id, or the id of MERGE_SEVERAL */
     int seen_cmd;
@@ -155,5 +156,7 @@ typedef struct mwrite {
 cgw_status cgwm_place(mwrite *mw, const cgw_merger *m, const uint64_t *key);
 /* The merged events in output order: out[k] is the event of column k. */
 int cgwm_event_order(cgw_merger *m, uint32_t *out);
+/* The derived events in output order: out[k] is the k-th written. */
+int cgwm_derived_order(cgw_merger *m, uint32_t *out);
 
 #endif
