@@ -3,6 +3,7 @@
  * formulas for a derived event; ERANGE: a sum past 2^64-1); otherwise the
  * output reads back without an error, its totals are twice the input's
  * (matched by event name), and merged alone again it gives its own bytes.
+ * The input and its first half merged in either order give the same bytes.
  * And a diff of the input against itself never fails but as the merge
  * does, and has nothing but totals rows. */
 #include <stdlib.h>
@@ -60,14 +61,16 @@ static void free_sums(sums *s)
         free(s->name[k]);
 }
 
-/* Merge copies of data; the status, and the output in *out. */
-static cgw_status merge(const void *data, size_t size, int copies, char **out, size_t *len)
+/* Merge the n inputs data[i][0..size[i]); the status, and the output in
+ * *out. */
+static cgw_status merge(const void *const *data, const size_t *size, int n, char **out,
+                        size_t *len)
 {
     cgw_merger *m = cgw_merge_new(NULL);
     if (m == NULL)
         fuzz_fail("cgw_merge_new", "NULL");
-    for (int i = 0; i < copies; i++) {
-        cgw_reader *r = cgw_reader_open_memory(data, size, NULL);
+    for (int i = 0; i < n; i++) {
+        cgw_reader *r = cgw_reader_open_memory(data[i], size[i], NULL);
         cgw_merge_add(m, r);
         cgw_reader_close(r);
     }
@@ -114,22 +117,46 @@ static void check_diff(const void *data, size_t size)
     cgw_diff_free(d);
 }
 
+/* The input and its first half (to a line end) merged in both orders:
+ * the same status and the same bytes. */
+static void check_commutative(const uint8_t *data, size_t size)
+{
+    const uint8_t *nl = size > 1 ? memchr(data + size / 2, '\n', size - size / 2) : NULL;
+    if (nl == NULL)
+        return;
+    size_t half = (size_t)(nl + 1 - data);
+    char *ab = NULL, *ba = NULL;
+    size_t lab = 0, lba = 0;
+    const void *in[2] = { data, data };
+    size_t whole_half[2] = { size, half }, half_whole[2] = { half, size };
+    cgw_status s1 = merge(in, whole_half, 2, &ab, &lab);
+    cgw_status s2 = merge(in, half_whole, 2, &ba, &lba);
+    if (s1 != s2 || (s1 == CGW_OK && (lab != lba || memcmp(ab, ba, lab) != 0)))
+        fuzz_fail("merge(a, b) and merge(b, a) differ", cgw_strerror(s2));
+    free(ab);
+    free(ba);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     sums in = { { 0 }, { 0 }, 0, 0, 0 };
     uint64_t errors = profile_sums(data, size, &in);
     char *out = NULL, *again = NULL;
     size_t len = 0, len2 = 0;
-    cgw_status st = merge(data, size, 2, &out, &len);
+    const void *twice[2] = { data, data };
+    size_t sizes[2] = { size, size };
+    cgw_status st = merge(twice, sizes, 2, &out, &len);
     if (st != CGW_OK && st != CGW_EINVAL && st != CGW_ERANGE && st != CGW_EUSAGE)
         fuzz_fail("cgw_merge_write", cgw_strerror(st));
     if (st == CGW_OK && errors == 0 && !in.overflow) {
         check_twice(&in, out, len);
-        if (merge(out, len, 1, &again, &len2) != CGW_OK || len2 != len ||
+        const void *merged[1] = { out };
+        if (merge(merged, &len, 1, &again, &len2) != CGW_OK || len2 != len ||
             memcmp(out, again, len) != 0)
             fuzz_fail("a merged profile merged alone changed", out);
     }
     check_diff(data, size);
+    check_commutative(data, size);
     free(out);
     free(again);
     free_sums(&in);
