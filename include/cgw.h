@@ -568,6 +568,145 @@ CGW_API void cgw_gen_defaults(cgw_gen_options *o);
  *  (options out of range), ENOMEM, EIO. */
 CGW_API cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *o);
 
+
+/* ================================================================
+ * Merging profiles (cgmerge).  A merger sums any number of profiles into
+ * one: its lifecycle is
+ *
+ *   1. cgw_merge_new()
+ *   2. cgw_merge_add() once per input (a reader, read to its end)
+ *   3. cgw_merge_write() through a fresh writer, then cgw_close() it
+ *   4. cgw_merge_free()
+ *
+ * Functions are identified by (object, file, name); the self cost at
+ * each (function, source file, position), each call (caller, position,
+ * callee, target position: count and inclusive costs) and each jump
+ * (counts) are summed over every part of every input, exactly: a sum that
+ * would pass 2^64-1 is CGW_ERANGE.  Events are matched by name (an input
+ * without one counts zero for it) and kept in the inputs' order when all
+ * inputs have the same events, else in one that does not depend on the
+ * inputs' order (Callgrind's events first, then by name); derived events
+ * (one formula a name, else CGW_EINVAL) likewise, by name.  Positions are
+ * those that every input has.  cmd: is kept when every input has the same
+ * one, else written "(several)".  The output is sorted by names and
+ * positions, never by arrival, so merging is associative and commutative:
+ * merge(merge(a,b),c) and merge(a,merge(b,c)) are the same bytes.  Memory
+ * grows with the distinct functions, positions, calls and jumps, not with
+ * the number or size of the inputs.  Errors are sticky: after the first,
+ * every call returns it, and cgw_merge_errmsg() names the call and line.
+ * ================================================================ */
+
+typedef struct cgw_merger cgw_merger;
+
+/** cgw_merge_options.flags.  CGW_MERGE_KEEP_PARTS: one part per input
+ *  (the sum of that input's parts), in the order added, instead of one
+ *  part for all; the output then depends on that order. */
+enum { CGW_MERGE_KEEP_PARTS = 1u };
+
+/** Options of a merger; a NULL pointer means all zero.  mod_filename and
+ *  mod_funcname (NULL: none) rewrite every file name and function name
+ *  before it is merged, as cg_annotate's --mod-filename and
+ *  --mod-funcname do, so that paths from different machines line up:
+ *  "s/RE/REPL/" with a POSIX extended regular expression RE, & and \1..\9
+ *  in REPL, and flags g (every match) and i (ignore case); any character
+ *  after 's' may be the delimiter.  Merging is associative when the
+ *  rewrites give the same names again on their own output. */
+typedef struct cgw_merge_options {
+    unsigned flags;
+    const char *mod_filename, *mod_funcname;
+    const cgw_allocator *allocator;
+} cgw_merge_options;
+
+/** A new merger.  Bad options (flags, a rewrite that does not compile)
+ *  become its sticky error (CGW_EINVAL), returned by every later call.
+ *  NULL with errno ENOMEM (or EINVAL for an allocator with NULL members). */
+CGW_API cgw_merger *cgw_merge_new(const cgw_merge_options *o);
+/** Read every record of r (to its end) into the sums; r stays the
+ *  caller's to close.  Its diagnostics go to its own callback: a caller
+ *  that wants only valid inputs checks cgw_reader_counts() itself.
+ *  OK, EUSAGE (NULL arguments, after cgw_merge_write()), ERANGE, EINVAL,
+ *  ENOMEM, EIO (the reader failed). */
+CGW_API cgw_status cgw_merge_add(cgw_merger *m, cgw_reader *r);
+/** The positions (CGW_POS_* mask) every input added so far has; 0 before
+ *  the first.  A writer for cgw_merge_write() may have these or fewer. */
+CGW_API unsigned cgw_merge_positions(const cgw_merger *m);
+/** Write the merged profile through w, which must be fresh (no call made
+ *  yet) and is left open for cgw_close().  Every sum is checked before
+ *  the first byte is written.  Calls never made without cost are dropped
+ *  unless the writer is CGW_COMPACT.  Once only.  Returns the writer's
+ *  status; the merger's error (EUSAGE no input or a second call, EINVAL
+ *  positions the inputs lack, ERANGE, ENOMEM) is made the writer's. */
+CGW_API cgw_status cgw_merge_write(cgw_merger *m, cgw_writer *w);
+/** The merger's first error (CGW_EUSAGE for NULL). */
+CGW_API cgw_status cgw_merge_error(const cgw_merger *m);
+/** Its message, naming the call that failed; "" when there is none. */
+CGW_API const char *cgw_merge_errmsg(const cgw_merger *m);
+/** Release the merger.  NULL is a no-op. */
+CGW_API void cgw_merge_free(cgw_merger *m);
+
+
+/* ================================================================
+ * Comparing two profiles (cgdiff).  A differ merges each side as
+ * cgw_merge_add() does (every part summed), then compares them:
+ *
+ *   1. cgw_diff_new()
+ *   2. cgw_diff_add(d, CGW_DIFF_OLD, r) and cgw_diff_add(d, CGW_DIFF_NEW, r)
+ *      (several readers a side are summed)
+ *   3. cgw_diff_rows(): what changed; and/or cgw_diff_write(): a profile
+ *      of the difference
+ *   4. cgw_diff_free()
+ *
+ * Errors are sticky, as in the merger.
+ * ================================================================ */
+
+typedef struct cgw_differ cgw_differ;
+
+/** The sides of cgw_diff_add(). */
+enum { CGW_DIFF_OLD = 0, CGW_DIFF_NEW = 1 };
+
+/** One change.  function is NULL in the totals row of an event (there is
+ *  one for each event, first, changed or not); otherwise the row is a
+ *  function whose self cost (inclusive 0) or inclusive cost (inclusive 1:
+ *  its self cost and its calls' inclusive costs, calls to itself left
+ *  out) of event differs between the sides.  column is the event's index
+ *  in the totals rows; change is new minus old in percent of the event's
+ *  old total (+-HUGE_VAL when that total is 0 and the cost moved). */
+typedef struct cgw_diff_row {
+    const char *object, *file, *function;
+    const char *event;
+    size_t column;
+    int inclusive;
+    uint64_t old_cost, new_cost;
+    double change;
+} cgw_diff_row;
+
+/** A new differ; o as for cgw_merge_new() (name rewrites apply to both
+ *  sides), flags must be 0 (CGW_EINVAL).  NULL with errno ENOMEM. */
+CGW_API cgw_differ *cgw_diff_new(const cgw_merge_options *o);
+/** Add every record of r to side CGW_DIFF_OLD or CGW_DIFF_NEW.
+ *  OK, EUSAGE (NULL, after cgw_diff_rows()), EINVAL (bad side), ERANGE,
+ *  ENOMEM, EIO. */
+CGW_API cgw_status cgw_diff_add(cgw_differ *d, int side, cgw_reader *r);
+/** The rows (valid until cgw_diff_free()): the totals, then each change,
+ *  the largest (in absolute value) first, ties in a fixed order.
+ *  Functions whose costs are equal on both sides have no row.
+ *  OK, EUSAGE (nothing added, NULL arguments), ERANGE, ENOMEM. */
+CGW_API cgw_status cgw_diff_rows(cgw_differ *d, const cgw_diff_row **rows, size_t *n);
+/** Write a profile of the difference through w (fresh, left open for
+ *  cgw_close()).  Readers clamp negative costs, so each event E becomes
+ *  two: E_plus, what NEW has above OLD, and E_minus, what it has below
+ *  (the writer's event names take no '+' or '-'), at each
+ *  position and call of both sides.  Positions and calls that did not
+ *  change are left out, and so are jumps.  A call's count is the change
+ *  in its count, or 1 when only its inclusive cost changed.  Once only.
+ *  Returns the writer's status, with the differ's error made its own. */
+CGW_API cgw_status cgw_diff_write(cgw_differ *d, cgw_writer *w);
+/** The differ's first error (CGW_EUSAGE for NULL) and its message. */
+CGW_API cgw_status cgw_diff_error(const cgw_differ *d);
+CGW_API const char *cgw_diff_errmsg(const cgw_differ *d);
+/** Release the differ.  NULL is a no-op. */
+CGW_API void cgw_diff_free(cgw_differ *d);
+
 #ifdef __cplusplus
 }
 #endif

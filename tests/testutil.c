@@ -522,12 +522,12 @@ static char *summed(facts *f)
                 sum[nv] += strtoull(p + 1, &p, 10);
             }
         }
-        while (len + k + nv * 21 + 2 > cap) {
+        while (len + k + nv * 21 + 3 > cap) {
             cap *= 2;
             out = realloc(out, cap);
             CHECK(out != NULL);
         }
-        len += (size_t)sprintf(out + len, "%.*s", (int)k, f->lines[i]);
+        len += (size_t)sprintf(out + len, "%.*s\t", (int)k, f->lines[i]);
         for (size_t v = 0; v < nv; v++)
             len += (size_t)sprintf(out + len, " %llu", (unsigned long long)sum[v]);
         out[len++] = '\n';
@@ -540,27 +540,29 @@ static char *summed(facts *f)
 }
 
 /* Part totals, each function's self cost and each call edge's count and
- * inclusive cost, as sorted text.  zero_calls_as: the count a calls=0
- * with cost stands for (1 where cgw_recode() writes it so). */
-static char *profile_facts(cgw_reader *r, uint64_t zero_calls_as)
+ * inclusive cost, as sorted text (parts summed with sum_parts).
+ * zero_calls_as: the count a calls=0 with cost stands for (1 where
+ * cgw_recode() writes it so). */
+static char *profile_facts(cgw_reader *r, int sum_parts, uint64_t zero_calls_as)
 {
     facts f = { 0 };
     const cgw_record *rec;
     char buf[8192];
     while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
         size_t ne = rec->part->nevents, n;
+        unsigned part = sum_parts ? 0 : rec->part->index;
         const char *ob = rec->object ? rec->object : "";
         if (rec->kind == CGW_REC_COST)
-            n = (size_t)snprintf(buf, sizeof buf, "%u|self|%s|%s|%s\t", rec->part->index, ob,
+            n = (size_t)snprintf(buf, sizeof buf, "%u|self|%s|%s|%s\t", part, ob,
                                  rec->file, rec->function);
         else if (rec->kind == CGW_REC_CALL && (rec->count != 0 || rec->costs[0] != 0))
             n = (size_t)snprintf(buf, sizeof buf, "%u|call|%s|%s|%s|%s|%s|%s\t %llu",
-                                 rec->part->index, ob, rec->file, rec->function,
+                                 part, ob, rec->file, rec->function,
                                  rec->target.object ? rec->target.object : "",
                                  rec->target.file, rec->target.function,
                                  (unsigned long long)(rec->count ? rec->count : zero_calls_as));
         else if (rec->kind == CGW_REC_PART_END)
-            n = (size_t)snprintf(buf, sizeof buf, "%u|totals\t", rec->part->index);
+            n = (size_t)snprintf(buf, sizeof buf, "%u|totals\t", part);
         else
             continue;
         for (size_t i = 0; i < ne && n < sizeof buf - 24; i++)
@@ -585,7 +587,7 @@ char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, s
     CHECK(r != NULL);
     /* the writer refuses calls=0 but in compact mode: cgw_recode()
      * writes calls=1 for one with cost */
-    char *want = profile_facts(r, (wflags & CGW_COMPACT) ? 0 : 1);
+    char *want = profile_facts(r, 0, (wflags & CGW_COMPACT) ? 0 : 1);
     cgw_reader_close(r);
 
     char *out;
@@ -602,7 +604,7 @@ char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, s
     cgw_reader_close(r);
 
     r = cgw_reader_open_memory(out, *len, &o);
-    char *got = profile_facts(r, 0);
+    char *got = profile_facts(r, 0, 0);
     cgw_reader_close(r);
     if (strcmp(want, got) != 0) {
         size_t i = 0;
@@ -616,6 +618,31 @@ char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, s
     free(want);
     free(got);
     return out;
+}
+
+char *cgwt_facts(const char *text, size_t len, int sum_parts)
+{
+    cgw_read_options o = { 0, ignore_diag, NULL, NULL, 0 };
+    cgw_reader *r = cgw_reader_open_memory(text, len, &o);
+    CHECK(r != NULL);
+    char *f = profile_facts(r, sum_parts, 0);
+    cgw_reader_close(r);
+    return f;
+}
+
+char *cgwt_facts_sum(const char *text)
+{
+    facts f = { 0 };
+    char line[8192];
+    for (const char *p = text; *p != '\0';) {
+        size_t n = strcspn(p, "\n");
+        CHECK(n < sizeof line);
+        memcpy(line, p, n);
+        line[n] = '\0';
+        fact(&f, line);
+        p += n + (p[n] == '\n');
+    }
+    return summed(&f);
 }
 
 /* What cgwt_expect() looks for, and the first error, for its message. */

@@ -100,6 +100,14 @@ uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m);
  * output (malloc'd) and its length. */
 char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, size_t *len);
 
+/* What a profile says, as sorted text: a line "PART|totals\t C..." per
+ * part, "PART|self|OBJECT|FILE|FUNCTION\t C..." per function and
+ * "PART|call|CALLER...|CALLEE...\t COUNT C..." per call edge, each summed
+ * (PART 0 for all with sum_parts).  malloc'd. */
+char *cgwt_facts(const char *text, size_t len, int sum_parts);
+/* Facts texts (of several profiles, one after another) summed by key. */
+char *cgwt_facts_sum(const char *text);
+
 #endif
 
 /* Scenarios (scenarios.c): fixed sequences of writer calls that the sink,

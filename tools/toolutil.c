@@ -1,6 +1,7 @@
 /* toolutil.c - argument parsing, text and the SIGBUS handler shared by
  * the tools. */
 #include <errno.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -154,4 +155,62 @@ void tool_catch_sigbus(const char *tool)
 void tool_reading(const char *path)
 {
     sigbus_path = path;
+}
+
+void tool_diag_errors(void *ctx, const cgw_diagnostic *d)
+{
+    tool_diag_ctx *c = ctx;
+    if (d->severity != CGW_ERROR)
+        return;
+    (*c->errors)++;
+    fprintf(stderr, "%s: %s:%" PRIu64 ": error: %s [%s]\n", c->tool, c->path, d->line,
+            d->message, d->code);
+}
+
+int tool_inputs_option(tool_inputs *t, int c, const char *arg)
+{
+    switch (c) {
+    case TOOL_O_MODFILE: t->mo.mod_filename = arg; return 0;
+    case TOOL_O_MODFN: t->mo.mod_funcname = arg; return 0;
+    case TOOL_O_FORCE: t->force = 1; return 0;
+    case 'o': t->out = arg; return 0;
+    case 'h': case TOOL_O_HELP: return 1 + tool_info_option(t->tool, t->usage, "--help");
+    case TOOL_O_VERSION: return 1 + tool_info_option(t->tool, t->usage, "--version");
+    default: return -1;
+    }
+}
+
+/* A reader of path ('-': stdin, read into mem first) whose errors go
+ * through tool_diag_errors(d), without function and inline records (the
+ * body records name their function); NULL after saying why. */
+static cgw_reader *open_input(tool_diag_ctx *d, tool_text *mem)
+{
+    cgw_read_options ro = { CGW_READ_MAP, tool_diag_errors, d, NULL,
+                            CGW_SKIP(CGW_REC_FUNCTION) | CGW_SKIP(CGW_REC_INLINE) };
+    int in = !strcmp(d->path, "-");
+    if (in && tool_slurp(STDIN_FILENO, mem) < 0) {
+        fprintf(stderr, "%s: stdin: %s\n", d->tool, strerror(errno));
+        return NULL;
+    }
+    tool_reading(d->path);
+    cgw_reader *r = in ? cgw_reader_open_memory(mem->p, mem->len, &ro)
+                       : cgw_reader_open_path(d->path, &ro);
+    if (r == NULL)
+        fprintf(stderr, "%s: %s: %s\n", d->tool, d->path, strerror(errno));
+    return r;
+}
+
+int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void *ctx)
+{
+    uint64_t errors = 0;
+    tool_diag_ctx d = { t->tool, path, &errors };
+    tool_text mem = { 0 };
+    const char *msg = "";
+    cgw_reader *r = open_input(&d, &mem);
+    cgw_status st = r != NULL ? add(ctx, r, &msg) : CGW_EIO;
+    cgw_reader_close(r);
+    free(mem.p);
+    if (r != NULL && st != CGW_OK)
+        fprintf(stderr, "%s: %s: %s\n", t->tool, path, msg);
+    return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
 }

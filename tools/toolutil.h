@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <cgw.h>
+
 /* A growable NUL-terminated string; the tool exits (2) when out of memory. */
 typedef struct tool_text {
     char *p;
@@ -37,6 +39,42 @@ int tool_info_option(const char *tool, const char *usage, const char *a);
  * path last given to tool_reading() and exits 2, as for an I/O error. */
 void tool_catch_sigbus(const char *tool);
 void tool_reading(const char *path);
+
+/* A reader's diagnostic callback (ctx a tool_diag_ctx) that prints its
+ * errors as "PATH:LINE: error: MESSAGE [CODE]" and counts them. */
+typedef struct tool_diag_ctx {
+    const char *tool, *path;
+    uint64_t *errors;
+} tool_diag_ctx;
+void tool_diag_errors(void *ctx, const cgw_diagnostic *d);
+
+/* What cgmerge and cgdiff share: the options that choose how inputs are
+ * read and named (getopt_long() entries TOOL_INPUT_OPTIONS, ending the
+ * table), and reading each input into a merger or differ. */
+enum { TOOL_O_MODFILE = 256, TOOL_O_MODFN, TOOL_O_FORCE, TOOL_O_HELP, TOOL_O_VERSION,
+       TOOL_O_NEXT };
+#define TOOL_INPUT_OPTIONS                                                    \
+    { "mod-filename", required_argument, NULL, TOOL_O_MODFILE },              \
+    { "mod-funcname", required_argument, NULL, TOOL_O_MODFN },                \
+    { "force", no_argument, NULL, TOOL_O_FORCE },                             \
+    { "output", required_argument, NULL, 'o' },                               \
+    { "help", no_argument, NULL, TOOL_O_HELP },                               \
+    { "version", no_argument, NULL, TOOL_O_VERSION }, { NULL, 0, NULL, 0 }
+typedef struct tool_inputs {
+    const char *tool, *usage;
+    cgw_merge_options mo;
+    const char *out;
+    int force;
+} tool_inputs;
+/* getopt_long()'s c (argument arg) when it is one of those options, or -h:
+ * 0 when taken, 1 + the exit status after --help and --version, -1 when
+ * c is another. */
+int tool_inputs_option(tool_inputs *t, int c, const char *arg);
+/* Read path ('-': stdin) through add(ctx, r), which returns a status and
+ * its message in *msg; errors of the input are printed.  0, 1 (the input
+ * has errors or add() refused it), or 2 (I/O or memory). */
+typedef cgw_status (*tool_add_fn)(void *ctx, cgw_reader *r, const char **msg);
+int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void *ctx);
 
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);

@@ -1,0 +1,313 @@
+/* diff.c - two profiles compared (cgdiff): a merger whose two parts are
+ * the old and the new side, walked with the part last so that each
+ * position, call and function meets its counterpart. */
+#include <math.h>
+#include <string.h>
+
+#include "merge.h"
+
+struct cgw_differ {
+    cgw_merger *m;
+    cgw_diff_row *rows;
+    size_t nrows;
+    int computed;
+    uint32_t *order;   /* column -> merged event */
+    uint64_t *fsum;    /* per function: [4][nev] old self, new self,
+                        * old calls' inclusive, new calls' inclusive */
+    uint64_t *tot;     /* [2][nev] the totals of each side */
+};
+
+cgw_differ *cgw_diff_new(const cgw_merge_options *o)
+{
+    cgw_merge_options mo = { 0, NULL, NULL, NULL };
+    if (o != NULL)
+        mo = *o;
+    mo.flags = 0;
+    cgw_merger *m = cgw_merge_new(&mo);
+    if (m == NULL)
+        return NULL;
+    cgw_differ *d = cgwm_alloc(m, sizeof *d);
+    if (d == NULL) {
+        cgw_merge_free(m);
+        return NULL;
+    }
+    memset(d, 0, sizeof *d);
+    d->m = m;
+    if (o != NULL && o->flags != 0)
+        cgwm_fail(m, CGW_EINVAL, "cgw_diff_new", "unknown flags %#x", o->flags);
+    return d;
+}
+
+void cgw_diff_free(cgw_differ *d)
+{
+    if (d == NULL)
+        return;
+    cgw_merger *m = d->m;
+    cgwm_free(m, d->rows);
+    cgwm_free(m, d->order);
+    cgwm_free(m, d->fsum);
+    cgwm_free(m, d->tot);
+    cgwm_free(m, d);
+    cgw_merge_free(m);
+}
+
+cgw_status cgw_diff_error(const cgw_differ *d)
+{
+    return d == NULL ? CGW_EUSAGE : d->m->err;
+}
+
+const char *cgw_diff_errmsg(const cgw_differ *d)
+{
+    return d == NULL ? "cgw_diff: the differ is NULL" : d->m->msg;
+}
+
+cgw_status cgw_diff_add(cgw_differ *d, int side, cgw_reader *r)
+{
+    if (d == NULL)
+        return CGW_EUSAGE;
+    if (side != CGW_DIFF_OLD && side != CGW_DIFF_NEW)
+        return cgwm_fail(d->m, CGW_EINVAL, "cgw_diff_add", "side %d is neither old nor new",
+                         side);
+    if (d->computed)
+        return cgwm_fail(d->m, CGW_EUSAGE, "cgw_diff_add", "the rows were already computed");
+    return cgwm_add(d->m, r, (uint64_t)side, "cgw_diff_add");
+}
+
+/* ----------------------------------------------------------- the rows */
+
+static cgw_status add_to(cgw_merger *m, uint64_t *d, const uint64_t *v, size_t n)
+{
+    for (size_t e = 0; e < n; e++) {
+        if (v[e] > UINT64_MAX - d[e])
+            return cgwm_fail(m, CGW_ERANGE, "cgw_diff_rows", "a sum of %s passes 2^64-1",
+                             cgwm_name(m, m->ev_name[e]));
+        d[e] += v[e];
+    }
+    return CGW_OK;
+}
+
+/* Sums per function and per side from the walk's groups. */
+static cgw_status gather(void *ctx, const mwalk *wk, int table, const uint64_t *key,
+                         const uint64_t *old, const uint64_t *new)
+{
+    cgw_differ *d = ctx;
+    size_t nev = wk->m->nev;
+    uint64_t *f = d->fsum + key[K_FN] * 4 * nev;
+    cgw_status st = CGW_OK;
+    if (table == T_COST) {
+        if ((st = add_to(wk->m, f, old, nev)) == CGW_OK &&
+            (st = add_to(wk->m, f + nev, new, nev)) == CGW_OK &&
+            (st = add_to(wk->m, d->tot, old, nev)) == CGW_OK)
+            st = add_to(wk->m, d->tot + nev, new, nev);
+    } else if (table == T_CALL && key[K_CALLEE] != key[K_FN]) {
+        /* a function's inclusive cost: its self cost and that of its
+         * calls to others (a direct recursion is inside already) */
+        if ((st = add_to(wk->m, f + 2 * nev, old + 1, nev)) == CGW_OK)
+            st = add_to(wk->m, f + 3 * nev, new + 1, nev);
+    }
+    return st;
+}
+
+static uint64_t magnitude(const cgw_diff_row *r)
+{
+    return r->new_cost > r->old_cost ? r->new_cost - r->old_cost : r->old_cost - r->new_cost;
+}
+
+/* The totals first, then the largest change first; ties keep the order
+ * rows were made in (by event, self before inclusive, by function name),
+ * the sort being stable. */
+static int by_change(const void *x, const void *y, void *ctx)
+{
+    const cgw_diff_row *a = x, *b = y;
+    (void)ctx;
+    if ((a->function == NULL) != (b->function == NULL))
+        return a->function == NULL ? -1 : 1;
+    uint64_t ma = magnitude(a), mb = magnitude(b);
+    if (a->function == NULL || ma == mb)
+        return 0;
+    return ma > mb ? -1 : 1;
+}
+
+static double percent(uint64_t old, uint64_t new, uint64_t total)
+{
+    double delta = new >= old ? (double)(new - old) : -(double)(old - new);
+    if (total == 0)
+        return delta == 0 ? 0 : delta > 0 ? HUGE_VAL : -HUGE_VAL;
+    return delta * 100.0 / (double)total;
+}
+
+static void row(cgw_differ *d, const cgw_target *f, size_t k, int incl, uint64_t old,
+                uint64_t new)
+{
+    cgw_merger *m = d->m;
+    size_t e = d->order[k];
+    cgw_diff_row *r = &d->rows[d->nrows++];
+    r->object = f ? f->object : NULL;
+    r->file = f ? f->file : NULL;
+    r->function = f ? f->function : NULL;
+    r->event = cgwm_name(m, m->ev_name[e]);
+    r->column = k;
+    r->inclusive = incl;
+    r->old_cost = old;
+    r->new_cost = new;
+    r->change = percent(old, new, d->tot[e]);
+}
+
+/* A row for each event's totals and each change of a function's self or
+ * inclusive cost, functions taken by their rank. */
+static cgw_status make_rows(cgw_differ *d, const uint32_t *frank)
+{
+    cgw_merger *m = d->m;
+    size_t nev = m->nev, nf = m->fns.n;
+    uint32_t *byrank = cgwm_alloc(m, (nf ? nf : 1) * sizeof *byrank);
+    d->rows = cgwm_alloc(m, (nev + 2 * nev * nf) * sizeof *d->rows);
+    if (byrank == NULL || d->rows == NULL) {
+        cgwm_free(m, byrank);
+        return m->err;
+    }
+    for (size_t f = 0; f < nf; f++)
+        byrank[frank[f]] = (uint32_t)f;
+    for (size_t k = 0; k < nev; k++)
+        row(d, NULL, k, 0, d->tot[d->order[k]], d->tot[nev + d->order[k]]);
+    for (size_t k = 0; k < nev && m->err == CGW_OK; k++) {
+        size_t e = d->order[k];
+        for (size_t i = 0; i < nf && m->err == CGW_OK; i++) {
+            const uint64_t *s = d->fsum + (size_t)byrank[i] * 4 * nev;
+            cgw_target f = cgwm_target(m, byrank[i]);
+            uint64_t io = s[e], in = s[nev + e];
+            if (s[e] != s[nev + e])
+                row(d, &f, k, 0, s[e], s[nev + e]);
+            if (add_to(m, &io, s + 2 * nev + e, 1) == CGW_OK &&
+                add_to(m, &in, s + 3 * nev + e, 1) == CGW_OK && io != in)
+                row(d, &f, k, 1, io, in);
+        }
+    }
+    cgwm_free(m, byrank);
+    if (m->err == CGW_OK)
+        cgwm_sort(m, d->rows, d->nrows, sizeof *d->rows, by_change, NULL);
+    return m->err;
+}
+
+static cgw_status compute(cgw_differ *d)
+{
+    cgw_merger *m = d->m;
+    if (m->err == CGW_OK && m->parts == 0)
+        return cgwm_fail(m, CGW_EUSAGE, "cgw_diff_rows", "no profile was added");
+    size_t nev = m->nev, nf = m->fns.n;
+    d->order = cgwm_alloc(m, nev * sizeof *d->order);
+    d->fsum = cgwm_alloc(m, 4 * nev * nf * sizeof *d->fsum);
+    d->tot = cgwm_alloc(m, 2 * nev * sizeof *d->tot);
+    if (m->err != CGW_OK || cgwm_event_order(m, d->order) < 0)
+        return m->err;
+    memset(d->fsum, 0, 4 * nev * nf * sizeof *d->fsum);
+    memset(d->tot, 0, 2 * nev * sizeof *d->tot);
+    mwalk wk = { .m = m };
+    if (cgwm_walk_init(m, &wk, m->mask, 1, "cgw_diff_rows") == CGW_OK &&
+        cgwm_walk(&wk, gather, d) == CGW_OK)
+        make_rows(d, wk.frank);
+    cgwm_walk_free(&wk);
+    return m->err;
+}
+
+cgw_status cgw_diff_rows(cgw_differ *d, const cgw_diff_row **rows, size_t *n)
+{
+    if (d == NULL || rows == NULL || n == NULL)
+        return d == NULL ? CGW_EUSAGE
+                         : cgwm_fail(d->m, CGW_EUSAGE, "cgw_diff_rows", "a NULL argument");
+    if (!d->computed && d->m->err == CGW_OK) {
+        d->computed = 1;
+        compute(d);
+    }
+    *rows = d->m->err == CGW_OK ? d->rows : NULL;
+    *n = d->m->err == CGW_OK ? d->nrows : 0;
+    return d->m->err;
+}
+
+/* ------------------------------------------------- the difference profile */
+
+/* For each column k: EVENT_plus (new above old), EVENT_minus; no long
+ * names, whose event: lines callgrind_annotate would not read. */
+static cgw_status diff_header(cgw_differ *d, cgw_writer *w)
+{
+    cgw_merger *m = d->m;
+    cgw_status st = m->seen_cmd ? cgw_set_cmd(w, cgwm_name(m, m->cmd)) : CGW_OK;
+    for (size_t k = 0; st == CGW_OK && k < m->nev; k++) {
+        const char *ev = cgwm_name(m, m->ev_name[d->order[k]]);
+        char *name = cgwm_alloc(m, strlen(ev) + 8);
+        if (name == NULL)
+            return cgw_set_error(w, m->err, "cgw_diff_write", "%s", m->msg);
+        for (int minus = 0; st == CGW_OK && minus < 2; minus++) {
+            strcpy(name, ev);
+            strcat(name, minus ? "_minus" : "_plus");
+            st = cgw_add_event(w, name, NULL);
+        }
+        cgwm_free(m, name);
+    }
+    return st;
+}
+
+/* cols[2k] the gain of column k, cols[2k + 1] its loss; 0 when equal. */
+static int split(const cgw_differ *d, uint64_t *cols, const uint64_t *old, const uint64_t *new)
+{
+    int moved = 0;
+    for (size_t k = 0; k < d->m->nev; k++) {
+        uint64_t o = old[d->order[k]], n = new[d->order[k]];
+        cols[2 * k] = n > o ? n - o : 0;
+        cols[2 * k + 1] = o > n ? o - n : 0;
+        moved |= o != n;
+    }
+    return moved;
+}
+
+typedef struct dwrite {
+    cgw_differ *d;
+    mwrite mw;
+} dwrite;
+
+static cgw_status diff_group(void *ctx, const mwalk *wk, int table, const uint64_t *key,
+                             const uint64_t *old, const uint64_t *new)
+{
+    dwrite *dw = ctx;
+    uint64_t k0[K_JUMP_END], pos[CGW_NPOS_MAX], tpos[CGW_NPOS_MAX];
+    size_t n = 2 * wk->m->nev;
+    int head = table == T_CALL;
+    if (table == T_JUMP || (!split(dw->d, dw->mw.cols, old + head, new + head) &&
+                        (table == T_COST || old[0] == new[0])))
+        return CGW_OK;
+    memcpy(k0, key, wk->m->tab[table].kw * sizeof *key);
+    k0[K_PART] = 0; /* both sides go to one part */
+    cgw_status st = cgwm_place(&dw->mw, wk->m, k0);
+    cgwm_positions(wk->mask, key + K_POS, pos);
+    if (st != CGW_OK || table == T_COST)
+        return st != CGW_OK ? st : cgw_cost(dw->mw.w, pos, dw->mw.cols, n);
+    cgw_target to = cgwm_target(wk->m, key[K_CALLEE]);
+    cgwm_positions(wk->mask, key + K_TPOS, tpos);
+    uint64_t count = new[0] > old[0] ? new[0] - old[0] : old[0] - new[0];
+    return cgw_call(dw->mw.w, &to, count ? count : 1, tpos, pos, dw->mw.cols, n);
+}
+
+cgw_status cgw_diff_write(cgw_differ *d, cgw_writer *w)
+{
+    static const char call[] = "cgw_diff_write";
+    const cgw_diff_row *rows;
+    size_t n;
+    if (d == NULL)
+        return w != NULL ? cgw_set_error(w, CGW_EUSAGE, call, "the differ is NULL") : CGW_EUSAGE;
+    dwrite dw = { d, { .w = w, .part = UINT64_MAX } };
+    cgw_merger *m = d->m;
+    if (w != NULL)
+        cgw_diff_rows(d, &rows, &n);
+    cgw_status st = cgwm_write_check(m, w, &dw.mw.wo, call);
+    if (st != CGW_OK)
+        return st;
+    dw.mw.cols = cgwm_alloc(m, 2 * m->nev * sizeof *dw.mw.cols);
+    mwalk wk = { .m = m };
+    if (dw.mw.cols != NULL && (st = diff_header(d, w)) == CGW_OK &&
+        cgwm_walk_init(m, &wk, dw.mw.wo.positions, 1, call) == CGW_OK)
+        st = cgwm_walk(&wk, diff_group, &dw);
+    cgwm_walk_free(&wk);
+    cgwm_free(m, dw.mw.cols);
+    if (m->err != CGW_OK)
+        return cgw_set_error(w, m->err, call, "%s", m->msg);
+    return st == CGW_OK ? cgw_error(w) : st;
+}

@@ -1,0 +1,296 @@
+/* merge-table.c - the merger's memory: its allocator, the first error,
+ * interned names and the word-keyed tables that hold the sums. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge.h"
+
+void *cgwm_alloc(cgw_merger *m, size_t n)
+{
+    void *p = m->a.malloc(m->a.ctx, n ? n : 1);
+    if (p == NULL)
+        cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", n);
+    return p;
+}
+
+void *cgwm_grow(cgw_merger *m, void *p, size_t n)
+{
+    void *q = p ? m->a.realloc(m->a.ctx, p, n ? n : 1) : m->a.malloc(m->a.ctx, n ? n : 1);
+    if (q == NULL)
+        cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", n);
+    return q;
+}
+
+void cgwm_free(cgw_merger *m, void *p)
+{
+    if (p != NULL)
+        m->a.free(m->a.ctx, p);
+}
+
+cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char *fmt, ...)
+{
+    if (m->err != CGW_OK)
+        return m->err;
+    m->err = st;
+    int k = snprintf(m->msg, sizeof m->msg, "%s: ", call);
+    va_list ap;
+    va_start(ap, fmt);
+    if (k > 0 && (size_t)k < sizeof m->msg)
+        vsnprintf(m->msg + k, sizeof m->msg - (size_t)k, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* ---------------------------------------------------------------- hashing */
+
+static uint64_t mix(uint64_t h, uint64_t x)
+{
+    h ^= x + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+    return h * 0xbf58476d1ce4e5b9u;
+}
+
+static uint64_t hash_words(const uint64_t *k, size_t n)
+{
+    uint64_t h = 0x243f6a8885a308d3u;
+    for (size_t i = 0; i < n; i++)
+        h = mix(h, k[i]);
+    return h ^ (h >> 29);
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+    return h ^ (h >> 32);
+}
+
+/* A slot array twice as large, filled again from hashes of entries. */
+static int rehash(cgw_merger *m, uint32_t **slots, size_t *nslots, size_t n,
+                  uint64_t (*hash)(const void *ctx, size_t i), const void *ctx)
+{
+    size_t ns = *nslots ? *nslots * 2 : 64;
+    uint32_t *s = cgwm_alloc(m, ns * sizeof *s);
+    if (s == NULL)
+        return -1;
+    memset(s, 0, ns * sizeof *s);
+    for (size_t i = 0; i < n; i++) {
+        size_t j = (size_t)hash(ctx, i) & (ns - 1);
+        while (s[j] != 0)
+            j = (j + 1) & (ns - 1);
+        s[j] = (uint32_t)(i + 1);
+    }
+    cgwm_free(m, *slots);
+    *slots = s;
+    *nslots = ns;
+    return 0;
+}
+
+/* ----------------------------------------------------------------- tables */
+
+int cgwm_table_init(cgw_merger *m, mtable *tab, size_t kw, size_t head, size_t nev)
+{
+    (void)m;
+    memset(tab, 0, sizeof *tab);
+    tab->kw = kw;
+    tab->head = head;
+    tab->nv = head + nev;
+    return 0;
+}
+
+void cgwm_table_free(cgw_merger *m, mtable *tab)
+{
+    cgwm_free(m, tab->keys);
+    cgwm_free(m, tab->vals);
+    cgwm_free(m, tab->slots);
+    memset(tab, 0, sizeof *tab);
+}
+
+static uint64_t entry_hash(const void *ctx, size_t i)
+{
+    const mtable *tab = ctx;
+    return hash_words(cgwm_key(tab, i), tab->kw);
+}
+
+static int table_room(cgw_merger *m, mtable *tab)
+{
+    if (tab->n == tab->cap) {
+        if (tab->cap >= UINT32_MAX / 2) {
+            cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "more than 2^31 entries in a table");
+            return -1;
+        }
+        size_t cap = tab->cap ? tab->cap * 2 : 64;
+        uint64_t *k = cgwm_grow(m, tab->keys, cap * tab->kw * sizeof *k);
+        if (k == NULL)
+            return -1;
+        tab->keys = k;
+        uint64_t *v = cgwm_grow(m, tab->vals, cap * (tab->nv ? tab->nv : 1) * sizeof *v);
+        if (v == NULL)
+            return -1;
+        tab->vals = v;
+        tab->cap = cap;
+    }
+    if ((tab->n + 1) * 2 > tab->nslots)
+        return rehash(m, &tab->slots, &tab->nslots, tab->n, entry_hash, tab);
+    return 0;
+}
+
+long cgwm_table_get(cgw_merger *m, mtable *tab, const uint64_t *key)
+{
+    if (tab->nslots) {
+        size_t j = (size_t)hash_words(key, tab->kw) & (tab->nslots - 1);
+        for (; tab->slots[j] != 0; j = (j + 1) & (tab->nslots - 1))
+            if (!memcmp(cgwm_key(tab, tab->slots[j] - 1), key, tab->kw * sizeof *key))
+                return (long)tab->slots[j] - 1;
+    }
+    if (table_room(m, tab) < 0)
+        return -1;
+    size_t i = tab->n++;
+    memcpy(cgwm_key(tab, i), key, tab->kw * sizeof *key);
+    memset(cgwm_val(tab, i), 0, tab->nv * sizeof(uint64_t));
+    size_t j = (size_t)hash_words(key, tab->kw) & (tab->nslots - 1);
+    while (tab->slots[j] != 0)
+        j = (j + 1) & (tab->nslots - 1);
+    tab->slots[j] = (uint32_t)(i + 1);
+    return (long)i;
+}
+
+int cgwm_table_events(cgw_merger *m, mtable *tab, size_t nev)
+{
+    size_t nv = tab->head + nev;
+    if (nv <= tab->nv)
+        return 0;
+    uint64_t *v = cgwm_alloc(m, (tab->cap ? tab->cap : 1) * nv * sizeof *v);
+    if (v == NULL)
+        return -1;
+    for (size_t i = 0; i < tab->n; i++) {
+        memcpy(v + i * nv, cgwm_val(tab, i), tab->nv * sizeof *v);
+        memset(v + i * nv + tab->nv, 0, (nv - tab->nv) * sizeof *v);
+    }
+    cgwm_free(m, tab->vals);
+    tab->vals = v;
+    tab->nv = nv;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ names */
+
+static uint64_t name_hash(const void *ctx, size_t i)
+{
+    const mnames *nm = ctx;
+    /* entry i of the slots is id i + 1 */
+    return hash_bytes(nm->s[i + 1], strlen(nm->s[i + 1]));
+}
+
+uint32_t cgwm_intern(cgw_merger *m, const char *s, size_t len)
+{
+    mnames *nm = &m->names;
+    uint64_t h = hash_bytes(s, len);
+    if (nm->nslots) {
+        for (size_t j = (size_t)h & (nm->nslots - 1); nm->slots[j] != 0;
+             j = (j + 1) & (nm->nslots - 1)) {
+            const char *have = nm->s[nm->slots[j]];
+            if (!strncmp(have, s, len) && have[len] == '\0')
+                return nm->slots[j];
+        }
+    }
+    if (nm->n + 2 > nm->cap) {
+        size_t cap = nm->cap ? nm->cap * 2 : 64;
+        char **p = cgwm_grow(m, nm->s, cap * sizeof *p);
+        if (p == NULL)
+            return 0;
+        nm->s = p;
+        nm->cap = cap;
+        if (nm->n == 0)
+            nm->s[nm->n++] = NULL; /* id 0 */
+    }
+    if (nm->n * 2 > nm->nslots &&
+        rehash(m, &nm->slots, &nm->nslots, nm->n - 1, name_hash, nm) < 0)
+        return 0;
+    char *copy = cgwm_alloc(m, len + 1);
+    if (copy == NULL)
+        return 0;
+    memcpy(copy, s, len);
+    copy[len] = '\0';
+    uint32_t id = (uint32_t)nm->n++;
+    nm->s[id] = copy;
+    size_t j = (size_t)h & (nm->nslots - 1);
+    while (nm->slots[j] != 0)
+        j = (j + 1) & (nm->nslots - 1);
+    nm->slots[j] = id;
+    return id;
+}
+
+void cgwm_names_free(cgw_merger *m)
+{
+    for (size_t i = 1; i < m->names.n; i++)
+        cgwm_free(m, m->names.s[i]);
+    cgwm_free(m, m->names.s);
+    cgwm_free(m, m->names.slots);
+    memset(&m->names, 0, sizeof m->names);
+}
+
+/* A stable merge sort of n elements of size bytes with a context for
+ * cmp (qsort() has none, and the library keeps no global state). */
+int cgwm_sort(cgw_merger *m, void *base, size_t n, size_t size,
+              int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+    char *a = base, *tmp = cgwm_alloc(m, n * size);
+    if (tmp == NULL)
+        return -1;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n;
+            size_t hi = lo + 2 * width < n ? lo + 2 * width : n, i = lo, j = mid, k = lo;
+            /* runs already in order (a merged profile merged again) */
+            if (mid < hi && cmp(a + (mid - 1) * size, a + mid * size, ctx) <= 0) {
+                memcpy(tmp + lo * size, a + lo * size, (hi - lo) * size);
+                continue;
+            }
+            while (i < mid && j < hi) {
+                const char *src = cmp(a + j * size, a + i * size, ctx) < 0 ? a + j++ * size
+                                                                            : a + i++ * size;
+                memcpy(tmp + k++ * size, src, size);
+            }
+            memcpy(tmp + k * size, a + i * size, (mid - i) * size);
+            k += mid - i;
+            memcpy(tmp + k * size, a + j * size, (hi - j) * size);
+        }
+        memcpy(a, tmp, n * size);
+    }
+    cgwm_free(m, tmp);
+    return 0;
+}
+
+static int by_name(const void *a, const void *b, void *ctx)
+{
+    char *const *s = ctx;
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (x == 0 || y == 0)
+        return (x != 0) - (y != 0);
+    return strcmp(s[x], s[y]);
+}
+
+uint32_t *cgwm_name_ranks(cgw_merger *m)
+{
+    size_t n = m->names.n ? m->names.n : 1;
+    uint32_t *ids = cgwm_alloc(m, n * sizeof *ids);
+    uint32_t *rank = cgwm_alloc(m, n * sizeof *rank);
+    if (ids == NULL || rank == NULL) {
+        cgwm_free(m, ids);
+        cgwm_free(m, rank);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        ids[i] = (uint32_t)i;
+    if (cgwm_sort(m, ids, n, sizeof *ids, by_name, m->names.s) < 0) {
+        cgwm_free(m, ids);
+        cgwm_free(m, rank);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        rank[ids[i]] = (uint32_t)i;
+    cgwm_free(m, ids);
+    return rank;
+}

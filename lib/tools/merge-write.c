@@ -1,0 +1,174 @@
+/* merge-write.c - the merged profile written through a writer: once dry,
+ * to find any sum that passes 2^64-1 before a byte is written, then for
+ * real, one function block after another in the canonical order. */
+#include <string.h>
+
+#include "merge.h"
+
+unsigned cgw_merge_positions(const cgw_merger *m)
+{
+    return m == NULL || m->parts == 0 ? 0 : m->mask;
+}
+
+static void columns(const mwrite *mw, size_t nev, const uint64_t *v)
+{
+    for (size_t k = 0; k < nev; k++)
+        mw->cols[k] = v[mw->order[k]];
+}
+
+/* The dry walk: the totals of each part must fit too. */
+static cgw_status dry(void *ctx, const mwalk *wk, int table, const uint64_t *key,
+                      const uint64_t *sum, const uint64_t *unused)
+{
+    mwrite *mw = ctx;
+    (void)unused;
+    if (key[K_PART] != mw->part)
+        memset(mw->totals, 0, wk->m->nev * sizeof *mw->totals);
+    mw->part = key[K_PART];
+    for (size_t e = 0; table == T_COST && e < wk->m->nev; e++) {
+        if (sum[e] > UINT64_MAX - mw->totals[e])
+            return cgwm_fail(wk->m, CGW_ERANGE, wk->call, "the total of %s passes 2^64-1",
+                             cgwm_name(wk->m, wk->m->ev_name[e]));
+        mw->totals[e] += sum[e];
+    }
+    return CGW_OK;
+}
+
+cgw_status cgwm_place(mwrite *mw, const cgw_merger *m, const uint64_t *key)
+{
+    cgw_status st = CGW_OK;
+    if (mw->part != key[K_PART] && mw->part != UINT64_MAX)
+        st = cgw_new_part(mw->w);
+    if (mw->part != key[K_PART])
+        mw->fn = UINT64_MAX;
+    mw->part = key[K_PART];
+    if (st == CGW_OK && mw->fn != key[K_FN]) {
+        cgw_target f = cgwm_target(m, key[K_FN]);
+        if (f.object != NULL)
+            st = cgw_object(mw->w, f.object);
+        if (st == CGW_OK)
+            st = cgw_file(mw->w, f.file != NULL ? f.file : "???");
+        if (st == CGW_OK)
+            st = cgw_function(mw->w, f.function);
+        mw->fn = key[K_FN];
+        mw->src = cgwm_key(&m->fns, key[K_FN])[1];
+    }
+    if (st == CGW_OK && mw->src != key[K_SRC]) {
+        st = cgw_inline_file(mw->w, cgwm_name(m, key[K_SRC]));
+        mw->src = key[K_SRC];
+    }
+    return st;
+}
+
+static int all_zero(const uint64_t *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (c[i] != 0)
+            return 0;
+    return 1;
+}
+
+static cgw_status wet(void *ctx, const mwalk *wk, int table, const uint64_t *key,
+                      const uint64_t *sum, const uint64_t *unused)
+{
+    mwrite *mw = ctx;
+    const cgw_merger *m = wk->m;
+    size_t nev = m->nev;
+    uint64_t pos[CGW_NPOS_MAX], tpos[CGW_NPOS_MAX];
+    (void)unused;
+    /* a call never made with no cost (Callgrind writes them after its
+     * counters were zeroed) says nothing, and a portable writer refuses it */
+    if (table == T_CALL && sum[0] == 0 && !(mw->wo.flags & CGW_COMPACT) && all_zero(sum + 1, nev))
+        return CGW_OK;
+    cgw_status st = cgwm_place(mw, m, key);
+    if (st != CGW_OK)
+        return st;
+    cgwm_positions(wk->mask, key + K_POS, pos);
+    if (table == T_COST) {
+        columns(mw, nev, sum);
+        return cgw_cost(mw->w, pos, mw->cols, nev);
+    }
+    cgw_target to = cgwm_target(m, key[K_CALLEE]);
+    cgwm_positions(wk->mask, key + K_TPOS, tpos);
+    if (table == T_CALL) {
+        columns(mw, nev, sum + 1);
+        return cgw_call(mw->w, &to, sum[0], tpos, pos, mw->cols, nev);
+    }
+    if (key[K_COND])
+        return cgw_cond_jump(mw->w, &to, sum[0], sum[1], tpos, pos);
+    return cgw_jump(mw->w, &to, sum[0], tpos, pos);
+}
+
+/* events:, event: lines and cmd:, in the order given. */
+static cgw_status header(cgw_merger *m, cgw_writer *w, const uint32_t *order)
+{
+    cgw_status st = CGW_OK;
+    if (m->seen_cmd)
+        st = cgw_set_cmd(w, cgwm_name(m, m->cmd));
+    for (size_t k = 0; st == CGW_OK && k < m->nev; k++)
+        st = cgw_add_event(w, cgwm_name(m, m->ev_name[order[k]]),
+                           cgwm_name(m, m->ev_long[order[k]]));
+    uint32_t *der = cgwm_alloc(m, m->nder * sizeof *der);
+    if (der == NULL || cgwm_derived_order(m, der) < 0) {
+        cgwm_free(m, der);
+        return cgw_set_error(w, m->err, "cgw_merge_write", "%s", m->msg);
+    }
+    for (size_t k = 0; st == CGW_OK && k < m->nder; k++) {
+        const uint32_t *d = m->der[der[k]];
+        st = cgw_add_derived_event(w, cgwm_name(m, d[0]), cgwm_name(m, d[1]), cgwm_name(m, d[2]));
+    }
+    cgwm_free(m, der);
+    return st;
+}
+
+/* The checks of a writer and merger about to be written; OK or an error
+ * made sticky in w. */
+cgw_status cgwm_write_check(cgw_merger *m, cgw_writer *w, cgw_options *wo, const char *call)
+{
+    cgw_status st = cgw_get_options(w, wo);
+    if (st != CGW_OK || (st = cgw_error(w)) != CGW_OK)
+        return st;
+    if (m == NULL)
+        return cgw_set_error(w, CGW_EUSAGE, call, "the merger is NULL");
+    if (m->err == CGW_OK && m->written)
+        cgwm_fail(m, CGW_EUSAGE, call, "already written");
+    if (m->err == CGW_OK && cgw_get_state(w) != CGW_STATE_HEADER)
+        cgwm_fail(m, CGW_EUSAGE, call, "the writer is not fresh");
+    if (m->err == CGW_OK && m->parts == 0)
+        cgwm_fail(m, CGW_EUSAGE, call, "no profile was added");
+    if (m->err == CGW_OK && m->nev == 0)
+        cgwm_fail(m, CGW_EINVAL, call, "the inputs have no events");
+    if (m->err == CGW_OK && (wo->positions & m->mask) != wo->positions)
+        cgwm_fail(m, CGW_EINVAL, call,
+                  "the writer wants positions that not every input has (they share %s%s%s)",
+                  m->mask & CGW_POS_INSTR ? "instr " : "", m->mask & CGW_POS_BB ? "bb " : "",
+                  m->mask & CGW_POS_LINE ? "line" : "none");
+    m->written = 1;
+    return m->err == CGW_OK ? CGW_OK : cgw_set_error(w, m->err, call, "%s", m->msg);
+}
+
+cgw_status cgw_merge_write(cgw_merger *m, cgw_writer *w)
+{
+    static const char call[] = "cgw_merge_write";
+    mwrite mw = { .w = w, .part = UINT64_MAX };
+    cgw_status st = cgwm_write_check(m, w, &mw.wo, call);
+    if (st != CGW_OK)
+        return st;
+    mwalk wk = { .m = m };
+    uint32_t *order = cgwm_alloc(m, m->nev * sizeof *order);
+    mw.cols = cgwm_alloc(m, 2 * m->nev * sizeof *mw.cols);
+    mw.totals = mw.cols + m->nev;
+    mw.order = order;
+    if (order != NULL && mw.cols != NULL && cgwm_event_order(m, order) == 0 &&
+        cgwm_walk_init(m, &wk, mw.wo.positions, 0, call) == CGW_OK &&
+        cgwm_walk(&wk, dry, &mw) == CGW_OK && (st = header(m, w, order)) == CGW_OK) {
+        mw.part = UINT64_MAX;
+        st = cgwm_walk(&wk, wet, &mw);
+    }
+    cgwm_walk_free(&wk);
+    cgwm_free(m, order);
+    cgwm_free(m, mw.cols);
+    if (m->err != CGW_OK)
+        return cgw_set_error(w, m->err, call, "%s", m->msg);
+    return st == CGW_OK ? cgw_error(w) : st;
+}

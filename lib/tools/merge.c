@@ -1,0 +1,438 @@
+/* merge.c - the merger's life and its input side: every record of a
+ * reader added to the sums (cgw_merge_*, and the differ's inputs).  Names
+ * are rewritten once per distinct name of a reader, through a cache of
+ * the reader's name pointers (equal names have equal pointers). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge.h"
+
+static void *std_malloc(void *ctx, size_t n) { (void)ctx; return malloc(n); }
+static void *std_realloc(void *ctx, void *p, size_t n) { (void)ctx; return realloc(p, n); }
+static void std_free(void *ctx, void *p) { (void)ctx; free(p); }
+
+cgw_merger *cgw_merge_new(const cgw_merge_options *o)
+{
+    static const cgw_allocator std = { std_malloc, std_realloc, std_free, NULL };
+    const cgw_allocator *a = o != NULL && o->allocator != NULL ? o->allocator : &std;
+    if (a->malloc == NULL || a->realloc == NULL || a->free == NULL) {
+        errno = EINVAL;
+        return NULL;
+    }
+    cgw_merger *m = a->malloc(a->ctx, sizeof *m);
+    if (m == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memset(m, 0, sizeof *m);
+    m->a = *a;
+    m->mask = CGW_POS_INSTR | CGW_POS_BB | CGW_POS_LINE;
+    cgwm_table_init(m, &m->fns, 3, 0, 0);
+    cgwm_table_init(m, &m->tab[T_COST], K_COST_END, 0, 0);
+    cgwm_table_init(m, &m->tab[T_CALL], K_CALL_END, 1, 0);
+    cgwm_table_init(m, &m->tab[T_JUMP], K_JUMP_END, 2, 0);
+    if (o == NULL)
+        return m;
+    m->flags = o->flags;
+    if (o->flags & ~(unsigned)CGW_MERGE_KEEP_PARTS)
+        cgwm_fail(m, CGW_EINVAL, "cgw_merge_new", "unknown flags %#x", o->flags);
+    if (o->mod_filename != NULL)
+        cgwm_subst_compile(m, 0, o->mod_filename);
+    if (o->mod_funcname != NULL)
+        cgwm_subst_compile(m, 1, o->mod_funcname);
+    return m;
+}
+
+void cgw_merge_free(cgw_merger *m)
+{
+    if (m == NULL)
+        return;
+    cgwm_subst_free(m, 0);
+    cgwm_subst_free(m, 1);
+    cgwm_names_free(m);
+    cgwm_table_free(m, &m->fns);
+    for (int t = 0; t < T_N; t++)
+        cgwm_table_free(m, &m->tab[t]);
+    cgwm_free(m, m->ev_name);
+    cgwm_free(m, m->ev_long);
+    cgwm_free(m, m->der);
+    m->a.free(m->a.ctx, m);
+}
+
+cgw_status cgw_merge_error(const cgw_merger *m)
+{
+    return m == NULL ? CGW_EUSAGE : m->err;
+}
+
+const char *cgw_merge_errmsg(const cgw_merger *m)
+{
+    return m == NULL ? "cgw_merge: the merger is NULL" : m->msg;
+}
+
+/* ------------------------------------------------- one reader's names */
+
+enum { N_OBJECT, N_FILE, N_FUNCTION };
+
+typedef struct pslot {
+    const char *p;
+    uint32_t kind, id;
+} pslot;
+
+/* The reader being added: its name cache and its part's mappings. */
+typedef struct adding {
+    cgw_merger *m;
+    const char *call;
+    pslot *cache;
+    size_t ncache, nslots;
+    uint64_t part;              /* the K_PART word */
+    size_t nev;
+    uint32_t *map;              /* part event -> merged event */
+    unsigned slot[CGW_NPOS_MAX];/* position j -> fixed slot */
+    size_t npos;
+    unsigned positions;
+    const char *fo, *ff, *fn;   /* the last function's names... */
+    uint64_t fid;               /* ...and its id */
+} adding;
+
+static size_t ptr_hash(const char *p, unsigned kind, size_t nslots)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)p ^ kind) * 0x9e3779b97f4a7c15u;
+    return (size_t)(h >> 32) & (nslots - 1);
+}
+
+static int cache_grow(adding *ad)
+{
+    size_t ns = ad->nslots ? ad->nslots * 2 : 256;
+    pslot *s = cgwm_alloc(ad->m, ns * sizeof *s);
+    if (s == NULL)
+        return -1;
+    memset(s, 0, ns * sizeof *s);
+    for (size_t i = 0; i < ad->nslots; i++) {
+        if (ad->cache[i].p == NULL)
+            continue;
+        size_t j = ptr_hash(ad->cache[i].p, ad->cache[i].kind, ns);
+        while (s[j].p != NULL)
+            j = (j + 1) & (ns - 1);
+        s[j] = ad->cache[i];
+    }
+    cgwm_free(ad->m, ad->cache);
+    ad->cache = s;
+    ad->nslots = ns;
+    return 0;
+}
+
+/* The merged id of a name of the reader (rewritten by kind); 0 for
+ * NULL; UINT32_MAX when out of memory. */
+static uint32_t name_id(adding *ad, const char *p, unsigned kind)
+{
+    if (p == NULL)
+        return 0;
+    if (ad->nslots) {
+        for (size_t j = ptr_hash(p, kind, ad->nslots); ad->cache[j].p != NULL;
+             j = (j + 1) & (ad->nslots - 1))
+            if (ad->cache[j].p == p && ad->cache[j].kind == kind)
+                return ad->cache[j].id;
+    }
+    if ((ad->ncache + 1) * 2 > ad->nslots && cache_grow(ad) < 0)
+        return UINT32_MAX;
+    cgw_merger *m = ad->m;
+    char *s = (char *)p;
+    size_t len = strlen(p);
+    int which = kind == N_FILE ? 0 : kind == N_FUNCTION ? 1 : -1;
+    if (which >= 0 && m->subst[which] != NULL && cgwm_subst_apply(m, which, p, &s, &len) < 0)
+        return UINT32_MAX;
+    uint32_t id = cgwm_intern(m, s, len);
+    if (s != p)
+        cgwm_free(m, s);
+    if (id == 0)
+        return UINT32_MAX;
+    size_t j = ptr_hash(p, kind, ad->nslots);
+    while (ad->cache[j].p != NULL)
+        j = (j + 1) & (ad->nslots - 1);
+    ad->cache[j] = (pslot){ p, kind, id };
+    ad->ncache++;
+    return id;
+}
+
+/* The merged function (object, file, name); -1 when out of memory. */
+static long fn_id(adding *ad, const char *object, const char *file, const char *fn)
+{
+    uint64_t key[3];
+    key[0] = name_id(ad, object, N_OBJECT);
+    key[1] = name_id(ad, file, N_FILE);
+    key[2] = name_id(ad, fn, N_FUNCTION);
+    if (key[0] == UINT32_MAX || key[1] == UINT32_MAX || key[2] == UINT32_MAX)
+        return -1;
+    return cgwm_table_get(ad->m, &ad->m->fns, key);
+}
+
+/* ------------------------------------------------------- a part's header */
+
+/* The merged event named id, added when new; -1 out of memory. */
+static long event_index(cgw_merger *m, uint32_t id)
+{
+    for (size_t e = 0; e < m->nev; e++)
+        if (m->ev_name[e] == id)
+            return (long)e;
+    uint32_t *n = cgwm_grow(m, m->ev_name, (m->nev + 1) * sizeof *n);
+    if (n == NULL)
+        return -1;
+    m->ev_name = n;
+    uint32_t *l = cgwm_grow(m, m->ev_long, (m->nev + 1) * sizeof *l);
+    if (l == NULL)
+        return -1;
+    m->ev_long = l;
+    for (int t = T_COST; t <= T_CALL; t++)
+        if (cgwm_table_events(m, &m->tab[t], m->nev + 1) < 0)
+            return -1;
+    n[m->nev] = id;
+    l[m->nev] = 0;
+    return (long)m->nev++;
+}
+
+/* Of two long names (ids, 0 none), the one kept whatever the order:
+ * the least by strcmp. */
+static uint32_t least(const cgw_merger *m, uint32_t a, uint32_t b)
+{
+    if (a == 0 || b == 0)
+        return a ? a : b;
+    return strcmp(m->names.s[a], m->names.s[b]) <= 0 ? a : b;
+}
+
+static uint32_t intern0(cgw_merger *m, const char *s, int *bad)
+{
+    uint32_t id = s != NULL ? cgwm_intern(m, s, strlen(s)) : 0;
+    if (s != NULL && id == 0)
+        *bad = 1;
+    return id;
+}
+
+static int part_events(adding *ad, const cgw_part *p)
+{
+    cgw_merger *m = ad->m;
+    uint32_t *map = cgwm_grow(m, ad->map, (p->nevents ? p->nevents : 1) * sizeof *map);
+    if (map == NULL)
+        return -1;
+    ad->map = map;
+    ad->nev = p->nevents;
+    int same = m->parts == 0 || p->nevents == m->nev, bad = 0;
+    for (size_t i = 0; i < p->nevents && !bad; i++) {
+        uint32_t id = intern0(m, p->events[i].name, &bad);
+        uint32_t lid = intern0(m, p->events[i].long_name, &bad);
+        long e = bad ? -1 : event_index(m, id);
+        if (e < 0)
+            return -1;
+        map[i] = (uint32_t)e;
+        m->ev_long[e] = least(m, m->ev_long[e], lid);
+        same = same && (m->parts == 0 || (size_t)e == i);
+    }
+    if (!same)
+        m->ev_uniform = 0;
+    return 0;
+}
+
+/* Derived events: the union by name; one name, two formulas is an error. */
+static int part_derived(adding *ad, const cgw_part *p)
+{
+    cgw_merger *m = ad->m;
+    if (m->parts > 0 && p->nderived != m->nder)
+        m->der_uniform = 0;
+    for (size_t i = 0; i < p->nderived; i++) {
+        int bad = 0;
+        uint32_t d[3] = { intern0(m, p->derived[i].name, &bad),
+                          intern0(m, p->derived[i].formula, &bad),
+                          intern0(m, p->derived[i].long_name, &bad) };
+        size_t k = 0;
+        while (k < m->nder && m->der[k][0] != d[0])
+            k++;
+        if (bad)
+            return -1;
+        if (k < m->nder && m->der[k][1] != d[1]) {
+            cgwm_fail(m, CGW_EINVAL, ad->call,
+                      "the derived event %s is %s in one input and %s in another",
+                      m->names.s[d[0]], m->names.s[m->der[k][1]], m->names.s[d[1]]);
+            return -1;
+        }
+        if (k != i)
+            m->der_uniform = 0;
+        if (k == m->nder) {
+            uint32_t (*der)[3] = cgwm_grow(m, m->der, (m->nder + 1) * sizeof *der);
+            if (der == NULL)
+                return -1;
+            m->der = der;
+            memcpy(der[m->nder++], d, sizeof d);
+        } else {
+            m->der[k][2] = least(m, m->der[k][2], d[2]);
+        }
+    }
+    return 0;
+}
+
+/* cmd: the value all parts agree on, MERGE_SEVERAL when they do not. */
+static int part_cmd(adding *ad, const cgw_part *p)
+{
+    cgw_merger *m = ad->m;
+    if (p->cmd == NULL)
+        return 0;
+    uint32_t id = cgwm_intern(m, p->cmd, strlen(p->cmd));
+    if (id == 0)
+        return -1;
+    if (m->seen_cmd && m->cmd != id) {
+        id = cgwm_intern(m, MERGE_SEVERAL, strlen(MERGE_SEVERAL));
+        if (id == 0)
+            return -1;
+    }
+    m->cmd = id;
+    m->seen_cmd = 1;
+    return 0;
+}
+
+static int part_start(adding *ad, const cgw_part *p)
+{
+    cgw_merger *m = ad->m;
+    if (m->parts == 0)
+        m->ev_uniform = m->der_uniform = 1;
+    if (part_events(ad, p) < 0 || part_derived(ad, p) < 0 || part_cmd(ad, p) < 0)
+        return -1;
+    unsigned kinds[CGW_NPOS_MAX];
+    ad->npos = cgw_pos_kinds(p->positions, kinds);
+    for (size_t j = 0; j < ad->npos; j++)
+        ad->slot[j] = kinds[j] == CGW_POS_INSTR ? 0 : kinds[j] == CGW_POS_BB ? 1 : 2;
+    ad->positions = p->positions;
+    m->mask &= p->positions;
+    m->parts++;
+    ad->fn = NULL; /* a new part has new name pointers */
+    return 0;
+}
+
+/* ------------------------------------------------------------- the body */
+
+/* key[K_PART..K_COST_END) for a body record; -1 out of memory. */
+static int body_key(adding *ad, const cgw_record *rec, uint64_t *key)
+{
+    if (rec->function != ad->fn || rec->file != ad->ff || rec->object != ad->fo) {
+        long f = fn_id(ad, rec->object, rec->file, rec->function);
+        if (f < 0)
+            return -1;
+        ad->fid = (uint64_t)f;
+        ad->fn = rec->function;
+        ad->ff = rec->file;
+        ad->fo = rec->object;
+    }
+    uint32_t src = name_id(ad, rec->source_file, N_FILE);
+    if (src == UINT32_MAX)
+        return -1;
+    memset(key, 0, K_JUMP_END * sizeof *key);
+    key[K_PART] = ad->part;
+    key[K_FN] = ad->fid;
+    key[K_SRC] = src;
+    key[K_MASK] = ad->positions;
+    for (size_t j = 0; j < ad->npos; j++)
+        key[K_POS + ad->slot[j]] = rec->pos[j];
+    return 0;
+}
+
+static int target_key(adding *ad, const cgw_record *rec, uint64_t *key)
+{
+    long f = fn_id(ad, rec->target.object, rec->target.file, rec->target.function);
+    if (f < 0)
+        return -1;
+    key[K_CALLEE] = (uint64_t)f;
+    for (size_t j = 0; rec->target_pos != NULL && j < ad->npos; j++)
+        key[K_TPOS + ad->slot[j]] = rec->target_pos[j];
+    return 0;
+}
+
+static int overflow(adding *ad, const cgw_record *rec, const char *what)
+{
+    cgwm_fail(ad->m, CGW_ERANGE, ad->call, "line %llu: the sum of %s in %s passes 2^64-1",
+              (unsigned long long)rec->line, what, rec->function);
+    return -1;
+}
+
+/* v[head + map[i]] += costs[i], exactly. */
+static int add_costs(adding *ad, const cgw_record *rec, uint64_t *v)
+{
+    for (size_t i = 0; i < ad->nev; i++) {
+        uint64_t *d = v + ad->map[i];
+        if (rec->costs[i] > UINT64_MAX - *d)
+            return overflow(ad, rec, rec->part->events[i].name);
+        *d += rec->costs[i];
+    }
+    return 0;
+}
+
+static int add_count(adding *ad, const cgw_record *rec, uint64_t *d, uint64_t x)
+{
+    if (x > UINT64_MAX - *d)
+        return overflow(ad, rec, "the count");
+    *d += x;
+    return 0;
+}
+
+static int add_record(adding *ad, const cgw_record *rec)
+{
+    cgw_merger *m = ad->m;
+    uint64_t key[K_JUMP_END];
+    int table = rec->kind == CGW_REC_COST ? T_COST : rec->kind == CGW_REC_CALL ? T_CALL : T_JUMP;
+    if (body_key(ad, rec, key) < 0 || (table != T_COST && target_key(ad, rec, key) < 0))
+        return -1;
+    key[K_COND] = rec->kind == CGW_REC_COND_JUMP;
+    long entry = cgwm_table_get(m, &m->tab[table], key);
+    if (entry < 0)
+        return -1;
+    uint64_t *sums = cgwm_val(&m->tab[table], (size_t)entry);
+    if (table == T_COST)
+        return add_costs(ad, rec, sums);
+    if (add_count(ad, rec, sums, rec->count) < 0)
+        return -1;
+    if (table == T_CALL)
+        return add_costs(ad, rec, sums + 1);
+    return add_count(ad, rec, sums + 1, rec->executed);
+}
+
+static int add_one(adding *ad, const cgw_record *rec)
+{
+    switch (rec->kind) {
+    case CGW_REC_PART:
+        return part_start(ad, rec->part);
+    case CGW_REC_COST:
+    case CGW_REC_CALL:
+    case CGW_REC_JUMP:
+    case CGW_REC_COND_JUMP:
+        return add_record(ad, rec);
+    default:
+        return 0;
+    }
+}
+
+cgw_status cgwm_add(cgw_merger *m, cgw_reader *r, uint64_t part, const char *call)
+{
+    if (m == NULL)
+        return CGW_EUSAGE;
+    if (m->err != CGW_OK)
+        return m->err;
+    if (r == NULL)
+        return cgwm_fail(m, CGW_EUSAGE, call, "the reader is NULL");
+    if (m->written)
+        return cgwm_fail(m, CGW_EUSAGE, call, "the merger was already written");
+    adding ad = { .m = m, .call = call, .part = part };
+    const cgw_record *rec;
+    cgw_status st;
+    while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL)
+        if (add_one(&ad, rec) < 0)
+            break;
+    cgwm_free(m, ad.cache);
+    cgwm_free(m, ad.map);
+    if (st != CGW_OK)
+        cgwm_fail(m, st, call, "reading: %s", cgw_reader_errmsg(r));
+    m->inputs++;
+    return m->err;
+}
+
+cgw_status cgw_merge_add(cgw_merger *m, cgw_reader *r)
+{
+    uint64_t part = m != NULL && (m->flags & CGW_MERGE_KEEP_PARTS) ? m->inputs : 0;
+    return cgwm_add(m, r, part, "cgw_merge_add");
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# test-cgdiff: the report of two small profiles, worked out by hand, the
+# --fail-above gate, the difference profile, and the exit codes.
+set -u
+CGDIFF=${CGDIFF:-./tools/cgdiff}
+CGVERIFY=${CGVERIFY:-./tools/cgverify}
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat >"$tmp/old" <<'END'
+events: Ir Dr
+fl=a.c
+fn=main
+1 10 2
+cfl=b.c
+cfn=f
+calls=2 10
+3 100 20
+fl=b.c
+fn=f
+10 100 20
+fn=gone
+1 5
+END
+sed 's/^1 10 2$/1 12 2/; s/^calls=2 10$/calls=3 10/; s/^3 100 20$/3 150 20/;
+     s/^10 100 20$/10 150 20/; s/^fn=gone$/fn=fresh/; s/^1 5$/1 7/' "$tmp/old" >"$tmp/new"
+cat >"$tmp/want" <<'END'
+Ir: 115 -> 169  +54 (+46.96%)
+  inclusive            +52    +45.22%  a.c:main
+  self                 +50    +43.48%  b.c:f
+  inclusive            +50    +43.48%  b.c:f
+  self                  +7     +6.09%  b.c:fresh
+  inclusive             +7     +6.09%  b.c:fresh
+  self                  -5     -4.35%  b.c:gone
+  inclusive             -5     -4.35%  b.c:gone
+  self                  +2     +1.74%  a.c:main
+Dr: 22 -> 22  +0 (+0.00%)
+END
+"$CGDIFF" "$tmp/old" "$tmp/new" >"$tmp/got" || fail "cgdiff: exit $?"
+diff "$tmp/want" "$tmp/got" >&2 || fail "the report differs from the one worked out by hand"
+
+# the gate: the total moved 46.96%, a function 45.22% at most
+"$CGDIFF" --fail-above 50 "$tmp/old" "$tmp/new" >/dev/null || fail "--fail-above 50: exit $?"
+"$CGDIFF" --fail-above 46 "$tmp/old" "$tmp/new" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "--fail-above 46: exit $rc"
+grep -q '^cgdiff: 1 changes of more than 46%$' "$tmp/err" || fail "gate message: $(cat "$tmp/err")"
+"$CGDIFF" --fail-above 4.5 "$tmp/old" "$tmp/new" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "--fail-above 4.5: exit $rc"
+grep -q '^cgdiff: 6 changes of more than 4.5%$' "$tmp/err" || fail "gate message: $(cat "$tmp/err")"
+"$CGDIFF" --fail-above 0 "$tmp/old" "$tmp/old" >"$tmp/same" || fail "no change: exit $?"
+printf 'Ir: 115 -> 115  +0 (+0.00%%)\nDr: 22 -> 22  +0 (+0.00%%)\n' | cmp -s - "$tmp/same" ||
+    fail "no change: $(cat "$tmp/same")"
+"$CGDIFF" --top 1 "$tmp/old" "$tmp/new" | sed -n 2,3p >"$tmp/top"
+printf '  inclusive            +52    +45.22%%  a.c:main\n  ...\n' | cmp -s - "$tmp/top" ||
+    fail "--top 1: $(cat "$tmp/top")"
+
+# the difference as a profile: gains and losses in events of their own
+"$CGDIFF" -o "$tmp/d" "$tmp/old" "$tmp/new" >/dev/null || fail "-o: exit $?"
+"$CGVERIFY" --strict -q "$tmp/d" || fail "the difference profile is not strictly valid"
+grep -q '^events: Ir_plus Ir_minus Dr_plus Dr_minus$' "$tmp/d" || fail "events: $(cat "$tmp/d")"
+grep -q '^totals: 59 5 0 0$' "$tmp/d" || fail "totals: $(cat "$tmp/d")"
+if [ -n "${CALLGRIND_ANNOTATE:-}" ]; then
+    got=$("$CALLGRIND_ANNOTATE" --inclusive=no "$tmp/d" | sed -n 's/ *PROGRAM TOTALS.*//p' |
+          sed 's/ ([0-9.]*%)//g; s/,//g; s/  */ /g; s/^ //')
+    [ "$got" = "59 5 0 0" ] || fail "callgrind_annotate reads the difference as '$got'"
+fi
+
+# errors and usage
+printf 'events: Ir\nfn=(1) a\nfn=(2)\n1 1\n' >"$tmp/bad"
+"$CGDIFF" "$tmp/old" "$tmp/bad" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "an input with errors: exit $rc"
+grep -q 'bad:3: error: .*\[undefined-id\]' "$tmp/err" || fail "error message: $(cat "$tmp/err")"
+"$CGDIFF" --force "$tmp/old" "$tmp/bad" >/dev/null 2>&1 || fail "--force: exit $?"
+for bad in "$tmp/old" "$tmp/old $tmp/new $tmp/new" "--fail-above x $tmp/old $tmp/new" \
+    "--fail-above -1 $tmp/old $tmp/new" "--top y $tmp/old $tmp/new" "$tmp/old $tmp/missing" \
+    "--mod-funcname s/a $tmp/old $tmp/new" "--frobnicate $tmp/old $tmp/new"; do
+    # shellcheck disable=SC2086
+    "$CGDIFF" $bad >/dev/null 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] || fail "'$bad': exit $rc"
+    [ -s "$tmp/err" ] || fail "'$bad': no message"
+done
+"$CGDIFF" --help | grep -q '^usage: cgdiff' || fail "--help"
+echo "cgdiff: report, gate, difference profile and exit codes right"

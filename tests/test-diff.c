@@ -1,0 +1,257 @@
+/* test-diff: cgw_diff_*() against changes worked out by hand: the rows
+ * (totals, self and inclusive, sorted), the profile of the difference
+ * read back, events only one side has, rewrites, overflow and misuse. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+static const char old_prof[] =
+    "events: Ir Dr\n"
+    "fl=a.c\n"
+    "fn=main\n"
+    "1 10 2\n"
+    "cfl=b.c\n"
+    "cfn=f\n"
+    "calls=2 10\n"
+    "3 100 20\n"
+    "cfn=main\n"
+    "calls=1 1\n"
+    "4 1000 1000\n"
+    "fl=b.c\n"
+    "fn=f\n"
+    "10 100 20\n"
+    "fn=gone\n"
+    "1 5\n";
+static const char new_prof[] =
+    "events: Ir Dr\n"
+    "fl=a.c\n"
+    "fn=main\n"
+    "1 12 2\n"
+    "cfl=b.c\n"
+    "cfn=f\n"
+    "calls=3 10\n"
+    "3 150 20\n"
+    "cfn=main\n"
+    "calls=1 1\n"
+    "4 1000 1000\n"
+    "fl=b.c\n"
+    "fn=f\n"
+    "10 150 20\n"
+    "fn=fresh\n"
+    "1 7\n";
+
+static void add(cgw_differ *d, int side, const char *text, cgw_status want)
+{
+    cgw_reader *r = cgw_reader_open_memory(text, strlen(text), NULL);
+    CHECK(r != NULL);
+    CHECK_ST(cgw_diff_add(d, side, r), want);
+    cgw_reader_close(r);
+}
+
+/* The rows as text, "EVENT FUNCTION self|incl OLD NEW PERCENT". */
+static char *rows_text(cgw_differ *d)
+{
+    const cgw_diff_row *rows;
+    size_t n;
+    CHECK_ST(cgw_diff_rows(d, &rows, &n), CGW_OK);
+    cgwt_capture out;
+    cgwt_capture_init(&out, 0, 0);
+    char buf[512];
+    for (size_t i = 0; i < n; i++) {
+        const cgw_diff_row *r = &rows[i];
+        int k = snprintf(buf, sizeof buf, "%s%zu %s:%s %s %llu %llu %.2f\n", r->event,
+                         r->column, r->file ? r->file : "", r->function ? r->function : "*",
+                         r->inclusive ? "incl" : "self", (unsigned long long)r->old_cost,
+                         (unsigned long long)r->new_cost, r->change);
+        cgwt_capture_write(&out, buf, (size_t)k);
+    }
+    cgwt_capture_write(&out, "", 1);
+    return out.data;
+}
+
+static char *diff_profile(cgw_differ *d, size_t *len)
+{
+    char *out;
+    cgw_writer *w = cgw_open_memory(&out, len, NULL);
+    CHECK(w != NULL);
+    cgw_status st = cgw_diff_write(d, w);
+    if (st == CGW_OK)
+        st = cgw_finish(w);
+    if (st != CGW_OK)
+        cgwt_fail(__FILE__, __LINE__, "cgw_diff_write: %s", cgw_errmsg(w));
+    cgw_free(w);
+    cgwt_readback(out, *len, NULL);
+    cgwt_annotate_parts(out, *len);
+    return out;
+}
+
+/* Old totals Ir 115, Dr 22; main's self +2 Ir, f +50, fresh +7, gone
+ * -5; main's inclusive 110 -> 162 (its call to itself left out). */
+static void test_known(void)
+{
+    cgw_differ *d = cgw_diff_new(NULL);
+    add(d, CGW_DIFF_OLD, old_prof, CGW_OK);
+    add(d, CGW_DIFF_NEW, new_prof, CGW_OK);
+    char *t = rows_text(d);
+    CHECK_STR(t, "Ir0 :* self 115 169 46.96\n"
+                 "Dr1 :* self 22 22 0.00\n"
+                 "Ir0 a.c:main incl 110 162 45.22\n"
+                 "Ir0 b.c:f self 100 150 43.48\n"
+                 "Ir0 b.c:f incl 100 150 43.48\n"
+                 "Ir0 b.c:fresh self 0 7 6.09\n"
+                 "Ir0 b.c:fresh incl 0 7 6.09\n"
+                 "Ir0 b.c:gone self 5 0 -4.35\n"
+                 "Ir0 b.c:gone incl 5 0 -4.35\n"
+                 "Ir0 a.c:main self 10 12 1.74\n");
+    free(t);
+    size_t len;
+    char *p = diff_profile(d, &len);
+    CHECK(strstr(p, "\nevents: Ir_plus Ir_minus Dr_plus Dr_minus\n") != NULL);
+    char *f = cgwt_facts(p, len, 0);
+    CHECK_STR(f, "1|call||a.c|main||b.c|f\t 1 50 0 0 0\n"
+                 "1|self||a.c|main\t 2 0 0 0\n"
+                 "1|self||b.c|f\t 50 0 0 0\n"
+                 "1|self||b.c|fresh\t 7 0 0 0\n"
+                 "1|self||b.c|gone\t 0 5 0 0\n"
+                 "1|totals\t 59 5 0 0\n");
+    cgwt_model mod;
+    cgwt_model_init(&mod, 4);
+    const char *keys[] = { "a.c:main", "b.c:f", "b.c:fresh", "b.c:gone" };
+    const uint64_t self[][4] = { { 2, 0, 0, 0 }, { 50, 0, 0, 0 }, { 7, 0, 0, 0 }, { 0, 5, 0, 0 } };
+    for (size_t i = 0; i < 4; i++) {
+        mod.keys[i] = strdup(keys[i]);
+        memcpy(mod.self[i], self[i], sizeof self[i]);
+    }
+    mod.nfn = 4;
+    mod.totals[0] = 59;
+    mod.totals[1] = 5;
+    cgwt_annotate(p, len, &mod);
+    cgwt_model_free(&mod);
+    free(f), free(p);
+    /* once only; nothing added after the rows */
+    cgwt_capture cap;
+    cgwt_capture_init(&cap, 0, 0);
+    cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
+    CHECK_ST(cgw_diff_write(d, w), CGW_EUSAGE);
+    cgw_free(w);
+    cgwt_capture_free(&cap);
+    add(d, CGW_DIFF_NEW, new_prof, CGW_EUSAGE);
+    cgw_diff_free(d);
+}
+
+/* An event only the new side has: its old total is 0, every move of it
+ * is infinite in percent; the sides' event orders differ. */
+static void test_events(void)
+{
+    cgw_differ *d = cgw_diff_new(NULL);
+    add(d, CGW_DIFF_OLD, "events: Ir\nfn=a\n1 10\n", CGW_OK);
+    add(d, CGW_DIFF_NEW, "events: Dr Ir\nfn=a\n1 3 10\nfn=b\n2 0 4\n", CGW_OK);
+    char *t = rows_text(d);
+    CHECK_STR(t, "Ir0 :* self 10 14 40.00\n"
+                 "Dr1 :* self 0 3 inf\n"
+                 "Ir0 ???:b self 0 4 40.00\n"
+                 "Ir0 ???:b incl 0 4 40.00\n"
+                 "Dr1 ???:a self 0 3 inf\n"
+                 "Dr1 ???:a incl 0 3 inf\n");
+    free(t);
+    size_t len;
+    char *p = diff_profile(d, &len);
+    char *f = cgwt_facts(p, len, 0);
+    CHECK_STR(f, "1|self||???|a\t 0 0 3 0\n1|self||???|b\t 4 0 0 0\n1|totals\t 4 0 3 0\n");
+    free(f), free(p);
+    cgw_diff_free(d);
+    /* the same profile on both sides: totals only, an empty difference */
+    d = cgw_diff_new(NULL);
+    add(d, CGW_DIFF_OLD, old_prof, CGW_OK);
+    add(d, CGW_DIFF_NEW, old_prof, CGW_OK);
+    t = rows_text(d);
+    CHECK_STR(t, "Ir0 :* self 115 115 0.00\nDr1 :* self 22 22 0.00\n");
+    free(t);
+    p = diff_profile(d, &len);
+    f = cgwt_facts(p, len, 0);
+    CHECK_STR(f, "1|totals\t 0 0 0 0\n");
+    free(f), free(p);
+    cgw_diff_free(d);
+}
+
+static void test_errors(void)
+{
+    cgw_differ *d = cgw_diff_new(NULL);
+    const cgw_diff_row *rows;
+    size_t n;
+    CHECK_ST(cgw_diff_rows(d, &rows, &n), CGW_EUSAGE);
+    CHECK(strstr(cgw_diff_errmsg(d), "no profile was added") != NULL);
+    cgw_diff_free(d);
+    d = cgw_diff_new(NULL);
+    add(d, 2, old_prof, CGW_EINVAL);
+    CHECK(strstr(cgw_diff_errmsg(d), "cgw_diff_add: side 2") != NULL);
+    cgw_diff_free(d);
+    CHECK_ST(cgw_diff_add(NULL, 0, NULL), CGW_EUSAGE);
+    CHECK_ST(cgw_diff_error(NULL), CGW_EUSAGE);
+    CHECK_ST(cgw_diff_write(NULL, NULL), CGW_EUSAGE);
+    cgw_merge_options mo = { CGW_MERGE_KEEP_PARTS, NULL, NULL, NULL };
+    d = cgw_diff_new(&mo);
+    CHECK_ST(cgw_diff_error(d), CGW_EINVAL);
+    cgw_diff_free(d);
+    /* one side's totals past 2^64-1 */
+    d = cgw_diff_new(NULL);
+    add(d, CGW_DIFF_OLD, "events: Ir\nfn=a\n1 18446744073709551615\n2 1\n", CGW_OK);
+    add(d, CGW_DIFF_NEW, "events: Ir\nfn=a\n1 1\n", CGW_OK);
+    CHECK_ST(cgw_diff_rows(d, &rows, &n), CGW_ERANGE);
+    CHECK(strstr(cgw_diff_errmsg(d), "passes 2^64-1") != NULL);
+    cgw_diff_free(d);
+    /* rewrites apply to both sides: nothing changed */
+    mo.flags = 0;
+    mo.mod_filename = "s|^/[^/]*/||";
+    d = cgw_diff_new(&mo);
+    add(d, CGW_DIFF_OLD, "events: Ir\nfl=/old/x.c\nfn=a\n1 5\n", CGW_OK);
+    add(d, CGW_DIFF_NEW, "events: Ir\nfl=/new/x.c\nfn=a\n1 5\n", CGW_OK);
+    char *t = rows_text(d);
+    CHECK_STR(t, "Ir0 :* self 5 5 0.00\n");
+    free(t);
+    cgw_diff_free(d);
+}
+
+/* Every allocation failed in turn: ENOMEM, nothing leaked. */
+static void test_alloc_fail(void)
+{
+    int done = 0;
+    for (long k = 1; !done; k++) {
+        cgwt_alloc al;
+        cgwt_alloc_init(&al, k);
+        cgw_merge_options mo = { 0, NULL, NULL, &al.a };
+        cgw_differ *d = cgw_diff_new(&mo);
+        cgw_status st = d == NULL ? CGW_ENOMEM : CGW_OK;
+        const char *sides[2] = { old_prof, new_prof };
+        for (int s = 0; s < 2 && st == CGW_OK; s++) {
+            cgw_reader *r = cgw_reader_open_memory(sides[s], strlen(sides[s]), NULL);
+            st = cgw_diff_add(d, s, r);
+            cgw_reader_close(r);
+        }
+        if (st == CGW_OK) {
+            cgwt_capture cap;
+            cgwt_capture_init(&cap, 0, 0);
+            cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
+            st = cgw_diff_write(d, w);
+            CHECK_ST(cgw_close(w), st);
+            cgwt_capture_free(&cap);
+        }
+        CHECK(st == CGW_OK || st == CGW_ENOMEM);
+        done = st == CGW_OK;
+        cgw_diff_free(d);
+        CHECK_U64((uint64_t)al.live, 0);
+    }
+}
+
+int main(void)
+{
+    test_known();
+    test_events();
+    test_errors();
+    test_alloc_fail();
+    printf("diff: known changes, their profile, one-sided events, errors\n");
+    return 0;
+}

@@ -1,0 +1,85 @@
+#!/bin/sh
+# test-merge-oracle: KCachegrind's own loader (kcgdump, built from
+# ../shared/oracles) reads in a cgmerge output the totals, every
+# function's self cost and every call edge (count and inclusive cost) that
+# it reads in the inputs, summed; and in a cgdiff -o output, the gains
+# and losses.  Skips (77) without ../shared/oracles or Qt5Core.
+set -u
+oracles=${CGW_ORACLES:-${CGW_SRCDIR:-.}/../shared/oracles}
+build=${CGW_BUILDDIR:-.}
+if [ ! -f "$oracles/kcachegrind/build.sh" ]; then
+    echo "no ../shared/oracles: skipped"; exit 77
+fi
+if ! pkg-config --exists Qt5Core 2>/dev/null || ! command -v g++ >/dev/null 2>&1; then
+    echo "no Qt5Core or g++ to build KCachegrind's loader (qtbase5-dev): skipped"; exit 77
+fi
+# Built once a build folder (about 40 s), again when its sources change;
+# or once for every build, where ./quickstart says (CGW_KCGDUMP).
+kcgdump=${CGW_KCGDUMP:-$build/tests/kcgdump}
+src=$oracles/kcachegrind
+if [ ! -x "$kcgdump" ] || [ -n "$(find "$src" -newer "$kcgdump" -name '*.cpp' | head -1)" ]; then
+    sh "$src/build.sh" "$kcgdump" >/dev/null || { echo "building kcgdump failed"; exit 1; }
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cgw-merge-oracle.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# KCachegrind's T, F and C lines of the files, summed by key (a C line's
+# count too), sorted.
+kcg_sum() {
+    for f in "$@"; do
+        KCGNORM=1 "$kcgdump" "$f" 2>/dev/null | grep '^[TFC]	' || fail "kcgdump $f"
+    done | awk -F'\t' '
+        { last = $NF; key = $1; for (i = 2; i < NF; i++) if (!($1 == "C" && i == NF - 1)) key = key "\t" $i
+          if ($1 == "C") count[key] += $(NF - 1)
+          n = split(last, c, ","); for (i = 1; i <= n; i++) sum[key, i] += c[i]; width[key] = n }
+        END { for (k in width) {
+                  line = k; if (k ~ /^C/) line = line "\t" sprintf("%.0f", count[k])
+                  s = ""; for (i = 1; i <= width[k]; i++) s = s (i > 1 ? "," : "") sprintf("%.0f", sum[k, i])
+                  print line "\t" s } }' | LC_ALL=C sort
+}
+
+for s in 1 2 3; do
+    "$build/tools/cggen" --seed $s --functions 40 --events 3 --parts $s \
+        --positions instr,line -o "$tmp/g$s" || fail "cggen $s"
+done
+"$build/tools/cgmerge" "$tmp/g1" "$tmp/g2" "$tmp/g3" -o "$tmp/all" || fail "cgmerge: exit $?"
+kcg_sum "$tmp/g1" "$tmp/g2" "$tmp/g3" >"$tmp/want"
+kcg_sum "$tmp/all" >"$tmp/got"
+if ! cmp -s "$tmp/want" "$tmp/got"; then
+    diff "$tmp/want" "$tmp/got" | head -20
+    fail "KCachegrind reads other sums in the merged profile (< inputs, > merged)"
+fi
+echo "merged: KCachegrind reads the inputs' sums ($(grep -c '^F' "$tmp/got") functions, $(grep -c '^C' "$tmp/got") edges)"
+
+# the difference of g1 and its merge with g2 is g2, all in _plus
+"$build/tools/cgmerge" "$tmp/g1" "$tmp/g2" -o "$tmp/g12" || fail "cgmerge g1 g2"
+"$build/tools/cgdiff" -o "$tmp/d" "$tmp/g1" "$tmp/g12" >/dev/null || fail "cgdiff: exit $?"
+KCGNORM=1 "$kcgdump" "$tmp/d" 2>/dev/null | grep '^T	' >"$tmp/dt"
+want=$(kcg_sum "$tmp/g2" | sed -n 's/^T\t//p' | awk -F, '{ for (i = 1; i <= NF; i++) printf "%s%s,0", (i > 1 ? "," : ""), $i }')
+[ "$(sed 's/^T\t//' "$tmp/dt")" = "$want" ] ||
+    fail "KCachegrind reads the difference's totals as $(cat "$tmp/dt"), want $want"
+echo "diff: KCachegrind reads the gains as the added profile's totals ($want)"
+
+# old = g1 + g2, new = g1 + g3: gains and losses.  For every function
+# KCachegrind reads, E_plus - E_minus in the difference is its self cost
+# of E in NEW minus that in OLD.
+"$build/tools/cgmerge" "$tmp/g1" "$tmp/g3" -o "$tmp/g13" || fail "cgmerge g1 g3"
+"$build/tools/cgdiff" -o "$tmp/d2" "$tmp/g12" "$tmp/g13" >/dev/null || fail "cgdiff 2: exit $?"
+for f in g12 g13 d2; do
+    KCGNORM=1 "$kcgdump" "$tmp/$f" 2>/dev/null | grep '^F	' >"$tmp/$f.F" || fail "kcgdump $f"
+done
+bad=$(awk -F'\t' '
+    { key = $2 "\t" $3 "\t" $4; n = split($5, c, ",") }
+    FILENAME ~ /g12.F$/ { for (i = 1; i <= n; i++) old[key, i] = c[i]; keys[key] = 1; ne = n }
+    FILENAME ~ /g13.F$/ { for (i = 1; i <= n; i++) new[key, i] = c[i]; keys[key] = 1; ne = n }
+    FILENAME ~ /d2.F$/  { for (i = 1; i <= n / 2; i++) moved[key, i] = c[2 * i - 1] - c[2 * i]; seen[key] = 1 }
+    END { for (k in keys) for (i = 1; i <= ne; i++)
+              if (new[k, i] - old[k, i] != moved[k, i] + 0) { print k " event " i; bad++ }
+          for (k in seen) if (!(k in keys)) print "unknown " k
+          printf "checked %d functions\n", length(keys) > "/dev/stderr" }
+    ' "$tmp/g12.F" "$tmp/g13.F" "$tmp/d2.F" 2>"$tmp/count")
+[ -z "$bad" ] || fail "KCachegrind reads differences that are not NEW - OLD: $(echo "$bad" | head -5)"
+awk -F'\t' '{ split($5, c, ","); gain += c[1] > 0; loss += c[2] > 0 }
+    END { exit !(gain > 10 && loss > 10) }' "$tmp/d2.F" || fail "too few gains and losses to say much"
+echo "diff: KCachegrind reads E_plus - E_minus = NEW - OLD for every function ($(cat "$tmp/count"))"

@@ -1,0 +1,204 @@
+/* cgdiff - what changed between two profiles (cgw_diff_*()). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cgw.h>
+
+#include "toolutil.h"
+
+static const char usage[] =
+    "usage: cgdiff [--fail-above PCT] [--top N] [--mod-filename s/RE/REPL/]\n"
+    "              [--mod-funcname s/RE/REPL/] [--force] [-o DIFF] OLD NEW\n"
+    "Compare two Callgrind or Cachegrind profiles ('-' reads stdin): for each\n"
+    "event its totals, then the functions whose self or inclusive cost changed,\n"
+    "the largest change first.  Exit 0, 1 when a change passes --fail-above (or\n"
+    "an input has errors), 2 on a usage or I/O error.\n"
+    "  --fail-above PCT  fail when a total or a function moved by more than PCT\n"
+    "                    percent of the event's old total (default: never)\n"
+    "  --top N           at most N functions an event (default 20, 0: all)\n"
+    "  -o DIFF           also write the difference as a profile, with events\n"
+    "                    E_plus (NEW above OLD) and E_minus (NEW below OLD)\n"
+    "  --mod-filename E, --mod-funcname E   rewrite names first (s/RE/REPL/[gi])\n"
+    "  --force           compare inputs with errors as the reader read them\n";
+
+enum { O_FAIL = TOOL_O_NEXT, O_TOP };
+
+static const struct option longopts[] = {
+    { "fail-above", required_argument, NULL, O_FAIL },
+    { "top", required_argument, NULL, O_TOP },
+    TOOL_INPUT_OPTIONS
+};
+
+typedef struct opts {
+    tool_inputs in;
+    double fail_above;  /* < 0: never */
+    uint64_t top;
+} opts;
+
+static int bad(const char *what, const char *v)
+{
+    fprintf(stderr, "cgdiff: bad value for %s: '%s'\n", what, v);
+    return 3;
+}
+
+/* 0 to go on, else 1 + the exit status. */
+static int parse(int argc, char **argv, opts *o)
+{
+    int c, k;
+    char *end;
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
+            if (k > 0)
+                return k;
+        } else if (c == O_FAIL) {
+            errno = 0;
+            o->fail_above = strtod(optarg, &end);
+            if (errno != 0 || end == optarg || *end != '\0' || !(o->fail_above >= 0))
+                return bad("--fail-above", optarg);
+        } else if (c == O_TOP) {
+            if (tool_uint(optarg, UINT64_MAX, &o->top) < 0)
+                return bad("--top", optarg);
+        } else {
+            return 3;
+        }
+    }
+    if (argc - optind != 2) {
+        fputs("cgdiff: expected two profiles, OLD and NEW\n", stderr);
+        return 3;
+    }
+    return 0;
+}
+
+/* The side being added and its differ. */
+typedef struct side {
+    cgw_differ *d;
+    int which;
+} side;
+
+static cgw_status add(void *ctx, cgw_reader *r, const char **msg)
+{
+    side *s = ctx;
+    cgw_status st = cgw_diff_add(s->d, s->which, r);
+    *msg = cgw_diff_errmsg(s->d);
+    return st;
+}
+
+static void delta(char *buf, size_t len, const cgw_diff_row *r)
+{
+    if (r->new_cost >= r->old_cost)
+        snprintf(buf, len, "+%" PRIu64, r->new_cost - r->old_cost);
+    else
+        snprintf(buf, len, "-%" PRIu64, r->old_cost - r->new_cost);
+}
+
+static void print_row(const cgw_diff_row *r)
+{
+    char d[32];
+    delta(d, sizeof d, r);
+    if (r->function == NULL) {
+        printf("%s: %" PRIu64 " -> %" PRIu64 "  %s (%+.2f%%)\n", r->event, r->old_cost,
+               r->new_cost, d, r->change);
+        return;
+    }
+    printf("  %-9s %14s %+9.2f%%  %s:%s", r->inclusive ? "inclusive" : "self", d, r->change,
+           r->file, r->function);
+    if (r->object != NULL)
+        printf(" [%s]", r->object);
+    putchar('\n');
+}
+
+/* Print every event's rows; the number that moved past the limit. */
+static uint64_t report(const cgw_diff_row *rows, size_t n, const opts *o)
+{
+    uint64_t past = 0;
+    for (size_t i = 0; i < n; i++) {
+        double c = rows[i].change < 0 ? -rows[i].change : rows[i].change;
+        past += o->fail_above >= 0 && c > o->fail_above;
+    }
+    for (size_t i = 0; i < n && rows[i].function == NULL; i++) {
+        print_row(&rows[i]);
+        uint64_t shown = 0;
+        for (size_t j = 0; j < n; j++) {
+            if (rows[j].function == NULL || rows[j].column != rows[i].column)
+                continue;
+            if (o->top != 0 && shown++ == o->top) {
+                printf("  ...\n");
+                break;
+            }
+            print_row(&rows[j]);
+        }
+    }
+    return past;
+}
+
+static int write_diff(cgw_differ *d, const char *out)
+{
+    cgw_writer *w = cgw_open_path(out, NULL);
+    if (w == NULL) {
+        fprintf(stderr, "cgdiff: %s: %s\n", out, strerror(errno));
+        return 2;
+    }
+    cgw_status st = cgw_diff_write(d, w);
+    if (st == CGW_OK)
+        st = cgw_finish(w);
+    if (st != CGW_OK)
+        fprintf(stderr, "cgdiff: %s: %s\n", out, cgw_errmsg(w));
+    cgw_free(w);
+    return st == CGW_OK ? 0 : st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
+}
+
+static int compare(cgw_differ *d, const opts *o)
+{
+    const cgw_diff_row *rows;
+    size_t n;
+    if (cgw_diff_rows(d, &rows, &n) != CGW_OK) {
+        fprintf(stderr, "cgdiff: %s\n", cgw_diff_errmsg(d));
+        return cgw_diff_error(d) == CGW_ENOMEM ? 2 : 1;
+    }
+    uint64_t past = report(rows, n, o);
+    int rc = o->in.out != NULL ? write_diff(d, o->in.out) : 0;
+    if (rc == 0 && past > 0) {
+        fprintf(stderr, "cgdiff: %" PRIu64 " changes of more than %g%%\n", past, o->fail_above);
+        rc = 1;
+    }
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    opts o = { { "cgdiff", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, -1, 20 };
+    int rc = parse(argc, argv, &o);
+    if (rc != 0) {
+        if (rc == 3)
+            fputs(usage, stderr);
+        return rc - 1;
+    }
+    tool_catch_sigbus("cgdiff");
+    cgw_differ *d = cgw_diff_new(&o.in.mo);
+    if (d == NULL || cgw_diff_error(d) != CGW_OK) {
+        fprintf(stderr, "cgdiff: %s\n", d ? cgw_diff_errmsg(d) : strerror(errno));
+        cgw_diff_free(d);
+        return 2;
+    }
+    side s = { d, CGW_DIFF_OLD };
+    rc = tool_add_input(&o.in, argv[optind], add, &s);
+    if (rc < 2 && cgw_diff_error(d) == CGW_OK) {
+        s.which = CGW_DIFF_NEW;
+        int k = tool_add_input(&o.in, argv[optind + 1], add, &s);
+        rc = k > rc ? k : rc;
+    }
+    if (rc == 1 && o.in.force && cgw_diff_error(d) == CGW_OK)
+        rc = 0;
+    else if (rc == 1 && cgw_diff_error(d) == CGW_OK)
+        fputs("cgdiff: errors in the input; nothing compared (--force compares anyway)\n",
+              stderr);
+    if (rc == 0)
+        rc = compare(d, &o);
+    cgw_diff_free(d);
+    return rc;
+}

@@ -1,0 +1,123 @@
+/* cgmerge - sum Callgrind profiles into one (cgw_merge_*()). */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cgw.h>
+
+#include "toolutil.h"
+
+static const char usage[] =
+    "usage: cgmerge [--keep-parts] [--mod-filename s/RE/REPL/] [--mod-funcname s/RE/REPL/]\n"
+    "               [--positions P] [--compact] [--force] [-o OUT] FILE...\n"
+    "Sum Callgrind or Cachegrind profiles ('-' reads stdin) into one profile,\n"
+    "written to OUT (atomically) or to stdout: functions, self costs, calls and\n"
+    "jumps added up over every input and every part.  Exit 0, 1 when an input\n"
+    "has errors or the sums cannot be written, 2 on a usage or I/O error.\n"
+    "  --keep-parts          one part per input instead of one in all\n"
+    "  --mod-filename E      rewrite file names with E (s/RE/REPL/[gi]) first\n"
+    "  --mod-funcname E      rewrite function names the same way\n"
+    "  --positions P         the output's positions (default: all the inputs share)\n"
+    "  --compact             the smallest output\n"
+    "  --force               merge inputs with errors as the reader read them\n";
+
+enum { O_KEEP = TOOL_O_NEXT, O_POS, O_COMPACT };
+
+static const struct option longopts[] = {
+    { "keep-parts", no_argument, NULL, O_KEEP },
+    { "positions", required_argument, NULL, O_POS },
+    { "compact", no_argument, NULL, O_COMPACT },
+    TOOL_INPUT_OPTIONS
+};
+
+typedef struct opts {
+    tool_inputs in;
+    cgw_options wo;
+} opts;
+
+/* 0 to go on, else 1 + the exit status. */
+static int parse(int argc, char **argv, opts *o)
+{
+    int c, k;
+    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+        if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
+            if (k > 0)
+                return k;
+        } else if (c == O_KEEP) {
+            o->in.mo.flags |= CGW_MERGE_KEEP_PARTS;
+        } else if (c == O_COMPACT) {
+            o->wo.flags |= CGW_COMPACT;
+        } else if (c != O_POS || tool_positions(optarg, &o->wo.positions) < 0) {
+            if (c == O_POS)
+                fprintf(stderr, "cgmerge: bad positions '%s'\n", optarg);
+            return 3;
+        }
+    }
+    if (optind == argc) {
+        fputs("cgmerge: no input\n", stderr);
+        return 3;
+    }
+    return 0;
+}
+
+static cgw_status add(void *ctx, cgw_reader *r, const char **msg)
+{
+    cgw_status st = cgw_merge_add(ctx, r);
+    *msg = cgw_merge_errmsg(ctx);
+    return st;
+}
+
+static int write_out(cgw_merger *m, opts *o)
+{
+    if (o->wo.positions == 0)
+        o->wo.positions = cgw_merge_positions(m);
+    const char *out = o->in.out;
+    cgw_writer *w = out ? cgw_open_path(out, &o->wo) : cgw_open_fd(STDOUT_FILENO, &o->wo);
+    if (w == NULL) {
+        fprintf(stderr, "cgmerge: %s: %s\n", out ? out : "stdout", strerror(errno));
+        return 2;
+    }
+    cgw_status st = cgw_merge_write(m, w);
+    if (st == CGW_OK)
+        st = cgw_finish(w);
+    if (st != CGW_OK)
+        fprintf(stderr, "cgmerge: %s\n", cgw_errmsg(w));
+    cgw_free(w);
+    return st == CGW_OK ? 0 : st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    opts o = { { "cgmerge", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, { 0, 0, 0, NULL } };
+    int rc = parse(argc, argv, &o);
+    if (rc != 0) {
+        if (rc == 3)
+            fputs(usage, stderr);
+        return rc - 1;
+    }
+    tool_catch_sigbus("cgmerge");
+    cgw_merger *m = cgw_merge_new(&o.in.mo);
+    if (m == NULL || cgw_merge_error(m) != CGW_OK) {
+        fprintf(stderr, "cgmerge: %s\n", m ? cgw_merge_errmsg(m) : strerror(errno));
+        cgw_merge_free(m);
+        return 2;
+    }
+    int bad = 0;
+    for (int i = optind; i < argc && rc < 2 && cgw_merge_error(m) == CGW_OK; i++) {
+        int k = tool_add_input(&o.in, argv[i], add, m);
+        bad |= k == 1;
+        rc = k > rc ? k : rc;
+    }
+    if (rc == 1 && cgw_merge_error(m) == CGW_OK && o.in.force)
+        rc = 0;
+    if (rc == 0)
+        rc = write_out(m, &o);
+    else if (bad && cgw_merge_error(m) == CGW_OK)
+        fputs("cgmerge: errors in the input; nothing written (--force writes anyway)\n", stderr);
+    cgw_merge_free(m);
+    return rc;
+}
