@@ -5,21 +5,8 @@
 # it reads in the inputs, summed; and in a cgdiff -o output, the gains
 # and losses.  Skips (77) without ../shared/oracles or Qt5Core.
 set -u
-oracles=${CGW_ORACLES:-${CGW_SRCDIR:-.}/../shared/oracles}
 build=${CGW_BUILDDIR:-.}
-if [ ! -f "$oracles/kcachegrind/build.sh" ]; then
-    echo "no ../shared/oracles: skipped"; exit 77
-fi
-if ! pkg-config --exists Qt5Core 2>/dev/null || ! command -v g++ >/dev/null 2>&1; then
-    echo "no Qt5Core or g++ to build KCachegrind's loader (qtbase5-dev): skipped"; exit 77
-fi
-# Built once a build folder (about 40 s), again when its sources change;
-# or once for every build, where ./quickstart says (CGW_KCGDUMP).
-kcgdump=${CGW_KCGDUMP:-$build/tests/kcgdump}
-src=$oracles/kcachegrind
-if [ ! -x "$kcgdump" ] || [ -n "$(find "$src" -newer "$kcgdump" -name '*.cpp' | head -1)" ]; then
-    sh "$src/build.sh" "$kcgdump" >/dev/null || { echo "building kcgdump failed"; exit 1; }
-fi
+. "${CGW_SRCDIR:-.}/tests/kcgdump.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cgw-merge-oracle.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

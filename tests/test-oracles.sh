@@ -12,23 +12,8 @@
 # reads the same, or an unlisted one that differs, fails the test.
 # Skips (77) without ../shared/oracles or Qt5Core.
 set -u
-oracles=${CGW_ORACLES:-}
 build=${CGW_BUILDDIR:-.}
-if [ -z "$oracles" ] || [ ! -f "$oracles/kcachegrind/build.sh" ]; then
-    echo "no ../shared/oracles: skipped"; exit 77
-fi
-if ! pkg-config --exists Qt5Core 2>/dev/null || ! command -v g++ >/dev/null 2>&1; then
-    echo "no Qt5Core or g++ to build KCachegrind's loader (qtbase5-dev): skipped"; exit 77
-fi
-
-# Built once (about 40 s; ./quickstart shares one between its builds
-# through CGW_KCGDUMP), again when its sources change.
-kcgdump=${CGW_KCGDUMP:-$build/tests/kcgdump}
-src=$oracles/kcachegrind
-if [ ! -x "$kcgdump" ] || [ -n "$(find "$src" -newer "$kcgdump" -name '*.cpp' | head -1)" ]; then
-    mkdir -p "$(dirname "$kcgdump")"
-    sh "$src/build.sh" "$kcgdump" >/dev/null || { echo "building kcgdump failed"; exit 1; }
-fi
+. "${CGW_SRCDIR:-.}/tests/kcgdump.sh"
 
 # file name: why KCachegrind reads it otherwise than libcgw does
 differences() {

@@ -1,0 +1,19 @@
+# kcgdump.sh - sourced by the tests that ask KCachegrind's own loader:
+# sets kcgdump to kcgdump built from ../shared/oracles (built once, or
+# again when its sources change; ./quickstart shares one between its
+# builds through CGW_KCGDUMP), or exits 77 (skipped) without
+# ../shared/oracles, Qt5Core or g++.
+oracles=${CGW_ORACLES:-${CGW_SRCDIR:-.}/../shared/oracles}
+if [ ! -f "$oracles/kcachegrind/build.sh" ]; then
+    echo "no ../shared/oracles: skipped"; exit 77
+fi
+if ! pkg-config --exists Qt5Core 2>/dev/null || ! command -v g++ >/dev/null 2>&1; then
+    echo "no Qt5Core or g++ to build KCachegrind's loader (qtbase5-dev): skipped"; exit 77
+fi
+kcgdump=${CGW_KCGDUMP:-${CGW_BUILDDIR:-.}/tests/kcgdump}
+if [ ! -x "$kcgdump" ] ||
+    [ -n "$(find "$oracles/kcachegrind" -newer "$kcgdump" -name '*.cpp' | head -1)" ]; then
+    mkdir -p "$(dirname "$kcgdump")"
+    sh "$oracles/kcachegrind/build.sh" "$kcgdump" >/dev/null ||
+        { echo "building kcgdump failed"; exit 1; }
+fi
