@@ -96,10 +96,18 @@ CGW_API unsigned cgw_pos_kind(const char *name, size_t len);
  *      lines, calls= counts of 0 allowed.
  *  CGW_NO_NAME_COMPRESSION: names written in full every time, no "(id)".
  *  CGW_NO_POS_COMPRESSION: every subposition written absolute.
- *  Without flags the writer emits the portable subset that every known
- *  reader (KCachegrind, callgrind_annotate, gprof2dot, speedscope, Qt
- *  Creator) reads correctly. */
-enum { CGW_COMPACT = 1u, CGW_NO_NAME_COMPRESSION = 2u, CGW_NO_POS_COMPRESSION = 4u };
+ *  CGW_EXTENDED: accept what the portable subset refuses because a main
+ *      reader misreads it: CGW_POS_BB (KCachegrind misreads it,
+ *      callgrind_annotate dies), more than 200 events (KCachegrind refuses
+ *      the file), line numbers of 2^32 or more (KCachegrind reads 32 bits),
+ *      names and header text with control characters, surrounding white
+ *      space other than blanks (callgrind_annotate strips it) or invalid
+ *      UTF-8 (gprof2dot rejects it).
+ *  Without flags the writer emits the portable subset that every reader
+ *  tested in tests/test-compat.sh (KCachegrind, callgrind_annotate,
+ *  gprof2dot, speedscope) reads as written. */
+enum { CGW_COMPACT = 1u, CGW_NO_NAME_COMPRESSION = 2u, CGW_NO_POS_COMPRESSION = 4u,
+       CGW_EXTENDED = 8u };
 
 /** A per-writer allocator; NULL members are not allowed.  ctx is passed back
  *  unchanged.  A NULL return is reported as CGW_ENOMEM, never aborts. */
@@ -520,9 +528,10 @@ CGW_API cgw_status cgw_recode(cgw_reader *r, cgw_writer *w, unsigned flags);
 CGW_API int cgw_record_compare(const cgw_record *a, const cgw_record *b,
                                char *msg, size_t len);
 
-/** Round trip: read the input, write every record through a portable
- *  writer into memory (a CGW_COMPACT one when the portable one refuses a
- *  record, as it does calls=0, which Callgrind writes after zeroing), read that back and compare the two record streams
+/** Round trip: read the input, write every record through a writer
+ *  into memory (with CGW_EXTENDED, and with CGW_COMPACT when the first
+ *  refuses a record, as it does calls=0, which Callgrind writes after
+ *  zeroing), read that back and compare the two record streams
  *  (CGW_REC_INLINE excepted: its effect is in source_file) and the totals.
  *  The input is the file at path, or buf/len when path is NULL.  Each
  *  difference, or a record the writer refuses, becomes an error

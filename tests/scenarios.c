@@ -112,6 +112,7 @@ static void parts(cgw_writer *w, cgwt_model *m)
     (void)m;
     const cgw_target g = { NULL, NULL, "g" };
     cgw_set_cmd(w, "threads");
+    cgw_set_pid(w, 77);
     cgw_add_event(w, "ns", "Nanoseconds");
     for (unsigned t = 1; t <= 3; t++) {
         if (t > 1)

@@ -284,6 +284,56 @@ static void bad_order(void)
 }
 
 /* After an error the memory sink hands over nothing. */
+/* What a main reader mangles is refused in the portable subset (with
+ * the reader named), and written with CGW_EXTENDED. */
+static void not_portable(void)
+{
+    static const char *mangled[] = { "\vmain", "main\f", "ma\x01in", "ma\x7fin",
+                                     "bad\xc3(", "\xff" };
+    for (size_t i = 0; i < sizeof mangled / sizeof *mangled; i++) {
+        cgw_writer *w = open_w(0);
+        CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
+        CHECK_ST(cgw_function(w, "first"), CGW_OK); /* the header is out */
+        REFUSED(w, cgw_function(w, mangled[i]), CGW_EINVAL, "cgw_function");
+        w = open_w(CGW_EXTENDED);
+        CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
+        CHECK_ST(cgw_function(w, mangled[i]), CGW_OK);
+        CHECK_ST(cgw_finish(w), CGW_OK);
+        cgw_free(w);
+    }
+    cgw_writer *w = open_w(0);
+    REFUSED(w, cgw_set_cmd(w, "prog --x "), CGW_EINVAL, "cgw_set_cmd");
+    w = open_w(0);
+    REFUSED(w, cgw_add_desc(w, "Trigger", "end\t"), CGW_EINVAL, "cgw_add_desc");
+    w = open_w(0);
+    CHECK_ST(cgw_set_cmd(w, "prog  --x"), CGW_OK); /* blanks inside are fine */
+    cgw_free(w);
+
+    /* KCachegrind refuses more than 200 events */
+    char name[16];
+    w = open_w(0);
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof name, "E%d", i);
+        CHECK_ST(cgw_add_event(w, name, NULL), CGW_OK);
+    }
+    REFUSED(w, cgw_add_event(w, "E200", NULL), CGW_EINVAL, "cgw_add_event");
+    w = open_w(CGW_EXTENDED);
+    for (int i = 0; i < 201; i++) {
+        snprintf(name, sizeof name, "E%d", i);
+        CHECK_ST(cgw_add_event(w, name, NULL), CGW_OK);
+    }
+    cgw_free(w);
+
+    /* bb positions: KCachegrind misreads them, callgrind_annotate dies */
+    cgw_options o = { CGW_POS_INSTR | CGW_POS_BB, 0, 0, NULL };
+    errno = 0;
+    CHECK(cgw_open_callback(cgwt_capture_write, &cap, &o) == NULL && errno == EINVAL);
+    o.flags = CGW_EXTENDED;
+    w = cgw_open_callback(cgwt_capture_write, &cap, &o);
+    CHECK(w != NULL);
+    cgw_free(w);
+}
+
 static void memory_after_error(void)
 {
     char *buf = (char *)1;
@@ -304,6 +354,7 @@ int main(void)
     bad_events();
     bad_counts();
     bad_order();
+    not_portable();
     memory_after_error();
     cgwt_capture_free(&cap);
     printf("every misuse refused, nothing written, errors sticky\n");

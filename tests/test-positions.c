@@ -81,13 +81,15 @@ static void instr(unsigned flags, const char *want)
 }
 
 /* Every decimal and hex length: v as an address, a line, a cost and a
- * relative step, in portable and compact mode.  callgrind_annotate (a
- * process each) reads a sample. */
+ * relative step, in portable and compact mode (lines of 2^32 or more need
+ * CGW_EXTENDED; steps of 2^31 or more are written absolute, since
+ * KCachegrind reads steps as 32 bits).  callgrind_annotate (a process
+ * each) reads a sample. */
 static void every_length(unsigned flags, uint64_t v, int annotate)
 {
     char *buf, want[256];
     size_t len;
-    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, flags, 0, NULL };
+    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, flags | CGW_EXTENDED, 0, NULL };
     cgw_writer *w = cgw_open_memory(&buf, &len, &o);
     unsigned long long u = (unsigned long long)v;
     cgw_add_event(w, "Ir", NULL);
@@ -97,6 +99,9 @@ static void every_length(unsigned flags, uint64_t v, int annotate)
     char *b = finish_as(w, &buf, &len, annotate);
     if (flags & CGW_COMPACT && v == 0) {
         snprintf(want, sizeof want, "fn=(1) f\n0x0 0\n* *\ntotals: 0\n");
+    } else if (v >= (uint64_t)1 << 31) {
+        snprintf(want, sizeof want, "fn=(1) f\n0x0 0%s\n0x%llx %llu %llu\n%stotals: %llu\n",
+                 flags & CGW_COMPACT ? "" : " 0", u, u, u, flags & CGW_COMPACT ? "" : "\n", u);
     } else if (flags & CGW_COMPACT) {
         /* the shorter of the step and the absolute form, the step on a tie */
         char rel[32], hex[32], dec[32];
@@ -113,6 +118,50 @@ static void every_length(unsigned flags, uint64_t v, int annotate)
                  u, u, u, u);
     }
     CHECK_STR(b, want);
+    free(b);
+}
+
+/* KCachegrind reads steps and lines as 32 bits: a step of 2^31 or more
+ * either way is absolute, a line of 2^32 or more refused but with
+ * CGW_EXTENDED. */
+static void steps_and_lines(void)
+{
+    char *buf;
+    size_t len;
+    uint64_t big = (uint64_t)1 << 31;
+    cgw_options o = { CGW_POS_LINE, 0, 0, NULL };
+    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+    cgw_add_event(w, "Ir", NULL);
+    cgw_function(w, "f");
+    cgw_cost(w, P1(big), P1(1), 1);
+    cgw_cost(w, P1(1), P1(1), 1);        /* a step of -(2^31 - 1): relative */
+    cgw_cost(w, P1(big + 1), P1(1), 1);  /* +2^31: absolute */
+    cgw_cost(w, P1(1), P1(1), 1);        /* -2^31: absolute */
+    cgw_cost(w, P1(big), P1(1), 1);      /* +(2^31 - 1): relative */
+    char *b = finish(w, &buf, &len);
+    CHECK_STR(b, "fn=(1) f\n2147483648 1\n-2147483647 1\n2147483649 1\n1 1\n+2147483647 1\n"
+                 "\ntotals: 5\n");
+    free(b);
+
+    w = cgw_open_memory(&buf, &len, &o);
+    cgw_add_event(w, "Ir", NULL);
+    cgw_function(w, "f");
+    CHECK_ST(cgw_cost(w, P1(big * 2), P1(1), 1), CGW_ERANGE);
+    CHECK(strstr(cgw_errmsg(w), "KCachegrind") != NULL);
+    cgw_free(w);
+    w = cgw_open_memory(&buf, &len, &o);
+    cgw_add_event(w, "Ir", NULL);
+    cgw_function(w, "f");
+    const cgw_target g = { NULL, NULL, "g" };
+    CHECK_ST(cgw_call(w, &g, 1, P1(big * 2), P1(1), P1(1), 1), CGW_ERANGE);
+    cgw_free(w);
+    o.flags = CGW_EXTENDED;
+    w = cgw_open_memory(&buf, &len, &o);
+    cgw_add_event(w, "Ir", NULL);
+    cgw_function(w, "f");
+    CHECK_ST(cgw_cost(w, P1(big * 2), P1(1), 1), CGW_OK);
+    b = finish(w, &buf, &len);
+    CHECK_STR(b, "fn=(1) f\n4294967296 1\n\ntotals: 1\n");
     free(b);
 }
 
@@ -135,18 +184,19 @@ int main(void)
     }
     every_length(0, UINT64_MAX, 1);
     every_length(CGW_COMPACT, UINT64_MAX, 0);
-    lines(0, "fn=(1) f\n1000 5 0\n* 0 0\n+3 1 0\n-993 0 7\ncfi=(1)\ncfn=(2) g\n"
+    lines(0, "fn=(1) f\n1000 5 0\n* 0 0\n+3 1 0\n-993 0 7\ncfn=(2) g\n"
              "calls=2 5000\n+2 9 0\n-1 1 0\n\nfl=(1)\nfn=(2)\n5000 9 0\n\ntotals: 16 7\n");
     lines(CGW_COMPACT, "fn=(1) f\n1000 5\n*\n+3 1\n10 0 7\ncfn=(2) g\ncalls=2 5000\n+2 9\n"
                        "-1 1\nfn=(2)\n5000 9\ntotals: 16 7\n");
     lines(CGW_NO_POS_COMPRESSION, "fn=(1) f\n1000 5 0\n1000 0 0\n1003 1 0\n10 0 7\n"
-                                  "cfi=(1)\ncfn=(2) g\ncalls=2 5000\n12 9 0\n11 1 0\n\n"
+                                  "cfn=(2) g\ncalls=2 5000\n12 9 0\n11 1 0\n\n"
                                   "fl=(1)\nfn=(2)\n5000 9 0\n\ntotals: 16 7\n");
     instr(0, "fn=(1) f\n0x7fabcdef0000 1\n+4 1\njump=3 0x7fabcdef0000\n+4\n"
-             "jcnd=1/2 0x7fabcdef0004\n+4\n-140375871123468 1\n+18446744073709547519 1\n"
+             "jcnd=1/2 0x7fabcdef0004\n+4\n0x1000 1\n0xffffffffffffffff 1\n"
              "\ntotals: 4\n");
     instr(CGW_COMPACT, "fn=(1) f\n0x7fabcdef0000 1\n+4 1\njump=3 -4\n+4\njcnd=1/2 -4\n"
                        "+4\n0x1000 1\n0xffffffffffffffff 1\ntotals: 4\n");
+    steps_and_lines();
     printf("subpositions encoded as specified in every mode\n");
     return 0;
 }

@@ -75,7 +75,7 @@ static void recode(const char *path, unsigned positions, const uint64_t *want, s
     size_t len;
     char *out;
     unsigned portable = positions & CGW_POS_LINE ? CGW_POS_LINE : positions;
-    out = cgwt_recode_check(path, portable, 0, &len);
+    out = cgwt_recode_check(path, portable, (portable & CGW_POS_BB) ? CGW_EXTENDED : 0, &len);
     cgwt_readback(out, len, NULL);
     if (annotate && !(portable & CGW_POS_BB)) {
         char tmp[1200];
@@ -86,7 +86,8 @@ static void recode(const char *path, unsigned positions, const uint64_t *want, s
         remove(tmp);
     }
     free(out);
-    out = cgwt_recode_check(path, positions, CGW_COMPACT, &len);
+    out = cgwt_recode_check(path, positions,
+                            CGW_COMPACT | ((positions & CGW_POS_BB) ? CGW_EXTENDED : 0), &len);
     cgwt_readback(out, len, NULL);
     free(out);
     struct stat st;

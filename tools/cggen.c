@@ -53,7 +53,7 @@ int main(int argc, char **argv)
                 return bad(a, v);
             i++;
         } else if (!strcmp(a, "--positions")) {
-            if (v == NULL || tool_positions(v, &wo.positions) < 0)
+            if (v == NULL || tool_positions(v, &wo) < 0)
                 return bad(a, v);
             i++;
         } else if (!strcmp(a, "-o")) {

@@ -51,7 +51,7 @@ static int parse(int argc, char **argv, opts *o)
             o->in.mo.flags |= CGW_MERGE_KEEP_PARTS;
         } else if (c == O_COMPACT) {
             o->wo.flags |= CGW_COMPACT;
-        } else if (c != O_POS || tool_positions(optarg, &o->wo.positions) < 0) {
+        } else if (c != O_POS || tool_positions(optarg, &o->wo) < 0) {
             if (c == O_POS)
                 fprintf(stderr, "cgmerge: bad positions '%s'\n", optarg);
             return 3;
@@ -74,7 +74,7 @@ static cgw_status add(void *ctx, cgw_reader *r, const char **msg)
 static int write_out(cgw_merger *m, opts *o)
 {
     if (o->wo.positions == 0)
-        o->wo.positions = cgw_merge_positions(m);
+        tool_set_positions(&o->wo, cgw_merge_positions(m));
     const char *out = o->in.out;
     cgw_writer *w = out ? cgw_open_path(out, &o->wo) : cgw_open_fd(STDOUT_FILENO, &o->wo);
     if (w == NULL) {

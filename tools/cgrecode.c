@@ -86,7 +86,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(a, "--jumps")) {
             flags |= CGW_RECODE_JUMPS;
         } else if (!strcmp(a, "--positions") && i + 1 < argc) {
-            if (tool_positions(argv[++i], &wo.positions) < 0) {
+            if (tool_positions(argv[++i], &wo) < 0) {
                 fprintf(stderr, "cgrecode: bad positions '%s'\n%s", argv[i], usage);
                 return 2;
             }
@@ -113,8 +113,9 @@ int main(int argc, char **argv)
     if (wo.positions == 0) {
         /* portable: lines, unless the input has none; compact: as read */
         unsigned m = input_positions(&in);
-        wo.positions = m == 0 ? CGW_POS_LINE
-                     : (m & CGW_POS_LINE) && !(wo.flags & CGW_COMPACT) ? CGW_POS_LINE : m;
+        tool_set_positions(&wo, m == 0 ? CGW_POS_LINE
+                                : (m & CGW_POS_LINE) && !(wo.flags & CGW_COMPACT) ? CGW_POS_LINE
+                                                                                   : m);
     }
     cgw_reader *r = open_input(&in);
     if (r == NULL) {

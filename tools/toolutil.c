@@ -13,7 +13,14 @@
 
 #include "toolutil.h"
 
-int tool_positions(const char *s, unsigned *mask)
+void tool_set_positions(cgw_options *wo, unsigned positions)
+{
+    wo->positions = positions;
+    if (positions & CGW_POS_BB)
+        wo->flags |= CGW_EXTENDED;
+}
+
+int tool_positions(const char *s, cgw_options *wo)
 {
     unsigned m = 0;
     while (*s) {
@@ -28,7 +35,7 @@ int tool_positions(const char *s, unsigned *mask)
     }
     if (m == 0)
         return -1;
-    *mask = m;
+    tool_set_positions(wo, m);
     return 0;
 }
 

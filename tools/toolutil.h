@@ -22,9 +22,12 @@ void tool_addf(tool_text *t, const char *fmt, ...)
 /* All of fd (stdin kept in memory); 0, or -1 with errno. */
 int tool_slurp(int fd, tool_text *t);
 
-/* "line", "instr", "instr,line" (any order, "bb" too) into a CGW_POS_*
- * mask; -1 when s names something else. */
-int tool_positions(const char *s, unsigned *mask);
+/* A writer's positions; bb ones need CGW_EXTENDED (KCachegrind and
+ * callgrind_annotate misread them), which a tool asked for them sets. */
+void tool_set_positions(cgw_options *wo, unsigned positions);
+/* "line", "instr", "instr,line" (any order, "bb" too) into wo's
+ * positions (tool_set_positions()); -1 when s names something else. */
+int tool_positions(const char *s, cgw_options *wo);
 
 /* A decimal count with an optional K, M or G (powers of 1024) suffix;
  * -1 when s is not one. */

@@ -3,6 +3,7 @@
  * functions of a part.  All of it grows with distinct names only. */
 #include <string.h>
 
+#include "common/utf8.h"
 #include "read.h"
 
 #define CHUNK (64 * 1024)
@@ -11,35 +12,6 @@ void cgwr_names_init(cgw_reader *r)
 {
     r->names.chunk_size = CHUNK;
     r->fn_arena.chunk_size = CHUNK;
-}
-
-/* Well-formed UTF-8 lead and continuation bytes (overlong 3- and 4-byte
- * forms are not looked for: this is a portability warning). */
-static int utf8_valid(const unsigned char *bytes, size_t len)
-{
-    for (size_t i = 0; i < len;) {
-        unsigned lead = bytes[i];
-        size_t ncont;
-        if (lead < 0x80) {
-            i++;
-            continue;
-        }
-        if (lead >= 0xc2 && lead <= 0xdf)
-            ncont = 1;
-        else if (lead >= 0xe0 && lead <= 0xef)
-            ncont = 2;
-        else if (lead >= 0xf0 && lead <= 0xf4)
-            ncont = 3;
-        else
-            return 0;
-        if (len - i <= ncont)
-            return 0;
-        for (size_t j = 1; j <= ncont; j++)
-            if ((bytes[i + j] & 0xc0) != 0x80)
-                return 0;
-        i += ncont + 1;
-    }
-    return 1;
 }
 
 /* The one copy of str[0..len); NULL (and a sticky ENOMEM) on failure. */
@@ -70,7 +42,7 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len)
     memcpy(name->s, str, len);
     name->s[len] = '\0';
     cgwp_hash_put(&r->pool, slot, key, (uintptr_t)name);
-    if ((high & CGWP_BYTES(0x80)) != 0 && !utf8_valid((const unsigned char *)str, len))
+    if ((high & CGWP_BYTES(0x80)) != 0 && !cgwp_utf8_valid((const unsigned char *)str, len))
         cgwr_diag(r, r->lineno, CGWR_INVALID_UTF8,
                   "name \"%.60s\" is not valid UTF-8 (gprof2dot rejects it)", name->s);
     return name;

@@ -185,7 +185,19 @@ static int cost_ready(const cgw_writer *w, const uint64_t *pos, const uint64_t *
 {
     return w != NULL && w->err == CGW_OK && w->state == CGWP_ST_BODY && w->cur_fn != 0 &&
            w->next_ob == w->cur_ob && (w->next_fl == 0 || w->next_fl == w->cur_fl) &&
-           pos != NULL && ncosts <= w->nevents && (costs != NULL || ncosts == 0);
+           pos != NULL && ncosts <= w->nevents && (costs != NULL || ncosts == 0) &&
+           (w->line_slot < 0 || (pos[w->line_slot] >> 32) == 0);
+}
+
+/* A line number of 2^32 or more, which KCachegrind reads as 32 bits,
+ * unless CGW_EXTENDED; what names the position in the message. */
+static cgw_status check_line(cgw_writer *w, const char *what, const uint64_t *pos)
+{
+    if (pos == NULL || w->line_slot < 0 || (pos[w->line_slot] >> 32) == 0)
+        return CGW_OK;
+    return cgwp_fail(w, CGW_ERANGE, "%s line %llu is 2^32 or more (KCachegrind reads line "
+                     "numbers as 32 bits); CGW_EXTENDED allows it", what,
+                     (unsigned long long)pos[w->line_slot]);
 }
 
 /* The costs just added may have made a total pass 2^64-1, as w->room (a
@@ -222,6 +234,8 @@ static CGWP_COLD cgw_status check_cost(cgw_writer *w, const uint64_t *pos, const
         st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
     if (st == CGW_OK)
         st = check_costs(w, "self", costs, ncosts);
+    if (st == CGW_OK)
+        st = check_line(w, "the", pos);
     return st;
 }
 
@@ -269,11 +283,16 @@ static cgw_status resolve(cgw_writer *w, const cgw_target *target, const char *w
 }
 
 /* The checks every call and jump starts with. */
-static cgw_status enter_association(cgw_writer *w, const char *call, const uint64_t *source)
+static cgw_status enter_association(cgw_writer *w, const char *call, const uint64_t *source,
+                                     const uint64_t *target)
 {
     cgw_status st = enter_function(w, call);
     if (st == CGW_OK && source == NULL)
         st = cgwp_fail(w, CGW_EINVAL, "source position is NULL");
+    if (st == CGW_OK)
+        st = check_line(w, "the source", source);
+    if (st == CGW_OK)
+        st = check_line(w, "the target", target);
     return st;
 }
 
@@ -293,7 +312,7 @@ cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
                     const uint64_t *inclusive, size_t ncosts)
 {
     uint32_t ob, fl, fn;
-    cgw_status st = enter_association(w, "cgw_call", source_pos);
+    cgw_status st = enter_association(w, "cgw_call", source_pos, target_pos);
     int compact = w && (w->flags & CGW_COMPACT);
     if (st == CGW_OK && count == 0 && !compact)
         st = cgwp_fail(w, CGW_EINVAL, "call count 0 (callgrind_annotate turns such a call "
@@ -304,7 +323,12 @@ cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
         st = resolve(w, callee, "callee", &ob, &fl, &fn);
     if (st == CGW_OK && ob != 0 && (compact ? ob != w->cur_ob : 1))
         st = cgwp_write_name(w, "cob=", CGWP_OB, ob);
-    if (st == CGW_OK && (!compact || fl != w->cur_fi))
+    /* cfi= only for a callee in another file: callgrind_annotate strips
+     * the working folder from fl= names but not from cfi= ones.  Inside an
+     * fi= file the readers disagree on the current file (KCachegrind and
+     * callgrind_annotate take the fi= one, speedscope the fl= one), so the
+     * portable output names it there. */
+    if (st == CGW_OK && (fl != w->cur_fi || (!compact && w->cur_fi != w->cur_fl)))
         st = cgwp_write_name(w, "cfi=", CGWP_FL, fl);
     if (st == CGW_OK)
         st = cgwp_write_name(w, "cfn=", CGWP_FN, fn);
@@ -327,7 +351,7 @@ static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, in
                        const uint64_t *source_pos)
 {
     uint32_t ob, fl, fn;
-    cgw_status st = enter_association(w, call, source_pos);
+    cgw_status st = enter_association(w, call, source_pos, target_pos);
     int compact = w && (w->flags & CGW_COMPACT);
     if (st == CGW_OK && cond && count > executed)
         st = cgwp_fail(w, CGW_EINVAL, "followed %llu times but executed %llu times",

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/message.h"
+#include "common/utf8.h"
 #include "write.h"
 
 const char *cgw_strerror(cgw_status status)
@@ -100,6 +101,29 @@ cgw_status cgwp_enter(cgw_writer *w, const char *call, int states)
 }
 
 /* Header text: one line, so no line breaks. */
+static int space(unsigned char byte)
+{
+    return byte == ' ' || byte == '\t' || byte == '\v' || byte == '\f';
+}
+
+/* What a main reader mangles in a name or header text, unless
+ * CGW_EXTENDED opens it: white space around it, a control character,
+ * invalid UTF-8; NULL when there is none. */
+static const char *mangled(const char *text, size_t len)
+{
+    if (len > 0 && (space((unsigned char)text[0]) || space((unsigned char)text[len - 1])))
+        return "white space around it (readers strip it; callgrind_annotate merges "
+               "\"\\vmain\" into \"main\")";
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)text[i] < ' ' || text[i] == 0x7f)
+            return "a control character (readers split or drop it)";
+    if (!cgwp_utf8_valid((const unsigned char *)text, len))
+        return "invalid UTF-8 (gprof2dot rejects the file)";
+    return NULL;
+}
+
+/* Header text: one line, so no line breaks; in the portable subset
+ * nothing a reader mangles. */
 cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *text)
 {
     if (text == NULL)
@@ -109,6 +133,10 @@ cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *text)
         return cgwp_fail(w, CGW_EINVAL, "%s contains a %s at byte %zu", what,
                          *bad == '\n' ? "line feed" : "carriage return",
                          (size_t)(bad - text));
+    const char *why = (w->flags & CGW_EXTENDED) ? NULL : mangled(text, strlen(text));
+    if (why != NULL)
+        return cgwp_fail(w, CGW_EINVAL, "%s \"%.64s\" has %s; CGW_EXTENDED allows it", what,
+                         text, why);
     return CGW_OK;
 }
 

@@ -1,8 +1,9 @@
 /* header.c - the header calls and the header and totals lines.  The header
  * is kept until the first body call and written in Callgrind's order:
  * format line, version, creator, pid, cmd, part, thread, desc, positions,
- * event, events, summary.  Later parts repeat it from part: on, so that a
- * reader that resets everything at part: (KCachegrind) still has events. */
+ * event, events, summary.  Later parts repeat it from part: on (with their
+ * pid:), so that a reader that resets everything at part: (KCachegrind)
+ * still has events and labels each part with its pid and thread. */
 #include <string.h>
 
 #include "common/formula.h"
@@ -194,6 +195,9 @@ static cgw_status add_event(cgw_writer *w, const char *name, const char *formula
 cgw_status cgw_add_event(cgw_writer *w, const char *name, const char *long_name)
 {
     cgw_status st = cgwp_enter(w, "cgw_add_event", CGWP_ST_HEADER);
+    if (st == CGW_OK && w->nevents >= 200 && !(w->flags & CGW_EXTENDED))
+        st = cgwp_fail(w, CGW_EINVAL, "a 201st event (KCachegrind refuses a file with more "
+                       "than 200); CGW_EXTENDED allows it");
     if (st == CGW_OK)
         st = check_new_event(w, name, long_name);
     if (st != CGW_OK)
@@ -313,6 +317,10 @@ cgw_status cgwp_write_header(cgw_writer *w)
     }
     if (st == CGW_OK)
         st = put_number_line(w, "part: ", w->part);
+    /* KCachegrind forgets the header at a new part: it labels a part
+     * with the pid and thread of its own header */
+    if (st == CGW_OK && w->part > 1 && w->has_pid)
+        st = put_number_line(w, "pid: ", w->pid);
     if (st == CGW_OK && w->has_thread)
         st = put_number_line(w, "thread: ", w->thread);
     if (st == CGW_OK)

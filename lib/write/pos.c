@@ -3,8 +3,10 @@
  * target never moves that base.  The first line after fn= is absolute.
  * By default targets are absolute (they point into another function);
  * CGW_COMPACT writes whichever form is shorter, preferring relative on a
- * tie, as the spec's own example does.  The portable relative case is
- * cgwp_pos() in write.h; this file does every case. */
+ * tie, as the spec's own example does.  A step of 2^31 or more either way
+ * is written absolute in every mode: KCachegrind reads steps as 32 bits.
+ * The portable relative case is cgwp_pos() in write.h; this file does
+ * every case. */
 #include "write.h"
 
 static char *absolute(char *out, uint64_t value, int hex)
@@ -28,7 +30,7 @@ char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
         int hex = i < w->npos - ((w->positions & CGW_POS_LINE) != 0);
         if (i > 0)
             *out++ = ' ';
-        if (!rel)
+        if (!rel || !cgwp_step_fits(pos[i], w->base[i]))
             out = absolute(out, pos[i], hex);
         else if (compact)
             out = shortest(out, pos[i], w->base[i], hex);

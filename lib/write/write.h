@@ -70,6 +70,7 @@ struct cgw_writer {
     unsigned flags;
     unsigned positions;
     int npos;
+    int line_slot; /* of a line limited to 32 bits in position arrays; -1: none */
 
     /* state and sticky error */
     int state;
@@ -200,6 +201,15 @@ void cgwp_tables_free(cgw_writer *w);
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
 char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target);
 
+/* Whether the step from base to value is below 2^31 either way:
+ * KCachegrind reads a step as a signed 32-bit number, so a larger one is
+ * written absolute. */
+static inline int cgwp_step_fits(uint64_t value, uint64_t base)
+{
+    uint64_t step = value >= base ? value - base : base - value;
+    return step < (uint64_t)1 << 31;
+}
+
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
  * The usual case, a relative step in portable mode, is inline. */
@@ -207,6 +217,9 @@ static inline char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *pos, int 
 {
     if (is_target || !w->base_valid || (w->flags & (CGW_COMPACT | CGW_NO_POS_COMPRESSION)))
         return cgwp_pos_any(w, out, pos, is_target);
+    for (int i = 0; i < w->npos; i++)
+        if (!cgwp_step_fits(pos[i], w->base[i]))
+            return cgwp_pos_any(w, out, pos, is_target);
     for (int i = 0; i < w->npos; i++) {
         if (i > 0)
             *out++ = ' ';

@@ -6,14 +6,17 @@
 
 #define DEFAULT_BUFFER (64 * 1024)
 
+/* Known positions and flags; bb positions only with CGW_EXTENDED. */
 static int valid_options(const cgw_options *o)
 {
     if (o == NULL)
         return 1;
     if (o->positions > (CGW_POS_LINE | CGW_POS_INSTR | CGW_POS_BB))
         return 0;
+    if ((o->positions & CGW_POS_BB) && !(o->flags & CGW_EXTENDED))
+        return 0;
     return !(o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION |
-                                    CGW_NO_POS_COMPRESSION));
+                                    CGW_NO_POS_COMPRESSION | CGW_EXTENDED));
 }
 
 /* A writer without a sink yet; NULL with errno EINVAL or ENOMEM. */
@@ -30,9 +33,12 @@ cgw_writer *cgwp_new(const cgw_options *opts)
     w->alloc = alloc;
     cgwp_tables_init(w);
     w->positions = opts && opts->positions ? opts->positions : CGW_POS_LINE;
+    w->flags = opts ? opts->flags : 0;
     unsigned kinds[CGW_NPOS_MAX];
     w->npos = (int)cgw_pos_kinds(w->positions, kinds);
-    w->flags = opts ? opts->flags : 0;
+    /* the line is last; KCachegrind reads it as 32 bits */
+    w->line_slot = (w->positions & CGW_POS_LINE) && !(w->flags & CGW_EXTENDED) ? w->npos - 1
+                                                                               : -1;
     w->cap = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
     w->buf = cgwp_alloc(&w->alloc, w->cap);
     if (w->buf == NULL) {

@@ -186,7 +186,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     m->p = data;
     m->end = data + size;
     unsigned b0 = byte(m), b1 = byte(m);
-    cgw_options o = { positions[b0 % 4], (b0 >> 2) & 7, 64 + (b1 >> 4) * 97, NULL };
+    cgw_options o = { positions[b0 % 4], (b0 >> 2) & 15, 64 + (b1 >> 4) * 97, NULL };
+    if (o.positions & CGW_POS_BB) /* which the portable subset refuses */
+        o.flags |= CGW_EXTENDED;
     m->npos = 1 + ((o.positions & CGW_POS_INSTR) != 0) + ((o.positions & CGW_POS_BB) != 0) -
               ((o.positions & CGW_POS_LINE) == 0);
     m->nev = 1 + b1 % MAXEV;
