@@ -7,8 +7,11 @@
  *   C<TAB>caller ob, fl, fn<TAB>-><TAB>callee ob, fl, fn<TAB>count<TAB>c1,...
  *
  * Parts are summed, events matched by name in order of first definition,
- * empty or missing names printed as "???", lines sorted bytewise.
- * Usage: cgnorm FILE.  Exit 1 when the reader reports an error. */
+ * empty or missing names printed as "???", lines sorted bytewise.  With
+ * --source, the self costs are keyed by the cost's source file (an fi=
+ * file where there is one) and the function, as callgrind_annotate keys
+ * them: S<TAB>file<TAB>fn<TAB>c1,...
+ * Usage: cgnorm [--source] FILE.  Exit 1 when the reader reports an error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,7 @@ typedef struct entry {
 } entry;
 
 typedef struct norm {
+    int by_source;
     const char *events[MAX_EVENTS]; /* owned copies */
     size_t nevents;
     size_t column[MAX_EVENTS]; /* the current part's column -> event */
@@ -99,8 +103,12 @@ static void record(norm *nm, const cgw_record *rec)
         part(nm, rec->part);
         break;
     case CGW_REC_COST:
-        function_key(caller, sizeof caller, rec->object, rec->file, rec->function);
-        snprintf(key, sizeof key, "F\t%s", caller);
+        if (nm->by_source)
+            snprintf(key, sizeof key, "S\t%s\t%s", name(rec->source_file), name(rec->function));
+        else
+            function_key(caller, sizeof caller, rec->object, rec->file, rec->function);
+        if (!nm->by_source)
+            snprintf(key, sizeof key, "F\t%s", caller);
         push(nm, key, 0, rec->costs, n);
         break;
     case CGW_REC_CALL:
@@ -184,16 +192,18 @@ static void print(norm *nm)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fputs("usage: cgnorm FILE\n", stderr);
-        return 2;
-    }
-    cgw_reader *r = cgw_reader_open_path(argv[1], NULL);
-    if (r == NULL) {
-        perror(argv[1]);
-        return 2;
-    }
     norm nm = { 0 };
+    nm.by_source = argc == 3 && strcmp(argv[1], "--source") == 0;
+    if (argc != 2 + nm.by_source) {
+        fputs("usage: cgnorm [--source] FILE\n", stderr);
+        return 2;
+    }
+    const char *path = argv[argc - 1];
+    cgw_reader *r = cgw_reader_open_path(path, NULL);
+    if (r == NULL) {
+        perror(path);
+        return 2;
+    }
     const cgw_record *rec;
     cgw_status st;
     while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL)

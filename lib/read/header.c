@@ -195,9 +195,14 @@ static void positions_line(cgw_reader *r, const char *cur, const char *end)
         cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
                   "positions: names no position, so cost lines have no position column "
                   "(callgrind_annotate reads the first cost as the line)");
+    else if (mask & CGW_POS_BB)
+        cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
+                  "bb positions (KCachegrind misplaces the costs, callgrind_annotate dies, "
+                  "speedscope reads the first column as the first event)");
     else if (mask != CGW_POS_LINE)
         cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
-                  "positions other than line (speedscope reads one column only)");
+                  "positions other than line (speedscope reads the first column as the "
+                  "first event)");
     for (int i = 1; i < count; i++)
         if (slot_of(mask, (unsigned)order[i]) < slot_of(mask, (unsigned)order[i - 1])) {
             cgwr_diag(r, r->lineno, CGWR_POSITIONS_ORDER,
