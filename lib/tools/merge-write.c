@@ -3,6 +3,7 @@
  * real, one function block after another in the canonical order. */
 #include <string.h>
 
+#include "calls.h"
 #include "merge.h"
 
 unsigned cgw_merge_positions(const cgw_merger *m)
@@ -60,14 +61,6 @@ cgw_status cgwm_place(mwrite *mw, const cgw_merger *m, const uint64_t *key)
     return st;
 }
 
-static int all_zero(const uint64_t *c, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        if (c[i] != 0)
-            return 0;
-    return 1;
-}
-
 static cgw_status wet(void *ctx, const mwalk *wk, int table, const uint64_t *key,
                       const uint64_t *sum, const uint64_t *unused)
 {
@@ -76,9 +69,8 @@ static cgw_status wet(void *ctx, const mwalk *wk, int table, const uint64_t *key
     size_t nev = m->nev;
     uint64_t pos[CGW_NPOS_MAX], tpos[CGW_NPOS_MAX];
     (void)unused;
-    /* a call never made with no cost (Callgrind writes them after its
-     * counters were zeroed) says nothing, and a portable writer refuses it */
-    if (table == T_CALL && sum[0] == 0 && !(mw->wo.flags & CGW_COMPACT) && all_zero(sum + 1, nev))
+    uint64_t count = sum[0];
+    if (table == T_CALL && !cgwu_call_count(&count, sum + 1, nev, mw->wo.flags))
         return CGW_OK;
     cgw_status st = cgwm_place(mw, m, key);
     if (st != CGW_OK)
@@ -92,7 +84,7 @@ static cgw_status wet(void *ctx, const mwalk *wk, int table, const uint64_t *key
     cgwm_positions(wk->mask, key + K_TPOS, tpos);
     if (table == T_CALL) {
         columns(mw, nev, sum + 1);
-        return cgw_call(mw->w, &to, sum[0], tpos, pos, mw->cols, nev);
+        return cgw_call(mw->w, &to, count, tpos, pos, mw->cols, nev);
     }
     if (key[K_COND])
         return cgw_cond_jump(mw->w, &to, sum[0], sum[1], tpos, pos);

@@ -3,6 +3,7 @@
  * whole files recoded (cgrecode). */
 #include <string.h>
 
+#include "calls.h"
 #include "cgw.h"
 
 static cgw_status part_header(cgw_writer *w, const cgw_part *part)
@@ -149,28 +150,13 @@ static cgw_status hold(const recoder *rc, held *pending, const cgw_record *rec)
     return CGW_OK;
 }
 
-static int all_zero(const uint64_t *costs, size_t count)
-{
-    for (size_t i = 0; i < count; i++)
-        if (costs[i] != 0)
-            return 0;
-    return 1;
-}
-
-/* calls=0, as Callgrind writes after zeroing its counters mid-call
- * (--combine-dumps) and pprof converters write: where the writer refuses
- * a count of 0 (callgrind_annotate would add the inclusive cost to the
- * caller's self cost), one without cost is dropped and one with cost is
- * written with a count of 1, which keeps the edge and its cost. */
+/* A call as the writer takes it (cgwu_call_count()). */
 static cgw_status recode_call(const recoder *rc, const cgw_record *rec)
 {
-    if (rec->count != 0 || (rc->opts.flags & CGW_COMPACT))
-        return cgw_write_record(rc->w, rec);
-    if (all_zero(rec->costs, rec->part->nevents))
+    cgw_record call = *rec;
+    if (!cgwu_call_count(&call.count, rec->costs, rec->part->nevents, rc->opts.flags))
         return CGW_OK;
-    cgw_record once = *rec;
-    once.count = 1;
-    return cgw_write_record(rc->w, &once);
+    return cgw_write_record(rc->w, &call);
 }
 
 /* One record of cgw_recode(), with positions already narrowed. */

@@ -307,6 +307,32 @@ static char *target_and_source(cgw_writer *w, char *out, const uint64_t *target,
     return cgwp_pos(w, out, source, 0);
 }
 
+/* A calls= line and its cost line ("calls=COUNT TARGET\nSOURCE COSTS\n",
+ * every event written, as the portable subset wants), or a jump= or
+ * jcnd= line and its source line ("jcnd=COUNT/EXECUTED TARGET\nSOURCE\n",
+ * when executed is given). */
+static cgw_status put_association(cgw_writer *w, const char *key, uint64_t count,
+                                  const uint64_t *executed, const uint64_t *target_pos,
+                                  const uint64_t *source_pos, int is_call,
+                                  const uint64_t *costs, size_t ncosts)
+{
+    char *start = cgwp_reserve(w, w->line_max);
+    if (start == NULL)
+        return w->err;
+    size_t keylen = strlen(key);
+    memcpy(start, key, keylen);
+    char *out = cgwp_fmt_dec(start + keylen, count);
+    if (executed != NULL) {
+        *out++ = '/';
+        out = cgwp_fmt_dec(out, *executed);
+    }
+    out = target_and_source(w, out, target_pos, source_pos);
+    if (is_call)
+        out = put_costs(w, out, costs, ncosts, NULL);
+    *out++ = '\n';
+    return cgwp_commit(w, start, out);
+}
+
 cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
                     const uint64_t *target_pos, const uint64_t *source_pos,
                     const uint64_t *inclusive, size_t ncosts)
@@ -334,16 +360,8 @@ cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
         st = cgwp_write_name(w, "cfn=", CGWP_FN, fn);
     if (st != CGW_OK)
         return st;
-    char *start = cgwp_reserve(w, w->line_max);
-    if (start == NULL)
-        return w->err;
-    char *out = start;
-    memcpy(out, "calls=", 6);
-    out = cgwp_fmt_dec(out + 6, count);
-    out = target_and_source(w, out, target_pos, source_pos);
-    out = put_costs(w, out, inclusive, ncosts, NULL);
-    *out++ = '\n';
-    return cgwp_commit(w, start, out);
+    return put_association(w, "calls=", count, NULL, target_pos, source_pos, 1, inclusive,
+                           ncosts);
 }
 
 static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, int cond,
@@ -368,19 +386,8 @@ static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, in
         st = cgwp_write_name(w, "jfn=", CGWP_FN, fn);
     if (st != CGW_OK)
         return st;
-    char *start = cgwp_reserve(w, w->line_max);
-    if (start == NULL)
-        return w->err;
-    char *out = start;
-    memcpy(out, cond ? "jcnd=" : "jump=", 5);
-    out = cgwp_fmt_dec(out + 5, count);
-    if (cond) {
-        *out++ = '/';
-        out = cgwp_fmt_dec(out, executed);
-    }
-    out = target_and_source(w, out, target_pos, source_pos);
-    *out++ = '\n';
-    return cgwp_commit(w, start, out);
+    return put_association(w, cond ? "jcnd=" : "jump=", count, cond ? &executed : NULL,
+                           target_pos, source_pos, 0, NULL, 0);
 }
 
 cgw_status cgw_jump(cgw_writer *w, const cgw_target *to, uint64_t count,
