@@ -102,14 +102,6 @@ static unsigned skip_mask(const uint8_t *data, size_t size)
     return (unsigned)(h >> 8) & (CGW_SKIP(CGW_REC_PART_END) - CGW_SKIP(CGW_REC_PART));
 }
 
-static const cgw_record *next(cgw_reader *r)
-{
-    const cgw_record *rec;
-    if (cgw_reader_next(r, &rec) != CGW_OK)
-        fuzz_fail("the read ended in an error", cgw_reader_errmsg(r));
-    return rec;
-}
-
 /* Read data, skipping some kinds, and data with CR line ends
  * alongside, checking every record of the full read: the fast
  * paths and the general parser agree, and skipping changes nothing
@@ -131,21 +123,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fuzz_fail("cgw_reader_open_memory failed", NULL);
     uint64_t sum[64];
     const cgw_record *a, *b;
-    char msg[256];
     do {
-        b = next(r[1]);
+        b = fuzz_next(r[1]);
         if (b != NULL) {
             check_record(b, sum, sizeof sum / sizeof *sum);
             if (skip & CGW_SKIP(b->kind))
                 continue;
         }
-        a = next(r[0]);
-        if ((a == NULL) != (b == NULL))
-            fuzz_fail("the two reads give another number of records", NULL);
-        if (a != NULL && a->line != b->line)
-            fuzz_fail("the general parser puts a record on another line", NULL);
-        if (a != NULL && cgw_record_compare(a, b, msg, sizeof msg) != 0)
-            fuzz_fail("the general parser gives another record", msg);
+        a = fuzz_next(r[0]);
+        fuzz_same_record(a, b, "the fast paths against the general parser");
         if (a != NULL && a->kind == CGW_REC_PART_END &&
             (a->cost_lines != b->cost_lines || a->calls != b->calls ||
              a->functions != b->functions))

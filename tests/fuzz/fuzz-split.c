@@ -42,14 +42,6 @@ static long next_piece(void *ctx, char *buf, size_t cap)
     return (long)len;
 }
 
-static const cgw_record *next(cgw_reader *r)
-{
-    const cgw_record *rec;
-    if (cgw_reader_next(r, &rec) != CGW_OK)
-        fuzz_fail("the read ended in an error", cgw_reader_errmsg(r));
-    return rec;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint64_t hash[2] = { 0, 0 };
@@ -62,17 +54,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                          cgw_reader_open_callback(next_piece, &in, &o[1]) };
     if (r[0] == NULL || r[1] == NULL)
         fuzz_fail("opening a reader failed", NULL);
-    const cgw_record *a, *b;
-    char msg[256];
+    const cgw_record *a;
     do {
-        a = next(r[0]);
-        b = next(r[1]);
-        if ((a == NULL) != (b == NULL))
-            fuzz_fail("the two reads give another number of records", NULL);
-        if (a != NULL && a->line != b->line)
-            fuzz_fail("a record comes on another line when the input is split", NULL);
-        if (a != NULL && cgw_record_compare(a, b, msg, sizeof msg) != 0)
-            fuzz_fail("a record differs when the input is split", msg);
+        a = fuzz_next(r[0]);
+        fuzz_same_record(a, fuzz_next(r[1]), "the input split into reads");
     } while (a != NULL);
     if (hash[0] != hash[1])
         fuzz_fail("the diagnostics differ when the input is split", NULL);

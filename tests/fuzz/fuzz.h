@@ -13,4 +13,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 void fuzz_fail(const char *what, const char *detail) __attribute__((noreturn));
 
+/* records.c, for the targets that read an input twice */
+struct cgw_reader;
+struct cgw_record;
+const struct cgw_record *fuzz_next(struct cgw_reader *r);
+/* a and b (either may be NULL: the end of a read) must be the same
+ * record on the same line; how says which two reads. */
+void fuzz_same_record(const struct cgw_record *a, const struct cgw_record *b, const char *how);
+
 #endif
