@@ -1,12 +1,7 @@
 #!/bin/sh
 # test-cgdiff: the report of two small profiles, worked out by hand, the
 # --fail-above gate, the difference profile, and the exit codes.
-set -u
-CGDIFF=${CGDIFF:-./tools/cgdiff}
-CGVERIFY=${CGVERIFY:-./tools/cgverify}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "${CGW_SRCDIR:-.}/tests/tools.sh"
 
 cat >"$tmp/old" <<'END'
 events: Ir Dr

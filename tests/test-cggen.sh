@@ -1,12 +1,7 @@
 #!/bin/sh
 # test-cggen: the tool's determinism, size, output forms and exit codes;
 # its output passes cgverify --strict.
-set -u
-CGGEN=${CGGEN:-./tools/cggen}
-CGVERIFY=${CGVERIFY:-./tools/cgverify}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "${CGW_SRCDIR:-.}/tests/tools.sh"
 
 "$CGGEN" --seed 7 >"$tmp/a" || fail "to stdout: exit $?"
 "$CGGEN" --seed 7 -o "$tmp/b" || fail "to a file: exit $?"

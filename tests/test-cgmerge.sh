@@ -2,13 +2,7 @@
 # test-cgmerge: the tool's sums, its order-free output, 1,000 inputs on
 # one command line, stdin, parts, rewrites, and its exit codes.  (The sums
 # at each position and call are checked by test-merge.)
-set -u
-CGMERGE=${CGMERGE:-./tools/cgmerge}
-CGGEN=${CGGEN:-./tools/cggen}
-CGVERIFY=${CGVERIFY:-./tools/cgverify}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "${CGW_SRCDIR:-.}/tests/tools.sh"
 # the totals of every part of a file, summed: "a b c"
 totals() {
     "$CGVERIFY" --json "$1" | tr '{' '\n' | sed -n 's/.*"totals":\[\([0-9,]*\)\].*/\1/p' |

@@ -2,14 +2,8 @@
 # test-cgrecode: the tool's modes, output forms and exit codes.  (The
 # preservation of totals, self costs and call edges over every real file
 # is checked by test-real through cgw_recode.)
-set -u
-CGRECODE=${CGRECODE:-./tools/cgrecode}
-CGGEN=${CGGEN:-./tools/cggen}
-CGVERIFY=${CGVERIFY:-./tools/cgverify}
+. "${CGW_SRCDIR:-.}/tests/tools.sh"
 CORPUS=${CGW_CORPUS:-}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 totals() { "$CGVERIFY" --json "$1" | sed 's/.*"totals":\(\[[0-9,]*\]\).*/\1/'; }
 
 "$CGGEN" --seed 5 --positions instr,line --jumps --events 4 -o "$tmp/in" || fail "cggen"

@@ -1,10 +1,6 @@
 #!/bin/sh
 # test-cgverify: the tool's exit codes, output forms and options.
-set -u
-CGVERIFY=${CGVERIFY:-./tools/cgverify}
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "${CGW_SRCDIR:-.}/tests/tools.sh"
 
 printf '# callgrind format\nversion: 1\ncreator: t\npositions: line\nevents: Ir\nsummary: 3\n\nfl=(1) a.c\nfn=(1) main\n1 3\n\ntotals: 3\n' >"$tmp/good"
 printf 'events: Ir\nfn=(1) a\nfn=(2)\n1 1\n' >"$tmp/bad"

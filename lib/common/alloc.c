@@ -36,9 +36,10 @@ int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *out)
     return 0;
 }
 
-void *cgwp_new_handle(const cgw_allocator *given, size_t size, cgw_allocator *out)
+void *cgwp_new_handle(int options_ok, const cgw_allocator *given, size_t size,
+                      cgw_allocator *out)
 {
-    if (cgwp_pick_allocator(given, out) < 0) {
+    if (!options_ok || cgwp_pick_allocator(given, out) < 0) {
         errno = EINVAL;
         return NULL;
     }

@@ -14,8 +14,9 @@ int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *out);
 
 /* A zeroed handle (a writer, a reader) of size bytes from the allocator
  * given (libc's when NULL), which is copied to *out; NULL with errno
- * EINVAL (given lacks a member) or ENOMEM. */
-void *cgwp_new_handle(const cgw_allocator *given, size_t size, cgw_allocator *out);
+ * EINVAL (options_ok is 0, or given lacks a member) or ENOMEM. */
+void *cgwp_new_handle(int options_ok, const cgw_allocator *given, size_t size,
+                      cgw_allocator *out);
 
 /* malloc(0) and realloc(p, 0) ask for one byte, so that NULL always
  * means out of memory; realloc(NULL, n) is malloc(n); free(NULL) does

@@ -11,11 +11,8 @@ static cgw_reader *reader_new(const cgw_read_options *o)
     cgw_allocator alloc;
     unsigned kinds = CGW_SKIP(CGW_REC_PART_END + 1) - CGW_SKIP(CGW_REC_PART);
     unsigned flags = CGW_READ_CHECK | CGW_READ_MAP;
-    if (o != NULL && ((o->flags & ~flags) || (o->skip & ~kinds))) {
-        errno = EINVAL;
-        return NULL;
-    }
-    cgw_reader *r = cgwp_new_handle(o ? o->allocator : NULL, sizeof *r, &alloc);
+    int options_ok = o == NULL || !((o->flags & ~flags) || (o->skip & ~kinds));
+    cgw_reader *r = cgwp_new_handle(options_ok, o ? o->allocator : NULL, sizeof *r, &alloc);
     if (r == NULL)
         return NULL;
     r->alloc = alloc;

@@ -185,17 +185,6 @@ static int by_event(const void *x, const void *y, void *ctx)
     return ka != kb ? (ka < kb ? -1 : 1) : strcmp(a, b);
 }
 
-int cgwm_event_order(cgw_merger *m, uint32_t *out)
-{
-    for (size_t e = 0; e < m->nev; e++)
-        out[e] = (uint32_t)e;
-    /* the inputs' own order when they all had it; else one that does not
-     * depend on which input came first */
-    if (m->ev_uniform)
-        return 0;
-    return cgwm_sort(m, out, m->nev, sizeof *out, by_event, m);
-}
-
 static int by_derived(const void *x, const void *y, void *ctx)
 {
     const cgw_merger *m = ctx;
@@ -203,12 +192,25 @@ static int by_derived(const void *x, const void *y, void *ctx)
                   m->names.s[m->der[*(const uint32_t *)y][0]]);
 }
 
+/* 0..n-1 into out: the inputs' own order when they all had it (uniform),
+ * else sorted by cmp, an order that does not depend on which input came
+ * first. */
+static int order(cgw_merger *m, uint32_t *out, size_t n, int uniform,
+                 int (*cmp)(const void *, const void *, void *))
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = (uint32_t)i;
+    if (uniform)
+        return 0;
+    return cgwm_sort(m, out, n, sizeof *out, cmp, m);
+}
+
+int cgwm_event_order(cgw_merger *m, uint32_t *out)
+{
+    return order(m, out, m->nev, m->ev_uniform, by_event);
+}
+
 int cgwm_derived_order(cgw_merger *m, uint32_t *out)
 {
-    for (size_t k = 0; k < m->nder; k++)
-        out[k] = (uint32_t)k;
-    /* as with the events: the inputs' order, or one by name */
-    if (m->der_uniform)
-        return 0;
-    return cgwm_sort(m, out, m->nder, sizeof *out, by_derived, m);
+    return order(m, out, m->nder, m->der_uniform, by_derived);
 }

@@ -23,11 +23,8 @@ static int valid_options(const cgw_options *o)
 cgw_writer *cgwp_new(const cgw_options *opts)
 {
     cgw_allocator alloc;
-    if (!valid_options(opts)) {
-        errno = EINVAL;
-        return NULL;
-    }
-    cgw_writer *w = cgwp_new_handle(opts ? opts->allocator : NULL, sizeof *w, &alloc);
+    cgw_writer *w = cgwp_new_handle(valid_options(opts), opts ? opts->allocator : NULL,
+                                    sizeof *w, &alloc);
     if (w == NULL)
         return NULL;
     w->alloc = alloc;
