@@ -117,19 +117,9 @@ static void test_known(void)
                  "1|self||b.c|fresh\t 7 0 0 0\n"
                  "1|self||b.c|gone\t 0 5 0 0\n"
                  "1|totals\t 59 5 0 0\n");
-    cgwt_model mod;
-    cgwt_model_init(&mod, 4);
-    const char *keys[] = { "a.c:main", "b.c:f", "b.c:fresh", "b.c:gone" };
+    const char *const keys[] = { "a.c:main", "b.c:f", "b.c:fresh", "b.c:gone" };
     const uint64_t self[][4] = { { 2, 0, 0, 0 }, { 50, 0, 0, 0 }, { 7, 0, 0, 0 }, { 0, 5, 0, 0 } };
-    for (size_t i = 0; i < 4; i++) {
-        mod.keys[i] = strdup(keys[i]);
-        memcpy(mod.self[i], self[i], sizeof self[i]);
-    }
-    mod.nfn = 4;
-    mod.totals[0] = 59;
-    mod.totals[1] = 5;
-    cgwt_annotate(p, len, &mod);
-    cgwt_model_free(&mod);
+    cgwt_annotate_expect(p, len, 4, (const uint64_t[]){ 59, 5, 0, 0 }, 4, keys, &self[0][0]);
     free(f), free(p);
     /* once only; nothing added after the rows */
     cgwt_capture cap;

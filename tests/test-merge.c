@@ -42,8 +42,37 @@ static const char prof_b[] =
     "fn=g\n"
     "5 0 3\n";
 
-/* Every cost record as "FUNCTION SOURCE:LINE C...", in file order. */
-static char *cost_lines(const char *text, size_t len)
+/* A cost record as "FUNCTION SOURCE:LINE C...\n" into buf; 0 for
+ * another kind. */
+static int cost_line(const cgw_record *rec, char *buf, size_t size)
+{
+    if (rec->kind != CGW_REC_COST)
+        return 0;
+    int n = snprintf(buf, size, "%s %s:%llu", rec->function, rec->source_file,
+                     (unsigned long long)rec->pos[rec->part->npos - 1]);
+    for (size_t i = 0; i < rec->part->nevents; i++)
+        n += snprintf(buf + n, size - (size_t)n, " %llu", (unsigned long long)rec->costs[i]);
+    buf[n++] = '\n';
+    return n;
+}
+
+/* A jump record as "FUNCTION:LINE->TARGET:LINE FOLLOWED[/EXECUTED]\n". */
+static int jump_line(const cgw_record *rec, char *buf, size_t size)
+{
+    if (rec->kind != CGW_REC_JUMP && rec->kind != CGW_REC_COND_JUMP)
+        return 0;
+    int n = snprintf(buf, size, "%s:%llu->%s:%llu %llu", rec->function,
+                     (unsigned long long)rec->pos[0], rec->target.function,
+                     (unsigned long long)rec->target_pos[0], (unsigned long long)rec->count);
+    if (rec->kind == CGW_REC_COND_JUMP)
+        n += snprintf(buf + n, size - (size_t)n, "/%llu", (unsigned long long)rec->executed);
+    buf[n++] = '\n';
+    return n;
+}
+
+/* The records of text that line() prints, one a line, in file order. */
+static char *record_lines(const char *text, size_t len,
+                          int (*line)(const cgw_record *, char *, size_t))
 {
     cgw_reader *r = cgw_reader_open_memory(text, len, NULL);
     CHECK(r != NULL);
@@ -52,19 +81,23 @@ static char *cost_lines(const char *text, size_t len)
     cgwt_capture_init(&out, 0, 0);
     char buf[512];
     while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
-        if (rec->kind != CGW_REC_COST)
-            continue;
-        int n = snprintf(buf, sizeof buf, "%s %s:%llu", rec->function, rec->source_file,
-                         (unsigned long long)rec->pos[rec->part->npos - 1]);
-        for (size_t i = 0; i < rec->part->nevents; i++)
-            n += snprintf(buf + n, sizeof buf - (size_t)n, " %llu",
-                          (unsigned long long)rec->costs[i]);
-        buf[n++] = '\n';
-        cgwt_capture_write(&out, buf, (size_t)n);
+        int n = line(rec, buf, sizeof buf);
+        if (n > 0)
+            cgwt_capture_write(&out, buf, (size_t)n);
     }
     cgw_reader_close(r);
     cgwt_capture_write(&out, "", 1);
     return out.data;
+}
+
+static char *cost_lines(const char *text, size_t len)
+{
+    return record_lines(text, len, cost_line);
+}
+
+static char *jump_lines(const char *text, size_t len)
+{
+    return record_lines(text, len, jump_line);
 }
 
 /* Merge the profiles texts[0..n) into memory. */
@@ -116,19 +149,9 @@ static void test_known(void)
                      "main a.c:2 5 0\n"
                      "main inc.h:7 3 1\n"
                      "f b.c:10 100 20\n");
-    cgwt_model mod;
-    cgwt_model_init(&mod, 2);
-    const char *keys[] = { "a.c:g", "a.c:main", "inc.h:main", "b.c:f" };
+    const char *const keys[] = { "a.c:g", "a.c:main", "inc.h:main", "b.c:f" };
     const uint64_t self[][2] = { { 3, 0 }, { 22, 3 }, { 3, 1 }, { 100, 20 } };
-    for (size_t i = 0; i < 4; i++) {
-        mod.keys[i] = strdup(keys[i]);
-        memcpy(mod.self[i], self[i], sizeof self[i]);
-    }
-    mod.nfn = 4;
-    mod.totals[0] = 128;
-    mod.totals[1] = 24;
-    cgwt_annotate(out, len, &mod);
-    cgwt_model_free(&mod);
+    cgwt_annotate_expect(out, len, 2, (const uint64_t[]){ 128, 24 }, 4, keys, &self[0][0]);
     /* the same inputs the other way round: the same bytes */
     const char *rev[2] = { prof_b, prof_a };
     size_t len2;
@@ -470,33 +493,6 @@ static void test_alloc_fail(void)
         cgw_merge_free(m);
         CHECK_U64((uint64_t)al.live, 0);
     }
-}
-
-/* Every jump record as "FUNCTION:LINE->TARGET:LINE FOLLOWED[/EXECUTED]". */
-static char *jump_lines(const char *text, size_t len)
-{
-    cgw_reader *r = cgw_reader_open_memory(text, len, NULL);
-    CHECK(r != NULL);
-    const cgw_record *rec;
-    cgwt_capture out;
-    cgwt_capture_init(&out, 0, 0);
-    char buf[512];
-    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
-        if (rec->kind != CGW_REC_JUMP && rec->kind != CGW_REC_COND_JUMP)
-            continue;
-        int n = snprintf(buf, sizeof buf, "%s:%llu->%s:%llu %llu", rec->function,
-                         (unsigned long long)rec->pos[0], rec->target.function,
-                         (unsigned long long)rec->target_pos[0],
-                         (unsigned long long)rec->count);
-        if (rec->kind == CGW_REC_COND_JUMP)
-            n += snprintf(buf + n, sizeof buf - (size_t)n, "/%llu",
-                          (unsigned long long)rec->executed);
-        buf[n++] = '\n';
-        cgwt_capture_write(&out, buf, (size_t)n);
-    }
-    cgw_reader_close(r);
-    cgwt_capture_write(&out, "", 1);
-    return out.data;
 }
 
 /* Jumps summed by source, target and kind; derived events kept, and one

@@ -690,3 +690,20 @@ void cgwt_expect(const char *file, int line, const char *text, size_t len, const
     if (records < 2) /* a part and its end, whatever the input */
         cgwt_fail(file, line, "%zu records", records);
 }
+
+void cgwt_annotate_expect(const char *text, size_t len, size_t nev, const uint64_t *totals,
+                          size_t nfn, const char *const *keys, const uint64_t *self)
+{
+    cgwt_model m;
+    cgwt_model_init(&m, nev);
+    CHECK(nfn <= CGWT_MAX_FN && nev <= CGWT_MAX_EV);
+    for (size_t i = 0; i < nfn; i++) {
+        m.keys[i] = strdup(keys[i]);
+        CHECK(m.keys[i] != NULL);
+        memcpy(m.self[i], self + i * nev, nev * sizeof *self);
+    }
+    m.nfn = nfn;
+    memcpy(m.totals, totals, nev * sizeof *totals);
+    cgwt_annotate(text, len, &m);
+    cgwt_model_free(&m);
+}

@@ -75,6 +75,12 @@ cgw_status cgwt_cost(cgw_writer *w, cgwt_model *m, const uint64_t *pos,
  * when callgrind_annotate is not installed. */
 void cgwt_annotate(const char *text, size_t len, const cgwt_model *m);
 
+/* cgwt_annotate() with a model of nev events: totals[0..nev), and for
+ * each of the nfn keys ("file:function") its self costs
+ * self[i * nev .. i * nev + nev). */
+void cgwt_annotate_expect(const char *text, size_t len, size_t nev, const uint64_t *totals,
+                          size_t nfn, const char *const *keys, const uint64_t *self);
+
 /* Run callgrind_annotate on the file at path: its PROGRAM TOTALS must be
  * want[0..n).  Prints a note and returns when it is not installed. */
 void cgwt_annotate_totals(const char *path, const uint64_t *want, size_t n);
