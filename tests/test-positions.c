@@ -37,16 +37,26 @@ static char *finish(cgw_writer *w, char **buf, size_t *len)
     return finish_as(w, buf, len, 1);
 }
 
+/* A writer into memory with nev events (Ir, Dr), in function f. */
+static cgw_writer *open_function(unsigned positions, unsigned flags, char **buf, size_t *len,
+                                 int nev)
+{
+    cgw_options o = { positions, flags, 0, NULL };
+    cgw_writer *w = cgw_open_memory(buf, len, &o);
+    CHECK(w != NULL);
+    CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
+    if (nev > 1)
+        CHECK_ST(cgw_add_event(w, "Dr", NULL), CGW_OK);
+    CHECK_ST(cgw_function(w, "f"), CGW_OK);
+    return w;
+}
+
 static void lines(unsigned flags, const char *want)
 {
     char *buf;
     size_t len;
-    cgw_options o = { CGW_POS_LINE, flags, 0, NULL };
-    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+    cgw_writer *w = open_function(CGW_POS_LINE, flags, &buf, &len, 2);
     const cgw_target g = { NULL, NULL, "g" };
-    cgw_add_event(w, "Ir", NULL);
-    cgw_add_event(w, "Dr", NULL);
-    cgw_function(w, "f");
     cgw_cost(w, P1(1000), P1(5), 1);
     cgw_cost(w, P1(1000), (const uint64_t[]){ 0, 0 }, 2);
     cgw_cost(w, P1(1003), (const uint64_t[]){ 1, 0 }, 2);
@@ -64,11 +74,8 @@ static void instr(unsigned flags, const char *want)
 {
     char *buf;
     size_t len;
-    cgw_options o = { CGW_POS_INSTR, flags, 0, NULL };
-    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+    cgw_writer *w = open_function(CGW_POS_INSTR, flags, &buf, &len, 1);
     const cgw_target f = { NULL, NULL, "f" };
-    cgw_add_event(w, "Ir", NULL);
-    cgw_function(w, "f");
     cgw_cost(w, P1(0x7fABCDEF0000), P1(1), 1);
     cgw_cost(w, P1(0x7fABCDEF0004), P1(1), 1);
     cgw_jump(w, &f, 3, P1(0x7fABCDEF0000), P1(0x7fABCDEF0008));
@@ -129,10 +136,7 @@ static void steps_and_lines(void)
     char *buf;
     size_t len;
     uint64_t big = (uint64_t)1 << 31;
-    cgw_options o = { CGW_POS_LINE, 0, 0, NULL };
-    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
-    cgw_add_event(w, "Ir", NULL);
-    cgw_function(w, "f");
+    cgw_writer *w = open_function(CGW_POS_LINE, 0, &buf, &len, 1);
     cgw_cost(w, P1(big), P1(1), 1);
     cgw_cost(w, P1(1), P1(1), 1);        /* a step of -(2^31 - 1): relative */
     cgw_cost(w, P1(big + 1), P1(1), 1);  /* +2^31: absolute */
@@ -143,22 +147,15 @@ static void steps_and_lines(void)
                  "\ntotals: 5\n");
     free(b);
 
-    w = cgw_open_memory(&buf, &len, &o);
-    cgw_add_event(w, "Ir", NULL);
-    cgw_function(w, "f");
+    w = open_function(CGW_POS_LINE, 0, &buf, &len, 1);
     CHECK_ST(cgw_cost(w, P1(big * 2), P1(1), 1), CGW_ERANGE);
     CHECK(strstr(cgw_errmsg(w), "KCachegrind") != NULL);
     cgw_free(w);
-    w = cgw_open_memory(&buf, &len, &o);
-    cgw_add_event(w, "Ir", NULL);
-    cgw_function(w, "f");
+    w = open_function(CGW_POS_LINE, 0, &buf, &len, 1);
     const cgw_target g = { NULL, NULL, "g" };
     CHECK_ST(cgw_call(w, &g, 1, P1(big * 2), P1(1), P1(1), 1), CGW_ERANGE);
     cgw_free(w);
-    o.flags = CGW_EXTENDED;
-    w = cgw_open_memory(&buf, &len, &o);
-    cgw_add_event(w, "Ir", NULL);
-    cgw_function(w, "f");
+    w = open_function(CGW_POS_LINE, CGW_EXTENDED, &buf, &len, 1);
     CHECK_ST(cgw_cost(w, P1(big * 2), P1(1), 1), CGW_OK);
     b = finish(w, &buf, &len);
     CHECK_STR(b, "fn=(1) f\n4294967296 1\n\ntotals: 1\n");
