@@ -277,11 +277,11 @@ static cgw_status diff_group(void *ctx, const mwalk *wk, int table, const uint64
     memcpy(k0, key, wk->m->tab[table].kw * sizeof *key);
     k0[K_PART] = 0; /* both sides go to one part */
     cgw_status st = cgwm_place(&dw->mw, wk->m, k0);
-    cgwm_positions(wk->mask, key + K_POS, pos);
+    cgwm_positions(wk->m, wk->mask, key + K_POS, pos);
     if (st != CGW_OK || table == T_COST)
         return st != CGW_OK ? st : cgw_cost(dw->mw.w, pos, dw->mw.cols, n);
     cgw_target to = cgwm_target(wk->m, key[K_CALLEE]);
-    cgwm_positions(wk->mask, key + K_TPOS, tpos);
+    cgwm_positions(wk->m, wk->mask, key + K_TPOS, tpos);
     uint64_t count = new[0] > old[0] ? new[0] - old[0] : old[0] - new[0];
     return cgw_call(dw->mw.w, &to, count ? count : 1, tpos, pos, dw->mw.cols, n);
 }

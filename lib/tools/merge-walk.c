@@ -7,17 +7,15 @@
 
 #include "merge.h"
 
-static const unsigned slot_bit[CGW_NPOS_MAX] = { CGW_POS_INSTR, CGW_POS_BB, CGW_POS_LINE };
-
 static int cmp_u64(uint64_t a, uint64_t b)
 {
     return a < b ? -1 : a > b;
 }
 
-static int cmp_pos(const uint64_t *a, const uint64_t *b, unsigned mask)
+static int cmp_pos(const cgw_merger *m, const uint64_t *a, const uint64_t *b, unsigned mask)
 {
     for (int s = 0; s < CGW_NPOS_MAX; s++)
-        if ((mask & slot_bit[s]) && a[s] != b[s])
+        if ((mask & m->slot_kind[s]) && a[s] != b[s])
             return cmp_u64(a[s], b[s]);
     return 0;
 }
@@ -32,10 +30,10 @@ static int cmp_items(const mwalk *wk, const mitem *x, const mitem *y, int with_p
         return c;
     if ((c = cmp_u64(wk->frank[a[K_FN]], wk->frank[b[K_FN]])) != 0 ||
         (c = cmp_u64(wk->nrank[a[K_SRC]], wk->nrank[b[K_SRC]])) != 0 ||
-        (c = cmp_pos(a + K_POS, b + K_POS, wk->mask)) != 0 || (c = cmp_u64(x->table, y->table)) != 0)
+        (c = cmp_pos(wk->m, a + K_POS, b + K_POS, wk->mask)) != 0 || (c = cmp_u64(x->table, y->table)) != 0)
         return c;
     if (x->table != T_COST && ((c = cmp_u64(wk->frank[a[K_CALLEE]], wk->frank[b[K_CALLEE]])) != 0 ||
-                           (c = cmp_pos(a + K_TPOS, b + K_TPOS, wk->mask)) != 0))
+                           (c = cmp_pos(wk->m, a + K_TPOS, b + K_TPOS, wk->mask)) != 0))
         return c;
     if (x->table == T_JUMP && (c = cmp_u64(a[K_COND], b[K_COND])) != 0)
         return c;
@@ -154,11 +152,11 @@ cgw_target cgwm_target(const cgw_merger *m, uint64_t fn)
     return target;
 }
 
-void cgwm_positions(unsigned mask, const uint64_t *slots, uint64_t *pos)
+void cgwm_positions(const cgw_merger *m, unsigned mask, const uint64_t *slots, uint64_t *pos)
 {
     size_t j = 0;
     for (int s = 0; s < CGW_NPOS_MAX; s++)
-        if (mask & slot_bit[s])
+        if (mask & m->slot_kind[s])
             pos[j++] = slots[s];
 }
 

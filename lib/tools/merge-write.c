@@ -1,6 +1,7 @@
 /* merge-write.c - the merged profile written through a writer: once dry,
  * to find any sum that passes 2^64-1 before a byte is written, then for
  * real, one function block after another in the canonical order. */
+#include <stdio.h>
 #include <string.h>
 
 #include "calls.h"
@@ -75,13 +76,13 @@ static cgw_status wet(void *ctx, const mwalk *wk, int table, const uint64_t *key
     cgw_status st = cgwm_place(mw, m, key);
     if (st != CGW_OK)
         return st;
-    cgwm_positions(wk->mask, key + K_POS, pos);
+    cgwm_positions(m, wk->mask, key + K_POS, pos);
     if (table == T_COST) {
         columns(mw, nev, sum);
         return cgw_cost(mw->w, pos, mw->cols, nev);
     }
     cgw_target to = cgwm_target(m, key[K_CALLEE]);
-    cgwm_positions(wk->mask, key + K_TPOS, tpos);
+    cgwm_positions(m, wk->mask, key + K_TPOS, tpos);
     if (table == T_CALL) {
         columns(mw, nev, sum + 1);
         return cgw_call(mw->w, &to, count, tpos, pos, mw->cols, nev);
@@ -113,10 +114,23 @@ static cgw_status header(cgw_merger *m, cgw_writer *w, const uint32_t *order)
     return st;
 }
 
+/* "instr line", "line"..., the names of the kinds in mask; "none". */
+static const char *shared_positions(unsigned mask, char *out, size_t size)
+{
+    unsigned kinds[CGW_NPOS_MAX];
+    size_t n = cgw_pos_kinds(mask, kinds), used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < n && used < size; i++)
+        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "",
+                                 cgw_pos_name(kinds[i]));
+    return n ? out : "none";
+}
+
 /* The checks of a writer and merger about to be written; OK or an error
  * made sticky in w. */
 cgw_status cgwm_write_check(cgw_merger *m, cgw_writer *w, cgw_options *wo, const char *call)
 {
+    char shared[32];
     cgw_status st = cgw_get_options(w, wo);
     if (st != CGW_OK || (st = cgw_error(w)) != CGW_OK)
         return st;
@@ -132,9 +146,8 @@ cgw_status cgwm_write_check(cgw_merger *m, cgw_writer *w, cgw_options *wo, const
         cgwm_fail(m, CGW_EINVAL, call, "the inputs have no events");
     if (m->err == CGW_OK && (wo->positions & m->mask) != wo->positions)
         cgwm_fail(m, CGW_EINVAL, call,
-                  "the writer wants positions that not every input has (they share %s%s%s)",
-                  m->mask & CGW_POS_INSTR ? "instr " : "", m->mask & CGW_POS_BB ? "bb " : "",
-                  m->mask & CGW_POS_LINE ? "line" : "none");
+                  "the writer wants positions that not every input has (they share %s)",
+                  shared_positions(m->mask, shared, sizeof shared));
     m->written = 1;
     return m->err == CGW_OK ? CGW_OK : cgw_set_error(w, m->err, call, "%s", m->msg);
 }

@@ -28,6 +28,7 @@ cgw_merger *cgw_merge_new(const cgw_merge_options *o)
     memset(m, 0, sizeof *m);
     m->a = *a;
     m->mask = CGW_POS_INSTR | CGW_POS_BB | CGW_POS_LINE;
+    cgw_pos_kinds(m->mask, m->slot_kind); /* a slot for each kind, in array order */
     cgwm_table_init(m, &m->fns, 3, 0, 0);
     cgwm_table_init(m, &m->tab[T_COST], K_COST_END, 0, 0);
     cgwm_table_init(m, &m->tab[T_CALL], K_CALL_END, 1, 0);
@@ -298,7 +299,9 @@ static int part_start(adding *ad, const cgw_part *p)
     unsigned kinds[CGW_NPOS_MAX];
     ad->npos = cgw_pos_kinds(p->positions, kinds);
     for (size_t j = 0; j < ad->npos; j++)
-        ad->slot[j] = kinds[j] == CGW_POS_INSTR ? 0 : kinds[j] == CGW_POS_BB ? 1 : 2;
+        for (unsigned s = 0; s < CGW_NPOS_MAX; s++)
+            if (m->slot_kind[s] == kinds[j])
+                ad->slot[j] = s;
     ad->positions = p->positions;
     m->mask &= p->positions;
     m->parts++;

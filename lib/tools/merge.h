@@ -59,6 +59,7 @@ struct cgw_merger {
     uint32_t cmd;            /* name id, or the id of MERGE_SEVERAL */
     int seen_cmd;
     unsigned mask;           /* positions every part had */
+    unsigned slot_kind[CGW_NPOS_MAX]; /* the kind of each fixed slot of a key */
     uint64_t inputs;         /* readers added */
     uint64_t parts;          /* parts read */
     int written;             /* cgw_merge_write() was called */
@@ -139,7 +140,7 @@ static inline const char *cgwm_name(const cgw_merger *m, uint64_t id)
 /* A function's (object, file, name) as a target. */
 cgw_target cgwm_target(const cgw_merger *m, uint64_t fn);
 /* The key's positions in the order of the writer's mask into pos. */
-void cgwm_positions(unsigned mask, const uint64_t *slots, uint64_t *pos);
+void cgwm_positions(const cgw_merger *m, unsigned mask, const uint64_t *slots, uint64_t *pos);
 /* The checks before writing m through w (fresh, with positions that
  * every input has); fills *wo; OK or the error made sticky in w. */
 cgw_status cgwm_write_check(cgw_merger *m, cgw_writer *w, cgw_options *wo, const char *call);
