@@ -122,8 +122,9 @@ static void close_open_calls(prof_thread *t, snap *s, uint64_t now)
     }
 }
 
-/* Copy the thread's edges, with times in ns; the dumping thread's calls
- * in progress are added as if they returned now (in the copy only). */
+/* Copy the thread's edges, with times in ticks (write_thread() turns
+ * them into ns); the dumping thread's calls in progress are added as if
+ * they returned now (in the copy only). */
 static int snapshot(dump *d, size_t k, uint64_t now)
 {
     prof_thread *t = d->threads[k];
@@ -142,10 +143,6 @@ static int snapshot(dump *d, size_t k, uint64_t now)
     }
     if (t == prof_self)
         close_open_calls(t, s, now);
-    for (size_t i = 0; i < n; i++) {
-        s[i].incl = prof_ns(s[i].incl);
-        s[i].self = prof_ns(s[i].self);
-    }
     d->snaps[k] = s;
     d->nsnaps[k] = n;
     return 0;
@@ -287,36 +284,76 @@ static void write_call(const dump *d, cgw_writer *w, const fnaddr *caller, const
     cgw_call(w, &to, e->count, callee->pos, src, &e->incl, 1);
 }
 
+/* A function's times in one part: ticks as measured, and the ns that
+ * its calls are written with. */
+typedef struct fnsum {
+    uint64_t self, in, out; /* ticks: own time; calls into it (the
+                             * thread's entry too) and out of it   */
+    uint64_t in_ns, out_ns; /* the same calls, each turned into ns  */
+    int seen;
+} fnsum;
+
+/* Count the call e in the sums of its caller and callee, and turn its
+ * inclusive time into ns. */
+static void add_call(fnsum *sum, snap *e)
+{
+    uint64_t ticks = e->incl;
+    e->incl = prof_ns(ticks);
+    fnsum *to = &sum[e->to];
+    to->self += e->self;
+    to->in += ticks;
+    to->in_ns += e->incl;
+    to->seen = 1;
+    if (e->caller != NULL) {
+        sum[e->from].out += ticks;
+        sum[e->from].out_ns += e->incl;
+        sum[e->from].seen = 1;
+    }
+}
+
+/* A function's self time in ns, such that its calls in never carry more
+ * than its self time plus its calls out (what cgverify checks), though
+ * each call is rounded on its own.  When the ticks add up (every call
+ * of it finished) it is exactly the difference; otherwise (calls in
+ * progress in another thread) its own time, raised to the difference
+ * when rounding left it short. */
+static uint64_t self_ns(const fnsum *f)
+{
+    uint64_t spare = f->in_ns > f->out_ns ? f->in_ns - f->out_ns : 0;
+    if (f->self + f->out == f->in)
+        return spare;
+    uint64_t own = prof_ns(f->self);
+    return own > spare ? own : spare;
+}
+
 /* One thread's part: functions in identity order, each with its self
  * time and then its calls. */
-static void write_thread(dump *d, cgw_writer *w, size_t k, uint64_t *self, unsigned char *seen)
+static void write_thread(dump *d, cgw_writer *w, size_t k, fnsum *sum)
 {
     snap *s = d->snaps[k];
     size_t n = d->nsnaps[k], ncalls = 0;
-    memset(self, 0, d->nids * sizeof *self);
-    memset(seen, 0, d->nids);
+    memset(sum, 0, d->nids * sizeof *sum);
     for (size_t i = 0; i < n; i++) {
         if (s[i].count == 0)
             continue;
         s[i].to = fn_of(d, s[i].callee)->id;
-        self[s[i].to] += s[i].self;
-        seen[s[i].to] = 1;
-        if (s[i].caller != NULL) {
+        if (s[i].caller != NULL)
             s[i].from = fn_of(d, s[i].caller)->id;
-            seen[s[i].from] = 1;
+        add_call(sum, &s[i]);
+        if (s[i].caller != NULL)
             s[ncalls++] = s[i]; /* the calls, compacted in place */
-        }
     }
     qsort(s, ncalls, sizeof *s, by_edge);
     size_t e = 0;
     for (uint32_t id = 0; id < d->nids; id++) {
-        if (!seen[id])
+        if (!sum[id].seen)
             continue;
         const fnaddr *f = &d->fns[d->rep[id]];
+        uint64_t self = self_ns(&sum[id]);
         cgw_object(w, f->object);
         cgw_file(w, f->file);
         cgw_function(w, f->name);
-        cgw_cost(w, f->pos, &self[id], 1);
+        cgw_cost(w, f->pos, &self, 1);
         for (; e < ncalls && s[e].from == id; e++)
             write_call(d, w, f, &s[e]);
     }
@@ -386,11 +423,8 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
         rc = snapshot(d, k, now);
     if (rc == 0)
         rc = resolve_all(d);
-    uint64_t *self = rc == 0 ? calloc(d->nids ? d->nids : 1, sizeof *self) : NULL;
-    unsigned char *seen = rc == 0 ? calloc(d->nids ? d->nids : 1, 1) : NULL;
-    if (self == NULL || seen == NULL) {
-        free(self);
-        free(seen);
+    fnsum *sum = rc == 0 ? calloc(d->nids ? d->nids : 1, sizeof *sum) : NULL;
+    if (sum == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);
         errno = ENOMEM;
         return -1;
@@ -399,8 +433,7 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
     if (w == NULL) {
         int e = errno;
         snprintf(err, errlen, "%s: %s", path, strerror(e));
-        free(self);
-        free(seen);
+        free(sum);
         errno = e;
         return -1;
     }
@@ -423,10 +456,9 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
                      (unsigned long long)dropped);
             cgw_add_desc(w, "Warning", note);
         }
-        write_thread(d, w, k, self, seen);
+        write_thread(d, w, k, sum);
     }
-    free(self);
-    free(seen);
+    free(sum);
     cgw_status st = cgw_finish(w);
     if (st != CGW_OK) {
         snprintf(err, errlen, "%s: %s", path, cgw_errmsg(w));

@@ -96,9 +96,20 @@ static void add_record(profile *prof, const cgw_record *r)
     }
 }
 
-/* Read the profile at path: no error from the reader, the round trip
- * and (one part) callgrind_annotate agree, and the functions and call
- * edges of each part. */
+/* A diagnostic that a profile of libcgwprof must never get: an error,
+ * or calls carrying more inclusive time than the callee's self time plus
+ * its calls (each call's time rounded on its own to ns). */
+static void no_excess(void *ctx, const cgw_diagnostic *d)
+{
+    if (d->severity == CGW_ERROR || strcmp(d->code, "inclusive-excess") == 0)
+        cgwt_fail(__FILE__, __LINE__, "%s:%llu: %s [%s]", (const char *)ctx,
+                  (unsigned long long)d->line, d->message, d->code);
+}
+
+/* Read the profile at path: no error from the reader and no
+ * inclusive-excess warning, the round trip and (one part)
+ * callgrind_annotate agree, and the functions and call edges of each
+ * part. */
 static void load(const char *path, profile *prof)
 {
     size_t len;
@@ -107,7 +118,8 @@ static void load(const char *path, profile *prof)
     cgwt_readback(text, len, NULL);
     free(text);
     memset(prof, 0, sizeof *prof);
-    cgw_reader *r = cgw_reader_open_path(path, NULL);
+    cgw_read_options o = { CGW_READ_CHECK, no_excess, (void *)path, NULL, 0 };
+    cgw_reader *r = cgw_reader_open_path(path, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
     while (CHECK_ST(cgw_reader_next(r, &rec), CGW_OK), rec != NULL) {
@@ -148,6 +160,32 @@ static void check_times(part *p)
         if (in > p->total)
             cgwt_fail(__FILE__, __LINE__, "%s: inclusive %llu > part total %llu",
                       p->fns[i].name, (unsigned long long)in, (unsigned long long)p->total);
+    }
+}
+
+/* Times that add up exactly: a function that is called and does not
+ * call itself spends in its calls its self time plus its own calls, to
+ * the ns (every call finished, so nothing is in progress). */
+static void check_exact(part *p)
+{
+    for (size_t i = 0; i < p->nfn; i++) {
+        const char *name = p->fns[i].name;
+        uint64_t in = 0, out = 0;
+        int called = 0;
+        if (edge_of(p, name, name) != NULL)
+            continue;
+        for (size_t j = 0; j < p->nedge; j++) {
+            if (strcmp(p->edges[j].callee, name) == 0) {
+                in += p->edges[j].incl;
+                called = 1;
+            }
+            if (strcmp(p->edges[j].caller, name) == 0)
+                out += p->edges[j].incl;
+        }
+        if (called && in != p->fns[i].self + out)
+            cgwt_fail(__FILE__, __LINE__, "%s: calls in carry %llu ns, self %llu + calls out %llu",
+                      name, (unsigned long long)in, (unsigned long long)p->fns[i].self,
+                      (unsigned long long)out);
     }
 }
 
@@ -237,6 +275,7 @@ static void graph_with(const char *clock)
     CHECK(edge_of(p, "main", "fib")->incl >= fn_named(p, "fib")->self);
     CHECK(edge_of(p, "outer", "inner")->incl >= edge_of(p, "inner", "spin")->incl);
     check_times(p);
+    check_exact(p);
     CHECK(fn_named(p, "spin")->self > 0);
     uint64_t napped = edge_of(p, "main", "nap")->incl;
     if (napped < 20000000u - 200000u || napped > around + around / 100)
@@ -264,9 +303,12 @@ static void graph_with(const char *clock)
            p->positions & CGW_POS_LINE ? "with file and line" : "names only");
 }
 
+/* Each call's ticks rounded to ns on its own left a caller 1-3 ns short
+ * on most runs: a few runs make it show. */
 static void test_graph(void)
 {
-    graph_with(NULL);
+    for (int i = 0; i < 4; i++)
+        graph_with(NULL);
     graph_with("monotonic");
 }
 
