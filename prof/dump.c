@@ -31,7 +31,7 @@ void prof_dump_after_fork(void)
 /* Where dumps go, fixed at start: a later chdir() does not move them. */
 void prof_output_init(void)
 {
-    const char *p = getenv("CGWPROF_OUT");
+    const char *p = prof_getenv("CGWPROF_OUT");
     if (p == NULL || p[0] == '\0')
         p = "callgrind.out.%p";
     char cwd[2048];

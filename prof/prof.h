@@ -118,6 +118,10 @@ static inline uint64_t prof_ns(uint64_t ticks)
     return ticks;
 }
 
+/* env.c: getenv(), except that in a setuid or setgid process (secure
+ * execution) every variable reads as unset. */
+const char *prof_getenv(const char *name);
+
 /* threads.c */
 extern __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
 void prof_init(void);

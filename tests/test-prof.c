@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -406,6 +407,65 @@ static void test_exit(void)
     printf("exit: calls in progress at exit() counted once\n");
 }
 
+/* A copy of prof-subject at copy, setuid to uid (and setgid). */
+static void setuid_copy(const char *copy, uid_t uid)
+{
+    size_t len;
+    char *bin = cgwt_read_file(getenv("CGW_PROF_SUBJECT"), &len);
+    CHECK(bin != NULL);
+    FILE *f = fopen(copy, "wb");
+    CHECK(f != NULL);
+    CHECK(fwrite(bin, 1, len, f) == len);
+    CHECK(fclose(f) == 0);
+    free(bin);
+    CHECK(chown(copy, uid, (gid_t)uid) == 0);
+    CHECK(chmod(copy, 06755) == 0); /* after chown(), which clears the bits */
+}
+
+/* A setuid program: CGWPROF_OUT, which whoever runs it chooses, is
+ * ignored; the profile goes to callgrind.out.<pid> in its folder,
+ * written by its effective user.  Making a program setuid to another
+ * user takes root. */
+static void test_setuid(void)
+{
+    const uid_t nobody = 65534;
+    if (geteuid() != 0) {
+        printf("setuid: skipped (it takes root to make a copy setuid to another user)\n");
+        return;
+    }
+    char dir[512], copy[600], steered[600], def[600];
+    snprintf(dir, sizeof dir, "%s/setuid", cgwt_tmpdir());
+    CHECK(chmod(cgwt_tmpdir(), 0711) == 0); /* the effective user passes through */
+    CHECK(mkdir(dir, 0777) == 0 && chmod(dir, 0777) == 0);
+    snprintf(copy, sizeof copy, "%s/prof-subject", dir);
+    snprintf(steered, sizeof steered, "%s/steered.out", dir);
+    setuid_copy(copy, nobody);
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        setenv("CGWPROF_OUT", steered, 1);
+        setenv("ASAN_OPTIONS", "detect_leaks=0", 1); /* LeakSanitizer cannot stop a setuid
+                                                      * process's threads */
+        if (chdir(dir) != 0 || freopen("/dev/null", "w", stdout) == NULL)
+            _exit(126);
+        execl(copy, copy, "graph", (char *)NULL);
+        _exit(127);
+    }
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(access(steered, F_OK) != 0);
+    snprintf(def, sizeof def, "%s/callgrind.out.%ld", dir, (long)pid);
+    struct stat st;
+    CHECK(stat(def, &st) == 0);
+    CHECK_U64(st.st_uid, nobody);
+    profile prof;
+    load(def, &prof);
+    CHECK_U64(calls(&prof.parts[0], "main", "outer"), 3);
+    printf("setuid: CGWPROF_OUT ignored, the profile in the program's folder\n");
+}
+
 int main(void)
 {
     test_graph();
@@ -413,5 +473,6 @@ int main(void)
     test_fork();
     test_dump();
     test_exit();
+    test_setuid();
     return 0;
 }
