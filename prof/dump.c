@@ -41,14 +41,19 @@ void prof_output_init(void)
         snprintf(out_pattern, sizeof out_pattern, "%s", p);
 }
 
-/* The pattern with %p replaced by the pid (a forked child writes its
- * own file) and %% by %. */
-static void expand(char *out, size_t len, const char *pattern)
+/* The default path: the pattern with %p replaced by the pid (a forked
+ * child writes its own file) and %% by %.  Async-signal-safe: the
+ * signal handler calls it. */
+void prof_default_path(char *out, size_t len)
 {
-    size_t n = 0;
-    for (const char *p = pattern; *p != '\0' && n + 1 < len; p++) {
+    char pid[24];
+    size_t n = 0, np = 0;
+    for (unsigned long v = (unsigned long)getpid(); v != 0 || np == 0; v /= 10)
+        pid[np++] = (char)('0' + v % 10);
+    for (const char *p = out_pattern; *p != '\0' && n + 1 < len; p++) {
         if (p[0] == '%' && p[1] == 'p') {
-            n += (size_t)snprintf(out + n, len - n, "%ld", (long)getpid());
+            for (size_t i = np; i > 0 && n + 1 < len; i--)
+                out[n++] = pid[i - 1];
             p++;
         } else {
             out[n++] = p[0] == '%' && p[1] == '%' ? *p++ : *p;
@@ -80,6 +85,9 @@ typedef struct dump {
     prof_symtab *syms;
     prof_lines *lines;
     unsigned npos;
+    int fd;           /* -1: write to the path, atomically      */
+    long pid;         /* the process the profile is of          */
+    uint64_t now;     /* the tick calls in progress end at       */
 } dump;
 
 static int by_number(const void *a, const void *b)
@@ -378,15 +386,16 @@ static void set_cmd(cgw_writer *w)
     cgw_set_cmd(w, buf);
 }
 
-static cgw_writer *open_profile(const char *path, unsigned npos)
+/* A writer to path, atomically; or to d->fd when it is not -1. */
+static cgw_writer *open_profile(const dump *d, const char *path)
 {
-    cgw_options o = { .positions = CGW_POS_INSTR | (npos == 2 ? CGW_POS_LINE : 0) };
-    cgw_writer *w = cgw_open_path(path, &o);
+    cgw_options o = { .positions = CGW_POS_INSTR | (d->npos == 2 ? CGW_POS_LINE : 0) };
+    cgw_writer *w = d->fd >= 0 ? cgw_open_fd(d->fd, &o) : cgw_open_path(path, &o);
     if (w == NULL)
         return NULL;
     cgw_set_creator(w, "libcgwprof-" CGW_VERSION_STRING);
     set_cmd(w);
-    cgw_set_pid(w, (uint64_t)getpid());
+    cgw_set_pid(w, (uint64_t)d->pid);
     cgw_add_desc(w, "Timer", prof_clock_name());
     cgw_add_event(w, "ns", "Nanoseconds");
     return w;
@@ -410,11 +419,11 @@ static void dump_free(dump *d)
     prof_lines_free(d->lines);
 }
 
-/* Write every thread's profile to path: 0, or -1 with errno set and a
- * message in err. */
+/* Write every thread's profile to path (into d->fd when it is not -1):
+ * 0, or -1 with errno set and a message in err. */
 static int write_profile(dump *d, const char *path, char *err, size_t errlen)
 {
-    uint64_t now = prof_ticks();
+    uint64_t now = d->now;
     prof_clock_calibrate();
     d->lines = prof_lines_new();
     d->npos = d->lines != NULL ? 2 : 1;
@@ -429,7 +438,7 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
         errno = ENOMEM;
         return -1;
     }
-    cgw_writer *w = open_profile(path, d->npos);
+    cgw_writer *w = open_profile(d, path);
     if (w == NULL) {
         int e = errno;
         snprintf(err, errlen, "%s: %s", path, strerror(e));
@@ -470,29 +479,63 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
     return 0;
 }
 
+/* The dump itself, with the calling thread's calls ignored meanwhile:
+ * they are not the program's.  d is set up by the caller. */
+static int dump_as(dump *d, const char *path, char *err, size_t errlen)
+{
+    prof_thread *me = prof_self;
+    int was_busy = me != NULL ? me->busy : 0;
+    if (me != NULL)
+        me->busy = 1;
+    int rc = write_profile(d, path, err, errlen);
+    int e = errno;
+    dump_free(d);
+    if (me != NULL)
+        me->busy = was_busy;
+    errno = e;
+    return rc;
+}
+
+/* A dump of this process, with the calls in progress ending now. */
+static void dump_init(dump *d)
+{
+    memset(d, 0, sizeof *d);
+    d->fd = -1;
+    d->pid = (long)getpid();
+    d->now = prof_ticks();
+}
+
 int prof_dump(const char *path, char *err, size_t errlen)
 {
     char def[4200];
     prof_init();
     if (path == NULL) {
-        expand(def, sizeof def, out_pattern);
+        prof_default_path(def, sizeof def);
         path = def;
     }
-    prof_thread *me = prof_self;
-    pthread_mutex_lock(&dump_lock);
-    int was_busy = me != NULL ? me->busy : 0;
-    if (me != NULL)
-        me->busy = 1; /* calls made while dumping are not the program's */
     dump d;
-    memset(&d, 0, sizeof d);
-    int rc = write_profile(&d, path, err, errlen);
+    dump_init(&d);
+    pthread_mutex_lock(&dump_lock);
+    int rc = dump_as(&d, path, err, errlen);
     int e = errno;
-    dump_free(&d);
-    if (me != NULL)
-        me->busy = was_busy;
     pthread_mutex_unlock(&dump_lock);
     errno = e;
     return rc;
+}
+
+/* In the copy of the process that a fatal signal forks (signal.c): the
+ * profile of process pid, with its calls in progress ending at tick
+ * now, into fd, a temporary file the caller renames.  No lock: the copy
+ * has one thread, and a lock held at the fork would never open. */
+int prof_dump_fd(int fd, const char *path, long pid, uint64_t now)
+{
+    char err[512];
+    dump d;
+    dump_init(&d);
+    d.fd = fd;
+    d.pid = pid;
+    d.now = now;
+    return dump_as(&d, path, err, sizeof err);
 }
 
 int cgwprof_dump(const char *path)

@@ -237,7 +237,12 @@ void prof_lines_free(prof_lines *l);
 
 /* dump.c */
 void prof_output_init(void);
+void prof_default_path(char *out, size_t len); /* async-signal-safe */
 void prof_dump_after_fork(void);
 int prof_dump(const char *path, char *err, size_t errlen);
+int prof_dump_fd(int fd, const char *path, long pid, uint64_t now);
+
+/* signal.c: a profile when SIGINT, SIGTERM or SIGABRT kills the program. */
+void prof_signals_init(void);
 
 #endif

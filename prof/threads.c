@@ -201,6 +201,7 @@ static void init(void)
     prof_output_init();
     pthread_key_create(&exit_key, thread_exit);
     pthread_atfork(NULL, NULL, after_fork_child);
+    prof_signals_init();
 }
 
 void prof_init(void)

@@ -8,8 +8,11 @@
  *   fork     before_fork x2; the child runs child_work x3, the parent
  *            parent_work x4
  *   dump     cgwprof_dump(argv[2]) from inside dumper(), then more work
- *   exit     exit() from inside deep(): the calls in progress count */
+ *   exit     exit() from inside deep(): the calls in progress count
+ *   signal   outer x2, then die(): argv[2] int raises SIGINT, term
+ *            sends SIGTERM to the process, abort calls abort() */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +114,16 @@ NOINLINE static void deep(int n)
     deep(n - 1);
 }
 
+NOINLINE static void die(const char *how)
+{
+    if (strcmp(how, "int") == 0)
+        raise(SIGINT);
+    else if (strcmp(how, "term") == 0)
+        kill(getpid(), SIGTERM);
+    else if (strcmp(how, "abort") == 0)
+        abort();
+}
+
 static int run_fork(void)
 {
     before_fork();
@@ -162,5 +175,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "exit") == 0)
         deep(5);
+    if (strcmp(mode, "signal") == 0 && argc > 2) {
+        outer();
+        outer();
+        die(argv[2]);
+    }
     return 2;
 }

@@ -5,6 +5,8 @@
  * a forked child's own profile, on-demand dumps, and exit() from inside
  * nested calls.  Every profile is read back through the reader and the
  * round trip, and through callgrind_annotate when single-part. */
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,8 +193,10 @@ static void check_exact(part *p)
 }
 
 /* Run prof-subject with CGWPROF_OUT=out and the arguments; its stdout
- * goes to the file stdout_path (may be NULL).  Returns its pid. */
-static pid_t run(const char *out, const char *stdout_path, const char *mode, const char *arg)
+ * goes to the file stdout_path (may be NULL).  Returns its pid, and its
+ * wait status in *status. */
+static pid_t spawn(const char *out, const char *stdout_path, const char *mode, const char *arg,
+                   int *status)
 {
     const char *subject = getenv("CGW_PROF_SUBJECT");
     CHECK(subject != NULL);
@@ -206,8 +210,15 @@ static pid_t run(const char *out, const char *stdout_path, const char *mode, con
         execl(subject, subject, mode, arg, (char *)NULL);
         _exit(127);
     }
+    CHECK(waitpid(pid, status, 0) == pid);
+    return pid;
+}
+
+/* spawn(), and the subject must exit with 0. */
+static pid_t run(const char *out, const char *stdout_path, const char *mode, const char *arg)
+{
     int status;
-    CHECK(waitpid(pid, &status, 0) == pid);
+    pid_t pid = spawn(out, stdout_path, mode, arg, &status);
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
         cgwt_fail(__FILE__, __LINE__, "prof-subject %s: status %d", mode, status);
     return pid;
@@ -407,6 +418,59 @@ static void test_exit(void)
     printf("exit: calls in progress at exit() counted once\n");
 }
 
+/* The files in dir whose names start with prefix. */
+static int files_named(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
+}
+
+/* A program killed by sig (how: the subject's name for it) leaves its
+ * profile, with the calls in progress counted, and dies of sig still;
+ * the temporary file is gone. */
+static void signal_with(const char *how, int sig)
+{
+    char path[512], name[64], pid_line[64];
+    snprintf(name, sizeof name, "signal-%s.out", how);
+    snprintf(path, sizeof path, "%s/%s", cgwt_tmpdir(), name);
+    int status;
+    pid_t pid = spawn(path, NULL, "signal", how, &status);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != sig)
+        cgwt_fail(__FILE__, __LINE__, "prof-subject signal %s: status %d, not killed by %d",
+                  how, status, sig);
+    CHECK_U64(files_named(cgwt_tmpdir(), name), 1);
+    profile prof;
+    load(path, &prof);
+    part *p = &prof.parts[0];
+    CHECK_U64(calls(p, "main", "outer"), 2);
+    CHECK_U64(calls(p, "outer", "inner"), 4);
+    CHECK_U64(calls(p, "main", "die"), 1); /* in progress: counted */
+    check_times(p);
+    size_t len;
+    char *text = cgwt_read_file(path, &len);
+    snprintf(pid_line, sizeof pid_line, "\npid: %ld\n", (long)pid);
+    CHECK(text != NULL && strstr(text, pid_line) != NULL); /* the program's, not the copy's */
+    free(text);
+}
+
+/* SIGINT, SIGTERM and abort(); and a profile that cannot be written
+ * does not keep the program from dying of its signal. */
+static void test_signals(void)
+{
+    signal_with("int", SIGINT);
+    signal_with("term", SIGTERM);
+    signal_with("abort", SIGABRT);
+    int status;
+    spawn("/nonexistent/signal.out", NULL, "signal", "term", &status);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    printf("signals: a profile on SIGINT, SIGTERM and abort(), then death by the signal\n");
+}
+
 /* A copy of prof-subject at copy, setuid to uid (and setgid). */
 static void setuid_copy(const char *copy, uid_t uid)
 {
@@ -473,6 +537,7 @@ int main(void)
     test_fork();
     test_dump();
     test_exit();
+    test_signals();
     test_setuid();
     return 0;
 }
