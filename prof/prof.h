@@ -39,10 +39,13 @@ typedef struct prof_chunk {
 } prof_chunk;
 
 /* A call in progress: started at clock tick t0; child is the inclusive
- * time (ticks) of its finished callees. */
+ * time (ticks) of its finished callees; sp is where the hooks' frame was
+ * on the machine stack when it started (prof_sp()): a callee's is lower,
+ * so a frame at or below a new call's was abandoned by longjmp(). */
 typedef struct prof_frame {
     prof_edge *edge;
     uint64_t t0, child;
+    uintptr_t sp;
 } prof_frame;
 
 typedef struct prof_thread {
@@ -59,6 +62,10 @@ typedef struct prof_thread {
     prof_edge **buckets;
     size_t nbuckets, nedges;
     prof_chunk *chunks;       /* newest first, release-published   */
+    uintptr_t stack_lo, stack_hi; /* the thread's machine stack: a
+                               * frame elsewhere (sigaltstack, a
+                               * coroutine) is never taken for one
+                               * that longjmp() abandoned          */
 } prof_thread;
 
 /* clock.c: a cheap monotonic clock: the TSC where the CPU says it is
@@ -163,11 +170,19 @@ static inline prof_edge *prof_recent_edge(prof_thread *t, void *fn, void *site)
     return e;
 }
 
+/* Where the instrumented function's stack pointer was when it called
+ * the hook (the hook's canonical frame address, which unlike
+ * __builtin_frame_address(0) does not depend on the hook's own frame):
+ * the hooks are called after the function's prologue and before its
+ * epilogue, so the entry and the exit of one call see the same value
+ * (lower at the exit if the function used alloca()). */
+#define prof_sp() ((uintptr_t)__builtin_dwarf_cfa())
+
 /* Push a frame for edge e (room checked by the caller), started at tick
- * now.  The edge is stored before the frame is claimed (depth) and again
+ * now, with the hook's frame at sp.  The edge is stored before the frame is claimed (depth) and again
  * after: a signal handler that profiles calls in between either sees a
  * frame with its edge or overwrites an unclaimed slot. */
-static inline void prof_claim(prof_thread *t, prof_edge *e, uint64_t now)
+static inline void prof_claim(prof_thread *t, prof_edge *e, uint64_t now, uintptr_t sp)
 {
     prof_frame *f = &t->stack[t->depth];
     f->edge = e;
@@ -177,11 +192,12 @@ static inline void prof_claim(prof_thread *t, prof_edge *e, uint64_t now)
     f->edge = e;
     f->t0 = now;
     f->child = 0;
+    f->sp = sp;
 }
 
-/* Enter fn, called from site, at tick now: 0, or -1 when there is no
- * memory to record the call. */
-static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now)
+/* Enter fn, called from site, at tick now, the hook's frame at sp: 0,
+ * or -1 when there is no memory to record the call. */
+static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now, uintptr_t sp)
 {
     if (__builtin_expect(t->depth == t->cap, 0) && prof_grow_stack(t) != 0)
         return -1;
@@ -192,7 +208,7 @@ static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now)
             return -1;
         prof_remember(up, e);
     }
-    prof_claim(t, e, now);
+    prof_claim(t, e, now, sp);
     return 0;
 }
 

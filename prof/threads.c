@@ -6,7 +6,9 @@
  * meanwhile (an instrumented allocator, a signal handler) are ignored
  * instead of recursing.  Thread data is never freed: a thread that exits
  * keeps its profile for the dump at exit. */
+#define _GNU_SOURCE /* pthread_getattr_np() */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -131,6 +133,23 @@ prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee
     return e;
 }
 
+/* The calling thread's machine stack; all of memory when unknown. */
+static void stack_bounds(prof_thread *t)
+{
+    pthread_attr_t a;
+    void *lo;
+    size_t size;
+    t->stack_lo = 0;
+    t->stack_hi = UINTPTR_MAX;
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
+        return;
+    if (pthread_attr_getstack(&a, &lo, &size) == 0) {
+        t->stack_lo = (uintptr_t)lo;
+        t->stack_hi = (uintptr_t)lo + size;
+    }
+    pthread_attr_destroy(&a);
+}
+
 static prof_thread *new_thread(void)
 {
     prof_thread *t = calloc(1, sizeof *t);
@@ -144,6 +163,8 @@ static prof_thread *new_thread(void)
     }
     t->depth = 1;
     t->stack[0].edge = &t->root; /* whoever called the thread's entry */
+    t->stack[0].sp = UINTPTR_MAX;
+    stack_bounds(t);
     return t;
 }
 
@@ -184,7 +205,7 @@ static void after_fork_child(void)
     uint64_t now = prof_ticks();
     for (size_t i = 1; i < old->depth; i++) {
         prof_edge *e = old->stack[i].edge;
-        if (prof_push(t, e->callee, e->site, now) != 0)
+        if (prof_push(t, e->callee, e->site, now, old->stack[i].sp) != 0)
             break;
     }
     /* the calls that found no room, and those that had none before */

@@ -10,8 +10,12 @@
  *   dump     cgwprof_dump(argv[2]) from inside dumper(), then more work
  *   exit     exit() from inside deep(): the calls in progress count
  *   signal   outer x2, then die(): argv[2] int raises SIGINT, term
- *            sends SIGTERM to the process, abort calls abort() */
+ *            sends SIGTERM to the process, abort calls abort()
+ *   longjmp  jumper() 1000 times: setjmp(), jump(3) recursing down to
+ *            jump(0), which longjmp()s back, then leaf(); then
+ *            bounce(), which longjmp()s from jump(2) and returns */
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +128,33 @@ NOINLINE static void die(const char *how)
         abort();
 }
 
+static jmp_buf env;
+static volatile int armed = 1; /* GCC takes jump() for endless otherwise */
+
+NOINLINE static void jump(int n)
+{
+    if (n == 0 && armed)
+        longjmp(env, 1);
+    if (n > 0)
+        jump(n - 1);
+}
+
+NOINLINE static void jumper(void)
+{
+    for (int i = 0; i < 1000; i++) {
+        if (setjmp(env) == 0)
+            jump(3);
+        leaf();
+    }
+}
+
+/* leaves right after the jump: no call shows the frames were left */
+NOINLINE static void bounce(void)
+{
+    if (setjmp(env) == 0)
+        jump(2);
+}
+
 static int run_fork(void)
 {
     before_fork();
@@ -175,6 +206,12 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "exit") == 0)
         deep(5);
+    if (strcmp(mode, "longjmp") == 0) {
+        jumper();
+        bounce();
+        outer();
+        return 0;
+    }
     if (strcmp(mode, "signal") == 0 && argc > 2) {
         outer();
         outer();

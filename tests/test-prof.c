@@ -418,6 +418,27 @@ static void test_exit(void)
     printf("exit: calls in progress at exit() counted once\n");
 }
 
+/* Calls that longjmp() left are counted as returning, and the calls
+ * after the jump go to the function that called setjmp(). */
+static void test_longjmp(void)
+{
+    profile prof;
+    profile_mode("longjmp", NULL, &prof);
+    part *p = &prof.parts[0];
+    CHECK_U64(calls(p, "main", "jumper"), 1);
+    CHECK_U64(calls(p, "jumper", "leaf"), 1000);
+    CHECK_U64(calls(p, "jumper", "jump"), 1000);
+    CHECK_U64(calls(p, "jump", "jump"), 3000 + 2); /* and bounce()'s jump(2) */
+    CHECK_U64(calls(p, "leaf", "spin"), 1000);
+    CHECK_U64(calls(p, "jump", "leaf"), 0);
+    CHECK_U64(calls(p, "main", "bounce"), 1);
+    CHECK_U64(calls(p, "bounce", "jump"), 1);
+    CHECK_U64(calls(p, "main", "outer"), 1); /* not under bounce or jump */
+    CHECK_U64(calls(p, "outer", "inner"), 2);
+    check_times(p);
+    printf("longjmp: calls after the jump charged to the function that called setjmp()\n");
+}
+
 /* The files in dir whose names start with prefix. */
 static int files_named(const char *dir, const char *prefix)
 {
@@ -537,6 +558,7 @@ int main(void)
     test_fork();
     test_dump();
     test_exit();
+    test_longjmp();
     test_signals();
     test_setuid();
     return 0;
