@@ -28,6 +28,16 @@ void prof_dump_after_fork(void)
     pthread_mutex_init(&dump_lock, NULL);
 }
 
+void prof_lock(void)
+{
+    pthread_mutex_lock(&dump_lock);
+}
+
+void prof_unlock(void)
+{
+    pthread_mutex_unlock(&dump_lock);
+}
+
 /* Where dumps go, fixed at start: a later chdir() does not move them. */
 void prof_output_init(void)
 {
@@ -458,6 +468,13 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
             cgw_new_part(w);
         if (busy > 1)
             cgw_set_thread(w, d->threads[k]->number);
+        uint64_t folded = d->threads[k]->folded;
+        if (folded != 0) {
+            char note[64];
+            snprintf(note, sizeof note, "%llu finished threads folded into this part",
+                     (unsigned long long)folded);
+            cgw_add_desc(w, "Threads", note);
+        }
         uint64_t dropped = prof_load(&d->threads[k]->dropped);
         if (dropped != 0) {
             char note[64];

@@ -62,6 +62,8 @@ typedef struct prof_thread {
     prof_edge **buckets;
     size_t nbuckets, nedges;
     prof_chunk *chunks;       /* newest first, release-published   */
+    uint64_t folded;          /* CGWPROF_THREADS=fold: the number of
+                               * finished threads added (fold.c)   */
     uintptr_t stack_lo, stack_hi; /* the thread's machine stack: a
                                * frame elsewhere (sigaltstack, a
                                * coroutine) is never taken for one
@@ -136,6 +138,14 @@ prof_thread *prof_thread_start(void);   /* the caller's data, created  */
 prof_thread *prof_threads(void);        /* the list (acquire)          */
 int prof_grow_stack(prof_thread *t);
 prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee);
+prof_thread *prof_thread_new(void);      /* not in the list            */
+void prof_publish(prof_thread *t);      /* into the list              */
+void prof_thread_forget(prof_thread *t); /* out of it, freed; dump lock */
+
+/* fold.c: CGWPROF_THREADS=fold, finished threads in one part. */
+void prof_fold_init(void);
+void prof_fold_after_fork(void);
+int prof_fold(prof_thread *t);
 
 static inline uint64_t prof_load(const uint64_t *p)
 {
@@ -255,6 +265,8 @@ void prof_lines_free(prof_lines *l);
 void prof_output_init(void);
 void prof_default_path(char *out, size_t len); /* async-signal-safe */
 void prof_dump_after_fork(void);
+void prof_lock(void);   /* the dump lock: no dump runs while it is held */
+void prof_unlock(void);
 int prof_dump(const char *path, char *err, size_t errlen);
 int prof_dump_fd(int fd, const char *path, long pid, uint64_t now);
 

@@ -13,7 +13,9 @@
  *            sends SIGTERM to the process, abort calls abort()
  *   longjmp  jumper() 1000 times: setjmp(), jump(3) recursing down to
  *            jump(0), which longjmp()s back, then leaf(); then
- *            bounce(), which longjmp()s from jump(2) and returns */
+ *            bounce(), which longjmp()s from jump(2) and returns
+ *   many     argv[2] short threads, eight at a time: each calls
+ *            short_worker(), which calls leaf() once */
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -128,6 +130,27 @@ NOINLINE static void die(const char *how)
         abort();
 }
 
+NOINLINE static void *short_worker(void *arg)
+{
+    (void)arg;
+    leaf();
+    return NULL;
+}
+
+static int run_many(long n)
+{
+    pthread_t th[8];
+    for (long done = 0; done < n; done += 8) {
+        int k = n - done < 8 ? (int)(n - done) : 8;
+        for (int i = 0; i < k; i++)
+            if (pthread_create(&th[i], NULL, short_worker, NULL) != 0)
+                return 3;
+        for (int i = 0; i < k; i++)
+            pthread_join(th[i], NULL);
+    }
+    return 0;
+}
+
 static jmp_buf env;
 static volatile int armed = 1; /* GCC takes jump() for endless otherwise */
 
@@ -206,6 +229,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "exit") == 0)
         deep(5);
+    if (strcmp(mode, "many") == 0 && argc > 2)
+        return run_many(atol(argv[2]));
     if (strcmp(mode, "longjmp") == 0) {
         jumper();
         bounce();

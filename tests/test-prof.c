@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -192,6 +193,8 @@ static void check_exact(part *p)
     }
 }
 
+static long last_maxrss; /* KB: the peak of the subjects run so far */
+
 /* Run prof-subject with CGWPROF_OUT=out and the arguments; its stdout
  * goes to the file stdout_path (may be NULL).  Returns its pid, and its
  * wait status in *status. */
@@ -211,6 +214,9 @@ static pid_t spawn(const char *out, const char *stdout_path, const char *mode, c
         _exit(127);
     }
     CHECK(waitpid(pid, status, 0) == pid);
+    struct rusage ru;
+    CHECK(getrusage(RUSAGE_CHILDREN, &ru) == 0);
+    last_maxrss = ru.ru_maxrss;
     return pid;
 }
 
@@ -439,6 +445,46 @@ static void test_longjmp(void)
     printf("longjmp: calls after the jump charged to the function that called setjmp()\n");
 }
 
+/* n short threads with CGWPROF_THREADS=fold: two parts, main's and
+ * the finished threads', with every call; returns the peak memory (KB)
+ * of the subjects so far, this one's when it is the largest. */
+static long fold_many(const char *n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/many-%s.out", cgwt_tmpdir(), n);
+    setenv("CGWPROF_THREADS", "fold", 1);
+    setenv("ASAN_OPTIONS", "quarantine_size_mb=0", 1); /* freed memory is reused */
+    run(path, NULL, "many", n);
+    unsetenv("CGWPROF_THREADS");
+    unsetenv("ASAN_OPTIONS");
+    profile prof;
+    load(path, &prof);
+    CHECK_U64(prof.nparts, 2);
+    part *p = &prof.parts[0], *f = &prof.parts[1];
+    if (fn_named(p, "short_worker") != NULL) {
+        p = &prof.parts[1];
+        f = &prof.parts[0];
+    }
+    CHECK(fn_named(p, "main") != NULL && fn_named(p, "short_worker") == NULL);
+    CHECK_U64(calls(f, "short_worker", "leaf"), strtoull(n, NULL, 10));
+    CHECK_U64(calls(f, "leaf", "spin"), strtoull(n, NULL, 10));
+    check_times(f);
+    return last_maxrss;
+}
+
+/* Thousands of short threads, folded: two parts whatever their number,
+ * and memory that does not grow with it (without folding each thread
+ * kept about 9 KB: 20,000 of them 180 MB). */
+static void test_fold(void)
+{
+    long few = fold_many("2000"), many = fold_many("20000");
+    if (many > few + 8192)
+        cgwt_fail(__FILE__, __LINE__, "20000 folded threads took %ld KB, 2000 took %ld KB",
+                  many, few);
+    printf("fold: 20000 threads in one part; the subjects' peak %ld KB after 2000 threads, "
+           "%ld KB after 20000\n", few, many);
+}
+
 /* The files in dir whose names start with prefix. */
 static int files_named(const char *dir, const char *prefix)
 {
@@ -559,6 +605,7 @@ int main(void)
     test_dump();
     test_exit();
     test_longjmp();
+    test_fold();
     test_signals();
     test_setuid();
     return 0;
