@@ -196,7 +196,7 @@ static int resolve(dump *d, fnaddr *f)
     if (prof_symtab_lookup(d->syms, f->addr, &s) == 0) {
         f->object = strdup(s.object);
         f->pos[0] = s.addr;
-        f->name = strdup(s.name);
+        f->name = prof_demangle(s.name);
     } else {
         char hex[32];
         snprintf(hex, sizeof hex, "%p", f->addr);

@@ -9,6 +9,7 @@
 #ifndef CGWPROF_PROF_H
 #define CGWPROF_PROF_H
 
+#include <link.h> /* ElfW() */
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -251,6 +252,17 @@ typedef struct prof_symtab prof_symtab;
 prof_symtab *prof_symtab_new(void);
 int prof_symtab_lookup(prof_symtab *s, const void *addr, prof_symbol *out);
 void prof_symtab_free(prof_symtab *s);
+
+/* elf.c: ELF images mapped whole, and separate debug files. */
+int prof_elf_ok(const unsigned char *m, size_t len);
+const ElfW(Shdr) *prof_elf_section(const unsigned char *m, size_t len, unsigned type,
+                                   const char *name);
+void *prof_elf_map(const char *path, size_t *len);
+void *prof_elf_debug_file(const unsigned char *m, size_t len, const char *path, size_t *dlen);
+uint32_t prof_crc32(const unsigned char *p, size_t n);
+
+/* demangle.c: the readable name of a C++ or Rust symbol (malloc'd). */
+char *prof_demangle(const char *symbol);
 
 /* lines.c: file and line from the debug info (libdw), when built in. */
 typedef struct prof_lines prof_lines;

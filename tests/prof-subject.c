@@ -2,7 +2,9 @@
  * -finstrument-functions and linked with libcgwprof; test-prof runs it
  * in each mode and checks the profile it leaves.
  *   graph    main -> outer x3 -> inner x2 each -> spin; main -> fib(12);
- *            main -> nap, a 20 ms sleep: prints the ns it took
+ *            main -> nap, a 20 ms sleep: prints the ns it took; main ->
+ *            ns::thing(int) and core::fmt::write, C functions with a
+ *            C++ and a Rust (legacy) mangled name
  *   threads  three workers; worker k calls leaf 10*k times; worker 3
  *            ends with pthread_exit() from inside nested calls
  *   fork     before_fork x2; the child runs child_work x3, the parent
@@ -47,6 +49,20 @@ NOINLINE static void outer(void)
 {
     inner();
     inner();
+}
+
+/* a C++ name, and a Rust one (legacy mangling, with its hash) */
+NOINLINE static void cxx_named(int n) __asm__("_ZN2ns5thingEi");
+NOINLINE static void rust_named(void) __asm__("_ZN4core3fmt5write17h0123456789abcdefE");
+
+NOINLINE static void cxx_named(int n)
+{
+    spin(n);
+}
+
+NOINLINE static void rust_named(void)
+{
+    spin(10);
 }
 
 NOINLINE static void nap(void)
@@ -208,6 +224,8 @@ int main(int argc, char **argv)
         unsigned long long t0 = now_ns();
         nap();
         printf("%llu\n", now_ns() - t0);
+        cxx_named(10);
+        rust_named();
         return fib(12) == 144 ? 0 : 3;
     }
     if (strcmp(mode, "threads") == 0) {

@@ -193,6 +193,7 @@ static void check_exact(part *p)
     }
 }
 
+static const char *subject_path; /* prof-subject elsewhere (NULL: the built one) */
 static long last_maxrss; /* KB: the peak of the subjects run so far */
 
 /* Run prof-subject with CGWPROF_OUT=out and the arguments; its stdout
@@ -201,7 +202,7 @@ static long last_maxrss; /* KB: the peak of the subjects run so far */
 static pid_t spawn(const char *out, const char *stdout_path, const char *mode, const char *arg,
                    int *status)
 {
-    const char *subject = getenv("CGW_PROF_SUBJECT");
+    const char *subject = subject_path != NULL ? subject_path : getenv("CGW_PROF_SUBJECT");
     CHECK(subject != NULL);
     fflush(NULL);
     pid_t pid = fork();
@@ -299,6 +300,8 @@ static void graph_with(const char *clock)
     if (napped < 20000000u - 200000u || napped > around + around / 100)
         cgwt_fail(__FILE__, __LINE__, "nap() took %llu ns in the profile, %llu around it",
                   (unsigned long long)napped, (unsigned long long)around);
+    CHECK_U64(calls(p, "main", "ns::thing(int)"), 1);
+    CHECK_U64(calls(p, "main", "core::fmt::write"), 1);
     CHECK(strstr(fn_named(p, "main")->object, "prof-subject") != NULL);
     CHECK(p->positions & CGW_POS_INSTR);
     CHECK(fn_named(p, "outer")->pos[0] != 0);
@@ -422,6 +425,36 @@ static void test_exit(void)
     CHECK(edge_of(p, "main", "deep")->incl > 0);
     check_times(p);
     printf("exit: calls in progress at exit() counted once\n");
+}
+
+/* A stripped copy of prof-subject, its symbols in a separate debug file
+ * that .gnu_debuglink names: its functions are named all the same. */
+static void test_debug_file(void)
+{
+    if (system("command -v objcopy >/dev/null 2>&1") != 0) {
+        printf("debug file: skipped (no objcopy)\n");
+        return;
+    }
+    const char *tmp = cgwt_tmpdir();
+    char cmd[4096], copy[512], path[512];
+    snprintf(cmd, sizeof cmd,
+             "cp '%s' '%s/ps' && objcopy --only-keep-debug '%s/ps' '%s/ps.debug' && "
+             "objcopy --strip-all --add-gnu-debuglink='%s/ps.debug' '%s/ps' '%s/stripped' && "
+             "chmod +x '%s/stripped' && ! nm '%s/stripped' 2>/dev/null | grep -q outer",
+             getenv("CGW_PROF_SUBJECT"), tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp);
+    CHECK(system(cmd) == 0);
+    snprintf(copy, sizeof copy, "%s/stripped", tmp);
+    snprintf(path, sizeof path, "%s/stripped.out", tmp);
+    subject_path = copy;
+    run(path, "/dev/null", "graph", NULL);
+    subject_path = NULL;
+    profile prof;
+    load(path, &prof);
+    part *p = &prof.parts[0];
+    CHECK_U64(calls(p, "main", "outer"), 3);
+    CHECK_U64(calls(p, "inner", "spin"), 6);
+    CHECK_U64(calls(p, "main", "ns::thing(int)"), 1);
+    printf("debug file: a stripped program named from its .gnu_debuglink file\n");
 }
 
 /* Calls that longjmp() left are counted as returning, and the calls
@@ -564,6 +597,12 @@ static void test_setuid(void)
         printf("setuid: skipped (it takes root to make a copy setuid to another user)\n");
         return;
     }
+#ifdef __SANITIZE_ADDRESS__
+    /* it cannot stop a setuid process's threads, nor read its
+     * environment to be told not to */
+    printf("setuid: skipped (LeakSanitizer fails in a setuid process)\n");
+    return;
+#endif
     char dir[512], copy[600], steered[600], def[600];
     snprintf(dir, sizeof dir, "%s/setuid", cgwt_tmpdir());
     CHECK(chmod(cgwt_tmpdir(), 0711) == 0); /* the effective user passes through */
@@ -576,8 +615,6 @@ static void test_setuid(void)
     CHECK(pid >= 0);
     if (pid == 0) {
         setenv("CGWPROF_OUT", steered, 1);
-        setenv("ASAN_OPTIONS", "detect_leaks=0", 1); /* LeakSanitizer cannot stop a setuid
-                                                      * process's threads */
         if (chdir(dir) != 0 || freopen("/dev/null", "w", stdout) == NULL)
             _exit(126);
         execl(copy, copy, "graph", (char *)NULL);
@@ -604,6 +641,7 @@ int main(void)
     test_fork();
     test_dump();
     test_exit();
+    test_debug_file();
     test_longjmp();
     test_fold();
     test_signals();
