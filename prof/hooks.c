@@ -130,9 +130,13 @@ __attribute__((constructor)) static void start(void)
 }
 
 /* The dump at exit.  Threads still running go on recording meanwhile;
- * the profile holds what they had finished. */
+ * the profile holds what they had finished.  A program that never made
+ * an instrumented call (one that LD_PRELOAD reached, as a shell the
+ * profiled program runs) writes nothing. */
 __attribute__((destructor)) static void finish(void)
 {
+    if (prof_threads() == NULL)
+        return;
     char err[512];
     if (prof_dump(NULL, err, sizeof err) != 0)
         fprintf(stderr, "libcgwprof: %s\n", err);

@@ -130,7 +130,8 @@ static void on_signal(int sig)
     int e = errno;
     int idle = 0;
     if (__atomic_compare_exchange_n(&state, &idle, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-        dump_in_copy();
+        if (prof_threads() != NULL) /* as at exit: no call, no profile */
+            dump_in_copy();
         __atomic_store_n(&state, 2, __ATOMIC_RELEASE);
     } else {
         while (__atomic_load_n(&state, __ATOMIC_ACQUIRE) != 2)

@@ -1,6 +1,8 @@
 /* prof-subject: a program with a known call graph, compiled with
  * -finstrument-functions and linked with libcgwprof; test-prof runs it
- * in each mode and checks the profile it leaves.
+ * in each mode and checks the profile it leaves.  Built again as
+ * prof-preload, not linked with it (CGW_PRELOAD_ONLY), for the cgwprof
+ * launcher's LD_PRELOAD.
  *   graph    main -> outer x3 -> inner x2 each -> spin; main -> fib(12);
  *            main -> nap, a 20 ms sleep: prints the ns it took; main ->
  *            ns::thing(int) and core::fmt::write, C functions with a
@@ -121,10 +123,15 @@ NOINLINE static void parent_work(void)
 
 NOINLINE static void dumper(const char *path)
 {
+#ifdef CGW_PRELOAD_ONLY /* prof-preload: not linked with libcgwprof */
+    (void)path;
+    exit(3);
+#else
     if (cgwprof_dump(path) != 0) {
         perror(path);
         exit(3);
     }
+#endif
 }
 
 NOINLINE static void deep(int n)
