@@ -16,7 +16,7 @@
 
 #include <cgw.h>
 #include "cgwprof.h"
-#include "prof.h"
+#include "dump.h"
 
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 static char out_pattern[4096]; /* $CGWPROF_OUT or callgrind.out.%p, absolute */
@@ -72,34 +72,6 @@ void prof_default_path(char *out, size_t len)
     out[n < len ? n : len - 1] = '\0';
 }
 
-typedef struct snap {
-    void *caller, *site, *callee;
-    uint64_t count, incl, self;
-    uint32_t from, to; /* identities of caller and callee (write_thread) */
-} snap;
-
-typedef struct fnaddr {
-    void *addr;
-    char *object, *file, *name;
-    uint64_t pos[2];
-    uint32_t id; /* identity: equal (object, file, name), equal id */
-} fnaddr;
-
-typedef struct dump {
-    prof_thread **threads;
-    snap **snaps;
-    size_t *nsnaps, nthreads;
-    fnaddr *fns;
-    size_t nfns, nids;
-    uint32_t *rep; /* id -> index of its first fnaddr */
-    prof_symtab *syms;
-    prof_lines *lines;
-    unsigned npos;
-    int fd;           /* -1: write to the path, atomically      */
-    long pid;         /* the process the profile is of          */
-    uint64_t now;     /* the tick calls in progress end at       */
-} dump;
-
 static int by_number(const void *a, const void *b)
 {
     const prof_thread *x = *(prof_thread *const *)a, *y = *(prof_thread *const *)b;
@@ -142,13 +114,15 @@ static void close_open_calls(prof_thread *t, snap *s, uint64_t now)
 
 /* Copy the thread's edges, with times in ticks (write_thread() turns
  * them into ns); the dumping thread's calls in progress are added as if
- * they returned now (in the copy only). */
+ * they returned now (in the copy only), and the calls into objects that
+ * dlclose() unloaded get snaps of their own. */
 static int snapshot(dump *d, size_t k, uint64_t now)
 {
     prof_thread *t = d->threads[k];
     prof_chunk *head = __atomic_load_n(&t->chunks, __ATOMIC_ACQUIRE);
     size_t n = head ? head->base + __atomic_load_n(&head->used, __ATOMIC_ACQUIRE) : 0;
-    snap *s = calloc(n ? n : 1, sizeof *s);
+    size_t extra = prof_retired_count(t);
+    snap *s = calloc(n + extra ? n + extra : 1, sizeof *s);
     if (s == NULL)
         return -1;
     for (prof_chunk *c = head; c != NULL; c = c->prev) {
@@ -156,105 +130,15 @@ static int snapshot(dump *d, size_t k, uint64_t now)
         for (uint32_t i = 0; i < used && c->base + i < n; i++) {
             const prof_edge *e = &c->edges[i];
             s[e->id] = (snap){ e->caller, e->site, e->callee, prof_load(&e->count),
-                               prof_load(&e->incl), prof_load(&e->self), 0, 0 };
+                               prof_load(&e->incl), prof_load(&e->self), 0, 0, 0, 0 };
         }
     }
     if (t == prof_self)
         close_open_calls(t, s, now);
+    if (extra != 0)
+        prof_retired_apply(t, s, &n);
     d->snaps[k] = s;
     d->nsnaps[k] = n;
-    return 0;
-}
-
-static int by_addr(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t)((const fnaddr *)a)->addr, y = (uintptr_t)((const fnaddr *)b)->addr;
-    return x < y ? -1 : x > y;
-}
-
-static int by_identity(const void *a, const void *b, void *ctx)
-{
-    const fnaddr *fns = ctx, *x = &fns[*(const uint32_t *)a], *y = &fns[*(const uint32_t *)b];
-    int c = strcmp(x->object, y->object);
-    if (c == 0)
-        c = strcmp(x->file, y->file);
-    if (c == 0)
-        c = strcmp(x->name, y->name);
-    return c;
-}
-
-static fnaddr *fn_of(const dump *d, void *addr)
-{
-    fnaddr key = { .addr = addr };
-    return bsearch(&key, d->fns, d->nfns, sizeof key, by_addr);
-}
-
-static int resolve(dump *d, fnaddr *f)
-{
-    prof_symbol s;
-    const char *file = NULL;
-    if (prof_symtab_lookup(d->syms, f->addr, &s) == 0) {
-        f->object = strdup(s.object);
-        f->pos[0] = s.addr;
-        f->name = prof_demangle(s.name);
-    } else {
-        char hex[32];
-        snprintf(hex, sizeof hex, "%p", f->addr);
-        f->object = strdup("???");
-        f->pos[0] = (uint64_t)(uintptr_t)f->addr;
-        f->name = strdup(hex);
-    }
-    f->pos[1] = prof_lines_lookup(d->lines, f->addr, &file);
-    f->file = strdup(file != NULL ? file : "???");
-    return f->object != NULL && f->name != NULL && f->file != NULL ? 0 : -1;
-}
-
-/* Every function the snapshots name, resolved once, with identities:
- * two addresses that resolve to one (object, file, name) are one
- * function, as readers see them. */
-static int resolve_all(dump *d)
-{
-    size_t n = 0;
-    for (size_t k = 0; k < d->nthreads; k++)
-        n += 2 * d->nsnaps[k];
-    d->fns = calloc(n ? n : 1, sizeof *d->fns);
-    if (d->fns == NULL)
-        return -1;
-    for (size_t k = 0; k < d->nthreads; k++) {
-        for (size_t i = 0; i < d->nsnaps[k]; i++) {
-            const snap *s = &d->snaps[k][i];
-            d->fns[d->nfns++].addr = s->callee;
-            if (s->caller != NULL)
-                d->fns[d->nfns++].addr = s->caller;
-        }
-    }
-    qsort(d->fns, d->nfns, sizeof *d->fns, by_addr);
-    size_t u = 0;
-    for (size_t i = 0; i < d->nfns; i++)
-        if (u == 0 || d->fns[u - 1].addr != d->fns[i].addr)
-            d->fns[u++] = d->fns[i];
-    d->nfns = u;
-    d->syms = prof_symtab_new();
-    d->rep = calloc(u ? u : 1, sizeof *d->rep);
-    if (d->syms == NULL || d->rep == NULL)
-        return -1;
-    int rc = 0;
-    for (size_t i = 0; i < u && rc == 0; i++)
-        rc = resolve(d, &d->fns[i]);
-    if (rc != 0)
-        return -1;
-    uint32_t *order = d->rep;
-    for (size_t i = 0; i < u; i++)
-        order[i] = (uint32_t)i;
-    qsort_r(order, u, sizeof *order, by_identity, d->fns);
-    for (size_t i = 0; i < u; i++) {
-        if (i == 0 || by_identity(&order[i - 1], &order[i], d->fns) != 0)
-            d->nids++;
-        d->fns[order[i]].id = (uint32_t)(d->nids - 1);
-    }
-    /* rep[id]: the first fnaddr of each identity (order is no longer needed) */
-    for (size_t i = u; i-- > 0;)
-        order[d->fns[i].id] = (uint32_t)i;
     return 0;
 }
 
@@ -282,24 +166,25 @@ static uintptr_t call_address(void *site)
 }
 
 /* A call from caller, at its call site; a site outside the caller's
- * object (a callback called by qsort() in libc) is none of the caller's
- * code, and the call is placed on the caller's entry. */
+ * object (a callback called by qsort() in libc), or in an object that
+ * was unloaded since, is not looked up, and the call is placed on the
+ * caller's entry. */
 static void write_call(const dump *d, cgw_writer *w, const fnaddr *caller, const snap *e)
 {
     const fnaddr *callee = &d->fns[d->rep[e->to]];
     const char *file = NULL;
     prof_symbol s;
-    uint64_t src[2] = { caller->pos[0], caller->pos[1] };
-    if (prof_symtab_lookup(d->syms, (char *)e->site - 1, &s) == 0 &&
-        strcmp(s.object, caller->object) == 0) {
+    uint64_t src[2] = { caller->n.pos[0], caller->n.pos[1] };
+    if (e->tag_from == 0 && prof_symtab_lookup(d->syms, (char *)e->site - 1, &s) == 0 &&
+        strcmp(s.object, caller->n.object) == 0) {
         uintptr_t at = call_address(e->site);
         src[0] = s.addr + 1 - ((uintptr_t)e->site - at);
         src[1] = prof_lines_lookup(d->lines, (void *)at, &file);
         if (src[1] == 0)
-            src[1] = caller->pos[1];
+            src[1] = caller->n.pos[1];
     }
-    cgw_target to = { callee->object, callee->file, callee->name };
-    cgw_call(w, &to, e->count, callee->pos, src, &e->incl, 1);
+    cgw_target to = { callee->n.object, callee->n.file, callee->n.name };
+    cgw_call(w, &to, e->count, callee->n.pos, src, &e->incl, 1);
 }
 
 /* A function's times in one part: ticks as measured, and the ns that
@@ -354,9 +239,9 @@ static void write_thread(dump *d, cgw_writer *w, size_t k, fnsum *sum)
     for (size_t i = 0; i < n; i++) {
         if (s[i].count == 0)
             continue;
-        s[i].to = fn_of(d, s[i].callee)->id;
+        s[i].to = prof_fn_of(d, s[i].callee, s[i].tag_to)->id;
         if (s[i].caller != NULL)
-            s[i].from = fn_of(d, s[i].caller)->id;
+            s[i].from = prof_fn_of(d, s[i].caller, s[i].tag_from)->id;
         add_call(sum, &s[i]);
         if (s[i].caller != NULL)
             s[ncalls++] = s[i]; /* the calls, compacted in place */
@@ -368,10 +253,10 @@ static void write_thread(dump *d, cgw_writer *w, size_t k, fnsum *sum)
             continue;
         const fnaddr *f = &d->fns[d->rep[id]];
         uint64_t self = self_ns(&sum[id]);
-        cgw_object(w, f->object);
-        cgw_file(w, f->file);
-        cgw_function(w, f->name);
-        cgw_cost(w, f->pos, &self, 1);
+        cgw_object(w, f->n.object);
+        cgw_file(w, f->n.file);
+        cgw_function(w, f->n.name);
+        cgw_cost(w, f->n.pos, &self, 1);
         for (; e < ncalls && s[e].from == id; e++)
             write_call(d, w, f, &s[e]);
     }
@@ -416,9 +301,7 @@ static void dump_free(dump *d)
     for (size_t k = 0; k < d->nthreads; k++)
         free(d->snaps[k]);
     for (size_t i = 0; i < d->nfns; i++) {
-        free(d->fns[i].object);
-        free(d->fns[i].file);
-        free(d->fns[i].name);
+        prof_names_free(&d->fns[i].n);
     }
     free(d->threads);
     free(d->snaps);
@@ -441,7 +324,7 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
     for (size_t k = 0; k < d->nthreads && rc == 0; k++)
         rc = snapshot(d, k, now);
     if (rc == 0)
-        rc = resolve_all(d);
+        rc = prof_resolve_all(d);
     fnsum *sum = rc == 0 ? calloc(d->nids ? d->nids : 1, sizeof *sum) : NULL;
     if (sum == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);

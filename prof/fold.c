@@ -70,6 +70,7 @@ int prof_fold(prof_thread *t)
         prof_publish(folded);
     if (folded != NULL && make_room(folded, t) == 0) {
         add_edges(folded, t);
+        prof_retired_fold(t, folded);
         prof_thread_forget(t);
         rc = 0;
     }

@@ -148,6 +148,10 @@ void prof_fold_init(void);
 void prof_fold_after_fork(void);
 int prof_fold(prof_thread *t);
 
+/* unload.c: dlclose(), which keeps the names of what it unloads; a
+ * folded thread's records go to the folded part's edges. */
+void prof_retired_fold(prof_thread *t, prof_thread *f);
+
 static inline uint64_t prof_load(const uint64_t *p)
 {
     return __atomic_load_n(p, __ATOMIC_RELAXED);

@@ -19,7 +19,13 @@
  *            jump(0), which longjmp()s back, then leaf(); then
  *            bounce(), which longjmp()s from jump(2) and returns
  *   many     argv[2] short threads, eight at a time: each calls
- *            short_worker(), which calls leaf() once */
+ *            short_worker(), which calls leaf() once
+ *   dlclose  libprofplug-a.so from folder argv[2], opened twice: its
+ *            plug_a_entry() 5 times, one dlclose() (it stays loaded), 2
+ *            more, the last dlclose(); then libprofplug-b.so, often at
+ *            the same address: plug_b_entry() 7 times; all through
+ *            call_plugin().  Prints "same" or "moved". */
+#include <dlfcn.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -174,6 +180,47 @@ static int run_many(long n)
     return 0;
 }
 
+NOINLINE static void call_plugin(void (*fn)(void))
+{
+    fn();
+}
+
+/* The plugin at dir/name, and its function entry: NULL when it fails. */
+static void *open_plugin(const char *dir, const char *name, const char *entry,
+                         void (**fn)(void))
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    *(void **)fn = h != NULL ? dlsym(h, entry) : NULL;
+    if (*fn == NULL)
+        fprintf(stderr, "prof-subject: %s: %s\n", path, dlerror());
+    return *fn != NULL ? h : NULL;
+}
+
+static int run_dlclose(const char *dir)
+{
+    void (*fa)(void), (*fa2)(void), (*fb)(void);
+    void *ha = open_plugin(dir, "libprofplug-a.so", "plug_a_entry", &fa);
+    void *ha2 = open_plugin(dir, "libprofplug-a.so", "plug_a_entry", &fa2);
+    if (ha == NULL || ha2 == NULL)
+        return 3;
+    for (int i = 0; i < 5; i++)
+        call_plugin(fa);
+    if (dlclose(ha2) != 0)
+        return 3;
+    for (int i = 0; i < 2; i++)
+        call_plugin(fa);
+    if (dlclose(ha) != 0)
+        return 3;
+    if (open_plugin(dir, "libprofplug-b.so", "plug_b_entry", &fb) == NULL)
+        return 3;
+    for (int i = 0; i < 7; i++)
+        call_plugin(fb);
+    printf("%s\n", fb == fa ? "same" : "moved");
+    return 0;
+}
+
 static jmp_buf env;
 static volatile int armed = 1; /* GCC takes jump() for endless otherwise */
 
@@ -254,6 +301,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "exit") == 0)
         deep(5);
+    if (strcmp(mode, "dlclose") == 0 && argc > 2)
+        return run_dlclose(argv[2]);
     if (strcmp(mode, "many") == 0 && argc > 2)
         return run_many(atol(argv[2]));
     if (strcmp(mode, "longjmp") == 0) {

@@ -457,6 +457,39 @@ static void test_debug_file(void)
     printf("debug file: a stripped program named from its .gnu_debuglink file\n");
 }
 
+/* Calls into a plugin that dlclose() unloaded keep its names, though
+ * another plugin may be loaded at its address later; a dlclose() that
+ * leaves it loaded (a second handle) changes nothing. */
+static void test_dlclose(void)
+{
+    const char *dir = getenv("CGW_PROF_PLUGINS");
+    char plugin[4096], out[512], path[512];
+    snprintf(plugin, sizeof plugin, "%s/libprofplug-a.so", dir != NULL ? dir : ".");
+    if (dir == NULL || access(plugin, R_OK) != 0) {
+        printf("dlclose: skipped (no shared plugins: a static build)\n");
+        return;
+    }
+    snprintf(out, sizeof out, "%s/dlclose.stdout", cgwt_tmpdir());
+    snprintf(path, sizeof path, "%s/dlclose.out", cgwt_tmpdir());
+    run(path, out, "dlclose", dir);
+    size_t len;
+    char *where = cgwt_read_file(out, &len);
+    CHECK(where != NULL);
+    profile prof;
+    load(path, &prof);
+    part *p = &prof.parts[0];
+    CHECK_U64(calls(p, "call_plugin", "plug_a_entry"), 7);
+    CHECK_U64(calls(p, "plug_a_entry", "plug_a_work"), 7);
+    CHECK_U64(calls(p, "call_plugin", "plug_b_entry"), 7);
+    CHECK_U64(calls(p, "plug_b_entry", "plug_b_work"), 7);
+    CHECK(strstr(fn_named(p, "plug_a_work")->object, "libprofplug-a.so") != NULL);
+    CHECK(strstr(fn_named(p, "plug_b_work")->object, "libprofplug-b.so") != NULL);
+    check_times(p);
+    printf("dlclose: the unloaded plugin's calls keep its names (the next one loaded %s)\n",
+           strncmp(where, "same", 4) == 0 ? "at the same address" : "elsewhere");
+    free(where);
+}
+
 /* Calls that longjmp() left are counted as returning, and the calls
  * after the jump go to the function that called setjmp(). */
 static void test_longjmp(void)
@@ -642,6 +675,7 @@ int main(void)
     test_dump();
     test_exit();
     test_debug_file();
+    test_dlclose();
     test_longjmp();
     test_fold();
     test_signals();
