@@ -103,7 +103,7 @@ static void test_setuid(void)
 #ifdef __SANITIZE_ADDRESS__
     /* it cannot stop a setuid process's threads, nor read its
      * environment to be told not to */
-    printf("setuid: skipped (LeakSanitizer fails in a setuid process)\n");
+    printf("setuid: skipped (an ASan build: its leak check fails in a setuid process)\n");
     return;
 #endif
     char dir[512], copy[600], steered[600], def[600];
