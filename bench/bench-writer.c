@@ -377,7 +377,7 @@ static void with_memcpy(const char *ref, size_t len, int fd)
 /* ------------------------------------------------------ the floor */
 
 /* The self-cost lines alone (the bulk of every profile), formatted into
- * memory with libcgw's own number formatting (lib/fmt.c is built into
+ * memory with libcgw's own number formatting (lib/common/fmt.c is built into
  * this program) and their totals added, but with no API call, no check,
  * no name, call or function line and no write: with this formatting, no
  * writer of these lines can take less time on this machine.  Returns the

@@ -86,8 +86,8 @@ CGW_API size_t cgw_pos_kinds(unsigned positions, unsigned kinds[CGW_NPOS_MAX]);
 /** The name of a kind as the positions: line writes it ("instr", "bb",
  *  "line"); NULL for anything else. */
 CGW_API const char *cgw_pos_name(unsigned kind);
-/** The kind named s[0..len) ("instr", "bb" or "line"); 0 for none. */
-CGW_API unsigned cgw_pos_kind(const char *s, size_t len);
+/** The kind named name[0..len) ("instr", "bb" or "line"); 0 for none. */
+CGW_API unsigned cgw_pos_kind(const char *name, size_t len);
 
 /** cgw_options.flags.
  *  CGW_COMPACT: smallest output for large profiles: trailing zero costs

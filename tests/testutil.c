@@ -614,3 +614,49 @@ char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, s
     free(got);
     return out;
 }
+
+/* What cgwt_expect() looks for, and the first error, for its message. */
+typedef struct expected {
+    const char *code;
+    uint64_t line;
+    cgw_severity severity;
+    int found;
+    char first_error[300];
+} expected;
+
+static void on_expected(void *ctx, const cgw_diagnostic *d)
+{
+    expected *want = ctx;
+    if (strcmp(d->code, want->code) == 0 && d->line == want->line &&
+        d->severity == want->severity)
+        want->found = 1;
+    if (d->severity == CGW_ERROR && want->first_error[0] == '\0')
+        snprintf(want->first_error, sizeof want->first_error, "%llu: %s [%s]",
+                 (unsigned long long)d->line, d->message, d->code);
+}
+
+void cgwt_expect(const char *file, int line, const char *text, size_t len, const char *code,
+                 uint64_t at, cgw_severity severity)
+{
+    expected want = { code, at, severity, 0, "" };
+    cgw_read_options o = { CGW_READ_CHECK, on_expected, &want, NULL, 0 };
+    cgw_reader *r = cgw_reader_open_memory(text, len, &o);
+    if (r == NULL)
+        cgwt_fail(file, line, "cgw_reader_open_memory failed");
+    const cgw_record *rec;
+    size_t records = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
+        records++;
+    cgwt_check_str(file, line, "cgw_reader_errmsg(r)", cgw_reader_errmsg(r), "");
+    uint64_t errors;
+    cgw_reader_counts(r, &errors, NULL);
+    cgw_reader_close(r);
+    if (!want.found)
+        cgwt_fail(file, line, "no %s %s at line %llu in:\n%s\n(first error %s)",
+                  severity == CGW_ERROR ? "error" : "warning", code, (unsigned long long)at,
+                  text, want.first_error);
+    if (severity == CGW_ERROR && errors == 0)
+        cgwt_fail(file, line, "the error is not counted");
+    if (records < 2) /* a part and its end, whatever the input */
+        cgwt_fail(file, line, "%zu records", records);
+}

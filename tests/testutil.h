@@ -79,6 +79,14 @@ void cgwt_annotate(const char *text, size_t len, const cgwt_model *m);
  * want[0..n).  Prints a note and returns when it is not installed. */
 void cgwt_annotate_totals(const char *path, const uint64_t *want, size_t n);
 
+/* Read all of text (a string literal for CGWT_EXPECT) with
+ * CGW_READ_CHECK: the diagnostic code must come at line at with that
+ * severity, and an error must be counted. */
+void cgwt_expect(const char *file, int line, const char *text, size_t len, const char *code,
+                 uint64_t at, cgw_severity severity);
+#define CGWT_EXPECT(text, code, at, severity) \
+    cgwt_expect(__FILE__, __LINE__, text, sizeof text - 1, code, at, severity)
+
 /* Read a profile back through the reader (with CGW_READ_CHECK): no error,
  * every part's totals: equal to its cost lines (and the first part's to
  * m's totals when m is not NULL), and cgw_roundtrip() finds no

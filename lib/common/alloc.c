@@ -1,26 +1,27 @@
 /* alloc.c - libc's allocator as a cgw_allocator, and the calls through
  * a cgw_allocator that the writer and the reader share. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "alloc.h"
 
-static void *libc_malloc(void *ctx, size_t n)
+static void *libc_malloc(void *ctx, size_t size)
 {
     (void)ctx;
-    return malloc(n);
+    return malloc(size);
 }
 
-static void *libc_realloc(void *ctx, void *p, size_t n)
+static void *libc_realloc(void *ctx, void *block, size_t size)
 {
     (void)ctx;
-    return realloc(p, n);
+    return realloc(block, size);
 }
 
-static void libc_free(void *ctx, void *p)
+static void libc_free(void *ctx, void *block)
 {
     (void)ctx;
-    free(p);
+    free(block);
 }
 
 int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *out)
@@ -35,29 +36,44 @@ int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *out)
     return 0;
 }
 
-void *cgwp_alloc(const cgw_allocator *a, size_t n)
+void *cgwp_new_handle(const cgw_allocator *given, size_t size, cgw_allocator *out)
 {
-    return a->malloc(a->ctx, n ? n : 1);
+    if (cgwp_pick_allocator(given, out) < 0) {
+        errno = EINVAL;
+        return NULL;
+    }
+    void *handle = out->malloc(out->ctx, size);
+    if (handle == NULL) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    memset(handle, 0, size);
+    return handle;
 }
 
-void *cgwp_realloc(const cgw_allocator *a, void *p, size_t n)
+void *cgwp_alloc(const cgw_allocator *alloc, size_t size)
 {
-    if (p == NULL)
-        return cgwp_alloc(a, n);
-    return a->realloc(a->ctx, p, n ? n : 1);
+    return alloc->malloc(alloc->ctx, size ? size : 1);
 }
 
-void cgwp_free(const cgw_allocator *a, void *p)
+void *cgwp_realloc(const cgw_allocator *alloc, void *block, size_t size)
 {
-    if (p != NULL)
-        a->free(a->ctx, p);
+    if (block == NULL)
+        return cgwp_alloc(alloc, size);
+    return alloc->realloc(alloc->ctx, block, size ? size : 1);
 }
 
-char *cgwp_strdup(const cgw_allocator *a, const char *s)
+void cgwp_free(const cgw_allocator *alloc, void *block)
 {
-    size_t n = strlen(s) + 1;
-    char *d = cgwp_alloc(a, n);
-    if (d != NULL)
-        memcpy(d, s, n);
-    return d;
+    if (block != NULL)
+        alloc->free(alloc->ctx, block);
+}
+
+char *cgwp_strdup(const cgw_allocator *alloc, const char *str)
+{
+    size_t size = strlen(str) + 1;
+    char *copy = cgwp_alloc(alloc, size);
+    if (copy != NULL)
+        memcpy(copy, str, size);
+    return copy;
 }

@@ -12,12 +12,17 @@
  * given is NULL; -1 when given lacks a member. */
 int cgwp_pick_allocator(const cgw_allocator *given, cgw_allocator *out);
 
+/* A zeroed handle (a writer, a reader) of size bytes from the allocator
+ * given (libc's when NULL), which is copied to *out; NULL with errno
+ * EINVAL (given lacks a member) or ENOMEM. */
+void *cgwp_new_handle(const cgw_allocator *given, size_t size, cgw_allocator *out);
+
 /* malloc(0) and realloc(p, 0) ask for one byte, so that NULL always
  * means out of memory; realloc(NULL, n) is malloc(n); free(NULL) does
  * nothing. */
-void *cgwp_alloc(const cgw_allocator *a, size_t n);
-void *cgwp_realloc(const cgw_allocator *a, void *p, size_t n);
-void cgwp_free(const cgw_allocator *a, void *p);
-char *cgwp_strdup(const cgw_allocator *a, const char *s);
+void *cgwp_alloc(const cgw_allocator *alloc, size_t size);
+void *cgwp_realloc(const cgw_allocator *alloc, void *block, size_t size);
+void cgwp_free(const cgw_allocator *alloc, void *block);
+char *cgwp_strdup(const cgw_allocator *alloc, const char *str);
 
 #endif /* CGW_COMMON_ALLOC_H */

@@ -1,6 +1,7 @@
 /* compiler.h - hints to the compiler shared by the writer and the reader.
  * CGWP_COLD: a rare path kept out of its caller's body.  CGWP_HOT_INLINE:
- * a helper of a hot path that must be inlined into it. */
+ * a helper of a hot path that must be inlined into it.  CGWP_BYTES(b):
+ * byte b in each of the eight bytes of a word, for word-at-a-time scans. */
 #ifndef CGW_COMPILER_H
 #define CGW_COMPILER_H
 
@@ -11,5 +12,7 @@
 #define CGWP_COLD
 #define CGWP_HOT_INLINE inline
 #endif
+
+#define CGWP_BYTES(b) ((uint64_t)(b) * 0x0101010101010101u)
 
 #endif /* CGW_COMPILER_H */

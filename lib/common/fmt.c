@@ -31,74 +31,74 @@ static const uint64_t pow10[20] = {
     100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull
 };
 
-static unsigned bit_len(uint64_t v)
+static unsigned bit_len(uint64_t value)
 {
 #if defined(__GNUC__)
-    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+    return value ? 64u - (unsigned)__builtin_clzll(value) : 0u;
 #else
-    unsigned n = 0;
-    while (v != 0) {
-        v >>= 1;
-        n++;
+    unsigned bits = 0;
+    while (value != 0) {
+        value >>= 1;
+        bits++;
     }
-    return n;
+    return bits;
 #endif
 }
 
-unsigned cgwp_dec_len(uint64_t v)
+unsigned cgwp_dec_len(uint64_t value)
 {
-    /* 1233/4096 is just above log10(2): t is the digit count or one
-     * less.  Zero has one digit, and v | 1 passes a power of ten (even)
-     * exactly when v does. */
-    uint64_t u = v | 1;
-    unsigned t = bit_len(u) * 1233u >> 12;
-    return t + (u >= pow10[t]);
+    /* 1233/4096 is just above log10(2): guess is the digit count or one
+     * less.  Zero has one digit, and value | 1 passes a power of ten
+     * (even) exactly when value does. */
+    uint64_t odd = value | 1;
+    unsigned guess = bit_len(odd) * 1233u >> 12;
+    return guess + (odd >= pow10[guess]);
 }
 
-unsigned cgwp_hex_len(uint64_t v)
+unsigned cgwp_hex_len(uint64_t value)
 {
-    unsigned bits = bit_len(v);
+    unsigned bits = bit_len(value);
     return 2 + (bits ? (bits + 3) / 4 : 1);
 }
 
-/* u < 1000, zero padded to three digits. */
-static char *three(char *p, uint32_t u)
+/* group < 1000, zero padded to three digits. */
+static char *three(char *out, uint32_t group)
 {
-    memcpy(p, dec3z[u], 4);
-    return p + 3;
+    memcpy(out, dec3z[group], 4);
+    return out + 3;
 }
 
-/* v >= 1000: the leading group of one to three digits, then groups of
- * three, each one table entry. */
-char *cgwp_fmt_dec_long(char *p, uint64_t v)
+/* value >= 1000: the leading group of one to three digits, then groups
+ * of three, each one table entry. */
+char *cgwp_fmt_dec_long(char *out, uint64_t value)
 {
-    if (v >= 1000000000) {
-        p = cgwp_fmt_dec(p, v / 1000000000);
-        uint32_t u = (uint32_t)(v % 1000000000);
-        p = three(p, u / 1000000);
-        p = three(p, u / 1000 % 1000);
-        return three(p, u % 1000);
+    if (value >= 1000000000) {
+        out = cgwp_fmt_dec(out, value / 1000000000);
+        uint32_t low = (uint32_t)(value % 1000000000);
+        out = three(out, low / 1000000);
+        out = three(out, low / 1000 % 1000);
+        return three(out, low % 1000);
     }
-    uint32_t u = (uint32_t)v;
-    if (u >= 1000000) {
-        p = cgwp_fmt_dec(p, u / 1000000);
-        p = three(p, u / 1000 % 1000);
+    uint32_t low = (uint32_t)value;
+    if (low >= 1000000) {
+        out = cgwp_fmt_dec(out, low / 1000000);
+        out = three(out, low / 1000 % 1000);
     } else {
-        p = cgwp_fmt_dec(p, u / 1000);
+        out = cgwp_fmt_dec(out, low / 1000);
     }
-    return three(p, u % 1000);
+    return three(out, low % 1000);
 }
 
-char *cgwp_fmt_hex(char *p, uint64_t v)
+char *cgwp_fmt_hex(char *out, uint64_t value)
 {
     static const char hex[] = "0123456789abcdef";
-    char *end = p + cgwp_hex_len(v);
-    char *q = end;
-    p[0] = '0';
-    p[1] = 'x';
+    char *end = out + cgwp_hex_len(value);
+    char *digit = end;
+    out[0] = '0';
+    out[1] = 'x';
     do {
-        *--q = hex[v & 15];
-        v >>= 4;
-    } while (v != 0);
+        *--digit = hex[value & 15];
+        value >>= 4;
+    } while (value != 0);
     return end;
 }

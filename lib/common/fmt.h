@@ -8,36 +8,36 @@
 #include <stdint.h>
 #include <string.h>
 
-extern const char cgwp_dec3[1000][4]; /* v < 1000: its digits, their count in [3] */
-char *cgwp_fmt_dec_long(char *p, uint64_t v);
-char *cgwp_fmt_hex(char *p, uint64_t v);
-unsigned cgwp_dec_len(uint64_t v);
-unsigned cgwp_hex_len(uint64_t v);
+extern const char cgwp_dec3[1000][4]; /* [value]: its digits, their count in [3] */
+char *cgwp_fmt_dec_long(char *out, uint64_t value);
+char *cgwp_fmt_hex(char *out, uint64_t value);
+unsigned cgwp_dec_len(uint64_t value);
+unsigned cgwp_hex_len(uint64_t value);
 
 /* Most costs and position steps are below 1000: one table entry, stored
  * whole, with no branch on the length. */
-static inline char *cgwp_fmt_dec(char *p, uint64_t v)
+static inline char *cgwp_fmt_dec(char *out, uint64_t value)
 {
-    if (v < 1000) {
-        memcpy(p, cgwp_dec3[v], 4);
-        return p + cgwp_dec3[v][3];
+    if (value < 1000) {
+        memcpy(out, cgwp_dec3[value], 4);
+        return out + cgwp_dec3[value][3];
     }
-    return cgwp_fmt_dec_long(p, v);
+    return cgwp_fmt_dec_long(out, value);
 }
 
-/* A relative subposition: "*", "+N" or "-N" from base b. */
-static inline char *cgwp_pos_step(char *p, uint64_t v, uint64_t b)
+/* A relative subposition: "*", "+N" or "-N" from base. */
+static inline char *cgwp_pos_step(char *out, uint64_t value, uint64_t base)
 {
-    if (v == b) {
-        *p = '*';
-        return p + 1;
+    if (value == base) {
+        *out = '*';
+        return out + 1;
     }
-    if (v > b) {
-        *p = '+';
-        return cgwp_fmt_dec(p + 1, v - b);
+    if (value > base) {
+        *out = '+';
+        return cgwp_fmt_dec(out + 1, value - base);
     }
-    *p = '-';
-    return cgwp_fmt_dec(p + 1, b - v);
+    *out = '-';
+    return cgwp_fmt_dec(out + 1, base - value);
 }
 
 #endif /* CGW_COMMON_FMT_H */

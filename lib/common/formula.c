@@ -6,56 +6,58 @@
 
 #include "formula.h"
 
-static int is_alpha(char c)
+static int is_alpha(char ch)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || ch == '_';
 }
 
-size_t cgwp_event_name_span(const char *s, size_t len)
+size_t cgwp_event_name_span(const char *str, size_t len)
 {
-    size_t n = 0;
-    while (n < len && (is_alpha(s[n]) || (n > 0 && s[n] >= '0' && s[n] <= '9')))
-        n++;
-    return n;
+    size_t span = 0;
+    while (span < len &&
+           (is_alpha(str[span]) || (span > 0 && str[span] >= '0' && str[span] <= '9')))
+        span++;
+    return span;
 }
 
-static const char *blanks(const char *s)
+static const char *blanks(const char *at)
 {
-    while (*s == ' ')
-        s++;
-    return s;
+    while (*at == ' ')
+        at++;
+    return at;
 }
 
-int cgwp_formula_check(const char *f, cgwp_event_known known, void *ctx, char *msg,
+int cgwp_formula_check(const char *formula, cgwp_event_known known, void *ctx, char *msg,
                        size_t msglen)
 {
-    const char *s = f;
+    const char *at = formula;
     for (;;) {
-        s = blanks(s);
-        if (*s >= '0' && *s <= '9') {
-            while (*s >= '0' && *s <= '9')
-                s++;
-            s = blanks(s);
-            if (*s == '*')
-                s = blanks(s + 1);
+        at = blanks(at);
+        if (*at >= '0' && *at <= '9') {
+            while (*at >= '0' && *at <= '9')
+                at++;
+            at = blanks(at);
+            if (*at == '*')
+                at = blanks(at + 1);
         }
-        const char *name = s;
-        s += cgwp_event_name_span(s, strlen(s));
-        if (s == name) {
-            snprintf(msg, msglen, "expected an event name at byte %zu", (size_t)(s - f));
+        const char *name = at;
+        at += cgwp_event_name_span(at, strlen(at));
+        if (at == name) {
+            snprintf(msg, msglen, "expected an event name at byte %zu",
+                     (size_t)(at - formula));
             return -1;
         }
-        if (!known(ctx, name, (size_t)(s - name))) {
-            snprintf(msg, msglen, "event \"%.*s\" is not defined", (int)(s - name), name);
+        if (!known(ctx, name, (size_t)(at - name))) {
+            snprintf(msg, msglen, "event \"%.*s\" is not defined", (int)(at - name), name);
             return -1;
         }
-        s = blanks(s);
-        if (*s == '\0')
+        at = blanks(at);
+        if (*at == '\0')
             return 0;
-        if (*s != '+') {
-            snprintf(msg, msglen, "expected '+' at byte %zu", (size_t)(s - f));
+        if (*at != '+') {
+            snprintf(msg, msglen, "expected '+' at byte %zu", (size_t)(at - formula));
             return -1;
         }
-        s++;
+        at++;
     }
 }

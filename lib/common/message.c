@@ -6,11 +6,11 @@
 void cgwp_format_message(char *msg, size_t cap, const char *prefix, const char *fmt,
                          va_list ap)
 {
-    int n = 0;
+    int used = 0;
     if (prefix != NULL) {
-        n = snprintf(msg, cap, "%s: ", prefix);
-        if (n < 0 || (size_t)n >= cap)
+        used = snprintf(msg, cap, "%s: ", prefix);
+        if (used < 0 || (size_t)used >= cap)
             return;
     }
-    vsnprintf(msg + n, cap - (size_t)n, fmt, ap);
+    vsnprintf(msg + used, cap - (size_t)used, fmt, ap);
 }

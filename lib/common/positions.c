@@ -17,13 +17,13 @@ static const struct {
 
 size_t cgw_pos_kinds(unsigned positions, unsigned kinds[CGW_NPOS_MAX])
 {
-    size_t n = 0;
+    size_t count = 0;
     if (positions & ~(unsigned)(CGW_POS_INSTR | CGW_POS_BB | CGW_POS_LINE))
         return 0;
     for (size_t i = 0; i < CGW_NPOS_MAX; i++)
         if (positions & order[i].kind)
-            kinds[n++] = order[i].kind;
-    return n;
+            kinds[count++] = order[i].kind;
+    return count;
 }
 
 const char *cgw_pos_name(unsigned kind)
@@ -34,10 +34,10 @@ const char *cgw_pos_name(unsigned kind)
     return NULL;
 }
 
-unsigned cgw_pos_kind(const char *s, size_t len)
+unsigned cgw_pos_kind(const char *name, size_t len)
 {
     for (size_t i = 0; i < CGW_NPOS_MAX; i++)
-        if (strlen(order[i].name) == len && memcmp(order[i].name, s, len) == 0)
+        if (strlen(order[i].name) == len && memcmp(order[i].name, name, len) == 0)
             return order[i].kind;
     return 0;
 }

@@ -1,4 +1,4 @@
-/* read-diag.c - the reader's diagnostics: stable codes, severities, the
+/* diag.c - the reader's diagnostics: stable codes, severities, the
  * per-code limit, and the sticky error that ends a read. */
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,7 +29,6 @@ static const struct {
     [CGWR_SYNTAX] = { "syntax", CGW_ERROR },
     [CGWR_NO_CALLEE] = { "no-callee", CGW_ERROR },
     [CGWR_EVENTS_REDEFINED] = { "events-redefined", CGW_ERROR },
-    [CGWR_ROUNDTRIP] = { "roundtrip", CGW_ERROR },
     [CGWR_CR] = { "carriage-return", CGW_WARNING },
     [CGWR_TAB] = { "tab", CGW_WARNING },
     [CGWR_BLANK] = { "blank", CGW_WARNING },
@@ -61,7 +60,7 @@ static const struct {
     [CGWR_SUMMARY_LOW] = { "summary-low", CGW_WARNING },
     [CGWR_BIG_VALUE] = { "big-value", CGW_WARNING },
     [CGWR_NAME_CLASH] = { "name-clash", CGW_WARNING },
-    [CGWR_MANY_EVENTS] = { "many-events", CGW_WARNING },
+    [CGWR_MANY_EVENTS] = { "many-events", CGW_ERROR },
     [CGWR_INCLUSIVE_EXCESS] = { "inclusive-excess", CGW_WARNING },
     [CGWR_INLINE_BEFORE_FUNCTION] = { "inline-before-function", CGW_WARNING },
     [CGWR_INVALID_UTF8] = { "invalid-utf8", CGW_WARNING },
@@ -76,14 +75,21 @@ static const struct {
     [CGWR_JUMP_FOLLOWED] = { "jump-followed", CGW_ERROR },
     [CGWR_DESC_TYPE] = { "desc-type", CGW_WARNING },
     [CGWR_REPEATED_KEY] = { "repeated-key", CGW_WARNING },
+    [CGWR_POSITIONS_ORDER] = { "positions-order", CGW_ERROR },
+    [CGWR_EMPTY_FUNCTION] = { "empty-function", CGW_ERROR },
+    [CGWR_HEX_ID] = { "hex-id", CGW_WARNING },
+    [CGWR_INDENTED_COST] = { "indented-cost", CGW_ERROR },
+    [CGWR_HEX_PREFIX] = { "hex-prefix", CGW_ERROR },
+    [CGWR_OB_IN_FUNCTION] = { "ob-in-function", CGW_WARNING },
+    [CGWR_HEX_STEP] = { "hex-step", CGW_WARNING },
 };
 
 static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)
 {
     if (r->diag == NULL)
         return;
-    cgw_diagnostic d = { line, codes[code].severity, codes[code].name, msg };
-    r->diag(r->diag_ctx, &d);
+    cgw_diagnostic diagnostic = { line, codes[code].severity, codes[code].name, msg };
+    r->diag(r->diag_ctx, &diagnostic);
 }
 
 /* vsnprintf is fine here: diagnostics are rare and capped per code. */
@@ -106,13 +112,13 @@ void cgwr_diag(cgw_reader *r, uint64_t line, int code, const char *fmt, ...)
 /* At the end of the input: one line per code that hit the limit. */
 void cgwr_diag_flush(cgw_reader *r)
 {
-    for (int c = 0; c < CGWR_NCODES; c++) {
-        if (r->count[c] <= CGWR_SHOWN_PER_CODE)
+    for (int code = 0; code < CGWR_NCODES; code++) {
+        if (r->count[code] <= CGWR_SHOWN_PER_CODE)
             continue;
         char msg[96];
         snprintf(msg, sizeof msg, "%llu more like this not shown",
-                 (unsigned long long)(r->count[c] - CGWR_SHOWN_PER_CODE));
-        emit(r, 0, c, msg);
+                 (unsigned long long)(r->count[code] - CGWR_SHOWN_PER_CODE));
+        emit(r, 0, code, msg);
     }
 }
 

@@ -1,86 +1,87 @@
-/* read-header.c - header lines (key: value) and the life of a part: its
- * start (tables cleared, header inherited), its announcement as a
- * CGW_REC_PART record, and its end (totals checked, CGW_REC_PART_END). */
+/* header.c - header lines (key: value), and the part's header handed
+ * out as a CGW_REC_PART record once it is complete (cgwr_announce_part(),
+ * before the part's first body record).  When a part starts and ends is
+ * part.c's. */
 #include <string.h>
 
 #include "common/formula.h"
 #include "read.h"
 
-/* The next blank-separated word of p..end in *s, its length returned
- * (0 at the end); *p moves past it. */
-static size_t word(const char **p, const char *end, const char **s)
+/* The next blank-separated word of *cur..end in *start, its length
+ * returned (0 at the end); *cur moves past it. */
+static size_t word(const char **cur, const char *end, const char **start)
 {
-    const char *q = *p;
-    while (q < end && cgwr_blank(*q))
-        q++;
-    *s = q;
-    while (q < end && !cgwr_blank(*q))
-        q++;
-    *p = q;
-    return (size_t)(q - *s);
+    const char *at = *cur;
+    while (at < end && cgwr_blank(*at))
+        at++;
+    *start = at;
+    while (at < end && !cgwr_blank(*at))
+        at++;
+    *cur = at;
+    return (size_t)(at - *start);
 }
 
-static const char *text(cgw_reader *r, const char *p, const char *end)
+static const char *text(cgw_reader *r, const char *value, const char *end)
 {
-    p = cgwr_trim(p, &end);
-    const cgwr_str *s = cgwr_intern(r, p, (size_t)(end - p));
-    return s ? s->s : NULL;
+    value = cgwr_trim(value, &end);
+    const cgwr_str *str = cgwr_intern(r, value, (size_t)(end - value));
+    return str ? str->s : NULL;
 }
 
 /* One number that is the whole value; 0 and a diagnostic when not. */
-static int number(cgw_reader *r, const char *key, const char *p, const char *end, uint64_t *v)
+static int number(cgw_reader *r, const char *key, const char *value, const char *end, uint64_t *out)
 {
-    const char *e = end;
+    const char *value_end = end;
     int flags = 0;
-    p = cgwr_trim(p, &e);
-    const char *q = cgwr_number(p, e, v, &flags);
-    if (q == NULL || q != e || (flags & CGWR_NUM_OVERFLOW)) {
+    value = cgwr_trim(value, &value_end);
+    const char *next = cgwr_number(value, value_end, out, &flags);
+    if (next == NULL || next != value_end || (flags & CGWR_NUM_OVERFLOW)) {
         cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
                   "%s: expects one unsigned number below 2^64, found \"%.*s\"", key,
-                  cgwr_clip(p, e, 40), p);
+                  cgwr_clip(value, value_end, 40), value);
         return 0;
     }
     return 1;
 }
 
-static int grow(cgw_reader *r, void **arr, size_t *cap, size_t n, size_t size)
+static int grow(cgw_reader *r, void **arr, size_t *cap, size_t used, size_t size)
 {
-    if (n < *cap)
+    if (used < *cap)
         return 0;
-    size_t c = *cap ? *cap * 2 : 16;
-    void *a = cgwp_realloc(&r->alloc, *arr, c * size);
-    if (a == NULL) {
+    size_t new_cap = *cap ? *cap * 2 : 16;
+    void *grown = cgwp_realloc(&r->alloc, *arr, new_cap * size);
+    if (grown == NULL) {
         cgwr_fail(r, CGW_ENOMEM, "out of memory for the header at line %llu",
                   (unsigned long long)r->lineno);
         return -1;
     }
-    *arr = a;
-    *cap = c;
+    *arr = grown;
+    *cap = new_cap;
     return 0;
 }
 
 /* Per-event arrays of the part; sized when events: gives their number. */
-static int size_events(cgw_reader *r, size_t n)
+static int size_events(cgw_reader *r, size_t nevents)
 {
     cgwr_part *pt = &r->part;
-    size_t bytes = (n ? n : 1) * sizeof(uint64_t);
+    size_t bytes = (nevents ? nevents : 1) * sizeof(uint64_t);
     uint64_t **arrs[] = { &pt->summary, &pt->totals_line, &pt->totals, &pt->scratch,
                           &r->block_start,
                           &r->costs[0], &r->costs[1], &r->costs[2] };
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) {
-        uint64_t *a = cgwp_realloc(&r->alloc, *arrs[i], bytes);
-        if (a == NULL) {
-            cgwr_fail(r, CGW_ENOMEM, "out of memory for %zu events", n);
+        uint64_t *arr = cgwp_realloc(&r->alloc, *arrs[i], bytes);
+        if (arr == NULL) {
+            cgwr_fail(r, CGW_ENOMEM, "out of memory for %zu events", nevents);
             return -1;
         }
-        memset(a, 0, bytes);
-        *arrs[i] = a;
+        memset(arr, 0, bytes);
+        *arrs[i] = arr;
     }
     /* a summary: or totals: given before was for other events, and its
      * array has moved */
     pt->has_summary = pt->has_totals_line = 0;
     pt->pub.summary = NULL;
-    r->nevents = n;
+    r->nevents = nevents;
     return 0;
 }
 
@@ -93,50 +94,50 @@ static void check_event_name(cgw_reader *r, const char *name, size_t len)
                   "use it; the libcgw writer refuses it)", name);
 }
 
-static void events_line(cgw_reader *r, const char *p, const char *end)
+static void events_line(cgw_reader *r, const char *cur, const char *end)
 {
     cgwr_part *pt = &r->part;
     if (pt->has_events && !pt->body)
         cgwr_diag(r, r->lineno, CGWR_EVENTS_REDEFINED,
                   "a second events: line in the header of part %u", pt->pub.index);
-    size_t n = 0;
-    for (const char *s; word(&p, end, &s) > 0;) {
-        if (grow(r, (void **)&pt->events, &pt->events_cap, n, sizeof *pt->events) < 0)
+    size_t count = 0;
+    for (const char *start; word(&cur, end, &start) > 0;) {
+        if (grow(r, (void **)&pt->events, &pt->events_cap, count, sizeof *pt->events) < 0)
             return;
-        const cgwr_str *name = cgwr_intern(r, s, (size_t)(p - s));
+        const cgwr_str *name = cgwr_intern(r, start, (size_t)(cur - start));
         if (name == NULL)
             return;
         check_event_name(r, name->s, name->len);
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < count; i++)
             if (pt->events[i].name == name->s)
                 cgwr_diag(r, r->lineno, CGWR_DUPLICATE_EVENT,
                           "event %s is listed twice", name->s);
-        pt->events[n++] = (cgw_event){ name->s, NULL, NULL };
+        pt->events[count++] = (cgw_event){ name->s, NULL, NULL };
     }
-    if (n == 0)
+    if (count == 0)
         cgwr_diag(r, r->lineno, CGWR_MISSING_EVENTS, "events: names no event");
-    if (n > 200)
+    if (count > 200)
         cgwr_diag(r, r->lineno, CGWR_MANY_EVENTS,
-                  "%zu events; viewers are slow or limited beyond 200", n);
-    if (size_events(r, n) < 0)
+                  "%zu events; KCachegrind refuses a file with more than 200", count);
+    if (size_events(r, count) < 0)
         return;
     pt->pub.events = pt->events;
-    pt->pub.nevents = n;
-    pt->has_events = n > 0;
+    pt->pub.nevents = count;
+    pt->has_events = count > 0;
 }
 
 /* event: NAME [= FORMULA] [: LONG NAME] */
-static void event_line(cgw_reader *r, const char *p, const char *end)
+static void event_line(cgw_reader *r, const char *value, const char *end)
 {
     cgwr_part *pt = &r->part;
     cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_HEADER,
               "event: lines end Qt Creator's header; callgrind_annotate ignores them");
-    const char *colon = memchr(p, ':', (size_t)(end - p));
-    const char *eq = memchr(p, '=', (size_t)((colon ? colon : end) - p));
+    const char *colon = memchr(value, ':', (size_t)(end - value));
+    const char *eq = memchr(value, '=', (size_t)((colon ? colon : end) - value));
     const char *name_end = eq ? eq : colon ? colon : end;
     const char *long_name = colon ? text(r, colon + 1, end) : NULL;
     const char *formula = eq ? text(r, eq + 1, colon ? colon : end) : NULL;
-    const char *name = text(r, p, name_end);
+    const char *name = text(r, value, name_end);
     if (name == NULL || (colon && long_name == NULL) || (eq && formula == NULL))
         return;
     if (name[0] == '\0') {
@@ -151,25 +152,25 @@ static void event_line(cgw_reader *r, const char *p, const char *end)
             return;
         }
     }
-    size_t n = pt->pub.nderived;
-    if (grow(r, (void **)&pt->derived, &pt->derived_cap, n, sizeof *pt->derived) < 0)
+    size_t count = pt->pub.nderived;
+    if (grow(r, (void **)&pt->derived, &pt->derived_cap, count, sizeof *pt->derived) < 0)
         return;
-    pt->derived[n] = (cgw_event){ name, long_name, formula };
-    pt->pub.nderived = n + 1;
+    pt->derived[count] = (cgw_event){ name, long_name, formula };
+    pt->pub.nderived = count + 1;
 }
 
 /* The slot of kind in a position array of the kinds in mask. */
 static int slot_of(unsigned mask, unsigned kind)
 {
     unsigned kinds[CGW_NPOS_MAX];
-    size_t n = cgw_pos_kinds(mask, kinds);
+    size_t count = cgw_pos_kinds(mask, kinds);
     int slot = 0;
-    while ((size_t)slot < n && kinds[slot] != kind)
+    while ((size_t)slot < count && kinds[slot] != kind)
         slot++;
     return slot;
 }
 
-static void positions_line(cgw_reader *r, const char *p, const char *end)
+static void positions_line(cgw_reader *r, const char *cur, const char *end)
 {
     cgwr_part *pt = &r->part;
     if (pt->has_events)
@@ -177,68 +178,75 @@ static void positions_line(cgw_reader *r, const char *p, const char *end)
                   "positions: after events: in part %u (KCachegrind starts a new part, "
                   "callgrind_annotate misparses it)", pt->pub.index);
     unsigned mask = 0;
-    int order[CGW_NPOS_MAX], n = 0;
-    const char *s;
-    for (size_t k; (k = word(&p, end, &s)) > 0;) {
-        unsigned bit = cgw_pos_kind(s, k);
+    int order[CGW_NPOS_MAX], count = 0;
+    const char *start;
+    for (size_t len; (len = word(&cur, end, &start)) > 0;) {
+        unsigned bit = cgw_pos_kind(start, len);
         if (bit == 0 || (mask & bit)) {
             cgwr_diag(r, r->lineno, CGWR_SYNTAX,
                       "positions: expects instr, bb and line at most once each, found "
-                      "\"%.*s\"", (int)(k > 40 ? 40 : k), s);
+                      "\"%.*s\"", (int)(len > 40 ? 40 : len), start);
             return;
         }
         mask |= bit;
-        order[n++] = (int)bit;
+        order[count++] = (int)bit;
     }
-    if (mask == 0) {
-        cgwr_diag(r, r->lineno, CGWR_SYNTAX, "positions: names no position");
-        return;
-    }
-    if (mask != CGW_POS_LINE)
+    if (mask == 0)
+        cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
+                  "positions: names no position, so cost lines have no position column "
+                  "(callgrind_annotate reads the first cost as the line)");
+    else if (mask != CGW_POS_LINE)
         cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
                   "positions other than line (speedscope reads one column only)");
-    for (int i = 0; i < n; i++)
+    for (int i = 1; i < count; i++)
+        if (slot_of(mask, (unsigned)order[i]) < slot_of(mask, (unsigned)order[i - 1])) {
+            cgwr_diag(r, r->lineno, CGWR_POSITIONS_ORDER,
+                      "positions: not in the order instr, bb, line (callgrind_annotate dies, "
+                      "KCachegrind reads the address first whatever the order)");
+            break;
+        }
+    for (int i = 0; i < count; i++)
         r->pos_order[i] = slot_of(mask, (unsigned)order[i]);
     pt->pub.positions = mask;
-    pt->pub.npos = (size_t)n;
+    pt->pub.npos = (size_t)count;
     pt->has_positions = 1;
 }
 
 /* Costs of summary: and totals: in out, missing ones zero: their number,
  * or -1 when a value is bad. */
-static int cost_list(cgw_reader *r, const char *key, const char *p, const char *end,
+static int cost_list(cgw_reader *r, const char *key, const char *cur, const char *end,
                      uint64_t *out)
 {
-    size_t n = 0;
+    size_t count = 0;
     memset(out, 0, (r->nevents ? r->nevents : 1) * sizeof *out);
     for (;;) {
-        while (p < end && cgwr_blank(*p))
-            p++;
-        if (p == end)
+        while (cur < end && cgwr_blank(*cur))
+            cur++;
+        if (cur == end)
             break;
         int flags = 0;
-        uint64_t v;
-        const char *q = cgwr_number(p, end, &v, &flags);
-        if (q == NULL || (q < end && !cgwr_blank(*q)) || (flags & CGWR_NUM_OVERFLOW)) {
+        uint64_t value;
+        const char *next = cgwr_number(cur, end, &value, &flags);
+        if (next == NULL || (next < end && !cgwr_blank(*next)) || (flags & CGWR_NUM_OVERFLOW)) {
             cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
-                      "%s: value %zu is not an unsigned number below 2^64", key, n + 1);
+                      "%s: value %zu is not an unsigned number below 2^64", key, count + 1);
             return -1;
         }
-        if (n == r->nevents) {
+        if (count == r->nevents) {
             cgwr_diag(r, r->lineno, CGWR_TOO_MANY_COSTS, "%s: has more than the %zu events",
                       key, r->nevents);
             return -1;
         }
-        out[n++] = v;
-        p = q;
+        out[count++] = value;
+        cur = next;
     }
-    if (n > 0 && n < r->nevents)
-        cgwr_diag(r, r->lineno, CGWR_FEW_COSTS, "%s: gives %zu of %zu events", key, n,
+    if (count > 0 && count < r->nevents)
+        cgwr_diag(r, r->lineno, CGWR_FEW_COSTS, "%s: gives %zu of %zu events", key, count,
                   r->nevents);
-    return (int)n;
+    return (int)count;
 }
 
-static void summary_line(cgw_reader *r, const char *key, const char *p, const char *end)
+static void summary_line(cgw_reader *r, const char *key, const char *value, const char *end)
 {
     cgwr_part *pt = &r->part;
     if (!pt->has_events && r->nevents == 0) {
@@ -248,10 +256,10 @@ static void summary_line(cgw_reader *r, const char *key, const char *p, const ch
     }
     /* a line that is bad, empty or a second one is ignored: the first
      * valid one stands, as a writer can only give one */
-    int n = cost_list(r, key, p, end, pt->scratch);
-    if (n == 0)
+    int count = cost_list(r, key, value, end, pt->scratch);
+    if (count == 0)
         cgwr_diag(r, r->lineno, CGWR_SYNTAX, "%s: gives no cost; the line is ignored", key);
-    if (n <= 0)
+    if (count <= 0)
         return;
     int *has = key[0] == 's' ? &pt->has_summary : &pt->has_totals_line;
     if (*has) {
@@ -268,13 +276,13 @@ static void summary_line(cgw_reader *r, const char *key, const char *p, const ch
         pt->totals_line_no = r->lineno;
 }
 
-static void desc_line(cgw_reader *r, const char *p, const char *end)
+static void desc_line(cgw_reader *r, const char *rest, const char *end)
 {
     cgwr_part *pt = &r->part;
-    const char *colon = memchr(p, ':', (size_t)(end - p));
-    const char *type = text(r, p, colon ? colon : end);
+    const char *colon = memchr(rest, ':', (size_t)(end - rest));
+    const char *type = text(r, rest, colon ? colon : end);
     const char *value = text(r, colon ? colon + 1 : end, end);
-    size_t n = pt->pub.ndescs;
+    size_t count = pt->pub.ndescs;
     if (type == NULL || value == NULL)
         return;
     if (type[0] == '\0') {
@@ -282,143 +290,128 @@ static void desc_line(cgw_reader *r, const char *p, const char *end)
                   "the line is ignored");
         return;
     }
-    if (grow(r, (void **)&pt->descs, &pt->descs_cap, n, sizeof *pt->descs) < 0)
+    if (grow(r, (void **)&pt->descs, &pt->descs_cap, count, sizeof *pt->descs) < 0)
         return;
-    pt->descs[n] = (cgw_desc){ type, value };
+    pt->descs[count] = (cgw_desc){ type, value };
     pt->pub.descs = pt->descs;
-    pt->pub.ndescs = n + 1;
+    pt->pub.ndescs = count + 1;
 }
 
 /* Keys that start a new part when they come after a part's body. */
-static int starts_part(const char *k, size_t n)
+static int starts_part(const char *key, size_t len)
 {
     static const char *const keys[] = { "version", "creator", "pid", "cmd", "part",
                                         "thread", "positions", "events" };
     for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (strlen(keys[i]) == n && memcmp(keys[i], k, n) == 0)
+        if (strlen(keys[i]) == len && memcmp(keys[i], key, len) == 0)
             return 1;
     return 0;
 }
 
-static int key_is(const char *k, size_t n, const char *name)
+static int key_is(const char *key, size_t len, const char *name)
 {
-    return strlen(name) == n && memcmp(name, k, n) == 0;
+    return strlen(name) == len && memcmp(name, key, len) == 0;
 }
 
-static void order_check(cgw_reader *r, const char *k, size_t n)
+static void order_check(cgw_reader *r, const char *key, size_t len)
 {
     if (r->part.pub.index != 1)
         return;
     uint64_t at = ++r->header_keys;
-    if ((key_is(k, n, "version") && at != 1) || (key_is(k, n, "creator") && at != 2))
+    if ((key_is(key, len, "version") && at != 1) || (key_is(key, len, "creator") && at != 2))
         cgwr_diag(r, r->lineno, CGWR_HEADER_ORDER,
                   "%.*s: is header line %llu; gprof2dot reads version: only first and "
-                  "creator: only second", (int)n, k, (unsigned long long)at);
+                  "creator: only second", (int)len, key, (unsigned long long)at);
 }
 
-/* A "key: value" line; k..k+n is the key, p..end the value after ':'. */
-static void dispatch(cgw_reader *r, const char *k, size_t n, const char *p, const char *end)
+/* A "key: value" line; the len bytes at key are the key, value..end the
+ * value after ':'. */
+static void dispatch(cgw_reader *r, const char *key, size_t len, const char *value, const char *end)
 {
     cgwr_part *pt = &r->part;
-    uint64_t v;
-    if (key_is(k, n, "version")) {
-        if (number(r, "version", p, end, &v)) {
-            pt->pub.version = v;
-            if (v != 1)
+    uint64_t num;
+    if (key_is(key, len, "version")) {
+        if (number(r, "version", value, end, &num)) {
+            pt->pub.version = num;
+            /* version 0 is the format before version 1 added name
+             * compression, which a version 1 reader reads too */
+            if (num > 1)
                 cgwr_diag(r, r->lineno, CGWR_BAD_VERSION,
-                          "version: %llu; this reader knows format version 1",
-                          (unsigned long long)v);
+                          "version: %llu; this reader knows format versions 0 and 1",
+                          (unsigned long long)num);
         }
-    } else if (key_is(k, n, "creator")) {
-        pt->pub.creator = text(r, p, end);
-    } else if (key_is(k, n, "cmd")) {
-        pt->pub.cmd = text(r, p, end);
-    } else if (key_is(k, n, "pid")) {
-        pt->pub.has_pid = number(r, "pid", p, end, &pt->pub.pid);
-    } else if (key_is(k, n, "thread")) {
+    } else if (key_is(key, len, "creator")) {
+        pt->pub.creator = text(r, value, end);
+    } else if (key_is(key, len, "cmd")) {
+        pt->pub.cmd = text(r, value, end);
+    } else if (key_is(key, len, "pid")) {
+        pt->pub.has_pid = number(r, "pid", value, end, &pt->pub.pid);
+    } else if (key_is(key, len, "thread")) {
         cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_HEADER, "thread: ends Qt Creator's header");
-        pt->pub.has_thread = number(r, "thread", p, end, &pt->pub.thread);
-    } else if (key_is(k, n, "part")) {
-        if (number(r, "part", p, end, &v))
-            pt->pub.number = v;
-    } else if (key_is(k, n, "desc")) {
-        desc_line(r, p, end);
-    } else if (key_is(k, n, "positions")) {
-        positions_line(r, p, end);
-    } else if (key_is(k, n, "events")) {
-        events_line(r, p, end);
-    } else if (key_is(k, n, "event")) {
-        event_line(r, p, end);
-    } else if (key_is(k, n, "summary") || key_is(k, n, "totals")) {
-        summary_line(r, key_is(k, n, "summary") ? "summary" : "totals", p, end);
+        pt->pub.has_thread = number(r, "thread", value, end, &pt->pub.thread);
+    } else if (key_is(key, len, "part")) {
+        if (number(r, "part", value, end, &num))
+            pt->pub.number = num;
+    } else if (key_is(key, len, "desc")) {
+        desc_line(r, value, end);
+    } else if (key_is(key, len, "positions")) {
+        positions_line(r, value, end);
+    } else if (key_is(key, len, "events")) {
+        events_line(r, value, end);
+    } else if (key_is(key, len, "event")) {
+        event_line(r, value, end);
+    } else if (key_is(key, len, "summary") || key_is(key, len, "totals")) {
+        summary_line(r, key_is(key, len, "summary") ? "summary" : "totals", value, end);
     } else {
         cgwr_diag(r, r->lineno, CGWR_UNKNOWN_HEADER, "unknown header line \"%.*s:\" ignored",
-                  (int)(n > 40 ? 40 : n), k);
+                  (int)(len > 40 ? 40 : len), key);
     }
 }
 
-static int is_key_char(char c)
+static int is_key_char(char ch)
 {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == ' ' || c == '(' || c == ')';
+    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ||
+           ch == '_' || ch == ' ' || ch == '(' || ch == ')';
 }
 
 /* A line "key: value" (the key is [A-Za-z0-9_ ()]+ before ':').  Returns
  * 0 when the line is not one, 1 when it was read, 2 when it ends the part
- * (CGW_REC_PART_END is queued) and must be read again in the next part. */
-int cgwr_header_line(cgw_reader *r, const char *p, size_t len)
+ * (nothing is read then: the caller ends the part and reads the line
+ * again in the next). */
+int cgwr_header_line(cgw_reader *r, const char *cur, size_t len)
 {
-    const char *end = p + len, *k = p;
-    while (p < end && is_key_char(*p))
-        p++;
-    if (p == end || *p != ':' || p == k)
+    const char *end = cur + len, *key = cur;
+    while (cur < end && is_key_char(*cur))
+        cur++;
+    if (cur == end || *cur != ':' || cur == key)
         return 0;
-    size_t n = (size_t)(p - k);
-    p++;
-    if (p < end && *p != ' ')
+    size_t key_len = (size_t)(cur - key);
+    cur++;
+    if (cur < end && *cur != ' ')
         cgwr_diag(r, r->lineno, CGWR_KEY_WITHOUT_SPACE,
                   "no space after \"%.*s:\" (callgrind_annotate and Qt Creator need \": \")",
-                  (int)(n > 40 ? 40 : n), k);
+                  (int)(key_len > 40 ? 40 : key_len), key);
     cgwr_part *pt = &r->part;
     if (pt->body || pt->has_totals_line) {
-        if (starts_part(k, n)) {
-            cgwr_part_end(r);
+        if (starts_part(key, key_len)) {
+            if (pt->body && key_is(key, key_len, "positions"))
+                cgwr_diag(r, r->lineno, CGWR_POSITIONS_AFTER_EVENTS,
+                          "positions: after the body of part %u began (KCachegrind starts a "
+                          "new part here, with no events or names; callgrind_annotate dies)",
+                          pt->pub.index);
             return 2;
-        } else if (!key_is(k, n, "summary") && !key_is(k, n, "totals")) {
+        }
+        if (!key_is(key, key_len, "summary") && !key_is(key, key_len, "totals")) {
             cgwr_diag(r, r->lineno, CGWR_HEADER_IN_BODY,
                       "header line \"%.*s:\" inside the body (callgrind_annotate warns)",
-                      (int)(n > 40 ? 40 : n), k);
+                      (int)(key_len > 40 ? 40 : key_len), key);
         }
     }
     if (!pt->first_line)
         pt->first_line = r->lineno;
-    order_check(r, k, n);
-    dispatch(r, k, n, p, end);
+    order_check(r, key, key_len);
+    dispatch(r, key, key_len, cur, end);
     return 1;
-}
-
-/* Open the next part (the previous one has ended), which inherits the
- * header but not the descs, thread, summary, totals or names. */
-void cgwr_part_start(cgw_reader *r)
-{
-    cgwr_part *pt = &r->part;
-    cgwr_ids_reset(r);
-    cgwr_body_reset(r);
-    pt->pub.index++;
-    pt->pub.number = pt->pub.index;
-    pt->pub.ndescs = 0;
-    pt->pub.has_thread = 0;
-    pt->pub.summary = NULL;
-    pt->has_summary = pt->has_totals_line = 0;
-    pt->has_events = pt->has_positions = pt->body = pt->announced = 0;
-    pt->first_line = pt->totals_line_no = 0;
-    pt->cost_lines = pt->calls = pt->functions = 0;
-    if (pt->totals)
-        memset(pt->totals, 0, (r->nevents ? r->nevents : 1) * sizeof *pt->totals);
-    if (pt->pub.index == 2)
-        cgwr_diag(r, r->lineno, CGWR_SEVERAL_PARTS,
-                  "a second part; speedscope rejects several parts and callgrind_annotate "
-                  "merges them");
 }
 
 /* The events a formula may use: the part's events and the derived
@@ -428,9 +421,9 @@ typedef struct known_events {
     size_t nkept;
 } known_events;
 
-static int same(const char *s, const char *name, size_t len)
+static int same(const char *str, const char *name, size_t len)
 {
-    return strncmp(s, name, len) == 0 && s[len] == '\0';
+    return strncmp(str, name, len) == 0 && str[len] == '\0';
 }
 
 /* Whether name[0..len) is one of the part's cost columns. */
@@ -444,11 +437,11 @@ static int has_column(const cgwr_part *pt, const char *name, size_t len)
 
 static int known(void *ctx, const char *name, size_t len)
 {
-    const known_events *k = ctx;
-    if (has_column(k->pt, name, len))
+    const known_events *events = ctx;
+    if (has_column(events->pt, name, len))
         return 1;
-    for (size_t i = 0; i < k->nkept; i++)
-        if (same(k->pt->derived[i].name, name, len))
+    for (size_t i = 0; i < events->nkept; i++)
+        if (same(events->pt->derived[i].name, name, len))
             return 1;
     return 0;
 }
@@ -458,27 +451,27 @@ static int known(void *ctx, const char *name, size_t len)
 static void keep_derived(cgw_reader *r)
 {
     cgwr_part *pt = &r->part;
-    known_events k = { pt, 0 };
+    known_events allowed = { pt, 0 };
     char msg[160];
     for (size_t j = 0; j < pt->pub.nderived; j++) {
-        const cgw_event *d = &pt->derived[j];
-        if (d->formula == NULL)
+        const cgw_event *ev = &pt->derived[j];
+        if (ev->formula == NULL)
             continue;
-        if (has_column(pt, d->name, strlen(d->name))) {
+        if (has_column(pt, ev->name, strlen(ev->name))) {
             cgwr_diag(r, pt->first_line, CGWR_BAD_FORMULA,
                       "event %s = %s: %s has a cost column in events:; the formula is ignored",
-                      d->name, d->formula, d->name);
+                      ev->name, ev->formula, ev->name);
             continue;
         }
-        if (cgwp_formula_check(d->formula, known, &k, msg, sizeof msg) != 0) {
+        if (cgwp_formula_check(ev->formula, known, &allowed, msg, sizeof msg) != 0) {
             cgwr_diag(r, pt->first_line, CGWR_BAD_FORMULA,
-                      "event %s = %s: %s; the derived event is ignored", d->name, d->formula,
+                      "event %s = %s: %s; the derived event is ignored", ev->name, ev->formula,
                       msg);
             continue;
         }
-        pt->derived[k.nkept++] = *d;
+        pt->derived[allowed.nkept++] = *ev;
     }
-    pt->pub.nderived = k.nkept;
+    pt->pub.nderived = allowed.nkept;
     pt->pub.derived = pt->derived;
 }
 
@@ -501,72 +494,3 @@ void cgwr_announce_part(cgw_reader *r)
     cgwr_push(r, CGW_REC_PART, pt->first_line ? pt->first_line : r->lineno);
 }
 
-static void compare_totals(cgw_reader *r)
-{
-    cgwr_part *pt = &r->part;
-    const cgw_event *ev = pt->events;
-    for (size_t i = 0; pt->has_totals_line && i < r->nevents; i++) {
-        if (pt->totals_line[i] != pt->totals[i]) {
-            cgwr_diag(r, pt->totals_line_no, CGWR_TOTALS_MISMATCH,
-                      "totals: gives %llu %s but the cost lines of part %u sum to %llu",
-                      (unsigned long long)pt->totals_line[i], ev[i].name, pt->pub.index,
-                      (unsigned long long)pt->totals[i]);
-            break;
-        }
-    }
-    for (size_t i = 0; pt->has_summary && i < r->nevents; i++) {
-        if (pt->summary[i] < pt->totals[i]) {
-            cgwr_diag(r, pt->first_line, CGWR_SUMMARY_LOW,
-                      "summary: gives %llu %s, less than the %llu the cost lines sum to "
-                      "(callgrind_annotate shows more than 100%%)",
-                      (unsigned long long)pt->summary[i], ev[i].name,
-                      (unsigned long long)pt->totals[i]);
-            return;
-        }
-    }
-    for (size_t i = 0; pt->has_summary && i < r->nevents; i++) {
-        if (pt->summary[i] != pt->totals[i]) {
-            cgwr_diag(r, pt->first_line, CGWR_SUMMARY_MISMATCH,
-                      "summary: gives %llu %s, the cost lines sum to %llu",
-                      (unsigned long long)pt->summary[i], ev[i].name,
-                      (unsigned long long)pt->totals[i]);
-            return;
-        }
-    }
-}
-
-void cgwr_part_end(cgw_reader *r)
-{
-    cgwr_part *pt = &r->part;
-    cgwr_body_end(r);
-    if (r->nevents == 0)
-        cgwr_diag(r, pt->first_line ? pt->first_line : r->lineno, CGWR_MISSING_EVENTS,
-                  "part %u has no events: line", pt->pub.index);
-    cgwr_announce_part(r);
-    if (r->flags & CGW_READ_CHECK)
-        cgwr_check_part(r);
-    compare_totals(r);
-    cgw_record *rec = cgwr_push(r, CGW_REC_PART_END,
-                                pt->has_totals_line ? pt->totals_line_no : r->lineno);
-    rec->costs = pt->totals;
-    rec->totals_line = pt->has_totals_line ? pt->totals_line : NULL;
-    rec->summary = pt->has_summary ? pt->summary : NULL;
-    rec->cost_lines = pt->cost_lines;
-    rec->calls = pt->calls;
-    rec->functions = pt->functions;
-}
-
-void cgwr_part_free(cgw_reader *r)
-{
-    cgwr_part *pt = &r->part;
-    cgwp_free(&r->alloc, pt->descs);
-    cgwp_free(&r->alloc, pt->events);
-    cgwp_free(&r->alloc, pt->derived);
-    cgwp_free(&r->alloc, pt->summary);
-    cgwp_free(&r->alloc, pt->totals_line);
-    cgwp_free(&r->alloc, pt->totals);
-    cgwp_free(&r->alloc, pt->scratch);
-    cgwp_free(&r->alloc, r->block_start);
-    for (int i = 0; i < 3; i++)
-        cgwp_free(&r->alloc, r->costs[i]);
-}

@@ -1,4 +1,4 @@
-/* read-input.c - lines from a descriptor or a read callback (read in
+/* input.c - lines from a descriptor or a read callback (read in
  * large blocks), from memory (used in place) or from a mapped file.  A
  * line longer than the block grows the buffer, and a mapping is given
  * back behind the reader, so memory follows the longest line, never the

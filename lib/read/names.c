@@ -1,4 +1,4 @@
-/* read-names.c - the reader's memory, its pool of interned names, the
+/* names.c - the reader's pool of interned names, the
  * three per-part ID tables (objects, files, functions) and the set of
  * functions of a part.  All of it grows with distinct names only. */
 #include <string.h>
@@ -7,260 +7,171 @@
 
 #define CHUNK (64 * 1024)
 
-/* n bytes, 8-aligned, from the chunks of *list, which live until
- * free_chunks() (names: the reader's life; functions: the part's). */
-static void *arena(cgw_reader *r, cgwr_chunk **list, size_t n)
+void cgwr_names_init(cgw_reader *r)
 {
-    n = (n + 7) & ~(size_t)7;
-    cgwr_chunk *c = *list;
-    if (c == NULL || c->cap - c->used < n) {
-        size_t cap = n > CHUNK ? n : CHUNK;
-        c = cgwp_alloc(&r->alloc, sizeof *c + cap);
-        if (c == NULL)
-            return NULL;
-        c->cap = cap;
-        c->used = 0;
-        c->next = *list;
-        *list = c;
-    }
-    void *p = (char *)c->data + c->used;
-    c->used += n;
-    return p;
-}
-
-static void free_chunks(cgw_reader *r, cgwr_chunk **list)
-{
-    while (*list != NULL) {
-        cgwr_chunk *next = (*list)->next;
-        cgwp_free(&r->alloc, *list);
-        *list = next;
-    }
-}
-
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdu;
-    x ^= x >> 33;
-    return x;
-}
-
-/* The hash of s[0..n), eight bytes a multiply (a byte a multiply, and
- * the UTF-8 check, took 5% of the instructions on a Callgrind file
- * without --dump-instr, whose names are long); *ascii says whether
- * every byte is below 0x80. */
-static uint64_t hash_name(const char *s, size_t n, int *ascii)
-{
-    uint64_t h = n * 0x9e3779b97f4a7c15u, any = 0, w;
-    size_t i = 0;
-    for (; n - i >= 8; i += 8) {
-        memcpy(&w, s + i, sizeof w);
-        any |= w;
-        h = (h ^ w) * 0xff51afd7ed558ccdu;
-        h ^= h >> 32;
-    }
-    if (i < n) {
-        for (w = 0; i < n; i++)
-            w = w << 8 | (unsigned char)s[i];
-        any |= w;
-        h = (h ^ w) * 0xff51afd7ed558ccdu;
-    }
-    *ascii = (any & CGWR_BYTES(0x80)) == 0;
-    return mix(h);
+    r->names.chunk_size = CHUNK;
+    r->fn_arena.chunk_size = CHUNK;
 }
 
 /* Well-formed UTF-8 lead and continuation bytes (overlong 3- and 4-byte
  * forms are not looked for: this is a portability warning). */
-static int utf8_valid(const unsigned char *s, size_t n)
+static int utf8_valid(const unsigned char *bytes, size_t len)
 {
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        size_t k;
-        if (c < 0x80) {
+    for (size_t i = 0; i < len;) {
+        unsigned lead = bytes[i];
+        size_t ncont;
+        if (lead < 0x80) {
             i++;
             continue;
         }
-        if (c >= 0xc2 && c <= 0xdf)
-            k = 1;
-        else if (c >= 0xe0 && c <= 0xef)
-            k = 2;
-        else if (c >= 0xf0 && c <= 0xf4)
-            k = 3;
+        if (lead >= 0xc2 && lead <= 0xdf)
+            ncont = 1;
+        else if (lead >= 0xe0 && lead <= 0xef)
+            ncont = 2;
+        else if (lead >= 0xf0 && lead <= 0xf4)
+            ncont = 3;
         else
             return 0;
-        if (n - i <= k)
+        if (len - i <= ncont)
             return 0;
-        for (size_t j = 1; j <= k; j++)
-            if ((s[i + j] & 0xc0) != 0x80)
+        for (size_t j = 1; j <= ncont; j++)
+            if ((bytes[i + j] & 0xc0) != 0x80)
                 return 0;
-        i += k + 1;
+        i += ncont + 1;
     }
     return 1;
 }
 
-static int grow_pool(cgw_reader *r)
-{
-    size_t cap = r->pool_mask ? (r->pool_mask + 1) * 2 : 1024;
-    const cgwr_str **slots = cgwp_alloc(&r->alloc, cap * sizeof *slots);
-    if (slots == NULL)
-        return -1;
-    memset(slots, 0, cap * sizeof *slots);
-    for (size_t i = 0; r->pool_mask && i <= r->pool_mask; i++) {
-        const cgwr_str *e = r->pool[i];
-        if (e == NULL)
-            continue;
-        size_t j = e->hash & (cap - 1);
-        while (slots[j] != NULL)
-            j = (j + 1) & (cap - 1);
-        slots[j] = e;
-    }
-    cgwp_free(&r->alloc, r->pool);
-    r->pool = slots;
-    r->pool_mask = cap - 1;
-    return 0;
-}
-
-/* The one copy of s[0..len); NULL (and a sticky ENOMEM) on failure. */
-const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len)
+/* The one copy of str[0..len); NULL (and a sticky ENOMEM) on failure. */
+const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len)
 {
     if (len > UINT32_MAX) {
         cgwr_fail(r, CGW_ENOMEM, "a name of %zu bytes at line %llu", len,
                   (unsigned long long)r->lineno);
         return NULL;
     }
-    if ((r->pool_count + 1) * 2 > r->pool_mask && grow_pool(r) < 0)
+    if (cgwp_hash_reserve(&r->pool, &r->alloc, 1024) < 0)
         goto nomem;
-    int ascii;
-    uint64_t h = hash_name(s, len, &ascii);
-    size_t i = h & r->pool_mask;
-    for (const cgwr_str *e; (e = r->pool[i]) != NULL; i = (i + 1) & r->pool_mask)
-        if (e->hash == h && e->len == len && memcmp(e->s, s, len) == 0)
-            return e;
-    cgwr_str *e = arena(r, &r->chunks, sizeof *e + len + 1);
-    if (e == NULL)
+    uint64_t high;
+    uint64_t key = cgwp_hash_bytes(str, len, 0, &high);
+    size_t slot = cgwp_hash_start(&r->pool, key);
+    for (; r->pool.vals[slot] != 0; slot = cgwp_hash_next(&r->pool, slot)) {
+        const cgwr_str *old = (const cgwr_str *)r->pool.vals[slot];
+        if (r->pool.keys[slot] == key && old->len == len && memcmp(old->s, str, len) == 0)
+            return old;
+    }
+    cgwr_str *name = cgwp_arena_alloc(&r->names, &r->alloc, sizeof *name + len + 1);
+    if (name == NULL)
         goto nomem;
-    e->hash = h;
-    e->len = (uint32_t)len;
-    e->fn_part = 0;
-    e->fn_index = 0;
-    e->hint = 0;
-    memcpy(e->s, s, len);
-    e->s[len] = '\0';
-    r->pool[i] = e;
-    r->pool_count++;
-    if (!ascii && !utf8_valid((const unsigned char *)s, len))
+    name->len = (uint32_t)len;
+    name->fn_part = 0;
+    name->fn_index = 0;
+    name->hint = 0;
+    memcpy(name->s, str, len);
+    name->s[len] = '\0';
+    cgwp_hash_put(&r->pool, slot, key, (uintptr_t)name);
+    if ((high & CGWP_BYTES(0x80)) != 0 && !utf8_valid((const unsigned char *)str, len))
         cgwr_diag(r, r->lineno, CGWR_INVALID_UTF8,
-                  "name \"%.60s\" is not valid UTF-8 (gprof2dot rejects it)", e->s);
-    return e;
+                  "name \"%.60s\" is not valid UTF-8 (gprof2dot rejects it)", name->s);
+    return name;
 nomem:
     cgwr_fail(r, CGW_ENOMEM, "out of memory for names at line %llu",
               (unsigned long long)r->lineno);
     return NULL;
 }
 
-static const cgwr_str **id_slot(cgwr_idmap *m, uint64_t id)
+/* The slot of ID key (cgwp_hash_mix of the ID) in ids: its own, or the
+ * empty one where it would go. */
+static size_t id_slot(const cgwp_hash *ids, uint64_t key)
 {
-    size_t i = mix(id) & m->mask;
-    while (m->vals[i] != NULL && m->keys[i] != id)
-        i = (i + 1) & m->mask;
-    return &m->vals[i];
+    size_t slot = cgwp_hash_start(ids, key);
+    while (ids->vals[slot] != 0 && ids->keys[slot] != key)
+        slot = cgwp_hash_next(ids, slot);
+    return slot;
 }
 
 /* The name compressed ID id of kind stands for in the part; NULL when it
  * is not defined. */
 const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id)
 {
-    cgwr_idmap *m = &r->ids[kind];
-    return m->mask ? *id_slot(m, id) : NULL;
-}
-
-static int id_grow(cgw_reader *r, cgwr_idmap *m)
-{
-    size_t cap = m->mask ? (m->mask + 1) * 2 : 256;
-    cgwr_idmap n = { cgwp_alloc(&r->alloc, cap * sizeof *n.keys),
-                     cgwp_alloc(&r->alloc, cap * sizeof *n.vals), 0, cap - 1 };
-    if (n.keys == NULL || n.vals == NULL) {
-        cgwp_free(&r->alloc, n.keys);
-        cgwp_free(&r->alloc, n.vals);
-        return -1;
-    }
-    memset(n.vals, 0, cap * sizeof *n.vals);
-    for (size_t i = 0; m->mask && i <= m->mask; i++) {
-        if (m->vals[i] == NULL)
-            continue;
-        const cgwr_str **slot = id_slot(&n, m->keys[i]);
-        n.keys[slot - n.vals] = m->keys[i];
-        *slot = m->vals[i];
-    }
-    n.count = m->count;
-    cgwp_free(&r->alloc, m->keys);
-    cgwp_free(&r->alloc, m->vals);
-    *m = n;
-    return 0;
+    const cgwp_hash *ids = &r->ids[kind];
+    if (ids->vals == NULL)
+        return NULL;
+    return (const cgwr_str *)ids->vals[id_slot(ids, cgwp_hash_mix(id))];
 }
 
 static const char *const spec_kind[CGWR_NKINDS] = { "object", "file", "function" };
 
-/* Define compressed ID id of kind as s[0..len), a name without blanks
+/* Define compressed ID id of kind as str[0..len), a name without blanks
  * around it: the name, after the diagnostics of a redefinition; NULL
- * only after a sticky error.  The table is probed once, and again only
- * when it grew. */
-const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *s, size_t len)
+ * only after a sticky error.  Room is made first, so the table is
+ * probed once. */
+const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *str, size_t len)
 {
-    cgwr_idmap *m = &r->ids[kind];
-    if (m->mask == 0 && id_grow(r, m) < 0)
-        goto nomem;
-    const cgwr_str *name = cgwr_intern(r, s, len);
+    cgwp_hash *ids = &r->ids[kind];
+    if (cgwp_hash_reserve(ids, &r->alloc, 256) < 0) {
+        cgwr_fail(r, CGW_ENOMEM, "out of memory for IDs at line %llu",
+                  (unsigned long long)r->lineno);
+        return NULL;
+    }
+    const cgwr_str *name = cgwr_intern(r, str, len);
     if (name == NULL)
         return NULL;
-    const cgwr_str **slot = id_slot(m, id);
-    if (*slot != NULL) {
-        if (*slot == name)
-            cgwr_diag(r, r->lineno, CGWR_ID_SAME_REDEFINED,
-                      "%s ID (%llu) is defined again with the same name (speedscope "
-                      "rejects this)", spec_kind[kind], (unsigned long long)id);
-        else
-            cgwr_diag(r, r->lineno, CGWR_ID_REDEFINED,
-                      "%s ID (%llu) was \"%.60s\" and is redefined as \"%.60s\"",
-                      spec_kind[kind], (unsigned long long)id, (*slot)->s, name->s);
-        *slot = name;
+    uint64_t key = cgwp_hash_mix(id);
+    size_t slot = id_slot(ids, key);
+    if (ids->vals[slot] == 0) {
+        cgwp_hash_put(ids, slot, key, (uintptr_t)name);
         return name;
     }
-    if ((m->count + 1) * 2 > m->mask) {
-        if (id_grow(r, m) < 0)
-            goto nomem;
-        slot = id_slot(m, id);
-    }
-    m->keys[slot - m->vals] = id;
-    *slot = name;
-    m->count++;
+    const cgwr_str *was = (const cgwr_str *)ids->vals[slot];
+    if (was == name)
+        cgwr_diag(r, r->lineno, CGWR_ID_SAME_REDEFINED,
+                  "%s ID (%llu) is defined again with the same name (speedscope "
+                  "rejects this)", spec_kind[kind], (unsigned long long)id);
+    else
+        cgwr_diag(r, r->lineno, CGWR_ID_REDEFINED,
+                  "%s ID (%llu) was \"%.60s\" and is redefined as \"%.60s\"",
+                  spec_kind[kind], (unsigned long long)id, was->s, name->s);
+    ids->vals[slot] = (uintptr_t)name;
     return name;
-nomem:
-    cgwr_fail(r, CGW_ENOMEM, "out of memory for IDs at line %llu",
-              (unsigned long long)r->lineno);
-    return NULL;
 }
 
-/* Define or look up a compressed ID; p..end is what follows "(". */
-static const cgwr_str *compressed(cgw_reader *r, int kind, const char *p, const char *end)
+/* An empty name of kind: "???" means unknown, but an empty function
+ * name makes KCachegrind abort. */
+static void empty_name(cgw_reader *r, int kind)
 {
-    uint64_t id = 0;
-    const char *d = p;
-    while (p < end && *p >= '0' && *p <= '9') {
-        if (id > (UINT64_MAX - 9) / 10) {
-            cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER, "%s ID \"%.*s\" is too large",
-                      spec_kind[kind], cgwr_clip(d, end, 24), d);
-            return r->unknown;
-        }
-        id = id * 10 + (uint64_t)(*p++ - '0');
+    if (kind == CGWR_FN)
+        cgwr_diag(r, r->lineno, CGWR_EMPTY_FUNCTION,
+                  "empty function name (KCachegrind aborts; \"???\" means unknown)");
+    else
+        cgwr_diag(r, r->lineno, CGWR_EMPTY_NAME, "empty %s name (\"???\" means unknown)",
+                  spec_kind[kind]);
+}
+
+/* Define or look up a compressed ID: digits..rparen is the ID, a Number
+ * (decimal, or hex after 0x), and rparen..end the ')' and what follows. */
+static const cgwr_str *compressed(cgw_reader *r, int kind, const char *digits,
+                                  const char *rparen, const char *end)
+{
+    uint64_t id;
+    int flags = 0;
+    cgwr_number(digits, rparen, &id, &flags);
+    if (flags & CGWR_NUM_OVERFLOW) {
+        cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER, "%s ID \"%.*s\" passes 2^64-1",
+                  spec_kind[kind], cgwr_clip(digits, rparen, 24), digits);
+        return r->unknown;
     }
-    p++; /* ')' */
-    if (*d == '0' && p - d > 2)
-        cgwr_diag(r, r->lineno, CGWR_ID_LEADING_ZERO,
-                  "%s ID (%.*s) has a leading zero", spec_kind[kind], (int)(p - d - 1), d);
-    if (p < end && cgwr_blank(*p))
-        p++;
-    if (p == end) {
+    if (flags & CGWR_NUM_HEX)
+        cgwr_diag(r, r->lineno, CGWR_HEX_ID,
+                  "%s ID (%.*s) is hex, as the grammar allows; KCachegrind reads it as 0",
+                  spec_kind[kind], cgwr_clip(digits, rparen, 24), digits);
+    else if (*digits == '0' && rparen - digits > 1)
+        cgwr_diag(r, r->lineno, CGWR_ID_LEADING_ZERO, "%s ID (%.*s) has a leading zero",
+                  spec_kind[kind], (int)(rparen - digits), digits);
+    const char *cur = rparen + 1;
+    if (cur < end && cgwr_blank(*cur))
+        cur++;
+    if (cur == end) {
         const cgwr_str *name = cgwr_id_name(r, kind, id);
         if (name == NULL) {
             cgwr_diag(r, r->lineno, CGWR_UNDEFINED_ID,
@@ -270,79 +181,56 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *p, const 
         }
         return name;
     }
-    const char *e = end, *s = cgwr_trim(p, &e);
-    if (s != p || e != end)
+    const char *name_end = end, *name = cgwr_trim(cur, &name_end);
+    if (name != cur || name_end != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "blanks around the name of %s ID (%llu); speedscope and gprof2dot strip "
                   "them, KCachegrind keeps them", spec_kind[kind], (unsigned long long)id);
-    return cgwr_id_define(r, kind, id, s, (size_t)(e - s));
+    if (name == name_end)
+        empty_name(r, kind);
+    return cgwr_id_define(r, kind, id, name, (size_t)(name_end - name));
 }
 
-/* The name of a spec line's value s[0..len): "(id) name", "(id)" or a
- * plain name.  Undefined IDs give "???".  NULL only after a sticky error. */
-const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len)
+/* The name of a spec line's value[0..len): "(id) name", "(id)" or a
+ * plain name; "(" and a digit start an ID, as the grammar says.
+ * Undefined IDs give "???".  NULL only after a sticky error. */
+const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len)
 {
-    const char *end = s + len;
-    if (len >= 3 && s[0] == '(' && s[1] >= '0' && s[1] <= '9') {
-        const char *p = s + 1;
-        while (p < end && *p >= '0' && *p <= '9')
-            p++;
-        if (p < end && *p == ')')
-            return compressed(r, kind, s + 1, end);
+    const char *end = value + len;
+    if (len >= 3 && value[0] == '(' && value[1] >= '0' && value[1] <= '9') {
+        uint64_t id;
+        int flags = 0;
+        const char *rparen = cgwr_number(value + 1, end, &id, &flags);
+        if (rparen != NULL && rparen < end && *rparen == ')')
+            return compressed(r, kind, value + 1, rparen, end);
     }
-    const char *e = end, *b = cgwr_trim(s, &e);
-    if (b != s || e != end)
+    const char *name_end = end, *name = cgwr_trim(value, &name_end);
+    if (name != value || name_end != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "blanks around the %s name; speedscope and gprof2dot strip them",
                   spec_kind[kind]);
-    if (b == e)
-        cgwr_diag(r, r->lineno, CGWR_EMPTY_NAME, "empty %s name (\"???\" means unknown)",
-                  spec_kind[kind]);
-    else if (*b == '(')
+    if (name == name_end)
+        empty_name(r, kind);
+    else if (*name == '(')
         cgwr_diag(r, r->lineno, CGWR_PAREN_NAME,
                   "uncompressed %s name \"%.*s\" starts with '(' (Qt Creator loses it; "
                   "compress it as \"(id) name\")", spec_kind[kind],
-                  (int)(e - b > 60 ? 60 : e - b), b);
-    return cgwr_intern(r, b, (size_t)(e - b));
+                  (int)(name_end - name > 60 ? 60 : name_end - name), name);
+    return cgwr_intern(r, name, (size_t)(name_end - name));
 }
 
 void cgwr_ids_reset(cgw_reader *r)
 {
-    for (int k = 0; k < CGWR_NKINDS; k++) {
-        cgwr_idmap *m = &r->ids[k];
-        if (m->mask)
-            memset(m->vals, 0, (m->mask + 1) * sizeof *m->vals);
-        m->count = 0;
-    }
-    free_chunks(r, &r->fn_chunks);
+    for (int k = 0; k < CGWR_NKINDS; k++)
+        cgwp_hash_clear(&r->ids[k]);
+    cgwp_arena_free(&r->fn_arena, &r->alloc);
     r->nfns = 0;
-    if (r->fn_mask)
-        memset(r->fn_slots, 0, (r->fn_mask + 1) * sizeof *r->fn_slots);
+    cgwp_hash_clear(&r->fn_table);
 }
 
-static size_t fn_hash(const cgwr_str *ob, const cgwr_str *fl, const cgwr_str *name)
+static uint64_t fn_key(const cgwr_str *ob, const cgwr_str *fl, const cgwr_str *name)
 {
-    return (size_t)mix((uintptr_t)ob * 31 + (uintptr_t)fl * 7 + (uintptr_t)name);
-}
-
-static int fn_grow(cgw_reader *r)
-{
-    size_t cap = r->fn_mask ? (r->fn_mask + 1) * 2 : 1024;
-    uint32_t *slots = cgwp_alloc(&r->alloc, cap * sizeof *slots);
-    if (slots == NULL)
-        return -1;
-    memset(slots, 0, cap * sizeof *slots);
-    for (size_t i = 0; i < r->nfns; i++) {
-        const cgwr_fn *f = r->fns[i];
-        size_t j = fn_hash(f->ob, f->fl, f->name) & (cap - 1);
-        while (slots[j] != 0)
-            j = (j + 1) & (cap - 1);
-        slots[j] = (uint32_t)i + 1;
-    }
-    cgwp_free(&r->alloc, r->fn_slots);
-    r->fn_slots = slots;
-    r->fn_mask = cap - 1;
-    return 0;
+    return cgwp_hash_mix((uintptr_t)ob * 31 + (uintptr_t)fl * 7 + (uintptr_t)name);
 }
 
 /* The index of function (ob, fl, name) in the part, added when new;
@@ -354,18 +242,21 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
 {
     cgwr_str *hinted = (cgwr_str *)name;
     if (name->hint < r->nfns) {
-        const cgwr_fn *f = r->fns[name->hint];
-        if (f->ob == ob && f->fl == fl && f->name == name)
+        const cgwr_fn *func = r->fns[name->hint];
+        if (func->ob == ob && func->fl == fl && func->name == name)
             return (int)name->hint;
     }
-    if ((r->nfns + 1) * 2 > r->fn_mask && fn_grow(r) < 0)
+    if (cgwp_hash_reserve(&r->fn_table, &r->alloc, 1024) < 0)
         goto nomem;
-    size_t j = fn_hash(ob, fl, name) & r->fn_mask;
-    for (uint32_t k; (k = r->fn_slots[j]) != 0; j = (j + 1) & r->fn_mask) {
-        const cgwr_fn *f = r->fns[k - 1];
-        if (f->ob == ob && f->fl == fl && f->name == name) {
-            hinted->hint = k - 1;
-            return (int)k - 1;
+    uint64_t key = fn_key(ob, fl, name);
+    size_t slot = cgwp_hash_start(&r->fn_table, key);
+    for (uintptr_t entry; (entry = r->fn_table.vals[slot]) != 0;
+         slot = cgwp_hash_next(&r->fn_table, slot)) {
+        const cgwr_fn *func = r->fns[entry - 1];
+        if (r->fn_table.keys[slot] == key && func->ob == ob && func->fl == fl &&
+            func->name == name) {
+            hinted->hint = (uint32_t)(entry - 1);
+            return (int)(entry - 1);
         }
     }
     if (r->nfns == r->fns_cap) {
@@ -382,17 +273,17 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
      * each doubling, into pages the kernel must fault in */
     size_t nagg = (r->flags & CGW_READ_CHECK) ? r->nevents : 0;
     size_t size = sizeof(cgwr_fn) + 3 * nagg * sizeof(uint64_t);
-    cgwr_fn *f = arena(r, &r->fn_chunks, size);
-    if (f == NULL)
+    cgwr_fn *func = cgwp_arena_alloc(&r->fn_arena, &r->alloc, size);
+    if (func == NULL)
         goto nomem;
-    memset(f, 0, size);
-    f->ob = ob;
-    f->fl = fl;
-    f->name = name;
-    f->first_line = line;
-    f->nagg = (uint32_t)nagg;
-    r->fns[r->nfns] = f;
-    r->fn_slots[j] = (uint32_t)r->nfns + 1;
+    memset(func, 0, size);
+    func->ob = ob;
+    func->fl = fl;
+    func->name = name;
+    func->first_line = line;
+    func->nagg = (uint32_t)nagg;
+    r->fns[r->nfns] = func;
+    cgwp_hash_put(&r->fn_table, slot, key, r->nfns + 1);
     hinted->hint = (uint32_t)r->nfns;
     return (int)r->nfns++;
 nomem:
@@ -403,13 +294,11 @@ nomem:
 
 void cgwr_names_free(cgw_reader *r)
 {
-    free_chunks(r, &r->fn_chunks);
-    for (int k = 0; k < CGWR_NKINDS; k++) {
-        cgwp_free(&r->alloc, r->ids[k].keys);
-        cgwp_free(&r->alloc, r->ids[k].vals);
-    }
+    cgwp_arena_free(&r->fn_arena, &r->alloc);
+    for (int k = 0; k < CGWR_NKINDS; k++)
+        cgwp_hash_free(&r->ids[k], &r->alloc);
     cgwp_free(&r->alloc, r->fns);
-    cgwp_free(&r->alloc, r->fn_slots);
-    cgwp_free(&r->alloc, r->pool);
-    free_chunks(r, &r->chunks);
+    cgwp_hash_free(&r->fn_table, &r->alloc);
+    cgwp_hash_free(&r->pool, &r->alloc);
+    cgwp_arena_free(&r->names, &r->alloc);
 }

@@ -1,4 +1,4 @@
-/* read.h - the reader's private state, shared by the read-*.c files.
+/* read.h - the reader's private state, shared by the files of lib/read.
  * Never installed.  Cross-file names use the cgwr_ prefix. */
 #ifndef CGW_READ_H
 #define CGW_READ_H
@@ -9,14 +9,14 @@
 
 #include "cgw.h"
 #include "common/alloc.h"
+#include "common/arena.h"
 #include "common/compiler.h"
+#include "common/hash.h"
 
 
-/* byte b in each of the eight bytes of a word (word-at-a-time scans) */
-#define CGWR_BYTES(b) ((uint64_t)(b) * 0x0101010101010101u)
-
-/* Diagnostic codes; the table in read-diag.c gives each its name and
- * severity.  Append only, so the names stay stable. */
+/* Diagnostic codes; the table in diag.c gives each its name and
+ * severity.  The names are what users see and match on: they never
+ * change.  The numbers are internal. */
 enum cgwr_code {
     /* errors */
     CGWR_NUL_BYTE, CGWR_UNKNOWN_LINE, CGWR_BAD_NUMBER, CGWR_BAD_VERSION,
@@ -24,7 +24,7 @@ enum cgwr_code {
     CGWR_SUMMARY_BEFORE_EVENTS, CGWR_POSITIONS_AFTER_EVENTS, CGWR_TOO_MANY_COSTS,
     CGWR_CALL_WITHOUT_COST, CGWR_UNDEFINED_ID, CGWR_ID_REDEFINED,
     CGWR_NEGATIVE_POSITION, CGWR_TOTALS_MISMATCH, CGWR_OVERFLOW, CGWR_SYNTAX,
-    CGWR_NO_CALLEE, CGWR_EVENTS_REDEFINED, CGWR_ROUNDTRIP,
+    CGWR_NO_CALLEE, CGWR_EVENTS_REDEFINED,
     /* warnings: the portability tier */
     CGWR_CR, CGWR_TAB, CGWR_BLANK, CGWR_NO_FINAL_NEWLINE, CGWR_NO_FORMAT_LINE,
     CGWR_HEADER_ORDER, CGWR_KEY_WITHOUT_SPACE, CGWR_NONPORTABLE_HEADER,
@@ -38,12 +38,14 @@ enum cgwr_code {
     CGWR_INVALID_UTF8, CGWR_UNKNOWN_HEADER, CGWR_HEADER_IN_BODY, CGWR_EMPTY_NAME,
     CGWR_JUMP_COSTS, CGWR_DUPLICATE_EVENT, CGWR_BAD_FORMULA, CGWR_EVENT_NAME, CGWR_CR_IN_LINE,
     CGWR_JUMP_FOLLOWED, CGWR_DESC_TYPE, CGWR_REPEATED_KEY,
+    /* the spec's corners and what the main readers crash on or misread */
+    CGWR_POSITIONS_ORDER, CGWR_EMPTY_FUNCTION, CGWR_HEX_ID, CGWR_INDENTED_COST,
+    CGWR_HEX_PREFIX, CGWR_OB_IN_FUNCTION, CGWR_HEX_STEP,
     CGWR_NCODES
 };
 
 /* An interned name: one per distinct string for the reader's life. */
 typedef struct cgwr_str {
-    uint64_t hash;
     uint32_t len;
     uint32_t fn_part;  /* part in which fn_index is valid (0: none) */
     uint32_t fn_index; /* first function of this name in that part */
@@ -51,21 +53,6 @@ typedef struct cgwr_str {
                           cgwr_function() checks before its hash table */
     char s[];
 } cgwr_str;
-
-/* Memory handed out in chunks and freed all at once: with the reader
- * (names) or at the end of the part (its functions). */
-typedef struct cgwr_chunk {
-    struct cgwr_chunk *next;
-    size_t used, cap;
-    uint64_t data[]; /* 8-aligned for cgwr_str */
-} cgwr_chunk;
-
-/* Open-addressing maps.  ids: compressed ID -> name, per kind and part. */
-typedef struct cgwr_idmap {
-    uint64_t *keys;
-    const cgwr_str **vals;
-    size_t count, mask; /* mask + 1 slots, 0 before the first insert */
-} cgwr_idmap;
 
 /* A function of the current part: (object, file, name) and what the
  * whole-part checks count for it. */
@@ -140,18 +127,16 @@ struct cgw_reader {
     uint64_t nerrors, nwarnings;
 
     /* names */
-    cgwr_chunk *chunks;
-    const cgwr_str **pool;
-    size_t pool_count, pool_mask;
-    cgwr_idmap ids[CGWR_NKINDS];
+    cgwp_arena names;  /* every cgwr_str, for the reader's life */
+    cgwp_hash pool;    /* hash of a string -> its cgwr_str */
+    cgwp_hash ids[CGWR_NKINDS]; /* cgwp_hash_mix(ID) -> cgwr_str, per part */
     const cgwr_str *unknown; /* "???" */
 
     /* functions of the part */
     cgwr_fn **fns;
     size_t nfns, fns_cap;
-    cgwr_chunk *fn_chunks; /* the functions themselves, sums included */
-    uint32_t *fn_slots;
-    size_t fn_mask;
+    cgwp_arena fn_arena; /* the functions themselves, sums included */
+    cgwp_hash fn_table;  /* hash of (ob, fl, name) -> index in fns + 1 */
 
     /* the part */
     cgwr_part part;
@@ -181,7 +166,7 @@ struct cgw_reader {
     uint64_t *block_start; /* the part's totals when the block began */
 };
 
-/* read-diag.c */
+/* diag.c */
 /* Each code is shown this many times a file; the rest are counted and
  * summed up in one diagnostic at the end, so a CRLF file of a million
  * lines gives a readable report. */
@@ -198,7 +183,7 @@ cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
 #endif
     ;
 
-/* read-input.c: the next line without its end (\n, \r\n); NULL at the
+/* input.c: the next line without its end (\n, \r\n); NULL at the
  * end of the input or after an error */
 const char *cgwr_getline(cgw_reader *r, size_t *len);
 int cgwr_input_fd(cgw_reader *r, int fd, int own);
@@ -207,111 +192,124 @@ void cgwr_input_memory(cgw_reader *r, const char *p, size_t len);
 int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx);
 void cgwr_input_free(cgw_reader *r);
 
-/* read-names.c */
-const cgwr_str *cgwr_intern(cgw_reader *r, const char *s, size_t len);
-const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *s, size_t len);
+/* names.c */
+void cgwr_names_init(cgw_reader *r);
+const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len);
+const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len);
 const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id);
-const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *s, size_t len);
+const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char *str, size_t len);
 void cgwr_ids_reset(cgw_reader *r);
 int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
                   const cgwr_str *name, uint64_t line);
 void cgwr_names_free(cgw_reader *r);
 
-static inline int cgwr_blank(char c)
+static inline int cgwr_blank(char ch)
 {
-    return c == ' ' || c == '\t';
+    return ch == ' ' || ch == '\t';
 }
 
-/* p..*end without leading and trailing blanks; returns the new start. */
-static inline const char *cgwr_trim(const char *p, const char **end)
+/* cur..*end without leading and trailing blanks; returns the new start. */
+static inline const char *cgwr_trim(const char *cur, const char **end)
 {
-    while (p < *end && cgwr_blank(*p))
-        p++;
-    while (*end > p && cgwr_blank((*end)[-1]))
+    while (cur < *end && cgwr_blank(*cur))
+        cur++;
+    while (*end > cur && cgwr_blank((*end)[-1]))
         (*end)--;
-    return p;
+    return cur;
 }
 
 /* Length of an excerpt of the input for a message: at most max bytes,
  * never past end (input lines are not NUL-terminated). */
-static inline int cgwr_clip(const char *p, const char *end, int max)
+static inline int cgwr_clip(const char *start, const char *end, int max)
 {
-    return end - p > max ? max : (int)(end - p);
+    return end - start > max ? max : (int)(end - start);
 }
 
 /* Numbers: decimal, or hex after 0x.  Returns the end of the digits, or
  * NULL when there is none; *flags gets CGWR_NUM_* bits.  Inline: the
  * cost lines spend most of their time here. */
-enum { CGWR_NUM_HEX = 1, CGWR_NUM_UPPER = 2, CGWR_NUM_OVERFLOW = 4 };
+enum { CGWR_NUM_HEX = 1, CGWR_NUM_UPPER = 2, CGWR_NUM_OVERFLOW = 4, CGWR_NUM_0X_UPPER = 8 };
 
-static inline int cgwr_hexval(unsigned char c)
+static inline int cgwr_hexval(unsigned char ch)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
+    if (ch >= '0' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'a' && ch <= 'f')
+        return ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F')
+        return ch - 'A' + 10;
     return -1;
 }
 
-static inline const char *cgwr_number(const char *p, const char *end, uint64_t *v, int *flags)
+static inline const char *cgwr_number(const char *cur, const char *end, uint64_t *value, int *flags)
 {
-    uint64_t x = 0;
+    uint64_t num = 0;
     const char *start;
-    if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        *flags |= CGWR_NUM_HEX | (p[1] == 'X' ? CGWR_NUM_UPPER : 0);
-        start = p += 2;
-        for (int d; p < end && (d = cgwr_hexval((unsigned char)*p)) >= 0; p++) {
-            if (x >> 60)
+    if (end - cur > 2 && cur[0] == '0' && (cur[1] == 'x' || cur[1] == 'X')) {
+        *flags |= CGWR_NUM_HEX | (cur[1] == 'X' ? CGWR_NUM_0X_UPPER : 0);
+        start = cur += 2;
+        for (int digit; cur < end && (digit = cgwr_hexval((unsigned char)*cur)) >= 0; cur++) {
+            if (num >> 60)
                 *flags |= CGWR_NUM_OVERFLOW;
-            if (*p >= 'A' && *p <= 'F')
+            if (*cur >= 'A' && *cur <= 'F')
                 *flags |= CGWR_NUM_UPPER;
-            x = x << 4 | (uint64_t)d;
+            num = num << 4 | (uint64_t)digit;
         }
     } else {
         /* 19 digits cannot overflow: check only from the 20th on */
-        start = p;
-        const char *fast = end - p > 19 ? p + 19 : end;
-        for (; p < fast && (unsigned)(*p - '0') < 10; p++)
-            x = x * 10 + (unsigned)(*p - '0');
-        for (; p < end && (unsigned)(*p - '0') < 10; p++) {
-            unsigned d = (unsigned)(*p - '0');
-            if (x > (UINT64_MAX - d) / 10)
+        start = cur;
+        const char *fast = end - cur > 19 ? cur + 19 : end;
+        for (; cur < fast && (unsigned)(*cur - '0') < 10; cur++)
+            num = num * 10 + (unsigned)(*cur - '0');
+        for (; cur < end && (unsigned)(*cur - '0') < 10; cur++) {
+            unsigned digit = (unsigned)(*cur - '0');
+            if (num > (UINT64_MAX - digit) / 10)
                 *flags |= CGWR_NUM_OVERFLOW;
-            x = x * 10 + d;
+            num = num * 10 + digit;
         }
     }
-    *v = x;
-    return p == start ? NULL : p;
+    *value = num;
+    return cur == start ? NULL : cur;
 }
 
-/* read-header.c */
-int cgwr_header_line(cgw_reader *r, const char *p, size_t len);
-void cgwr_part_start(cgw_reader *r);
+/* header.c: the header lines; cgwr_announce_part() hands out the part's
+ * header as a record once, before its first body record. */
+int cgwr_header_line(cgw_reader *r, const char *cur, size_t len);
 void cgwr_announce_part(cgw_reader *r);
+
+/* part.c: the part's lifecycle, and one line (not taken by the fast
+ * path) to the header or the body */
+void cgwr_part_start(cgw_reader *r);
+void cgwr_line(cgw_reader *r, const char *line, size_t len);
 void cgwr_part_end(cgw_reader *r);
 void cgwr_part_free(cgw_reader *r);
 
-/* read-body.c */
-void cgwr_line(cgw_reader *r, const char *p, size_t len);
-void cgwr_body_reset(cgw_reader *r);
-/* Take the lines at the reader's place that need no diagnostic and no
- * search for their end, until one of them queues a record (1) or a line
- * needs cgwr_getline() and cgwr_line() (0). */
-int cgwr_fast_lines(cgw_reader *r);
-void cgwr_body_end(cgw_reader *r);
+/* body.c: the general parser of body lines (cur or value..end, the key the
+ * len bytes at keyword) */
+void cgwr_position_line(cgw_reader *r, const char *cur, const char *end);
+void cgwr_spec_line(cgw_reader *r, const char *keyword, size_t len, const char *value,
+                    const char *end);
 
-/* read-check.c: the whole-part checks of CGW_READ_CHECK */
+/* emit.c: the end of a function block (fn= or the end of the part), and
+ * the body state of a new part */
+void cgwr_body_end(cgw_reader *r);
+void cgwr_body_reset(cgw_reader *r);
+
+/* fast.c: take the lines at the reader's place that need no diagnostic
+ * and no search for their end, until one of them queues a record (1) or
+ * a line needs cgwr_getline() and cgwr_line() (0). */
+int cgwr_fast_lines(cgw_reader *r);
+
+/* check.c: the whole-part checks of CGW_READ_CHECK */
 void cgwr_check_block(cgw_reader *r);
 /* the cost line of a call from line to callee (a function index, or
  * negative after an error) */
-void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *c);
+void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *costs);
 void cgwr_check_part(cgw_reader *r);
 
-/* read-input.c: the unread input that ends in '\n', as [start, *end):
+/* input.c: the unread input that ends in '\n', as [start, *end):
  * whole lines that cgwr_fast_lines() may take without looking for their
- * end; cgwr_take_line() consumes one of n bytes (its '\n' included), as
+ * end; cgwr_take_line() consumes one of len bytes (its '\n' included), as
  * cgwr_getline() does. */
 static inline const char *cgwr_whole_lines(const cgw_reader *r, const char **end)
 {
@@ -339,19 +337,19 @@ static inline int cgwr_warning_counted(cgw_reader *r, int code)
     return 1;
 }
 
-static inline void cgwr_take_lines(cgw_reader *r, size_t n, uint64_t lines)
+static inline void cgwr_take_lines(cgw_reader *r, size_t len, uint64_t lines)
 {
     if (r->mem)
-        r->mem_off += n;
+        r->mem_off += len;
     else
-        r->buf_start += n;
+        r->buf_start += len;
     r->lineno += lines;
-    r->consumed += n;
+    r->consumed += len;
 }
 
-static inline void cgwr_take_line(cgw_reader *r, size_t n)
+static inline void cgwr_take_line(cgw_reader *r, size_t len)
 {
-    cgwr_take_lines(r, n, 1);
+    cgwr_take_lines(r, len, 1);
 }
 
 /* The next record slot, for the line being read.  A cost record sets
@@ -359,11 +357,11 @@ static inline void cgwr_take_line(cgw_reader *r, size_t n)
  * that saves a memset on most lines. */
 static inline cgw_record *cgwr_push(cgw_reader *r, cgw_record_kind kind, uint64_t line)
 {
-    int k = r->nq++;
-    cgw_record *rec = &r->q[k];
-    if (r->q_dirty[k] || kind != CGW_REC_COST)
+    int slot = r->nq++;
+    cgw_record *rec = &r->q[slot];
+    if (r->q_dirty[slot] || kind != CGW_REC_COST)
         memset(rec, 0, sizeof *rec);
-    r->q_dirty[k] = kind != CGW_REC_COST;
+    r->q_dirty[slot] = kind != CGW_REC_COST;
     rec->kind = kind;
     rec->line = line;
     rec->part = &r->part.pub;

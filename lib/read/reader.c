@@ -8,21 +8,17 @@
 
 static cgw_reader *reader_new(const cgw_read_options *o)
 {
-    cgw_allocator a;
+    cgw_allocator alloc;
     unsigned kinds = CGW_SKIP(CGW_REC_PART_END + 1) - CGW_SKIP(CGW_REC_PART);
     unsigned flags = CGW_READ_CHECK | CGW_READ_MAP;
-    if (cgwp_pick_allocator(o ? o->allocator : NULL, &a) < 0 ||
-        (o != NULL && ((o->flags & ~flags) || (o->skip & ~kinds)))) {
+    if (o != NULL && ((o->flags & ~flags) || (o->skip & ~kinds))) {
         errno = EINVAL;
         return NULL;
     }
-    cgw_reader *r = a.malloc(a.ctx, sizeof *r);
-    if (r == NULL) {
-        errno = ENOMEM;
+    cgw_reader *r = cgwp_new_handle(o ? o->allocator : NULL, sizeof *r, &alloc);
+    if (r == NULL)
         return NULL;
-    }
-    memset(r, 0, sizeof *r);
-    r->alloc = a;
+    r->alloc = alloc;
     r->fd = -1;
     if (o != NULL) {
         r->flags = o->flags;
@@ -33,6 +29,7 @@ static cgw_reader *reader_new(const cgw_read_options *o)
     r->part.pub.version = 1;
     r->part.pub.positions = CGW_POS_LINE;
     r->part.pub.npos = 1;
+    cgwr_names_init(r);
     r->unknown = cgwr_intern(r, "???", 3);
     if (r->unknown == NULL) {
         cgw_reader_close(r);

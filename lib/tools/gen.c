@@ -15,24 +15,24 @@
 
 /* ------------------------------------------------------------ randomness */
 
-static uint64_t splitmix(uint64_t *s)
+static uint64_t splitmix(uint64_t *rng)
 {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
+    uint64_t mixed = (*rng += 0x9e3779b97f4a7c15u);
+    mixed = (mixed ^ (mixed >> 30)) * 0xbf58476d1ce4e5b9u;
+    mixed = (mixed ^ (mixed >> 27)) * 0x94d049bb133111ebu;
+    return mixed ^ (mixed >> 31);
 }
 
-static uint64_t below(uint64_t *s, uint64_t n)
+static uint64_t below(uint64_t *rng, uint64_t bound)
 {
-    return n ? splitmix(s) % n : 0;
+    return bound ? splitmix(rng) % bound : 0;
 }
 
-/* Mostly small values, now and then a large one: i in [0, n). */
-static uint64_t skewed(uint64_t *s, uint64_t n)
+/* Mostly small values, now and then a large one: in [0, bound). */
+static uint64_t skewed(uint64_t *rng, uint64_t bound)
 {
-    uint64_t a = below(s, n), b = below(s, n);
-    return (a * b) / (n ? n : 1);
+    uint64_t first = below(rng, bound), second = below(rng, bound);
+    return (first * second) / (bound ? bound : 1);
 }
 
 /* ------------------------------------------------------------------ plan */
@@ -59,6 +59,8 @@ typedef struct gen_fn {
 typedef struct gen {
     cgw_writer *w;
     cgw_options wo;                /* the writer's, with its allocator */
+    unsigned kinds[CGW_NPOS_MAX];  /* of its positions, in array order */
+    size_t npos;
     const cgw_gen_options *o;
     unsigned nev;
     double scale;
@@ -82,16 +84,16 @@ static const char *const known_events[] = {
 /* Per mille of Ir that each event costs on average, as in real runs. */
 static const unsigned event_share[NKNOWN] = { 1000, 300, 150, 2, 10, 5, 1, 2, 1, 180, 9, 6, 2 };
 
-static void event_name(unsigned e, char *out, size_t n)
+static void event_name(unsigned event, char *out, size_t size)
 {
-    if (e < NKNOWN)
-        snprintf(out, n, "%s", known_events[e]);
+    if (event < NKNOWN)
+        snprintf(out, size, "%s", known_events[event]);
     else
-        snprintf(out, n, "Ev%u", e + 1);
+        snprintf(out, size, "Ev%u", event + 1);
 }
 
 /* Names with spaces, "::", "<...>", "(" and UTF-8, each unique by index. */
-static void function_name(char *out, size_t n, uint32_t f)
+static void function_name(char *out, size_t size, uint32_t func)
 {
     static const char *const forms[] = {
         "%s_%u",
@@ -104,135 +106,138 @@ static void function_name(char *out, size_t n, uint32_t f)
         "Engine::tick(float)::{lambda(int)#%u}::operator()(int) const",
     };
     static const char *const verbs[] = { "read", "write", "hash", "sort", "scan", "emit" };
-    if (f == 0) {
-        snprintf(out, n, "main");
+    if (func == 0) {
+        snprintf(out, size, "main");
         return;
     }
-    unsigned k = f % (unsigned)(sizeof forms / sizeof *forms);
-    if (k == 0)
-        snprintf(out, n, forms[0], verbs[f / 8 % 6], f);
+    unsigned form = func % (unsigned)(sizeof forms / sizeof *forms);
+    if (form == 0)
+        snprintf(out, size, forms[0], verbs[func / 8 % 6], func);
     else
-        snprintf(out, n, forms[k], f);
+        snprintf(out, size, forms[form], func);
 }
 
-static void file_name(char *out, size_t n, uint32_t i)
+static void file_name(char *out, size_t size, uint32_t file)
 {
     static const char *const forms[] = {
         "src/module%u.c", "src/engine/render_%u.cpp", "include/ns/vector_%u.hpp",
         "/usr/src/debug/my project/file %u.cc", "src/ünïcode_%u.c",
     };
-    snprintf(out, n, forms[i % 5], i);
+    snprintf(out, size, forms[file % 5], file);
 }
 
-static void object_name(char *out, size_t n, uint32_t i)
+static void object_name(char *out, size_t size, uint32_t object)
 {
-    if (i == 0)
-        snprintf(out, n, "/usr/bin/cggen-program");
+    if (object == 0)
+        snprintf(out, size, "/usr/bin/cggen-program");
     else
-        snprintf(out, n, "/usr/lib/x86_64-linux-gnu/libpart%u.so.%u", i, 1 + i % 3);
+        snprintf(out, size, "/usr/lib/x86_64-linux-gnu/libpart%u.so.%u", object, 1 + object % 3);
 }
 
-static uint64_t *costs_at(gen *g, size_t k)
+static uint64_t *costs_at(gen *g, size_t slot)
 {
-    return g->costs + k * g->nev;
+    return g->costs + slot * g->nev;
 }
 
 /* Functions: where they live, how hot, how long, what they cost. */
-static void plan_functions(gen *g, uint64_t *s)
+static void plan_functions(gen *g, uint64_t *rng)
 {
-    const cgw_gen_options *o = g->o;
+    const cgw_gen_options *opts = g->o;
     uint64_t addr = 0x400000, line_base = 10;
-    for (uint32_t f = 0; f < o->functions; f++) {
-        gen_fn *fn = &g->fns[f];
-        fn->file = (uint32_t)below(s, o->files);
-        fn->object = fn->file % o->objects;
-        fn->hot = 1 + 10000 / (1 + skewed(s, 1000));
-        fn->base = 2 + below(s, 24) + (below(s, 10) == 0 ? below(s, 150) : 0);
-        double l = (double)fn->base * g->scale + 0.5;
-        fn->lines = l < 1 ? 1 : (uint64_t)l;
-        fn->first_line = line_base + below(s, 3000);
+    for (uint32_t func = 0; func < opts->functions; func++) {
+        gen_fn *fn = &g->fns[func];
+        fn->file = (uint32_t)below(rng, opts->files);
+        fn->object = fn->file % opts->objects;
+        fn->hot = 1 + 10000 / (1 + skewed(rng, 1000));
+        fn->base = 2 + below(rng, 24) + (below(rng, 10) == 0 ? below(rng, 150) : 0);
+        double scaled = (double)fn->base * g->scale + 0.5;
+        fn->lines = scaled < 1 ? 1 : (uint64_t)scaled;
+        fn->first_line = line_base + below(rng, 3000);
         fn->addr = addr;
         addr += fn->lines * 16 + 64; /* room for a block that grows while written */
-        fn->self = costs_at(g, 2 * (size_t)f);
-        fn->out = costs_at(g, 2 * (size_t)f + 1);
-        uint64_t ir = fn->lines * fn->hot * (1 + below(s, 40));
-        for (unsigned e = 0; e < g->nev; e++) {
-            unsigned share = e < NKNOWN ? event_share[e] : (unsigned)below(s, 500);
-            fn->self[e] = e == 0 ? ir : ir * share / 1000 * (1 + below(s, 3)) / 2;
+        fn->self = costs_at(g, 2 * (size_t)func);
+        fn->out = costs_at(g, 2 * (size_t)func + 1);
+        uint64_t ir = fn->lines * fn->hot * (1 + below(rng, 40));
+        for (unsigned ev = 0; ev < g->nev; ev++) {
+            unsigned share = ev < NKNOWN ? event_share[ev] : (unsigned)below(rng, 500);
+            fn->self[ev] = ev == 0 ? ir : ir * share / 1000 * (1 + below(rng, 3)) / 2;
         }
     }
 }
 
 /* The call graph: mostly forward, some cycles and recursion. */
-static void plan_edges(gen *g, uint64_t *s)
+static void plan_edges(gen *g, uint64_t *rng)
 {
-    const cgw_gen_options *o = g->o;
-    uint32_t nf = o->functions;
+    const cgw_gen_options *opts = g->o;
+    uint32_t nf = opts->functions;
     g->nedges = 0;
-    for (uint32_t f = 0; f < nf; f++) {
-        gen_fn *fn = &g->fns[f];
+    for (uint32_t func = 0; func < nf; func++) {
+        gen_fn *fn = &g->fns[func];
         fn->first_edge = (uint32_t)g->nedges;
-        uint64_t k = o->calls_per_fn == 0 || below(s, 10) < 3 ? 0 : below(s, 2 * o->calls_per_fn + 1);
-        if (f == 0 && nf > 1 && k == 0)
-            k = 1; /* main calls something */
-        for (uint64_t i = 0; i < k; i++) {
-            gen_edge *e = &g->edges[g->nedges++];
-            uint64_t r = below(s, 100);
-            if (r < 4 || nf == 1)
-                e->callee = f; /* recursion */
-            else if (r < 10 || f + 1 == nf)
-                e->callee = (uint32_t)below(s, f + 1); /* a cycle back */
+        uint64_t ncalls = opts->calls_per_fn == 0 || below(rng, 10) < 3
+                              ? 0
+                              : below(rng, 2 * opts->calls_per_fn + 1);
+        if (func == 0 && nf > 1 && ncalls == 0)
+            ncalls = 1; /* main calls something */
+        for (uint64_t i = 0; i < ncalls; i++) {
+            gen_edge *edge = &g->edges[g->nedges++];
+            uint64_t roll = below(rng, 100);
+            if (roll < 4 || nf == 1)
+                edge->callee = func; /* recursion */
+            else if (roll < 10 || func + 1 == nf)
+                edge->callee = (uint32_t)below(rng, func + 1); /* a cycle back */
             else
-                e->callee = f + 1 + (uint32_t)skewed(s, nf - f - 1);
-            e->count = 1 + skewed(s, 1000) * (1 + below(s, 20));
-            e->inclusive = costs_at(g, 2 * (size_t)nf + (size_t)(e - g->edges));
+                edge->callee = func + 1 + (uint32_t)skewed(rng, nf - func - 1);
+            edge->count = 1 + skewed(rng, 1000) * (1 + below(rng, 20));
+            edge->inclusive = costs_at(g, 2 * (size_t)nf + (size_t)(edge - g->edges));
         }
-        fn->nedges = (uint32_t)k;
+        fn->nedges = (uint32_t)ncalls;
     }
 }
 
 /* Inclusive costs.  A call along a back edge (callee index <= caller)
- * gets a slice of the callee's self cost; forward callers of g share
- * what is left of g's self cost plus all its calls.  Processing callers
+ * gets a slice of the callee's self cost; its forward callers share
+ * what is left of its self cost plus all its calls.  Processing callers
  * from the highest index down makes every forward callee final first. */
 static void plan_inclusive(gen *g)
 {
     uint32_t nf = g->o->functions;
     unsigned ne = g->nev;
-    for (uint32_t f = 0; f < nf; f++)
-        g->fns[f].nback = g->fns[f].nfwd = 0;
-    for (uint32_t f = 0; f < nf; f++)
-        for (uint32_t j = 0; j < g->fns[f].nedges; j++) {
-            const gen_edge *e = &g->edges[g->fns[f].first_edge + j];
-            if (e->callee <= f)
-                g->fns[e->callee].nback++;
+    for (uint32_t func = 0; func < nf; func++)
+        g->fns[func].nback = g->fns[func].nfwd = 0;
+    for (uint32_t func = 0; func < nf; func++)
+        for (uint32_t j = 0; j < g->fns[func].nedges; j++) {
+            const gen_edge *edge = &g->edges[g->fns[func].first_edge + j];
+            if (edge->callee <= func)
+                g->fns[edge->callee].nback++;
             else
-                g->fns[e->callee].nfwd++;
+                g->fns[edge->callee].nfwd++;
         }
-    for (uint32_t f = 0; f < nf; f++)
-        for (uint32_t j = 0; j < g->fns[f].nedges; j++) {
-            gen_edge *e = &g->edges[g->fns[f].first_edge + j];
-            if (e->callee > f)
+    for (uint32_t func = 0; func < nf; func++)
+        for (uint32_t j = 0; j < g->fns[func].nedges; j++) {
+            gen_edge *edge = &g->edges[g->fns[func].first_edge + j];
+            if (edge->callee > func)
                 continue;
-            uint64_t nback = g->fns[e->callee].nback;
-            for (unsigned v = 0; v < ne; v++)
-                e->inclusive[v] = g->fns[e->callee].self[v] / (2 * nback);
+            uint64_t nback = g->fns[edge->callee].nback;
+            for (unsigned ev = 0; ev < ne; ev++)
+                edge->inclusive[ev] = g->fns[edge->callee].self[ev] / (2 * nback);
         }
-    for (uint32_t f = nf; f-- > 0;) {
-        gen_fn *fn = &g->fns[f];
+    for (uint32_t func = nf; func-- > 0;) {
+        gen_fn *fn = &g->fns[func];
         memset(fn->out, 0, ne * sizeof *fn->out);
         for (uint32_t j = 0; j < fn->nedges; j++) {
-            gen_edge *e = &g->edges[fn->first_edge + j];
-            if (e->callee > f) {
-                const gen_fn *c = &g->fns[e->callee];
-                uint64_t nback = c->nback, nfwd = c->nfwd;
-                for (unsigned v = 0; v < ne; v++) {
-                    uint64_t left = c->self[v] - (nback ? c->self[v] / (2 * nback) * nback : 0);
-                    e->inclusive[v] = (left + c->out[v]) / nfwd;
+            gen_edge *edge = &g->edges[fn->first_edge + j];
+            if (edge->callee > func) {
+                const gen_fn *callee = &g->fns[edge->callee];
+                uint64_t nback = callee->nback, nfwd = callee->nfwd;
+                for (unsigned ev = 0; ev < ne; ev++) {
+                    uint64_t left =
+                        callee->self[ev] - (nback ? callee->self[ev] / (2 * nback) * nback : 0);
+                    edge->inclusive[ev] = (left + callee->out[ev]) / nfwd;
                 }
             }
-            for (unsigned v = 0; v < ne; v++)
-                fn->out[v] += e->inclusive[v];
+            for (unsigned ev = 0; ev < ne; ev++)
+                fn->out[ev] += edge->inclusive[ev];
         }
     }
 }
@@ -243,45 +248,45 @@ static void plan_sites(gen *g)
 {
     uint64_t want = g->scale < 1 ? 1 : (uint64_t)(g->scale + 0.5);
     for (size_t i = 0; i < g->nedges; i++) {
-        gen_edge *e = &g->edges[i];
-        uint64_t s = want < e->count ? want : e->count;
-        e->sites = s > 1000000 ? 1000000 : (uint32_t)s;
+        gen_edge *edge = &g->edges[i];
+        uint64_t sites = want < edge->count ? want : edge->count;
+        edge->sites = sites > 1000000 ? 1000000 : (uint32_t)sites;
     }
 }
 
-static void *gen_alloc(const gen *g, size_t n)
+static void *gen_alloc(const gen *g, size_t size)
 {
-    return g->wo.allocator->malloc(g->wo.allocator->ctx, n ? n : 1);
+    return g->wo.allocator->malloc(g->wo.allocator->ctx, size ? size : 1);
 }
 
-static void gen_free(const gen *g, void *p)
+static void gen_free(const gen *g, void *block)
 {
-    if (p != NULL)
-        g->wo.allocator->free(g->wo.allocator->ctx, p);
+    if (block != NULL)
+        g->wo.allocator->free(g->wo.allocator->ctx, block);
 }
 
-/* Name i: functions, then files, then objects. */
-static void plan_name(const gen *g, size_t i, char *buf, size_t n)
+/* The nth name: functions, then files, then objects. */
+static void plan_name(const gen *g, size_t nth, char *buf, size_t size)
 {
-    const cgw_gen_options *o = g->o;
-    if (i < o->functions)
-        function_name(buf, n, (uint32_t)i);
-    else if (i < (size_t)o->functions + o->files)
-        file_name(buf, n, (uint32_t)(i - o->functions));
+    const cgw_gen_options *opts = g->o;
+    if (nth < opts->functions)
+        function_name(buf, size, (uint32_t)nth);
+    else if (nth < (size_t)opts->functions + opts->files)
+        file_name(buf, size, (uint32_t)(nth - opts->functions));
     else
-        object_name(buf, n, (uint32_t)(i - o->functions - o->files));
+        object_name(buf, size, (uint32_t)(nth - opts->functions - opts->files));
 }
 
 /* Every name in one block: measured, then written. */
 static int plan_names(gen *g)
 {
-    const cgw_gen_options *o = g->o;
-    size_t n = (size_t)o->functions + o->files + o->objects, bytes = 0;
+    const cgw_gen_options *opts = g->o;
+    size_t count = (size_t)opts->functions + opts->files + opts->objects, bytes = 0;
     char buf[200];
-    g->name_at = gen_alloc(g, n * sizeof *g->name_at);
+    g->name_at = gen_alloc(g, count * sizeof *g->name_at);
     if (g->name_at == NULL)
         return -1;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < count; i++) {
         plan_name(g, i, buf, sizeof buf);
         g->name_at[i] = bytes;
         bytes += strlen(buf) + 1;
@@ -289,30 +294,30 @@ static int plan_names(gen *g)
     g->text = gen_alloc(g, bytes);
     if (g->text == NULL)
         return -1;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < count; i++)
         plan_name(g, i, g->text + g->name_at[i], sizeof buf);
     return 0;
 }
 
-static const char *fn_name(const gen *g, uint32_t f)
+static const char *fn_name(const gen *g, uint32_t func)
 {
-    return g->text + g->name_at[f];
+    return g->text + g->name_at[func];
 }
 
-static const char *fl_name(const gen *g, uint32_t i)
+static const char *fl_name(const gen *g, uint32_t file)
 {
-    return g->text + g->name_at[g->o->functions + i];
+    return g->text + g->name_at[g->o->functions + file];
 }
 
-static const char *ob_name(const gen *g, uint32_t i)
+static const char *ob_name(const gen *g, uint32_t object)
 {
-    return g->text + g->name_at[g->o->functions + g->o->files + i];
+    return g->text + g->name_at[g->o->functions + g->o->files + object];
 }
 
 static int plan(gen *g)
 {
-    const cgw_gen_options *o = g->o;
-    size_t nf = o->functions, maxe = nf * (2 * (size_t)o->calls_per_fn + 1);
+    const cgw_gen_options *opts = g->o;
+    size_t nf = opts->functions, maxe = nf * (2 * (size_t)opts->calls_per_fn + 1);
     g->fns = gen_alloc(g, nf * sizeof *g->fns);
     g->edges = gen_alloc(g, (maxe ? maxe : 1) * sizeof *g->edges);
     g->costs = gen_alloc(g, (2 * nf + maxe) * g->nev * sizeof *g->costs);
@@ -321,15 +326,15 @@ static int plan(gen *g)
         return -1;
     if (plan_names(g) < 0)
         return -1;
-    uint64_t s = o->seed;
-    plan_functions(g, &s);
-    plan_edges(g, &s);
+    uint64_t rng = opts->seed;
+    plan_functions(g, &rng);
+    plan_edges(g, &rng);
     plan_inclusive(g);
     plan_sites(g);
     memset(g->totals, 0, g->nev * sizeof *g->totals);
-    for (size_t f = 0; f < nf; f++)
-        for (unsigned v = 0; v < g->nev; v++)
-            g->totals[v] += g->fns[f].self[v];
+    for (size_t func = 0; func < nf; func++)
+        for (unsigned ev = 0; ev < g->nev; ev++)
+            g->totals[ev] += g->fns[func].self[ev];
     return 0;
 }
 
@@ -350,72 +355,72 @@ typedef struct gen_cursor {
     uint64_t line, addr, lo, hi;
 } gen_cursor;
 
-static void position(const gen *g, const gen_cursor *c, uint64_t *pos)
+static void position(const gen *g, const gen_cursor *cursor, uint64_t *pos)
 {
-    unsigned kinds[CGW_NPOS_MAX];
-    size_t n = cgw_pos_kinds(g->wo.positions, kinds);
-    for (size_t i = 0; i < n; i++)
-        pos[i] = kinds[i] == CGW_POS_INSTR ? c->addr
-               : kinds[i] == CGW_POS_BB    ? c->addr & ~(uint64_t)31
-                                           : c->line;
+    for (size_t i = 0; i < g->npos; i++)
+        pos[i] = g->kinds[i] == CGW_POS_INSTR ? cursor->addr
+               : g->kinds[i] == CGW_POS_BB    ? cursor->addr & ~(uint64_t)31
+                                              : cursor->line;
 }
 
 /* The next line: mostly a step down the function, now and then a loop
  * back or a jump ahead, as compiled code runs. */
-static void step(gen_cursor *c, uint64_t *s)
+static void step(gen_cursor *cursor, uint64_t *rng)
 {
-    uint64_t r = below(s, 16);
-    if (r == 0 && c->line > c->lo + 3)
-        c->line -= 1 + below(s, 3);
+    uint64_t roll = below(rng, 16);
+    if (roll == 0 && cursor->line > cursor->lo + 3)
+        cursor->line -= 1 + below(rng, 3);
     else
-        c->line += r < 12 ? 1 : 1 + below(s, 6);
-    if (c->line > c->hi)
-        c->line = c->lo + below(s, 4);
-    c->addr += 1 + below(s, 7);
+        cursor->line += roll < 12 ? 1 : 1 + below(rng, 6);
+    if (cursor->line > cursor->hi)
+        cursor->line = cursor->lo + below(rng, 4);
+    cursor->addr += 1 + below(rng, 7);
 }
 
-static cgw_target target_of(const gen *g, uint32_t f)
+static cgw_target target_of(const gen *g, uint32_t func)
 {
-    const gen_fn *fn = &g->fns[f];
-    return (cgw_target){ ob_name(g, fn->object), fl_name(g, fn->file), fn_name(g, f) };
+    const gen_fn *fn = &g->fns[func];
+    return (cgw_target){ ob_name(g, fn->object), fl_name(g, fn->file), fn_name(g, func) };
 }
 
-/* Call site k of edge e (of e->sites): its share of the count and cost. */
-static void call_site(gen *g, const gen_edge *e, uint32_t k, const uint64_t *src)
+/* Call site of edge (of edge->sites): its share of the count and cost. */
+static void call_site(gen *g, const gen_edge *edge, uint32_t site, const uint64_t *src)
 {
-    uint64_t inc[64], count = e->count / e->sites + (k < e->count % e->sites);
-    for (unsigned v = 0; v < g->nev; v++)
-        inc[v] = e->inclusive[v] / e->sites + (k == 0 ? e->inclusive[v] % e->sites : 0);
-    const gen_fn *c = &g->fns[e->callee];
+    uint64_t inc[64], count = edge->count / edge->sites + (site < edge->count % edge->sites);
+    for (unsigned ev = 0; ev < g->nev; ev++)
+        inc[ev] = edge->inclusive[ev] / edge->sites +
+                  (site == 0 ? edge->inclusive[ev] % edge->sites : 0);
+    const gen_fn *callee = &g->fns[edge->callee];
     uint64_t tp[CGW_NPOS_MAX];
-    gen_cursor at = { c->first_line, c->addr, 0, 0 };
+    gen_cursor at = { callee->first_line, callee->addr, 0, 0 };
     position(g, &at, tp);
-    cgw_target t = target_of(g, e->callee);
-    cgw_call(g->w, &t, count, tp, src, inc, g->nev);
+    cgw_target target = target_of(g, edge->callee);
+    cgw_call(g->w, &target, count, tp, src, inc, g->nev);
 }
 
-static void jump(gen *g, uint32_t f, const gen_cursor *c, const uint64_t *src, uint64_t *s)
+static void jump(gen *g, uint32_t func, const gen_cursor *cursor, const uint64_t *src,
+                 uint64_t *rng)
 {
-    gen_cursor to = *c;
-    to.line = c->lo + below(s, c->hi - c->lo + 1);
-    to.addr = g->fns[f].addr + below(s, g->fns[f].lines * 8);
+    gen_cursor to = *cursor;
+    to.line = cursor->lo + below(rng, cursor->hi - cursor->lo + 1);
+    to.addr = g->fns[func].addr + below(rng, g->fns[func].lines * 8);
     uint64_t tp[CGW_NPOS_MAX];
     position(g, &to, tp);
-    cgw_target t = { NULL, NULL, fn_name(g, f) };
-    uint64_t executed = 1 + skewed(s, 5000), followed = below(s, executed + 1);
-    if (below(s, 4) == 0)
-        cgw_jump(g->w, &t, executed, tp, src);
+    cgw_target target = { NULL, NULL, fn_name(g, func) };
+    uint64_t executed = 1 + skewed(rng, 5000), followed = below(rng, executed + 1);
+    if (below(rng, 4) == 0)
+        cgw_jump(g->w, &target, executed, tp, src);
     else
-        cgw_cond_jump(g->w, &t, followed, executed, tp, src);
+        cgw_cond_jump(g->w, &target, followed, executed, tp, src);
 }
 
 /* One function block: cost lines that add up to its self cost, its call
  * sites spread among them, and the optional inline run and jumps. */
-static void function_block(gen *g, uint32_t f, uint64_t lines, uint64_t *s)
+static void function_block(gen *g, uint32_t func, uint64_t lines, uint64_t *rng)
 {
-    const gen_fn *fn = &g->fns[f];
+    const gen_fn *fn = &g->fns[func];
     const unsigned flags = g->o->flags;
-    uint64_t left[64], c[64], pos[CGW_NPOS_MAX];
+    uint64_t left[64], costs[64], pos[CGW_NPOS_MAX];
     memcpy(left, fn->self, g->nev * sizeof *left);
     uint64_t nsites = 0;
     for (uint32_t j = 0; j < fn->nedges; j++)
@@ -424,37 +429,37 @@ static void function_block(gen *g, uint32_t f, uint64_t lines, uint64_t *s)
     gen_cursor cur = { fn->first_line, fn->addr, fn->first_line, fn->first_line + span };
     uint32_t edge = 0, site = 0;
     uint64_t done = 0;
-    int inlined = (flags & CGW_GEN_INLINE) && f % 4 == 1 && lines >= 4;
+    int inlined = (flags & CGW_GEN_INLINE) && func % 4 == 1 && lines >= 4;
     cgw_object(g->w, ob_name(g, fn->object));
     cgw_file(g->w, fl_name(g, fn->file));
-    cgw_function(g->w, fn_name(g, f));
+    cgw_function(g->w, fn_name(g, func));
     for (uint64_t k = 0; k < lines; k++) {
         if (inlined && k == lines / 3) {
             cgw_inline_file(g->w, fl_name(g, (fn->file + 1) % g->o->files));
-            cur.line = 20 + below(s, 200);
+            cur.line = 20 + below(rng, 200);
         } else if (inlined && k == 2 * lines / 3) {
             cgw_inline_file(g->w, fl_name(g, fn->file));
             cur.line = fn->first_line + span / 2;
         }
-        uint64_t m = lines - k, x = (uint64_t)1 << below(s, 4); /* 1..8 */
-        for (unsigned v = 0; v < g->nev; v++) {
-            uint64_t share = m == 1 ? left[v] : left[v] / m * x / 2;
-            c[v] = share < left[v] ? share : left[v];
-            left[v] -= c[v];
+        uint64_t remaining = lines - k, factor = (uint64_t)1 << below(rng, 4); /* 1..8 */
+        for (unsigned ev = 0; ev < g->nev; ev++) {
+            uint64_t share = remaining == 1 ? left[ev] : left[ev] / remaining * factor / 2;
+            costs[ev] = share < left[ev] ? share : left[ev];
+            left[ev] -= costs[ev];
         }
         position(g, &cur, pos);
-        cgw_cost(g->w, pos, c, g->nev);
+        cgw_cost(g->w, pos, costs, g->nev);
         for (; done < nsites && done * lines / nsites <= k; done++) {
-            const gen_edge *e = &g->edges[fn->first_edge + edge];
-            call_site(g, e, site, pos);
-            if (++site == e->sites) {
+            const gen_edge *call = &g->edges[fn->first_edge + edge];
+            call_site(g, call, site, pos);
+            if (++site == call->sites) {
                 site = 0;
                 edge++;
             }
         }
         if ((flags & CGW_GEN_JUMPS) && k % 8 == 5)
-            jump(g, f, &cur, pos, s);
-        step(&cur, s);
+            jump(g, func, &cur, pos, rng);
+        step(&cur, rng);
     }
 }
 
@@ -466,8 +471,8 @@ static void header(gen *g)
     cgw_set_cmd(g->w, buf);
     cgw_set_pid(g->w, 1000 + g->o->seed % 30000);
     cgw_add_desc(g->w, "Trigger", "Program termination");
-    for (unsigned e = 0; e < g->nev; e++) {
-        event_name(e, buf, sizeof buf);
+    for (unsigned ev = 0; ev < g->nev; ev++) {
+        event_name(ev, buf, sizeof buf);
         cgw_add_event(g->w, buf, NULL);
     }
 }
@@ -480,37 +485,37 @@ static uint64_t out_bytes(const gen *g)
 /* Cost lines of a block.  Toward a target size the planned count is
  * corrected as the profile is written: the bytes still wanted, at the
  * bytes per line seen so far, shared by the base lines still to come. */
-static uint64_t block_lines(gen *g, uint32_t f)
+static uint64_t block_lines(gen *g, uint32_t func)
 {
-    const gen_fn *fn = &g->fns[f];
+    const gen_fn *fn = &g->fns[func];
     uint64_t at = out_bytes(g);
     if (g->size == 0 || g->body_lines < 1000)
         return fn->lines;
     if (at >= g->size)
         return 1;
     double per_line = (double)at / (double)g->body_lines;
-    double l = (double)(g->size - at) / per_line * (double)fn->base / (double)g->weight_left;
-    return l < 1 ? 1 : (uint64_t)(l + 0.5);
+    double estimate = (double)(g->size - at) / per_line * (double)fn->base / (double)g->weight_left;
+    return estimate < 1 ? 1 : (uint64_t)(estimate + 0.5);
 }
 
 static void write_profile(gen *g)
 {
     header(g);
     g->weight_left = 0;
-    for (uint32_t f = 0; f < g->o->functions; f++)
-        g->weight_left += g->fns[f].base * g->o->parts;
+    for (uint32_t func = 0; func < g->o->functions; func++)
+        g->weight_left += g->fns[func].base * g->o->parts;
     for (unsigned part = 1; part <= g->o->parts && cgw_error(g->w) == CGW_OK; part++) {
         if (part > 1)
             cgw_new_part(g->w);
         if (g->o->parts > 1)
             cgw_set_thread(g->w, part);
         cgw_set_summary(g->w, g->totals, g->nev);
-        uint64_t s = g->o->seed ^ 0x5bd1e995u;
-        for (uint32_t f = 0; f < g->o->functions && cgw_error(g->w) == CGW_OK; f++) {
-            uint64_t lines = block_lines(g, f);
-            function_block(g, f, lines, &s);
+        uint64_t rng = g->o->seed ^ 0x5bd1e995u;
+        for (uint32_t func = 0; func < g->o->functions && cgw_error(g->w) == CGW_OK; func++) {
+            uint64_t lines = block_lines(g, func);
+            function_block(g, func, lines, &rng);
             g->body_lines += lines;
-            g->weight_left -= g->fns[f].base;
+            g->weight_left -= g->fns[func].base;
         }
     }
 }
@@ -523,14 +528,15 @@ static int count_bytes(void *ctx, const char *buf, size_t len)
 }
 
 /* One profile from a plan at the given scale into w. */
-static cgw_status generate(cgw_writer *w, const cgw_gen_options *o, double scale,
+static cgw_status generate(cgw_writer *w, const cgw_gen_options *opts, double scale,
                            uint64_t size)
 {
-    gen g = { .w = w, .o = o, .nev = o->events, .scale = scale, .size = size };
+    gen g = { .w = w, .o = opts, .nev = opts->events, .scale = scale, .size = size };
     cgw_get_options(w, &g.wo);
+    g.npos = cgw_pos_kinds(g.wo.positions, g.kinds);
     if (plan(&g) < 0)
         cgw_set_error(w, CGW_ENOMEM, "cgw_generate",
-                      "out of memory for the plan of %u functions", o->functions);
+                      "out of memory for the plan of %u functions", opts->functions);
     else
         write_profile(&g);
     plan_free(&g);
@@ -538,7 +544,7 @@ static cgw_status generate(cgw_writer *w, const cgw_gen_options *o, double scale
 }
 
 /* The bytes of the profile at a scale, counted but written nowhere. */
-static cgw_status probe(cgw_writer *w, const cgw_gen_options *o, double scale, uint64_t *bytes)
+static cgw_status probe(cgw_writer *w, const cgw_gen_options *opts, double scale, uint64_t *bytes)
 {
     cgw_options co;
     cgw_get_options(w, &co);
@@ -547,7 +553,7 @@ static cgw_status probe(cgw_writer *w, const cgw_gen_options *o, double scale, u
     cgw_writer *pw = cgw_open_callback(count_bytes, bytes, &co);
     if (pw == NULL)
         return cgw_set_error(w, CGW_ENOMEM, "cgw_generate", "out of memory for a probe writer");
-    cgw_status st = generate(pw, o, scale, 0);
+    cgw_status st = generate(pw, opts, scale, 0);
     if (st == CGW_OK)
         st = cgw_finish(pw);
     if (st != CGW_OK)
@@ -556,20 +562,20 @@ static cgw_status probe(cgw_writer *w, const cgw_gen_options *o, double scale, u
     return st;
 }
 
-void cgw_gen_defaults(cgw_gen_options *o)
+void cgw_gen_defaults(cgw_gen_options *opts)
 {
-    if (o == NULL)
+    if (opts == NULL)
         return;
-    memset(o, 0, sizeof *o);
-    o->functions = 200;
-    o->files = 20;
-    o->objects = 3;
-    o->events = 2;
-    o->calls_per_fn = 3;
-    o->parts = 1;
+    memset(opts, 0, sizeof *opts);
+    opts->functions = 200;
+    opts->files = 20;
+    opts->objects = 3;
+    opts->events = 2;
+    opts->calls_per_fn = 3;
+    opts->parts = 1;
 }
 
-cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *o)
+cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *opts)
 {
     cgw_status st = cgw_error(w);
     if (w == NULL || st != CGW_OK)
@@ -577,26 +583,26 @@ cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *o)
     if (cgw_get_state(w) != CGW_STATE_HEADER)
         return cgw_set_error(w, CGW_EUSAGE, "cgw_generate",
                              "not allowed after the first part's header has ended");
-    if (o == NULL)
+    if (opts == NULL)
         return cgw_set_error(w, CGW_EINVAL, "cgw_generate", "options are NULL");
-    if (o->functions == 0 || o->functions > (1u << 24) || o->files == 0 ||
-        o->objects == 0 || o->events == 0 || o->events > 64 || o->parts == 0 ||
-        o->calls_per_fn > 1000 || (o->flags & ~(unsigned)(CGW_GEN_INLINE | CGW_GEN_JUMPS)))
+    if (opts->functions == 0 || opts->functions > (1u << 24) || opts->files == 0 ||
+        opts->objects == 0 || opts->events == 0 || opts->events > 64 || opts->parts == 0 ||
+        opts->calls_per_fn > 1000 || (opts->flags & ~(unsigned)(CGW_GEN_INLINE | CGW_GEN_JUMPS)))
         return cgw_set_error(w, CGW_EINVAL, "cgw_generate",
                          "options out of range: functions 1..2^24, files, objects and parts "
                          "at least 1, events 1..64, calls_per_fn up to 1000, flags "
                          "CGW_GEN_INLINE|CGW_GEN_JUMPS");
     double scale = 1;
-    if (o->size > 0) {
+    if (opts->size > 0) {
         /* bytes grow about linearly with the scale: two probes, written
          * nowhere, fit the line that gives the scale for the size */
         uint64_t at1, at64;
-        if ((st = probe(w, o, 1, &at1)) != CGW_OK || (st = probe(w, o, 64, &at64)) != CGW_OK)
+        if ((st = probe(w, opts, 1, &at1)) != CGW_OK || (st = probe(w, opts, 64, &at64)) != CGW_OK)
             return st;
         double per = at64 > at1 ? (double)(at64 - at1) / 63 : 1, fixed = (double)at1 - per;
-        scale = ((double)o->size - fixed) / per;
+        scale = ((double)opts->size - fixed) / per;
         if (scale < 0.01)
             scale = 0.01;
     }
-    return generate(w, o, scale, o->size);
+    return generate(w, opts, scale, opts->size);
 }

@@ -5,30 +5,30 @@
 
 #include "cgw.h"
 
-static cgw_status part_header(cgw_writer *w, const cgw_part *p)
+static cgw_status part_header(cgw_writer *w, const cgw_part *part)
 {
     cgw_status st = CGW_OK;
-    if (p->index > 1) {
+    if (part->index > 1) {
         st = cgw_new_part(w);
     } else {
-        if (p->creator != NULL)
-            st = cgw_set_creator(w, p->creator);
-        if (st == CGW_OK && p->cmd != NULL)
-            st = cgw_set_cmd(w, p->cmd);
-        if (st == CGW_OK && p->has_pid)
-            st = cgw_set_pid(w, p->pid);
-        for (size_t i = 0; st == CGW_OK && i < p->nevents; i++)
-            st = cgw_add_event(w, p->events[i].name, p->events[i].long_name);
-        for (size_t i = 0; st == CGW_OK && i < p->nderived; i++)
-            st = cgw_add_derived_event(w, p->derived[i].name, p->derived[i].formula,
-                                       p->derived[i].long_name);
+        if (part->creator != NULL)
+            st = cgw_set_creator(w, part->creator);
+        if (st == CGW_OK && part->cmd != NULL)
+            st = cgw_set_cmd(w, part->cmd);
+        if (st == CGW_OK && part->has_pid)
+            st = cgw_set_pid(w, part->pid);
+        for (size_t i = 0; st == CGW_OK && i < part->nevents; i++)
+            st = cgw_add_event(w, part->events[i].name, part->events[i].long_name);
+        for (size_t i = 0; st == CGW_OK && i < part->nderived; i++)
+            st = cgw_add_derived_event(w, part->derived[i].name, part->derived[i].formula,
+                                       part->derived[i].long_name);
     }
-    if (st == CGW_OK && p->has_thread)
-        st = cgw_set_thread(w, p->thread);
-    for (size_t i = 0; st == CGW_OK && i < p->ndescs; i++)
-        st = cgw_add_desc(w, p->descs[i].type, p->descs[i].value);
-    if (st == CGW_OK && p->summary != NULL)
-        st = cgw_set_summary(w, p->summary, p->nevents);
+    if (st == CGW_OK && part->has_thread)
+        st = cgw_set_thread(w, part->thread);
+    for (size_t i = 0; st == CGW_OK && i < part->ndescs; i++)
+        st = cgw_add_desc(w, part->descs[i].type, part->descs[i].value);
+    if (st == CGW_OK && part->summary != NULL)
+        st = cgw_set_summary(w, part->summary, part->nevents);
     return st;
 }
 
@@ -39,7 +39,7 @@ cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec)
         return w == NULL ? CGW_EUSAGE : st;
     if (rec == NULL)
         return cgw_set_error(w, CGW_EUSAGE, "cgw_write_record", "the record is NULL");
-    size_t n = rec->part->nevents;
+    size_t nevents = rec->part->nevents;
     switch (rec->kind) {
     case CGW_REC_PART:
         return part_header(w, rec->part);
@@ -52,9 +52,10 @@ cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec)
     case CGW_REC_INLINE:
         return cgw_inline_file(w, rec->source_file);
     case CGW_REC_COST:
-        return cgw_cost(w, rec->pos, rec->costs, n);
+        return cgw_cost(w, rec->pos, rec->costs, nevents);
     case CGW_REC_CALL:
-        return cgw_call(w, &rec->target, rec->count, rec->target_pos, rec->pos, rec->costs, n);
+        return cgw_call(w, &rec->target, rec->count, rec->target_pos, rec->pos, rec->costs,
+                        nevents);
     case CGW_REC_JUMP:
         return cgw_jump(w, &rec->target, rec->count, rec->target_pos, rec->pos);
     case CGW_REC_COND_JUMP:
@@ -74,10 +75,10 @@ cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec)
 static int narrow(unsigned from, unsigned to, const uint64_t *in, uint64_t *out)
 {
     unsigned kinds[CGW_NPOS_MAX];
-    size_t n = cgw_pos_kinds(from, kinds), j = 0;
+    size_t nkinds = cgw_pos_kinds(from, kinds), j = 0;
     if ((to & from) != to)
         return -1;
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < nkinds; i++)
         if (to & kinds[i])
             out[j++] = in[i];
     return 0;
@@ -100,73 +101,74 @@ typedef struct held {
     cgw_record rec;
 } held;
 
-static cgw_status flush_held(cgw_writer *w, held *h)
+static cgw_status flush_held(cgw_writer *w, held *pending)
 {
-    if (!h->valid)
+    if (!pending->valid)
         return CGW_OK;
-    h->valid = 0;
-    return cgw_write_record(w, &h->rec);
+    pending->valid = 0;
+    return cgw_write_record(w, &pending->rec);
 }
 
 /* Add rec's costs to the held line when it is the same place (the npos
  * positions the writer writes, all that rec->pos holds); 1 if so. */
-static int merge(held *h, const cgw_record *rec, size_t npos)
+static int merge(held *pending, const cgw_record *rec, size_t npos)
 {
-    if (!h->valid || rec->function != h->rec.function ||
-        rec->source_file != h->rec.source_file ||
-        memcmp(rec->pos, h->pos, npos * sizeof *h->pos) != 0)
+    if (!pending->valid || rec->function != pending->rec.function ||
+        rec->source_file != pending->rec.source_file ||
+        memcmp(rec->pos, pending->pos, npos * sizeof *pending->pos) != 0)
         return 0;
-    for (size_t i = 0; i < h->n; i++)
-        if (rec->costs[i] > UINT64_MAX - h->costs[i])
+    for (size_t i = 0; i < pending->n; i++)
+        if (rec->costs[i] > UINT64_MAX - pending->costs[i])
             return 0;
-    for (size_t i = 0; i < h->n; i++)
-        h->costs[i] += rec->costs[i];
+    for (size_t i = 0; i < pending->n; i++)
+        pending->costs[i] += rec->costs[i];
     return 1;
 }
 
-static cgw_status hold(const recoder *rc, held *h, const cgw_record *rec)
+static cgw_status hold(const recoder *rc, held *pending, const cgw_record *rec)
 {
-    size_t n = rec->part->nevents;
-    if (n > h->n) {
-        const cgw_allocator *a = rc->opts.allocator;
-        uint64_t *c = h->costs ? a->realloc(a->ctx, h->costs, n * sizeof *c)
-                               : a->malloc(a->ctx, n * sizeof *c);
-        if (c == NULL)
+    size_t nevents = rec->part->nevents;
+    if (nevents > pending->n) {
+        const cgw_allocator *alloc = rc->opts.allocator;
+        uint64_t *grown = pending->costs
+                              ? alloc->realloc(alloc->ctx, pending->costs, nevents * sizeof *grown)
+                              : alloc->malloc(alloc->ctx, nevents * sizeof *grown);
+        if (grown == NULL)
             return cgw_set_error(rc->w, CGW_ENOMEM, "cgw_recode",
-                                 "out of memory for %zu events", n);
-        h->costs = c;
+                                 "out of memory for %zu events", nevents);
+        pending->costs = grown;
     }
-    h->n = n;
-    memcpy(h->costs, rec->costs, n * sizeof *h->costs);
-    memcpy(h->pos, rec->pos, rc->npos * sizeof *h->pos);
-    h->rec = *rec;
-    h->rec.pos = h->pos;
-    h->rec.costs = h->costs;
-    h->valid = 1;
+    pending->n = nevents;
+    memcpy(pending->costs, rec->costs, nevents * sizeof *pending->costs);
+    memcpy(pending->pos, rec->pos, rc->npos * sizeof *pending->pos);
+    pending->rec = *rec;
+    pending->rec.pos = pending->pos;
+    pending->rec.costs = pending->costs;
+    pending->valid = 1;
     return CGW_OK;
 }
 
-static int all_zero(const uint64_t *c, size_t n)
+static int all_zero(const uint64_t *costs, size_t count)
 {
-    for (size_t i = 0; i < n; i++)
-        if (c[i] != 0)
+    for (size_t i = 0; i < count; i++)
+        if (costs[i] != 0)
             return 0;
     return 1;
 }
 
 /* One record of cgw_recode(), with positions already narrowed. */
-static cgw_status recode_one(const recoder *rc, held *h, const cgw_record *rec,
+static cgw_status recode_one(const recoder *rc, held *pending, const cgw_record *rec,
                              unsigned flags)
 {
     cgw_writer *w = rc->w;
-    if (rec->kind == CGW_REC_COST && merge(h, rec, rc->npos))
+    if (rec->kind == CGW_REC_COST && merge(pending, rec, rc->npos))
         return CGW_OK;
-    cgw_status st = flush_held(w, h);
+    cgw_status st = flush_held(w, pending);
     if (st != CGW_OK)
         return st;
     switch (rec->kind) {
     case CGW_REC_COST:
-        return hold(rc, h, rec);
+        return hold(rc, pending, rec);
     case CGW_REC_JUMP:
     case CGW_REC_COND_JUMP:
         return (flags & CGW_RECODE_JUMPS) ? cgw_write_record(w, rec) : CGW_OK;
@@ -196,7 +198,7 @@ cgw_status cgw_recode(cgw_reader *r, cgw_writer *w, unsigned flags)
                              r == NULL ? "the reader is NULL" : "unknown flags %#x", flags);
     unsigned kinds[CGW_NPOS_MAX];
     rc.npos = cgw_pos_kinds(rc.opts.positions, kinds);
-    held h = { 0 };
+    held pending = { 0 };
     const cgw_record *rec;
     cgw_record copy;
     uint64_t pos[CGW_NPOS_MAX], tpos[CGW_NPOS_MAX];
@@ -215,13 +217,13 @@ cgw_status cgw_recode(cgw_reader *r, cgw_writer *w, unsigned flags)
             copy.target_pos = rec->target_pos != NULL ? tpos : NULL;
             rec = &copy;
         }
-        if ((st = recode_one(&rc, &h, rec, flags)) != CGW_OK)
+        if ((st = recode_one(&rc, &pending, rec, flags)) != CGW_OK)
             break;
     }
     if (st == CGW_OK)
-        st = flush_held(w, &h);
-    if (h.costs != NULL)
-        rc.opts.allocator->free(rc.opts.allocator->ctx, h.costs);
+        st = flush_held(w, &pending);
+    if (pending.costs != NULL)
+        rc.opts.allocator->free(rc.opts.allocator->ctx, pending.costs);
     if (st == CGW_OK && cgw_error(w) == CGW_OK)
         return CGW_OK;
     if (cgw_error(w) == CGW_OK) /* the reader failed */

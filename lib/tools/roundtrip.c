@@ -20,12 +20,12 @@ static cgw_reader *open_input(const input *in)
     return cgw_reader_open_memory(in->buf, in->len, &in->opts);
 }
 
-static void report(const cgw_read_options *o, uint64_t line, uint64_t *diffs, const char *msg)
+static void report(const cgw_read_options *opts, uint64_t line, uint64_t *diffs, const char *msg)
 {
     ++*diffs;
-    if (o != NULL && o->diag != NULL) {
-        cgw_diagnostic d = { line, CGW_ERROR, "roundtrip", msg };
-        o->diag(o->diag_ctx, &d);
+    if (opts != NULL && opts->diag != NULL) {
+        cgw_diagnostic diag = { line, CGW_ERROR, "roundtrip", msg };
+        opts->diag(opts->diag_ctx, &diag);
     }
 }
 
@@ -85,32 +85,33 @@ static cgw_status next_data(cgw_reader *r, const cgw_record **rec)
 /* Compare in with the written bytes, record by record; stop at the first
  * difference. */
 static cgw_status compare(const input *in, const char *out, size_t outlen,
-                          const cgw_read_options *o, uint64_t *diffs)
+                          const cgw_read_options *opts, uint64_t *diffs)
 {
     input again = { NULL, out, outlen, in->opts };
-    cgw_reader *a = open_input(in), *b = open_input(&again);
+    cgw_reader *orig = open_input(in), *copy = open_input(&again);
     cgw_status st = CGW_OK;
-    if (a == NULL || b == NULL) {
+    if (orig == NULL || copy == NULL) {
         st = status_of(NULL, CGW_OK);
     } else {
-        const cgw_record *ra, *rb;
+        const cgw_record *orig_rec, *copy_rec;
         char what[400], msg[600];
         for (;;) {
-            if ((st = next_data(a, &ra)) != CGW_OK || (st = next_data(b, &rb)) != CGW_OK)
+            if ((st = next_data(orig, &orig_rec)) != CGW_OK ||
+                (st = next_data(copy, &copy_rec)) != CGW_OK)
                 break;
-            if (cgw_record_compare(ra, rb, what, sizeof what) != 0) {
+            if (cgw_record_compare(orig_rec, copy_rec, what, sizeof what) != 0) {
                 snprintf(msg, sizeof msg, "the re-read record (line %llu of the rewritten "
-                         "profile) differs: %s", rb ? (unsigned long long)rb->line : 0ull,
-                         what);
-                report(o, ra ? ra->line : 0, diffs, msg);
+                         "profile) differs: %s",
+                         copy_rec ? (unsigned long long)copy_rec->line : 0ull, what);
+                report(opts, orig_rec ? orig_rec->line : 0, diffs, msg);
                 break;
             }
-            if (ra == NULL)
+            if (orig_rec == NULL)
                 break;
         }
     }
-    cgw_reader_close(a);
-    cgw_reader_close(b);
+    cgw_reader_close(orig);
+    cgw_reader_close(copy);
     return st;
 }
 

@@ -33,11 +33,11 @@ static cgw_status enter_function(cgw_writer *w, const char *call)
     return CGW_OK;
 }
 
-static cgw_status check_costs(cgw_writer *w, const char *what, const uint64_t *c, size_t n)
+static cgw_status check_costs(cgw_writer *w, const char *what, const uint64_t *costs, size_t ncosts)
 {
-    if (n > w->nevents)
-        return cgwp_fail(w, CGW_EINVAL, "%zu %s costs for %zu events", n, what, w->nevents);
-    if (n > 0 && c == NULL)
+    if (ncosts > w->nevents)
+        return cgwp_fail(w, CGW_EINVAL, "%zu %s costs for %zu events", ncosts, what, w->nevents);
+    if (ncosts > 0 && costs == NULL)
         return cgwp_fail(w, CGW_EINVAL, "%s costs are NULL", what);
     return CGW_OK;
 }
@@ -76,34 +76,34 @@ cgw_status cgwp_end_function(cgw_writer *w)
  * to w->totals in the same pass and *any gets the OR of the costs, an
  * upper bound of the largest, for cgw_cost's overflow test.  Inlined,
  * the NULL of a call is a constant, so the test leaves both loops. */
-static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *p, const uint64_t *c, size_t n,
-                                       uint64_t *any)
+static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *out, const uint64_t *costs,
+                                       size_t ncosts, uint64_t *any)
 {
     uint64_t *totals = w->totals, bits = 0;
-    size_t m = n;
+    size_t kept = ncosts;
     if (w->flags & CGW_COMPACT) {
-        while (m > 0 && c[m - 1] == 0)
-            m--;
+        while (kept > 0 && costs[kept - 1] == 0)
+            kept--;
     }
-    for (size_t i = 0; i < m; i++) {
-        uint64_t v = c[i];
+    for (size_t i = 0; i < kept; i++) {
+        uint64_t cost = costs[i];
         if (any != NULL) {
-            totals[i] += v;
-            bits |= v;
+            totals[i] += cost;
+            bits |= cost;
         }
-        *p++ = ' ';
-        p = cgwp_fmt_dec(p, v);
+        *out++ = ' ';
+        out = cgwp_fmt_dec(out, cost);
     }
     if (any != NULL)
         *any = bits;
     if (!(w->flags & CGW_COMPACT)) {
-        for (size_t i = m; i < w->nevents; i++) {
-            p[0] = ' ';
-            p[1] = '0';
-            p += 2;
+        for (size_t i = kept; i < w->nevents; i++) {
+            out[0] = ' ';
+            out[1] = '0';
+            out += 2;
         }
     }
-    return p;
+    return out;
 }
 
 static cgw_status choose(cgw_writer *w, const char *call, int kind, const char *what,
@@ -180,11 +180,12 @@ cgw_status cgw_inline_file(cgw_writer *w, const char *name)
 
 /* Every check of cgw_cost at once, for the hot path; when one fails the
  * slow path repeats them one by one to say which. */
-static int cost_ready(const cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t n)
+static int cost_ready(const cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
+                      size_t ncosts)
 {
     return w != NULL && w->err == CGW_OK && w->state == CGWP_ST_BODY && w->cur_fn != 0 &&
            w->next_ob == w->cur_ob && (w->next_fl == 0 || w->next_fl == w->cur_fl) &&
-           pos != NULL && n <= w->nevents && (costs != NULL || n == 0);
+           pos != NULL && ncosts <= w->nevents && (costs != NULL || ncosts == 0);
 }
 
 /* The costs just added may have made a total pass 2^64-1, as w->room (a
@@ -192,11 +193,11 @@ static int cost_ready(const cgw_writer *w, const uint64_t *pos, const uint64_t *
  * it: CGW_OK with w->room exact again, or take the costs back out and
  * name the first event that overflows.  Compact mode added none of the
  * trailing zeros, which cannot wrap anything. */
-static CGWP_COLD cgw_status check_totals(cgw_writer *w, const uint64_t *costs, size_t n)
+static CGWP_COLD cgw_status check_totals(cgw_writer *w, const uint64_t *costs, size_t ncosts)
 {
     uint64_t room = UINT64_MAX;
     size_t i, wrapped = 0;
-    for (i = 0; i < n; i++)
+    for (i = 0; i < ncosts; i++)
         wrapped |= w->totals[i] < costs[i];
     if (!wrapped) {
         for (i = 0; i < w->nevents; i++)
@@ -205,64 +206,65 @@ static CGWP_COLD cgw_status check_totals(cgw_writer *w, const uint64_t *costs, s
         w->room = room;
         return CGW_OK;
     }
-    for (i = 0; i < n; i++)
+    for (i = 0; i < ncosts; i++)
         w->totals[i] -= costs[i];
-    for (i = 0; i + 1 < n && costs[i] <= UINT64_MAX - w->totals[i]; i++)
+    for (i = 0; i + 1 < ncosts && costs[i] <= UINT64_MAX - w->totals[i]; i++)
         ;
     return cgwp_fail(w, CGW_ERANGE, "the total of event %zu would pass 2^64-1", i + 1);
 }
 
 /* cgw_cost() when cost_ready() fails: the checks one at a time. */
-static CGWP_COLD cgw_status check_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t n)
+static CGWP_COLD cgw_status check_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
+                                       size_t ncosts)
 {
     cgw_status st = enter_function(w, "cgw_cost");
     if (st == CGW_OK && pos == NULL)
         st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
     if (st == CGW_OK)
-        st = check_costs(w, "self", costs, n);
+        st = check_costs(w, "self", costs, ncosts);
     return st;
 }
 
-cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t n)
+cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t ncosts)
 {
-    if (!cost_ready(w, pos, costs, n)) {
-        cgw_status st = check_cost(w, pos, costs, n);
+    if (!cost_ready(w, pos, costs, ncosts)) {
+        cgw_status st = check_cost(w, pos, costs, ncosts);
         if (st != CGW_OK)
             return st;
     }
     w->call = "cgw_cost";
-    char *p = cgwp_reserve(w, w->line_max);
-    if (p == NULL)
+    char *start = cgwp_reserve(w, w->line_max);
+    if (start == NULL)
         return w->err;
     uint64_t any;
-    char *q = cgwp_pos(w, p, pos, 0);
-    q = put_costs(w, q, costs, n, &any);
+    char *out = cgwp_pos(w, start, pos, 0);
+    out = put_costs(w, out, costs, ncosts, &any);
     if (any <= w->room) { /* no cost can have made its total wrap */
         w->room -= any;
     } else {
-        cgw_status st = check_totals(w, costs, n);
+        cgw_status st = check_totals(w, costs, ncosts);
         if (st != CGW_OK)
             return st;
     }
-    *q++ = '\n';
-    return cgwp_commit(w, p, q);
+    *out++ = '\n';
+    return cgwp_commit(w, start, out);
 }
 
 /* Resolve a callee or jump target to table entries; checks come first. */
-static cgw_status resolve(cgw_writer *w, const cgw_target *t, const char *what,
+static cgw_status resolve(cgw_writer *w, const cgw_target *target, const char *what,
                           uint32_t *ob, uint32_t *fl, uint32_t *fn)
 {
-    if (t == NULL || t->function == NULL)
+    if (target == NULL || target->function == NULL)
         return cgwp_fail(w, CGW_EINVAL, "the %s has no function name", what);
     cgw_status st = CGW_OK;
     *ob = w->cur_ob;
     *fl = w->cur_fl;
-    if (t->object != NULL)
-        st = cgwp_intern(w, CGWP_OB, "object name", t->object, 0, 0, ob);
-    if (st == CGW_OK && t->file != NULL)
-        st = cgwp_intern(w, CGWP_FL, "file name", t->file, 0, 0, fl);
+    if (target->object != NULL)
+        st = cgwp_intern(w, CGWP_OB, "object name", target->object, 0, 0, ob);
+    if (st == CGW_OK && target->file != NULL)
+        st = cgwp_intern(w, CGWP_FL, "file name", target->file, 0, 0, fl);
     if (st == CGW_OK)
-        st = cgwp_intern(w, CGWP_FN, "function name", t->function, *ob, *fl, fn);
+        st = cgwp_intern(w, CGWP_FN, "function name", target->function, *ob, *fl, fn);
     return st;
 }
 
@@ -277,18 +279,18 @@ static cgw_status enter_association(cgw_writer *w, const char *call, const uint6
 
 /* " TARGET\nSOURCE": the rest of a calls=/jump= line and the source
  * line's positions; only the source moves the base. */
-static char *target_and_source(cgw_writer *w, char *q, const uint64_t *target,
+static char *target_and_source(cgw_writer *w, char *out, const uint64_t *target,
                                const uint64_t *source)
 {
-    *q++ = ' ';
-    q = cgwp_pos(w, q, target ? target : zero_pos, 1);
-    *q++ = '\n';
-    return cgwp_pos(w, q, source, 0);
+    *out++ = ' ';
+    out = cgwp_pos(w, out, target ? target : zero_pos, 1);
+    *out++ = '\n';
+    return cgwp_pos(w, out, source, 0);
 }
 
 cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
                     const uint64_t *target_pos, const uint64_t *source_pos,
-                    const uint64_t *inclusive, size_t n)
+                    const uint64_t *inclusive, size_t ncosts)
 {
     uint32_t ob, fl, fn;
     cgw_status st = enter_association(w, "cgw_call", source_pos);
@@ -297,7 +299,7 @@ cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
         st = cgwp_fail(w, CGW_EINVAL, "call count 0 (callgrind_annotate turns such a call "
                        "into self cost); only CGW_COMPACT allows it");
     if (st == CGW_OK)
-        st = check_costs(w, "inclusive", inclusive, n);
+        st = check_costs(w, "inclusive", inclusive, ncosts);
     if (st == CGW_OK)
         st = resolve(w, callee, "callee", &ob, &fl, &fn);
     if (st == CGW_OK && ob != 0 && (compact ? ob != w->cur_ob : 1))
@@ -308,16 +310,16 @@ cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
         st = cgwp_write_name(w, "cfn=", CGWP_FN, fn);
     if (st != CGW_OK)
         return st;
-    char *p = cgwp_reserve(w, w->line_max);
-    if (p == NULL)
+    char *start = cgwp_reserve(w, w->line_max);
+    if (start == NULL)
         return w->err;
-    char *q = p;
-    memcpy(q, "calls=", 6);
-    q = cgwp_fmt_dec(q + 6, count);
-    q = target_and_source(w, q, target_pos, source_pos);
-    q = put_costs(w, q, inclusive, n, NULL);
-    *q++ = '\n';
-    return cgwp_commit(w, p, q);
+    char *out = start;
+    memcpy(out, "calls=", 6);
+    out = cgwp_fmt_dec(out + 6, count);
+    out = target_and_source(w, out, target_pos, source_pos);
+    out = put_costs(w, out, inclusive, ncosts, NULL);
+    *out++ = '\n';
+    return cgwp_commit(w, start, out);
 }
 
 static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, int cond,
@@ -342,19 +344,19 @@ static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, in
         st = cgwp_write_name(w, "jfn=", CGWP_FN, fn);
     if (st != CGW_OK)
         return st;
-    char *p = cgwp_reserve(w, w->line_max);
-    if (p == NULL)
+    char *start = cgwp_reserve(w, w->line_max);
+    if (start == NULL)
         return w->err;
-    char *q = p;
-    memcpy(q, cond ? "jcnd=" : "jump=", 5);
-    q = cgwp_fmt_dec(q + 5, count);
+    char *out = start;
+    memcpy(out, cond ? "jcnd=" : "jump=", 5);
+    out = cgwp_fmt_dec(out + 5, count);
     if (cond) {
-        *q++ = '/';
-        q = cgwp_fmt_dec(q, executed);
+        *out++ = '/';
+        out = cgwp_fmt_dec(out, executed);
     }
-    q = target_and_source(w, q, target_pos, source_pos);
-    *q++ = '\n';
-    return cgwp_commit(w, p, q);
+    out = target_and_source(w, out, target_pos, source_pos);
+    *out++ = '\n';
+    return cgwp_commit(w, start, out);
 }
 
 cgw_status cgw_jump(cgw_writer *w, const cgw_target *to, uint64_t count,

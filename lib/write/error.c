@@ -100,34 +100,34 @@ cgw_status cgwp_enter(cgw_writer *w, const char *call, int states)
 }
 
 /* Header text: one line, so no line breaks. */
-cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *s)
+cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *text)
 {
-    if (s == NULL)
+    if (text == NULL)
         return cgwp_fail(w, CGW_EINVAL, "%s is NULL", what);
-    const char *bad = strpbrk(s, "\r\n");
+    const char *bad = strpbrk(text, "\r\n");
     if (bad != NULL)
         return cgwp_fail(w, CGW_EINVAL, "%s contains a %s at byte %zu", what,
                          *bad == '\n' ? "line feed" : "carriage return",
-                         (size_t)(bad - s));
+                         (size_t)(bad - text));
     return CGW_OK;
 }
 
 /* A name must survive "(id) name" in every reader: readers strip blanks
  * around it, and without compression "(digit" would read as an ID. */
-cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *s)
+cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *name)
 {
-    cgw_status st = cgwp_check_text(w, what, s);
+    cgw_status st = cgwp_check_text(w, what, name);
     if (st != CGW_OK)
         return st;
-    size_t n = strlen(s);
-    if (n == 0)
+    size_t len = strlen(name);
+    if (len == 0)
         return cgwp_fail(w, CGW_EINVAL, "%s is empty", what);
-    if (s[0] == ' ' || s[0] == '\t' || s[n - 1] == ' ' || s[n - 1] == '\t')
+    if (name[0] == ' ' || name[0] == '\t' || name[len - 1] == ' ' || name[len - 1] == '\t')
         return cgwp_fail(w, CGW_EINVAL, "%s \"%.64s\" has leading or trailing blanks",
-                         what, s);
-    if ((w->flags & CGW_NO_NAME_COMPRESSION) && s[0] == '(' && s[1] >= '0' && s[1] <= '9')
+                         what, name);
+    if ((w->flags & CGW_NO_NAME_COMPRESSION) && name[0] == '(' && name[1] >= '0' && name[1] <= '9')
         return cgwp_fail(w, CGW_EINVAL,
                          "%s \"%.64s\" starts with '(' and a digit, which readers take "
-                         "for a compressed ID without name compression", what, s);
+                         "for a compressed ID without name compression", what, name);
     return CGW_OK;
 }

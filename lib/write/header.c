@@ -8,37 +8,37 @@
 #include "common/formula.h"
 #include "write.h"
 
-/* Append s[0..n) to a growing header text. */
-static cgw_status text_add(cgw_writer *w, cgwp_text *t, const char *s, size_t n)
+/* Append str[0..nbytes) to a growing header text. */
+static cgw_status text_add(cgw_writer *w, cgwp_text *text, const char *str, size_t nbytes)
 {
-    if (t->cap - t->len < n) {
-        size_t cap = t->cap ? t->cap : 64;
-        while (cap - t->len < n)
+    if (text->cap - text->len < nbytes) {
+        size_t cap = text->cap ? text->cap : 64;
+        while (cap - text->len < nbytes)
             cap *= 2;
-        char *p = cgwp_realloc(&w->alloc, t->p, cap);
-        if (p == NULL)
+        char *grown = cgwp_realloc(&w->alloc, text->p, cap);
+        if (grown == NULL)
             return cgwp_fail(w, CGW_ENOMEM, "out of memory growing header text to %zu bytes",
                              cap);
-        t->p = p;
-        t->cap = cap;
+        text->p = grown;
+        text->cap = cap;
     }
-    memcpy(t->p + t->len, s, n);
-    t->len += n;
+    memcpy(text->p + text->len, str, nbytes);
+    text->len += nbytes;
     return CGW_OK;
 }
 
-static cgw_status text_adds(cgw_writer *w, cgwp_text *t, const char *s)
+static cgw_status text_adds(cgw_writer *w, cgwp_text *text, const char *str)
 {
-    return text_add(w, t, s, strlen(s));
+    return text_add(w, text, str, strlen(str));
 }
 
-/* Replace *slot with a copy of s; called after the entry check. */
-static cgw_status copy_text(cgw_writer *w, char **slot, const char *what, const char *s)
+/* Replace *slot with a copy of str; called after the entry check. */
+static cgw_status copy_text(cgw_writer *w, char **slot, const char *what, const char *str)
 {
-    cgw_status st = cgwp_check_text(w, what, s);
+    cgw_status st = cgwp_check_text(w, what, str);
     if (st != CGW_OK)
         return st;
-    char *copy = cgwp_strdup(&w->alloc, s);
+    char *copy = cgwp_strdup(&w->alloc, str);
     if (copy == NULL)
         return cgwp_fail(w, CGW_ENOMEM, "out of memory copying the %s", what);
     cgwp_free(&w->alloc, *slot);
@@ -105,10 +105,10 @@ cgw_status cgw_add_desc(cgw_writer *w, const char *type, const char *value)
     return st;
 }
 
-static int is_event_name(const char *s)
+static int is_event_name(const char *name)
 {
-    size_t n = strlen(s);
-    return n > 0 && cgwp_event_name_span(s, n) == n;
+    size_t len = strlen(name);
+    return len > 0 && cgwp_event_name_span(name, len) == len;
 }
 
 static cgw_status check_new_event(cgw_writer *w, const char *name, const char *long_name)
@@ -136,11 +136,11 @@ static int defined(void *ctx, const char *name, size_t len)
     return cgwp_lookup(ctx, CGWP_EV, buf) != NULL;
 }
 
-static cgw_status check_formula(cgw_writer *w, const char *f)
+static cgw_status check_formula(cgw_writer *w, const char *formula)
 {
     char msg[160];
-    if (cgwp_formula_check(f, defined, w, msg, sizeof msg) != 0)
-        return cgwp_fail(w, CGW_EINVAL, "formula \"%.64s\": %s", f, msg);
+    if (cgwp_formula_check(formula, defined, w, msg, sizeof msg) != 0)
+        return cgwp_fail(w, CGW_EINVAL, "formula \"%.64s\": %s", formula, msg);
     return CGW_OK;
 }
 
@@ -207,35 +207,35 @@ cgw_status cgw_add_derived_event(cgw_writer *w, const char *name, const char *fo
     return add_event(w, name, formula, long_name);
 }
 
-cgw_status cgw_set_summary(cgw_writer *w, const uint64_t *costs, size_t n)
+cgw_status cgw_set_summary(cgw_writer *w, const uint64_t *costs, size_t ncosts)
 {
     cgw_status st = cgwp_enter(w, "cgw_set_summary", CGWP_ST_HEADER | CGWP_ST_PART_HEADER);
     if (st != CGW_OK)
         return st;
-    if (n > w->nevents)
-        return cgwp_fail(w, CGW_EINVAL, "%zu costs for %zu events", n, w->nevents);
-    if (n > 0 && costs == NULL)
+    if (ncosts > w->nevents)
+        return cgwp_fail(w, CGW_EINVAL, "%zu costs for %zu events", ncosts, w->nevents);
+    if (ncosts > 0 && costs == NULL)
         return cgwp_fail(w, CGW_EINVAL, "costs is NULL");
-    if (n > w->nsummary) {
-        uint64_t *s = cgwp_realloc(&w->alloc, w->summary, n * sizeof *s);
-        if (s == NULL)
+    if (ncosts > w->nsummary) {
+        uint64_t *grown = cgwp_realloc(&w->alloc, w->summary, ncosts * sizeof *grown);
+        if (grown == NULL)
             return cgwp_fail(w, CGW_ENOMEM, "out of memory copying the summary");
-        w->summary = s;
+        w->summary = grown;
     }
-    if (n > 0)
-        memcpy(w->summary, costs, n * sizeof *costs);
-    w->nsummary = n;
+    if (ncosts > 0)
+        memcpy(w->summary, costs, ncosts * sizeof *costs);
+    w->nsummary = ncosts;
     w->has_summary = 1;
     return CGW_OK;
 }
 
 /* "key: N\n" */
-static cgw_status put_number_line(cgw_writer *w, const char *key, uint64_t v)
+static cgw_status put_number_line(cgw_writer *w, const char *key, uint64_t value)
 {
     char line[64];
-    size_t k = strlen(key);
-    memcpy(line, key, k);
-    char *end = cgwp_fmt_dec(line + k, v);
+    size_t key_len = strlen(key);
+    memcpy(line, key, key_len);
+    char *end = cgwp_fmt_dec(line + key_len, value);
     *end++ = '\n';
     return cgwp_put(w, line, (size_t)(end - line));
 }
@@ -251,12 +251,13 @@ static cgw_status put_text_line(cgw_writer *w, const char *key, const char *text
 }
 
 /* "key: c1 c2 ...\n", every event written. */
-static cgw_status put_costs_line(cgw_writer *w, const char *key, const uint64_t *c, size_t n)
+static cgw_status put_costs_line(cgw_writer *w, const char *key, const uint64_t *costs,
+                                 size_t ncosts)
 {
     cgw_status st = cgwp_put(w, key, strlen(key));
     for (size_t i = 0; i < w->nevents && st == CGW_OK; i++) {
         char num[24] = " ";
-        char *end = cgwp_fmt_dec(num + 1, i < n ? c[i] : 0);
+        char *end = cgwp_fmt_dec(num + 1, i < ncosts ? costs[i] : 0);
         st = cgwp_put(w, num, (size_t)(end - num));
     }
     if (st == CGW_OK)
@@ -267,9 +268,9 @@ static cgw_status put_costs_line(cgw_writer *w, const char *key, const uint64_t 
 static cgw_status put_positions(cgw_writer *w)
 {
     unsigned kinds[CGW_NPOS_MAX];
-    size_t n = cgw_pos_kinds(w->positions, kinds);
+    size_t nkinds = cgw_pos_kinds(w->positions, kinds);
     cgw_status st = cgwp_put(w, "positions:", 10);
-    for (size_t i = 0; st == CGW_OK && i < n; i++) {
+    for (size_t i = 0; st == CGW_OK && i < nkinds; i++) {
         const char *name = cgw_pos_name(kinds[i]);
         st = cgwp_put(w, " ", 1);
         if (st == CGW_OK)

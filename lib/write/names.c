@@ -8,211 +8,171 @@
 
 #include "write.h"
 
-#define CHUNK_MIN 4096
+#define CHUNK 4096
 
-static uint64_t hash_name(const char *s, size_t n, uint32_t a, uint32_t b)
+void cgwp_tables_init(cgw_writer *w)
 {
-    uint64_t h = 1469598103934665603ull ^ ((uint64_t)a << 32 | b);
-    for (size_t i = 0; i < n; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 1099511628211ull;
-    }
-    return h ^ (h >> 29);
+    w->names.chunk_size = CHUNK;
+    w->event_names.chunk_size = CHUNK;
 }
 
-static const char *store(cgw_writer *w, cgwp_chunk **list, const char *s, size_t n)
+static int grow_names(cgw_writer *w, cgwp_table *table)
 {
-    cgwp_chunk *c = *list;
-    if (c == NULL || c->cap - c->used < n + 1) {
-        size_t cap = n + 1 > CHUNK_MIN ? n + 1 : CHUNK_MIN;
-        c = cgwp_alloc(&w->alloc, sizeof *c + cap);
-        if (c == NULL)
-            return NULL;
-        c->next = *list;
-        c->used = 0;
-        c->cap = cap;
-        *list = c;
-    }
-    char *d = c->data + c->used;
-    memcpy(d, s, n);
-    d[n] = '\0';
-    c->used += n + 1;
-    return d;
-}
-
-static int grow_index(cgw_writer *w, cgwp_table *t)
-{
-    uint32_t size = t->slots ? (t->mask + 1) * 2 : 64;
-    uint32_t *slots = cgwp_alloc(&w->alloc, size * sizeof *slots);
-    if (slots == NULL)
-        return -1;
-    memset(slots, 0, size * sizeof *slots);
-    for (uint32_t i = 0; i < t->count; i++) {
-        uint32_t j = (uint32_t)t->names[i].hash & (size - 1);
-        while (slots[j] != 0)
-            j = (j + 1) & (size - 1);
-        slots[j] = i + 1;
-    }
-    cgwp_free(&w->alloc, t->slots);
-    t->slots = slots;
-    t->mask = size - 1;
-    return 0;
-}
-
-static int grow_names(cgw_writer *w, cgwp_table *t)
-{
-    uint32_t cap = t->cap ? t->cap * 2 : 32;
-    cgwp_name *names = cgwp_realloc(&w->alloc, t->names, cap * sizeof *names);
+    uint32_t cap = table->cap ? table->cap * 2 : 32;
+    cgwp_name *names = cgwp_realloc(&w->alloc, table->names, cap * sizeof *names);
     if (names == NULL)
         return -1;
-    t->names = names;
-    t->cap = cap;
+    table->names = names;
+    table->cap = cap;
     return 0;
 }
 
-static uint32_t find(const cgwp_table *t, const char *s, size_t n, uint32_t a,
-                     uint32_t b, uint64_t h, uint32_t *slot)
+/* The entry (index + 1) of name[0..len) in scope; 0 when there is none,
+ * and *slot is then where it would go. */
+static uint32_t find(const cgwp_table *table, const char *name, size_t len, uint32_t scope_ob,
+                     uint32_t scope_fl, uint64_t key, size_t *slot)
 {
-    if (t->slots == NULL)
+    const cgwp_hash *index = &table->index;
+    if (index->vals == NULL) /* cgwp_lookup() before any name */
         return 0;
-    uint32_t j = (uint32_t)h & t->mask;
-    for (; t->slots[j] != 0; j = (j + 1) & t->mask) {
-        const cgwp_name *e = &t->names[t->slots[j] - 1];
-        if (e->hash == h && e->len == n && e->scope_ob == a && e->scope_fl == b &&
-            memcmp(e->str, s, n) == 0)
-            return t->slots[j];
+    size_t at = cgwp_hash_start(index, key);
+    for (; index->vals[at] != 0; at = cgwp_hash_next(index, at)) {
+        const cgwp_name *entry = &table->names[index->vals[at] - 1];
+        if (index->keys[at] == key && entry->len == len && entry->scope_ob == scope_ob &&
+            entry->scope_fl == scope_fl && memcmp(entry->str, name, len) == 0)
+            return (uint32_t)index->vals[at];
     }
-    *slot = j;
+    *slot = at;
     return 0;
 }
 
-static uint32_t recent_slot(const char *s)
+/* A name's key: its bytes and the scope that, for a function, is part of
+ * its identity. */
+static uint64_t name_key(const char *name, size_t len, uint32_t scope_ob, uint32_t scope_fl)
 {
-    uintptr_t a = (uintptr_t)s;
-    return (uint32_t)((a >> 3) ^ (a >> 11)) & (CGWP_RECENT - 1);
+    return cgwp_hash_bytes(name, len, (uint64_t)scope_ob << 32 | scope_fl, NULL);
 }
 
-/* The entry (index + 1) of s in table kind, adding it when new.  With
+static uint32_t recent_slot(const char *name)
+{
+    uintptr_t addr = (uintptr_t)name;
+    return (uint32_t)((addr >> 3) ^ (addr >> 11)) & (CGWP_RECENT - 1);
+}
+
+/* The entry (index + 1) of name in table kind, adding it when new.  With
  * what, a new name is checked first (cgwp_check_name); a name already in
  * the table passed that check when it came in. */
-cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
+cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *name,
                        uint32_t scope_ob, uint32_t scope_fl, uint32_t *entry)
 {
-    cgwp_table *t = &w->tables[kind];
-    uint32_t *recent = s ? &t->recent[recent_slot(s)] : NULL;
+    cgwp_table *table = &w->tables[kind];
+    uint32_t *recent = name ? &table->recent[recent_slot(name)] : NULL;
     if (recent != NULL && *recent != 0) {
-        const cgwp_name *e = &t->names[*recent - 1];
-        if (e->given == s && e->scope_ob == scope_ob && e->scope_fl == scope_fl &&
-            strcmp(e->str, s) == 0) {
+        const cgwp_name *hit = &table->names[*recent - 1];
+        if (hit->given == name && hit->scope_ob == scope_ob && hit->scope_fl == scope_fl &&
+            strcmp(hit->str, name) == 0) {
             *entry = *recent;
             return CGW_OK;
         }
     }
     if (what != NULL) {
-        cgw_status st = cgwp_check_name(w, what, s);
+        cgw_status st = cgwp_check_name(w, what, name);
         if (st != CGW_OK)
             return st;
     }
-    size_t n = strlen(s);
-    if (n > UINT32_MAX)
-        return cgwp_fail(w, CGW_EINVAL, "a name of %zu bytes is too long", n);
-    uint64_t h = hash_name(s, n, scope_ob, scope_fl);
-    uint32_t slot = 0;
-    uint32_t found = find(t, s, n, scope_ob, scope_fl, h, &slot);
+    size_t len = strlen(name);
+    if (len > UINT32_MAX)
+        return cgwp_fail(w, CGW_EINVAL, "a name of %zu bytes is too long", len);
+    uint64_t key = name_key(name, len, scope_ob, scope_fl);
+    size_t slot = 0;
+    uint32_t found = find(table, name, len, scope_ob, scope_fl, key, &slot);
     if (found != 0) {
-        t->names[found - 1].given = s;
+        table->names[found - 1].given = name;
         *recent = *entry = found;
         return CGW_OK;
     }
-    if ((t->count + 1) * 2 > (t->slots ? t->mask + 1 : 0)) {
-        if (grow_index(w, t) != 0)
-            return cgwp_fail(w, CGW_ENOMEM, "out of memory growing a name table");
-        find(t, s, n, scope_ob, scope_fl, h, &slot);
-    }
-    if (t->count == t->cap && grow_names(w, t) != 0)
+    /* grown only for a new name, so that the calls of a body that names
+     * no new function allocate nothing */
+    int grew = cgwp_hash_reserve(&table->index, &w->alloc, 64);
+    if (grew < 0)
         return cgwp_fail(w, CGW_ENOMEM, "out of memory growing a name table");
-    const char *copy = store(w, kind == CGWP_EV ? &w->ev_chunks : &w->chunks, s, n);
+    if (grew)
+        find(table, name, len, scope_ob, scope_fl, key, &slot);
+    if (table->count == table->cap && grow_names(w, table) != 0)
+        return cgwp_fail(w, CGW_ENOMEM, "out of memory growing a name table");
+    cgwp_arena *arena = kind == CGWP_EV ? &w->event_names : &w->names;
+    const char *copy = cgwp_arena_strdup(arena, &w->alloc, name, len);
     if (copy == NULL)
-        return cgwp_fail(w, CGW_ENOMEM, "out of memory storing a name of %zu bytes", n);
-    cgwp_name *e = &t->names[t->count];
-    e->str = copy;
-    e->len = (uint32_t)n;
-    e->id = 0;
-    e->scope_ob = scope_ob;
-    e->scope_fl = scope_fl;
-    e->hash = h;
-    e->given = s;
-    t->slots[slot] = ++t->count;
-    *recent = *entry = t->count;
+        return cgwp_fail(w, CGW_ENOMEM, "out of memory storing a name of %zu bytes", len);
+    cgwp_name *added = &table->names[table->count];
+    added->str = copy;
+    added->len = (uint32_t)len;
+    added->id = 0;
+    added->scope_ob = scope_ob;
+    added->scope_fl = scope_fl;
+    added->given = name;
+    table->count++;
+    cgwp_hash_put(&table->index, slot, key, table->count);
+    *recent = *entry = table->count;
     return CGW_OK;
 }
 
-const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s)
+const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *name)
 {
-    const cgwp_table *t = &w->tables[kind];
-    size_t n = strlen(s);
-    uint32_t slot;
-    uint32_t e = find(t, s, n, 0, 0, hash_name(s, n, 0, 0), &slot);
-    return e ? &t->names[e - 1] : NULL;
+    const cgwp_table *table = &w->tables[kind];
+    size_t len = strlen(name);
+    size_t slot;
+    uint32_t found = find(table, name, len, 0, 0, name_key(name, len, 0, 0), &slot);
+    return found ? &table->names[found - 1] : NULL;
 }
 
 /* spec=(id) name the first time, spec=(id) after; spec=name without
  * compression.  cgwp_write_name() writes the usual spec=(id) inline. */
 cgw_status cgwp_write_name_any(cgw_writer *w, const char *spec, int kind, uint32_t entry)
 {
-    cgwp_table *t = &w->tables[kind];
-    cgwp_name *e = &t->names[entry - 1];
-    char *p = cgwp_reserve(w, 32);
-    if (p == NULL)
+    cgwp_table *table = &w->tables[kind];
+    cgwp_name *name = &table->names[entry - 1];
+    char *start = cgwp_reserve(w, 32);
+    if (start == NULL)
         return w->err;
-    char *q = p;
+    char *cur = start;
     while (*spec)
-        *q++ = *spec++;
+        *cur++ = *spec++;
     int define = 1;
     if (!(w->flags & CGW_NO_NAME_COMPRESSION)) {
-        define = e->id == 0;
+        define = name->id == 0;
         if (define)
-            e->id = ++t->next_id;
-        *q++ = '(';
-        q = cgwp_fmt_dec(q, e->id);
-        *q++ = ')';
+            name->id = ++table->next_id;
+        *cur++ = '(';
+        cur = cgwp_fmt_dec(cur, name->id);
+        *cur++ = ')';
         if (define)
-            *q++ = ' ';
+            *cur++ = ' ';
     }
     if (!define) {
-        *q++ = '\n';
-        return cgwp_commit(w, p, q);
+        *cur++ = '\n';
+        return cgwp_commit(w, start, cur);
     }
-    cgw_status st = cgwp_commit(w, p, q);
+    cgw_status st = cgwp_commit(w, start, cur);
     if (st == CGW_OK)
-        st = cgwp_put(w, e->str, e->len);
+        st = cgwp_put(w, name->str, name->len);
     if (st == CGW_OK)
         st = cgwp_puts(w, "\n", 1);
     return st;
 }
 
-static void free_chunks(cgw_writer *w, cgwp_chunk **list)
-{
-    while (*list != NULL) {
-        cgwp_chunk *next = (*list)->next;
-        cgwp_free(&w->alloc, *list);
-        *list = next;
-    }
-}
-
 /* Forget every body name (a new part), keeping the event names. */
 void cgwp_tables_reset(cgw_writer *w)
 {
-    free_chunks(w, &w->chunks);
+    cgwp_arena_free(&w->names, &w->alloc);
     for (int k = 0; k < CGWP_NTABLES; k++) {
         if (k == CGWP_EV)
             continue;
-        cgwp_table *t = &w->tables[k];
-        t->count = 0;
-        t->next_id = 0;
-        memset(t->recent, 0, sizeof t->recent);
-        if (t->slots)
-            memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
+        cgwp_table *table = &w->tables[k];
+        table->count = 0;
+        table->next_id = 0;
+        memset(table->recent, 0, sizeof table->recent);
+        cgwp_hash_clear(&table->index);
     }
 }
 
@@ -220,9 +180,9 @@ void cgwp_tables_free(cgw_writer *w)
 {
     for (int k = 0; k < CGWP_NTABLES; k++) {
         cgwp_free(&w->alloc, w->tables[k].names);
-        cgwp_free(&w->alloc, w->tables[k].slots);
+        cgwp_hash_free(&w->tables[k].index, &w->alloc);
         memset(&w->tables[k], 0, sizeof w->tables[k]);
     }
-    free_chunks(w, &w->chunks);
-    free_chunks(w, &w->ev_chunks);
+    cgwp_arena_free(&w->names, &w->alloc);
+    cgwp_arena_free(&w->event_names, &w->alloc);
 }

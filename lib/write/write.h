@@ -1,7 +1,7 @@
-/* internal.h - the writer's private state, shared by the files of lib/.
+/* write.h - the writer's private state, shared by the files of lib/write.
  * Never installed.  Cross-file names use the cgwp_ prefix. */
-#ifndef CGW_INTERNAL_H
-#define CGW_INTERNAL_H
+#ifndef CGW_WRITE_H
+#define CGW_WRITE_H
 
 #include <stdint.h>
 #include <stddef.h>
@@ -9,8 +9,10 @@
 
 #include "cgw.h"
 #include "common/alloc.h"
+#include "common/arena.h"
 #include "common/compiler.h"
 #include "common/fmt.h"
+#include "common/hash.h"
 
 /* Writer states; entry points name the set of states they accept. */
 enum {
@@ -35,28 +37,19 @@ typedef struct cgwp_name {
     uint32_t len;
     uint32_t id;
     uint32_t scope_ob, scope_fl;
-    uint64_t hash;
 } cgwp_name;
 
-/* A name table: entries plus an open-addressing index of entry + 1, and
- * the entries of recently given pointers, so that a caller passing the
- * same string again costs a strcmp() instead of a hash. */
+/* A name table: entries plus a hash index of entry + 1, and the entries
+ * of recently given pointers, so that a caller passing the same string
+ * again costs a strcmp() instead of a hash. */
 #define CGWP_RECENT 64
 typedef struct cgwp_table {
     cgwp_name *names;
     uint32_t count, cap;
-    uint32_t *slots;
-    uint32_t mask;
+    cgwp_hash index;
     uint32_t next_id;
     uint32_t recent[CGWP_RECENT];
 } cgwp_table;
-
-/* Strings of the name tables live in chunks freed with the part. */
-typedef struct cgwp_chunk {
-    struct cgwp_chunk *next;
-    size_t used, cap;
-    char data[];
-} cgwp_chunk;
 
 enum { CGWP_OB, CGWP_FL, CGWP_FN, CGWP_EV, CGWP_NTABLES };
 
@@ -108,8 +101,8 @@ struct cgw_writer {
     uint64_t *totals;
     uint64_t room; /* every total can take this much more without wrapping */
     cgwp_table tables[CGWP_NTABLES];
-    cgwp_chunk *chunks;              /* body names of this part */
-    cgwp_chunk *ev_chunks;           /* event names */
+    cgwp_arena names;                /* body names of this part */
+    cgwp_arena event_names;
     uint32_t next_ob, next_fl;       /* chosen by cgw_object/cgw_file */
     uint32_t cur_ob, cur_fl, cur_fn; /* of the current function block */
     uint32_t cur_fi;                 /* file of the following costs */
@@ -126,8 +119,8 @@ cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
 #endif
     ;
 cgw_status cgwp_enter(cgw_writer *w, const char *call, int states);
-cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *s);
-cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *s);
+cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *text);
+cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *name);
 
 /* writer.c: creating a writer and binding its sink (used by the sinks) */
 cgw_writer *cgwp_new(const cgw_options *opts);
@@ -143,14 +136,14 @@ cgw_status cgwp_flush(cgw_writer *w);
 cgw_status cgwp_put(cgw_writer *w, const char *p, size_t n);
 char *cgwp_reserve_slow(cgw_writer *w, size_t n);
 
-/* Room for n bytes: a pointer into the buffer, or into w->line when the
- * buffer is smaller than n; NULL after an error.  cgwp_commit() takes the
+/* Room for need bytes: a pointer into the buffer, or into w->line when the
+ * buffer is smaller than need; NULL after an error.  cgwp_commit() takes the
  * bytes from the returned pointer up to end. */
-static inline char *cgwp_reserve(cgw_writer *w, size_t n)
+static inline char *cgwp_reserve(cgw_writer *w, size_t need)
 {
-    if (w->cap - w->len >= n)
+    if (w->cap - w->len >= need)
         return w->buf + w->len;
-    return cgwp_reserve_slow(w, n);
+    return cgwp_reserve_slow(w, need);
 }
 
 static inline cgw_status cgwp_commit(cgw_writer *w, char *start, char *end)
@@ -162,19 +155,19 @@ static inline cgw_status cgwp_commit(cgw_writer *w, char *start, char *end)
     return cgwp_put(w, start, (size_t)(end - start));
 }
 
-static inline cgw_status cgwp_puts(cgw_writer *w, const char *s, size_t n)
+static inline cgw_status cgwp_puts(cgw_writer *w, const char *str, size_t len)
 {
-    if (w->cap - w->len >= n) {
-        for (size_t i = 0; i < n; i++)
-            w->buf[w->len + i] = s[i];
-        w->len += n;
+    if (w->cap - w->len >= len) {
+        for (size_t i = 0; i < len; i++)
+            w->buf[w->len + i] = str[i];
+        w->len += len;
         return CGW_OK;
     }
-    return cgwp_put(w, s, n);
+    return cgwp_put(w, str, len);
 }
 
 /* names.c */
-cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *s,
+cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *name,
                        uint32_t scope_ob, uint32_t scope_fl, uint32_t *entry);
 cgw_status cgwp_write_name_any(cgw_writer *w, const char *spec, int kind, uint32_t entry);
 
@@ -184,41 +177,42 @@ cgw_status cgwp_write_name_any(cgw_writer *w, const char *spec, int kind, uint32
  * length is a constant.  Anything else: cgwp_write_name_any(). */
 static inline cgw_status cgwp_write_name(cgw_writer *w, const char *spec, int kind, uint32_t entry)
 {
-    const cgwp_name *e = &w->tables[kind].names[entry - 1];
-    size_t k = strlen(spec);
-    if (e->id == 0 || (w->flags & CGW_NO_NAME_COMPRESSION) || w->cap - w->len < k + 14)
+    const cgwp_name *name = &w->tables[kind].names[entry - 1];
+    size_t spec_len = strlen(spec);
+    if (name->id == 0 || (w->flags & CGW_NO_NAME_COMPRESSION) || w->cap - w->len < spec_len + 14)
         return cgwp_write_name_any(w, spec, kind, entry);
-    char *p = w->buf + w->len;
-    memcpy(p, spec, k);
-    p[k] = '(';
-    p = cgwp_fmt_dec(p + k + 1, e->id);
-    p[0] = ')';
-    p[1] = '\n';
-    w->len = (size_t)(p + 2 - w->buf);
+    char *out = w->buf + w->len;
+    memcpy(out, spec, spec_len);
+    out[spec_len] = '(';
+    out = cgwp_fmt_dec(out + spec_len + 1, name->id);
+    out[0] = ')';
+    out[1] = '\n';
+    w->len = (size_t)(out + 2 - w->buf);
     return CGW_OK;
 }
-const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *s);
+const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *name);
+void cgwp_tables_init(cgw_writer *w);
 void cgwp_tables_reset(cgw_writer *w);
 void cgwp_tables_free(cgw_writer *w);
 
 /* pos.c */
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
-char *cgwp_pos_any(cgw_writer *w, char *p, const uint64_t *pos, int is_target);
+char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target);
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
  * The usual case, a relative step in portable mode, is inline. */
-static inline char *cgwp_pos(cgw_writer *w, char *p, const uint64_t *pos, int is_target)
+static inline char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
 {
     if (is_target || !w->base_valid || (w->flags & (CGW_COMPACT | CGW_NO_POS_COMPRESSION)))
-        return cgwp_pos_any(w, p, pos, is_target);
+        return cgwp_pos_any(w, out, pos, is_target);
     for (int i = 0; i < w->npos; i++) {
         if (i > 0)
-            *p++ = ' ';
-        p = cgwp_pos_step(p, pos[i], w->base[i]);
+            *out++ = ' ';
+        out = cgwp_pos_step(out, pos[i], w->base[i]);
         w->base[i] = pos[i];
     }
-    return p;
+    return out;
 }
 
 /* header.c */
@@ -229,4 +223,4 @@ cgw_status cgwp_write_totals(cgw_writer *w);
 cgw_status cgwp_begin_body(cgw_writer *w);
 cgw_status cgwp_end_function(cgw_writer *w);
 
-#endif /* CGW_INTERNAL_H */
+#endif /* CGW_WRITE_H */

@@ -19,27 +19,24 @@ static int valid_options(const cgw_options *o)
 /* A writer without a sink yet; NULL with errno EINVAL or ENOMEM. */
 cgw_writer *cgwp_new(const cgw_options *opts)
 {
-    cgw_allocator a;
-    if (!valid_options(opts) || cgwp_pick_allocator(opts ? opts->allocator : NULL, &a) < 0) {
+    cgw_allocator alloc;
+    if (!valid_options(opts)) {
         errno = EINVAL;
         return NULL;
     }
-    cgw_writer *w = a.malloc(a.ctx, sizeof *w);
-    if (w == NULL) {
-        errno = ENOMEM;
+    cgw_writer *w = cgwp_new_handle(opts ? opts->allocator : NULL, sizeof *w, &alloc);
+    if (w == NULL)
         return NULL;
-    }
-    memset(w, 0, sizeof *w);
-    w->alloc = a;
+    w->alloc = alloc;
+    cgwp_tables_init(w);
     w->positions = opts && opts->positions ? opts->positions : CGW_POS_LINE;
-    w->npos = 0;
-    for (unsigned bit = CGW_POS_LINE; bit <= CGW_POS_BB; bit <<= 1)
-        w->npos += (w->positions & bit) != 0;
+    unsigned kinds[CGW_NPOS_MAX];
+    w->npos = (int)cgw_pos_kinds(w->positions, kinds);
     w->flags = opts ? opts->flags : 0;
     w->cap = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
     w->buf = cgwp_alloc(&w->alloc, w->cap);
     if (w->buf == NULL) {
-        a.free(a.ctx, w);
+        alloc.free(alloc.ctx, w);
         errno = ENOMEM;
         return NULL;
     }
@@ -152,8 +149,8 @@ void cgwp_destroy(cgw_writer *w)
     cgwp_free(&w->alloc, w->descs.p);
     cgwp_free(&w->alloc, w->events.p);
     cgwp_free(&w->alloc, w->evnames.p);
-    cgw_allocator a = w->alloc;
-    a.free(a.ctx, w);
+    cgw_allocator alloc = w->alloc;
+    alloc.free(alloc.ctx, w);
 }
 
 void cgw_free(cgw_writer *w)

@@ -1,0 +1,218 @@
+/* emit.c - what a parsed body line does (emit.h): the out-of-line
+ * part, the name lines (a function block, an inline file, a callee),
+ * and the end and reset of the body state. */
+#include <string.h>
+
+#include "emit.h"
+
+const char *const cgwr_key_text[CGWR_KEY_NONE] = { "ob", "cob", "fl", "fi", "fe", "cfi",
+                                       "cfl", "cfe", "jfi", "fn", "cfn", "jfn" };
+
+/* A total passed 2^64-1 while costs were added: it stays there. */
+CGWP_COLD void cgwr_totals_overflow(cgw_reader *r, const uint64_t *costs)
+{
+    uint64_t *totals = r->part.totals;
+    for (size_t i = 0; i < r->nevents; i++) {
+        if (totals[i] < costs[i]) {
+            cgwr_diag(r, r->lineno, CGWR_OVERFLOW,
+                      "the total of %s passes 2^64-1", r->part.events[i].name);
+            totals[i] = UINT64_MAX;
+        }
+    }
+}
+
+/* The record of the cost line of the pending call or jump, unless the
+ * caller skips its kind; its checks either way. */
+CGWP_COLD void cgwr_emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *costs)
+{
+    cgwr_pending *call = &r->call;
+    cgw_record_kind kind = call->kind;
+    if (!(r->skip & CGW_SKIP(kind))) {
+        cgw_record *rec = cgwr_position_record(r, kind, pos, costs);
+        uint64_t *tp = r->tpos[rec - r->q];
+        memcpy(tp, call->target_pos, sizeof call->target_pos);
+        rec->target = (cgw_target){ call->ob ? call->ob->s : NULL, call->fl->s, call->fn->s };
+        rec->target_pos = tp;
+        rec->line = call->line;
+        rec->count = call->count;
+        rec->executed = call->executed;
+        if (kind != CGW_REC_CALL)
+            rec->costs = NULL;
+    }
+    if (kind == CGW_REC_CALL) {
+        cgwr_count_call(r, call->ob, call->fl, call->fn, call->line, costs);
+    } else {
+        for (size_t i = 0; i < r->nevents; i++)
+            if (costs[i] != 0) {
+                cgwr_diag(r, r->lineno, CGWR_JUMP_COSTS,
+                          "costs on the source line of a jump are ignored");
+                break;
+            }
+    }
+    call->kind = 0;
+}
+
+/* The record of a function or inline-file line, unless the caller
+ * skips its kind: the fast path then goes on to the next line instead of
+ * handing a record back to cgw_reader_next() to drop.  The part is
+ * announced either way. */
+static void name_record(cgw_reader *r, cgw_record_kind kind)
+{
+    if (!(r->skip & CGW_SKIP(kind)))
+        cgwr_record(r, kind);
+    else if (!r->part.announced)
+        cgwr_announce_part(r);
+}
+
+/* A function block starts: fn=. */
+static void function_line(cgw_reader *r, const cgwr_str *name)
+{
+    const cgwr_str *fl = r->fl;
+    if (r->pending_fi != NULL)
+        cgwr_diag(r, r->pending_fi_line, CGWR_INLINE_BEFORE_FUNCTION,
+                  "fi= before fn=: the function's file is the fl= one, %s, as KCachegrind "
+                  "reads it (callgrind_annotate aborts, gprof2dot and speedscope ignore fi=)",
+                  fl->s);
+    cgwr_body_end(r);
+    r->pending_fi = NULL;
+    int fn_index = cgwr_function(r, r->ob, fl, name, r->lineno);
+    if (fn_index < 0)
+        return;
+    cgwr_fn *func = r->fns[fn_index];
+    if (func->blocks == 0) {
+        r->part.functions++;
+        func->first_line = r->lineno;
+    }
+    if (fn_index != r->fn_index && func->blocks++ > 0)
+        cgwr_diag(r, r->lineno, CGWR_SPLIT_FUNCTION,
+                      "function %s has a second block (first at line %llu); "
+                      "Xdebug-style readers keep only one", name->s,
+                      (unsigned long long)func->first_line);
+    r->fn = name;
+    r->fn_index = fn_index;
+    if ((r->flags & CGW_READ_CHECK) && r->nevents > 0)
+        memcpy(r->block_start, r->part.totals, r->nevents * sizeof *r->block_start);
+    r->cur_ob = r->ob;
+    r->cur_fl = r->fi = fl;
+    r->first_in_block = 1;
+    if (name->fn_part != r->part.pub.index) {
+        ((cgwr_str *)name)->fn_part = r->part.pub.index;
+        ((cgwr_str *)name)->fn_index = (uint32_t)fn_index;
+    } else if (name->fn_index != (uint32_t)fn_index) {
+        const cgwr_fn *other = r->fns[name->fn_index];
+        if (other->ob != func->ob || other->fl != func->fl)
+            cgwr_diag(r, r->lineno, CGWR_NAME_CLASH,
+                      "function %s also exists in another file or object (line %llu); "
+                      "gprof2dot merges them", name->s, (unsigned long long)other->first_line);
+    }
+    name_record(r, CGW_REC_FUNCTION);
+}
+
+/* fi= / fe=: later costs come from another file.  Before any cost of a
+ * block, KCachegrind-style, fi= names the file of the next fn=. */
+static void inline_line(cgw_reader *r, const cgwr_str *name, int is_fe)
+{
+    r->pending_fi = is_fe ? NULL : name;
+    r->pending_fi_line = r->lineno;
+    r->inline_costs = 0;
+    if (r->fn == NULL)
+        return;
+    r->fi = name;
+    name_record(r, CGW_REC_INLINE);
+}
+
+/* cob= or cfi=: the object or file of the callee named next.  After
+ * cfn= it is too late: KCachegrind and callgrind_annotate bind the
+ * callee at cfn= (KCachegrind then drops the line at the call), and so
+ * does libcgw. */
+static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *name)
+{
+    if (r->cfn_fresh) {
+        cgwr_diag(r, r->lineno, CGWR_CALLEE_SPEC_AFTER_CFN,
+                  "cob=/cfi= after cfn= is ignored: KCachegrind and callgrind_annotate bind "
+                  "the callee at cfn=");
+        return;
+    }
+    *slot = name;
+}
+
+/* What a name line does once its name is read (cgwr_key_text[key]= ...). */
+void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name)
+{
+    switch (key) {
+    case CGWR_KEY_OB:
+        if (r->fn != NULL && r->first_in_block)
+            cgwr_diag(r, r->lineno, CGWR_OB_IN_FUNCTION,
+                      "ob= between fn= and its costs (KCachegrind drops the function there, "
+                      "so its costs are lost; write ob= before fn=)");
+        r->ob = name;
+        break;
+    case CGWR_KEY_FL:
+        r->fl = name;
+        break;
+    case CGWR_KEY_FN:
+        function_line(r, name);
+        break;
+    case CGWR_KEY_FI:
+    case CGWR_KEY_FE:
+        inline_line(r, name, key == CGWR_KEY_FE);
+        break;
+    case CGWR_KEY_COB:
+        callee_spec(r, &r->cob, name);
+        break;
+    case CGWR_KEY_CFE:
+        cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE, "cfe= is read as cfi=");
+        /* fall through */
+    case CGWR_KEY_CFI:
+    case CGWR_KEY_CFL:
+        callee_spec(r, &r->cfi, name);
+        break;
+    case CGWR_KEY_CFN:
+        r->cfn = name;
+        r->cfn_fresh = 1;
+        break;
+    case CGWR_KEY_JFI:
+    case CGWR_KEY_JFN:
+        cgwr_kcachegrind_only(r, cgwr_key_text[key], strlen(cgwr_key_text[key]));
+        if (key == CGWR_KEY_JFI)
+            r->jfi = name;
+        else
+            r->jfn = name;
+        break;
+    case CGWR_KEY_NONE:
+        break;
+    }
+}
+
+/* The end of a function block (fn= or the end of the part). */
+void cgwr_body_end(cgw_reader *r)
+{
+    if (r->flags & CGW_READ_CHECK)
+        cgwr_check_block(r);
+    if (r->call.kind) {
+        cgwr_diag(r, r->call.line, CGWR_CALL_WITHOUT_COST,
+                  "%s is not followed by its cost line",
+                  r->call.kind == CGW_REC_CALL ? "calls=" : "a jump");
+        r->call.kind = 0;
+    }
+    if (r->fn != NULL && r->fi != r->cur_fl && r->inline_costs)
+        cgwr_diag(r, r->lineno, CGWR_UNCLOSED_INLINE,
+                  "function %s ends inside the inlined file %s; close it with fe= "
+                  "(callgrind_annotate keeps it for the next function)", r->fn->s, r->fi->s);
+}
+
+void cgwr_body_reset(cgw_reader *r)
+{
+    r->ob = r->cur_ob = NULL;
+    r->fl = r->cur_fl = r->fi = r->unknown;
+    r->fn = NULL;
+    r->fn_index = -1;
+    r->cob = r->cfi = r->cfn = r->jfi = r->jfn = NULL;
+    r->cfn_fresh = 0;
+    r->pending_fi = NULL;
+    r->inline_costs = 0;
+    memset(r->base, 0, sizeof r->base);
+    r->first_in_block = 1;
+    r->seen_cost = 0;
+    memset(&r->call, 0, sizeof r->call);
+}

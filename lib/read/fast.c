@@ -1,0 +1,469 @@
+/* fast.c - the reader's fast path: the commonest lines taken straight
+ * from the input, without finding their end first, when they need no
+ * diagnostic; anything else goes to cgwr_getline() and the general
+ * parser (part.c, body.c).  A line taken here means what emit.h says,
+ * as it does there. */
+#include <string.h>
+
+#include "emit.h"
+#include "scan.h"
+
+/* Take the line that starts at line and whose parse stopped at stop: 1 when
+ * stop is its '\n', or a blank before it (Callgrind ends calls=, jump= and
+ * their source lines so), noted as the general parser notes it; 0 when
+ * the line must go to the general parser. */
+static CGWP_HOT_INLINE int take(cgw_reader *r, const char *line, const char *stop)
+{
+    if (stop == NULL)
+        return 0;
+    int blank = *stop == ' ';
+    if (stop[blank] != '\n')
+        return 0;
+    cgwr_take_line(r, (size_t)(stop - line) + 1 + blank);
+    if (blank)
+        cgwr_trailing_blank(r);
+    return 1;
+}
+
+/* A position line: see fast_line(). */
+static int fast_position(cgw_reader *r, const char *line, const char *end)
+{
+    uint64_t pos[CGW_NPOS_MAX], *costs = r->costs[r->nq];
+    if (r->nevents == 0 || r->fn == NULL || !take(r, line, cgwr_scan(r, line, end, pos, costs)))
+        return 0;
+    cgwr_set_base(r, pos);
+    cgwr_emit_position(r, pos, costs);
+    return 1;
+}
+
+/* "calls=COUNT TARGET" after "calls=": a count other than 0, the callee
+ * named since the last call, one space and every target subposition. */
+static int fast_calls(cgw_reader *r, const char *line, const char *cur, const char *end)
+{
+    uint64_t count;
+    int relative = 0;
+    if (r->fn == NULL || r->cfn == NULL || !r->cfn_fresh || r->nevents == 0 ||
+        (cur = cgwr_digits(cur, &count)) == NULL || count == 0 || *cur != ' ' ||
+        !take(r, line, cgwr_scan_positions(r, cur + 1, end, r->call.target_pos, &relative)))
+        return 0;
+    cgwr_pend_call(r, CGW_REC_CALL, count, 0);
+    return 1;
+}
+
+/* "jump=COUNT TARGET" or "jcnd=FOLLOWED/EXECUTED TARGET" after the '=',
+ * with FOLLOWED <= EXECUTED: KCachegrind's lines, so each one is noted. */
+static int fast_jump(cgw_reader *r, const char *line, const char *cur, const char *end,
+                     cgw_record_kind kind)
+{
+    uint64_t count, executed;
+    int relative = 0;
+    if (r->fn == NULL || r->nevents == 0 ||
+        (cur = cgwr_jump_counts(cur, kind, &count, &executed)) == NULL)
+        return 0;
+    if (*cur != ' ' ||
+        !take(r, line, cgwr_scan_positions(r, cur + 1, end, r->call.target_pos, &relative)))
+        return 0;
+    cgwr_kcachegrind_only(r, line, 4);
+    cgwr_pend_call(r, kind, count, executed);
+    return 1;
+}
+
+/* The name that "(ID)\n" at cur refers to, an ID of kind defined in the
+ * part (cgwr_id_digits()); *next is then the start of the next line.  NULL
+ * for anything else. */
+static CGWP_HOT_INLINE const cgwr_str *id_ref(cgw_reader *r, int kind, const char *cur,
+                                             const char **next)
+{
+    uint64_t id;
+    const char *rparen = cgwr_id_digits(cur, &id);
+    if (rparen == NULL || rparen[1] != '\n')
+        return NULL;
+    *next = rparen + 2;
+    return cgwr_id_name(r, kind, id);
+}
+
+/* "cob=(ID)", "cfi=(ID)", "cfl=(ID)" or "cfn=(ID)" with ID defined: the
+ * callee's names between calls.  Returns the length of the line, '\n'
+ * included, for the caller to take, or 0 when the general parser must
+ * read it (nothing is changed then). */
+static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *line)
+{
+    const cgwr_str **slot;
+    int kind;
+    if (line[1] == 'f' && line[2] == 'n') {
+        kind = CGWR_FN;
+        slot = &r->cfn;
+    } else if (line[1] == 'f' && (line[2] == 'i' || line[2] == 'l') && !r->cfn_fresh) {
+        kind = CGWR_FL;
+        slot = &r->cfi;
+    } else if (line[1] == 'o' && line[2] == 'b' && !r->cfn_fresh) {
+        kind = CGWR_OB;
+        slot = &r->cob;
+    } else {
+        return 0;
+    }
+    const char *next;
+    const cgwr_str *name = line[3] == '=' ? id_ref(r, kind, line + 4, &next) : NULL;
+    if (name == NULL)
+        return 0;
+    *slot = name;
+    if (kind == CGWR_FN)
+        r->cfn_fresh = 1;
+    return (size_t)(next - line);
+}
+
+/* The '\n' that ends the name at cur, when no NUL or CR comes before it;
+ * else NULL.  A '\n' comes before end.  Eight bytes a step while eight
+ * are left before end: the lowest byte a zero-byte test marks is exact. */
+static const char *name_end(const char *cur, const char *end)
+{
+#define ZERO_BYTES(bytes) (((bytes) - CGWP_BYTES(1)) & ~(bytes) & CGWP_BYTES(0x80))
+    for (; end - cur >= 8; cur += 8) {
+        uint64_t word = cgwr_load_le64(cur);
+        uint64_t hit = ZERO_BYTES(word ^ CGWP_BYTES('\n')) | ZERO_BYTES(word) |
+                       ZERO_BYTES(word ^ CGWP_BYTES('\r'));
+        if (hit != 0) {
+            cur += __builtin_ctzll(hit) / 8;
+            return *cur == '\n' ? cur : NULL;
+        }
+    }
+#undef ZERO_BYTES
+    for (; *cur != '\n'; cur++)
+        if (*cur == '\0' || *cur == '\r')
+            return NULL;
+    return cur;
+}
+
+/* A name line (ob= fl= fi= fe= fn= cob= cfi= cfl= cfn=) at line: a name, a
+ * defined "(ID)" or "(ID) name", as cgwr_spec_line() reads it, when the line
+ * has nothing the general parser would note (a blank around the name or
+ * at the end, a NUL or CR, an ID's leading zero, an undefined ID, a name
+ * that starts with '(').  All its reads stop at the line's '\n'.  1 when
+ * taken. */
+static CGWP_HOT_INLINE int fast_spec(cgw_reader *r, const char *line, const char *end)
+{
+    enum cgwr_spec_key key;
+    const char *value = line + 3;
+    if (line[0] == 'c' && line[1] == 'o' && line[2] == 'b')
+        key = CGWR_KEY_COB;
+    else if (line[0] == 'c' && line[1] == 'f')
+        key = line[2] == 'n'   ? CGWR_KEY_CFN
+              : line[2] == 'i' ? CGWR_KEY_CFI
+              : line[2] == 'l' ? CGWR_KEY_CFL : CGWR_KEY_NONE;
+    else if (line[0] == 'f')
+        key = line[1] == 'n'   ? CGWR_KEY_FN
+              : line[1] == 'l' ? CGWR_KEY_FL
+              : line[1] == 'i' ? CGWR_KEY_FI
+              : line[1] == 'e' ? CGWR_KEY_FE : CGWR_KEY_NONE, value = line + 2;
+    else if (line[0] == 'o' && line[1] == 'b')
+        key = CGWR_KEY_OB, value = line + 2;
+    else
+        return 0;
+    if (key == CGWR_KEY_NONE || *value++ != '=')
+        return 0;
+    const char *text = value, *nl;
+    uint64_t id = 0;
+    int has_id = value[0] == '(';
+    if (has_id) {
+        const char *rparen = cgwr_id_digits(value, &id);
+        if (rparen == NULL)
+            return 0;
+        if (rparen[1] == '\n') { /* "(ID)": a use */
+            const cgwr_str *name = cgwr_id_name(r, cgwr_key_kind(key), id);
+            if (name == NULL)
+                return 0;
+            cgwr_take_line(r, (size_t)(rparen + 2 - line));
+            r->part.body = 1;
+            cgwr_spec_apply(r, key, name);
+            return 1;
+        }
+        if (rparen[1] != ' ')
+            return 0;
+        text = rparen + 2;
+    }
+    if (cgwr_blank(*text) || *text == '(' || (nl = name_end(text, end)) == NULL || nl == text ||
+        cgwr_blank(nl[-1]))
+        return 0;
+    cgwr_take_line(r, (size_t)(nl + 1 - line));
+    r->part.body = 1;
+    const cgwr_str *name =
+        has_id ? cgwr_id_define(r, cgwr_key_kind(key), id, text, (size_t)(nl - text))
+               : cgwr_intern(r, text, (size_t)(nl - text));
+    if (name != NULL)
+        cgwr_spec_apply(r, key, name);
+    return 1;
+}
+
+/* The commonest lines taken straight from the input, without finding
+ * their end first: position lines, blank lines, calls=, jump= and jcnd=
+ * lines, and the name lines (fast_spec(), which finds a name's end
+ * itself).  Callgrind ends calls=, jump=, jcnd= and their source lines
+ * in a blank, which is noted here as the general parser notes it.  A
+ * position, call or jump line needs an earlier name line of the part,
+ * which began the part's body; a name line begins it.  1 when taken; 0
+ * when the line must go through cgwr_getline() and cgwr_line() (nothing
+ * is consumed then), which gives any other diagnostic.  line is the start of
+ * a line and a '\n' follows it before end.  The keys are compared with
+ * memcmp(), which may read all their bytes, only when that many are
+ * left before end (a line "c" may end the input). */
+static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *line, const char *end)
+{
+    if (cgwr_starts_position(*line))
+        return fast_position(r, line, end);
+    if (r->call.kind != 0)
+        return 0;
+    if (*line == '\n') {
+        cgwr_take_line(r, 1);
+        return 1;
+    }
+    if (end - line < 6)
+        return 0;
+    if (*line == 'j') {
+        cgw_record_kind kind = cgwr_jump_kind(line);
+        return kind != 0 && fast_jump(r, line, line + 5, end, kind);
+    }
+    if (*line == 'c' && memcmp(line, "calls=", 6) == 0)
+        return fast_calls(r, line, line + 6, end);
+    return fast_spec(r, line, end);
+}
+
+/* The subpositions of a line in a run (below), counted from the bases
+ * b0 and b1 into *v0 and *v1, as cgwr_scan_positions() reads them. */
+static CGWP_HOT_INLINE const char *run_positions(const char *cur, const char *end,
+                                                 const size_t npos, uint64_t b0, uint64_t b1,
+                                                 uint64_t *v0, uint64_t *v1, int *relative)
+{
+    if ((cur = cgwr_one_position(cur, end, b0, v0, relative)) == NULL)
+        return NULL;
+    if (npos > 1 &&
+        (*cur++ != ' ' || (cur = cgwr_one_position(cur, end, b1, v1, relative)) == NULL))
+        return NULL;
+    return cur;
+}
+
+/* The start of the next line when cur ends this one, after one blank at
+ * most (*blanks counts it); NULL when cur does not. */
+static CGWP_HOT_INLINE const char *run_line_end(const char *cur, uint64_t *blanks)
+{
+    int blank = *cur == ' ';
+    if (cur[blank] != '\n')
+        return NULL;
+    *blanks += (uint64_t)blank;
+    return cur + blank + 1;
+}
+
+/* A call or jump line's target (after its counts, at cur) and its source
+ * line, in a run: the target's positions count from the bases and leave
+ * them; the source line's become the new bases (*b0, *b1).  The pair
+ * follows a position line of the run, so relative positions are allowed.
+ * A jump's source line has no costs; a call's has one for every event,
+ * into costs.  *blanks counts the trailing blanks, which the pair may have
+ * only when blanks_counted.  Returns the start of the line after the
+ * pair, or NULL to leave both lines to fast_line() (nothing is changed
+ * then, but costs). */
+static CGWP_HOT_INLINE const char *run_pair(const char *cur, const char *end, const size_t npos,
+                                            size_t ne, uint64_t *b0, uint64_t *b1,
+                                            uint64_t *blanks, int blanks_counted, uint64_t *costs)
+{
+    uint64_t v0, v1 = 0, any = 0, blank = 0;
+    int relative = 0;
+    if (*cur != ' ' ||
+        (cur = run_positions(cur + 1, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL ||
+        (cur = run_line_end(cur, &blank)) == NULL || cur == end)
+        return NULL;
+    if ((cur = run_positions(cur, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL)
+        return NULL;
+    for (size_t i = 0; i < ne; i++) {
+        if (*cur != ' ' || (cur = cgwr_digits(cur + 1, &costs[i])) == NULL)
+            return NULL;
+        any |= costs[i];
+    }
+    if (any >= CGWR_BIG_COST || (cur = run_line_end(cur, &blank)) == NULL ||
+        (blank && !blanks_counted))
+        return NULL;
+    *b0 = v0;
+    *b1 = v1;
+    *blanks += blank;
+    return cur;
+}
+
+/* A jump= or jcnd= line and its source line in a run, as fast_jump()
+ * and fast_position() take them when jump records are skipped (the
+ * caller makes sure that the jump's warning is only counted); or NULL. */
+static CGWP_HOT_INLINE const char *run_jump(cgw_reader *r, const char *cur, const char *end,
+                                            const size_t npos, uint64_t *b0, uint64_t *b1,
+                                            uint64_t *blanks, int blanks_counted)
+{
+    cgw_record_kind kind = cgwr_jump_kind(cur);
+    uint64_t count, executed;
+    const cgwr_str *ob, *fl, *fn;
+    if (kind == 0 || !(r->skip & CGW_SKIP(kind)) ||
+        (cur = cgwr_jump_counts(cur + 5, kind, &count, &executed)) == NULL ||
+        (cur = run_pair(cur, end, npos, 0, b0, b1, blanks, blanks_counted, NULL)) == NULL)
+        return NULL;
+    cgwr_take_target(r, kind, &ob, &fl, &fn); /* uses up jfi= jfn= cob= cfi= cfn= */
+    return cur;
+}
+
+/* A calls= line, number line, and its source line in a run, as
+ * fast_calls() and fast_position() take them when call records are
+ * skipped, counted and checked as cgwr_emit_call() does; or NULL. */
+static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *cur, const char *end,
+                                            const size_t npos, uint64_t *b0, uint64_t *b1,
+                                            uint64_t *blanks, int blanks_counted, uint64_t line)
+{
+    uint64_t count, *costs = r->costs[r->nq];
+    if (r->cfn == NULL || !r->cfn_fresh || !(r->skip & CGW_SKIP(CGW_REC_CALL)) ||
+        (cur = cgwr_digits(cur + 6, &count)) == NULL || count == 0 ||
+        (cur = run_pair(cur, end, npos, r->nevents, b0, b1, blanks, blanks_counted, costs)) == NULL)
+        return NULL;
+    const cgwr_str *ob, *fl, *fn;
+    cgwr_take_target(r, CGW_REC_CALL, &ob, &fl, &fn);
+    cgwr_count_call(r, ob, fl, fn, line, costs);
+    return cur;
+}
+
+/* The costs of a cost line in a run, after its positions at cur: one for
+ * each event (into costs), then the '\n'; added to totals.  Returns
+ * the '\n', or NULL to end the run before the line (totals unchanged). */
+static CGWP_HOT_INLINE const char *run_costs(const char *cur, size_t ne, uint64_t *costs,
+                                             uint64_t *totals)
+{
+    uint64_t any = 0;
+    size_t ncosts = 0; /* cur is NULL only when ncosts < ne */
+    while (ncosts < ne && *cur == ' ' && (cur = cgwr_digits(cur + 1, &costs[ncosts])) != NULL)
+        any |= costs[ncosts++];
+    if (ncosts != ne || *cur != '\n' || any >= CGWR_BIG_COST)
+        return NULL;
+    if (cgwr_add_wrapping(totals, costs, ne)) { /* the general parser reports it */
+        for (size_t i = 0; i < ne; i++)
+            totals[i] -= costs[i];
+        return NULL;
+    }
+    return cur;
+}
+
+/* A run read a cost line: the block has begun, as after cgwr_set_base(),
+ * and an inline file has costs. */
+static void run_began(cgw_reader *r)
+{
+    r->first_in_block = 0;
+    r->seen_cost = 1;
+    r->pending_fi = NULL;
+    r->inline_costs = 1;
+}
+
+/* What a run read, counted once at its end: cost lines, and the
+ * warnings of its jump lines and trailing blanks. */
+static void run_account(cgw_reader *r, uint64_t cost_lines, uint64_t jumps, uint64_t blanks)
+{
+    r->part.cost_lines += cost_lines;
+    r->count[CGWR_NONPORTABLE_LINE] += jumps;
+    r->count[CGWR_BLANK] += blanks;
+    r->nwarnings += jumps + blanks;
+}
+
+/* A run of cost lines, when no record is handed out for them (the
+ * caller skips CGW_REC_COST) and no call or jump is pending: the lines
+ * fast_position() would take, read in one loop that keeps the bases in
+ * registers and accounts for the run once at its end, specialised by
+ * the number of subpositions (1 or 2).  The run also takes the callee
+ * lines (callee_line()), and the calls and jumps with their source lines
+ * when the caller skips their records too and the warnings they get are
+ * only counted (cgwr_only_counted(): shown often enough already, or no
+ * callback): trailing blanks, and jump lines (run_call(),
+ * run_jump()).  A cost line that ends in a blank, has fewer costs than
+ * events, or would wrap a total ends the run, as does any other line;
+ * the caller then reads it as usual.  Returns where the run stopped. */
+static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, const char *end,
+                                            const size_t npos)
+{
+    const int s0 = r->pos_order[0], s1 = npos > 1 ? r->pos_order[1] : 0;
+    uint64_t b0 = r->base[s0], b1 = npos > 1 ? r->base[s1] : 0;
+    uint64_t *totals = r->part.totals, *costs = r->costs[r->nq];
+    const size_t ne = r->nevents;
+    int relative_ok = !r->first_in_block && r->seen_cost;
+    const int blanks_counted = cgwr_only_counted(r, CGWR_BLANK);
+    const int jumps_counted = cgwr_only_counted(r, CGWR_NONPORTABLE_LINE);
+    const char *start = cur;
+    uint64_t lines = 0, cost_lines = 0, jumps = 0, blanks = 0;
+    while (cur < end) {
+        int relative = 0;
+        uint64_t v0, v1 = 0;
+        const char *next = run_positions(cur, end, npos, b0, b1, &v0, &v1, &relative);
+        if (next == NULL) {
+            size_t len;
+            if (end - cur < 6)
+                break;
+            if (*cur == 'j') {
+                if (!jumps_counted ||
+                    (next = run_jump(r, cur, end, npos, &b0, &b1, &blanks, blanks_counted)) == NULL)
+                    break;
+                jumps++;
+            } else if (*cur == 'c' && memcmp(cur, "calls=", 6) == 0) {
+                if ((next = run_call(r, cur, end, npos, &b0, &b1, &blanks, blanks_counted,
+                                     r->lineno + lines + 1)) == NULL)
+                    break;
+            } else if (*cur == 'c' && (len = callee_line(r, cur)) > 0) {
+                lines++;
+                cur += len;
+                continue;
+            } else {
+                break;
+            }
+            lines += 2;
+            cur = next;
+            continue;
+        }
+        if ((relative && !relative_ok) || (next = run_costs(next, ne, costs, totals)) == NULL)
+            break;
+        b0 = v0;
+        b1 = v1;
+        relative_ok = 1;
+        lines++;
+        cost_lines++;
+        cur = next + 1;
+    }
+    if (cost_lines > 0) { /* a position line was read: the run starts with one */
+        r->base[s0] = b0;
+        if (npos > 1)
+            r->base[s1] = b1;
+        run_began(r);
+    }
+    run_account(r, cost_lines, jumps, blanks);
+    cgwr_take_lines(r, (size_t)(cur - start), lines);
+    return cur;
+}
+
+/* cost_run() for this part; cur itself when it does not apply. */
+static const char *any_cost_run(cgw_reader *r, const char *cur, const char *end)
+{
+    if (r->call.kind != 0 || r->fn == NULL || r->nevents == 0 ||
+        !(r->skip & CGW_SKIP(CGW_REC_COST)))
+        return cur;
+    if (r->part.pub.npos == 1)
+        return cost_run(r, cur, end, 1);
+    if (r->part.pub.npos == 2)
+        return cost_run(r, cur, end, 2);
+    return cur;
+}
+
+int cgwr_fast_lines(cgw_reader *r)
+{
+    const char *end, *cur = cgwr_whole_lines(r, &end);
+    while (cur < end) {
+        if (cgwr_starts_position(*cur)) {
+            const char *next = any_cost_run(r, cur, end);
+            if (next != cur) {
+                cur = next;
+                continue;
+            }
+        }
+        if (!fast_line(r, cur, end))
+            break;
+        if (r->nq > 0)
+            return 1;
+        cur = cgwr_whole_lines(r, &end);
+    }
+    return 0;
+}

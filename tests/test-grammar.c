@@ -1,0 +1,178 @@
+/* test-grammar: the corners of the format's grammar (section 3.2 of the
+ * spec) and what the main readers crash on or misread, as the reader
+ * must judge them: valid input read as the spec says, with a warning
+ * where a reader breaks; errors where KCachegrind or callgrind_annotate
+ * crash, die or misread; and the files KCachegrind reads otherwise read
+ * as KCachegrind reads them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "testutil.h"
+
+#define ERR(text, code, line) CGWT_EXPECT(text, code, line, CGW_ERROR)
+#define WARN(text, code, line) CGWT_EXPECT(text, code, line, CGW_WARNING)
+
+/* What a read gives: the counts, the first part's Ir total, and what the
+ * records say of functions and calls. */
+typedef struct got {
+    uint64_t errors, warnings;
+    uint64_t total;         /* of event 0, all parts */
+    uint64_t self;          /* event 0 of the cost records */
+    uint64_t calls, call_cost, call_count;
+    char file[64];          /* of the last function record */
+    char callee_file[64];   /* of the last call */
+    uint64_t last_pos[3];
+    size_t npos;
+} got;
+
+static got read_text(const char *text, size_t len)
+{
+    got g;
+    memset(&g, 0, sizeof g);
+    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, 0 };
+    cgw_reader *r = cgw_reader_open_memory(text, len, &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        switch (rec->kind) {
+        case CGW_REC_FUNCTION:
+            snprintf(g.file, sizeof g.file, "%s", rec->file);
+            break;
+        case CGW_REC_COST:
+            g.self += rec->costs[0];
+            g.npos = rec->part->npos;
+            memcpy(g.last_pos, rec->pos, g.npos * sizeof *g.last_pos);
+            break;
+        case CGW_REC_CALL:
+            g.calls++;
+            g.call_cost += rec->costs[0];
+            g.call_count += rec->count;
+            snprintf(g.callee_file, sizeof g.callee_file, "%s", rec->target.file);
+            break;
+        case CGW_REC_PART_END:
+            g.total += rec->costs[0];
+            break;
+        default:
+            break;
+        }
+    }
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    cgw_reader_counts(r, &g.errors, &g.warnings);
+    cgw_reader_close(r);
+    return g;
+}
+
+#define READ(text) read_text(text, sizeof text - 1)
+
+/* Valid by the grammar: read as the spec says. */
+static void valid(void)
+{
+    /* relative steps in hex: counted, positions right */
+    got g = READ("positions: instr line\nevents: Ir\nfl=a.c\nfn=f\n"
+                 "0x100 10 1\n+0x20 +2 2\n-0x10 -1 4\n");
+    CHECK_U64(g.errors, 0);
+    CHECK_U64(g.total, 7);
+    CHECK_U64(g.self, 7);
+    CHECK_U64(g.last_pos[0], 0x110);
+    CHECK_U64(g.last_pos[1], 11);
+    WARN("positions: instr line\nevents: Ir\nfn=f\n0x100 10 1\n+0x20 +2 2\n", "hex-step", 5);
+
+    /* blanks and tabs after calls=, jump=, jcnd=: the call is a call */
+    g = READ("events: Ir\nfn=f\n1 1\ncfn=g\ncalls= 3 5\n2 40\nfn=g\n5 40\n");
+    CHECK_U64(g.errors, 0);
+    CHECK_U64(g.calls, 1);
+    CHECK_U64(g.call_count, 3);
+    CHECK_U64(g.call_cost, 40);
+    CHECK_U64(g.self, 41);
+    g = READ("events: Ir\nfn=f\n1 1\ncfn=g\ncalls=\t3 5\n2 40\njump=  2 9\n3\n"
+             "jcnd= 1/2 9\n4\nfn=g\n5 40\n");
+    CHECK_U64(g.errors, 0);
+    CHECK_U64(g.calls, 1);
+    CHECK_U64(g.self, 41);
+
+    /* an empty positions: line: no position column */
+    g = READ("positions:\nevents: Ir Dr\nfn=f\n3 4\n5 6\n");
+    CHECK_U64(g.errors, 0);
+    CHECK_U64(g.npos, 0);
+    CHECK_U64(g.total, 8);
+    WARN("positions:\nevents: Ir\nfn=f\n3\n", "positions-not-line", 1);
+
+    /* version: 0 is the format before compression: compatible */
+    g = READ("version: 0\nevents: Ir\nfn=f\n1 1\n");
+    CHECK_U64(g.errors, 0);
+    ERR("version: 2\nevents: Ir\n", "bad-version", 1);
+
+    /* "(" and a digit start a compressed ID, whose Number may be hex */
+    g = READ("events: Ir\nfl=(0x1) a.c\nfn=(0x2) f\n1 1\nfl=(1)\nfn=(2)\n2 2\n");
+    CHECK_U64(g.errors, 0);
+    CHECK_STR(g.file, "a.c");
+    WARN("events: Ir\nfn=(0x1) f\n1 1\n", "hex-id", 2);
+
+    /* IDs up to 2^64-1 fit */
+    g = READ("events: Ir\nfn=(18446744073709551610) f\n1 1\n"
+             "fn=(18446744073709551615) g\n1 1\nfn=(18446744073709551610)\n1 1\n");
+    CHECK_U64(g.errors, 0);
+    CHECK_U64(g.total, 3);
+    ERR("events: Ir\nfn=(18446744073709551616) f\n1 1\n", "bad-number", 2);
+}
+
+/* Errors: a main reader crashes on these, dies or misreads them. */
+static void errors(void)
+{
+    /* KCachegrind forgets the events at a new part and crashes */
+    ERR("events: Ir\nfn=f\n1 1\npart: 2\nfn=g\n1 1\n", "missing-events", 4);
+    /* KCachegrind aborts on an empty function name, a caller or a callee */
+    ERR("events: Ir\nfn=\n1 1\n", "empty-function", 2);
+    ERR("events: Ir\nfn=f\ncfn=\ncalls=1 1\n1 1\n", "empty-function", 3);
+    /* every reader drops a cost line that starts with a blank; so does
+     * libcgw, so that the totals agree */
+    ERR("events: Ir\nfn=f\n1 10\n 2 20\n", "indented-cost", 4);
+    ERR("events: Ir\nfn=f\n1 10\n\t2 20\n", "indented-cost", 4);
+    got g = READ("events: Ir\nfn=f\n1 10\n 2 20\n3 30\n");
+    CHECK_U64(g.total, 40);
+    /* callgrind_annotate dies on positions out of Callgrind's order */
+    ERR("positions: line instr\nevents: Ir\nfn=f\n1 0x10 1\n", "positions-order", 1);
+    g = READ("positions: line instr\nevents: Ir\nfn=f\n7 0x10 1\n");
+    CHECK_U64(g.last_pos[0], 0x10); /* read anyway, into array order */
+    CHECK_U64(g.last_pos[1], 7);
+    /* KCachegrind refuses more than 200 events */
+    char many[4096] = "events:";
+    for (int i = 0; i < 201; i++)
+        snprintf(many + strlen(many), sizeof many - strlen(many), " E%d", i);
+    strcat(many, "\nfn=f\n1 1\n");
+    cgwt_expect(__FILE__, __LINE__, many, strlen(many), "many-events", 1, CGW_ERROR);
+    /* 0X: KCachegrind and callgrind_annotate read 0 */
+    ERR("positions: instr\nevents: Ir\nfn=f\n0X10 1\n", "hex-prefix", 4);
+    ERR("events: Ir\nfn=f\n1 0X10\n", "hex-prefix", 3);
+    /* positions: after the body began, reported on its own line */
+    ERR("events: Ir\nfn=f\n1 1\npositions: line\n2 2\n", "positions-after-events", 4);
+}
+
+/* Files KCachegrind reads otherwise than one might: libcgw reads them
+ * as it does, and says what each reader does. */
+static void as_kcachegrind(void)
+{
+    /* fi= before fn=: the function's file is the fl= one */
+    got g = READ("events: Ir\nfl=a.c\nfi=b.h\nfn=f\n1 1\n");
+    CHECK_STR(g.file, "a.c");
+    WARN("events: Ir\nfl=a.c\nfi=b.h\nfn=f\n1 1\n", "inline-before-function", 3);
+    /* cfi= after cfn=: the callee was bound at cfn= */
+    g = READ("events: Ir\nfl=a.c\nfn=f\n1 1\ncfn=g\ncfi=b.c\ncalls=1 1\n1 5\n"
+             "fl=a.c\nfn=g\n1 5\n");
+    CHECK_STR(g.callee_file, "a.c");
+    WARN("events: Ir\nfn=f\n1 1\ncfn=g\ncfi=b.c\ncalls=1 1\n1 5\n", "callee-spec-after-cfn",
+         5);
+    /* ob= between fn= and its costs: KCachegrind drops the function */
+    WARN("events: Ir\nob=x\nfn=f\nob=y\n1 1\n", "ob-in-function", 4);
+    g = READ("events: Ir\nob=x\nfn=f\n1 1\nob=y\nfn=g\n1 1\n");
+    CHECK_U64(g.warnings, 2); /* no-format-line and no-positions: ob= before fn= is fine */
+}
+
+int main(void)
+{
+    valid();
+    errors();
+    as_kcachegrind();
+    printf("grammar corners read as the spec and the main readers say\n");
+    return 0;
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# test-oracles: libcgw's reader against KCachegrind's own loader.
+#
+# Every file of the corpus (real files from other writers), the spec's
+# examples and the other test data, profiles made now by cggen with each
+# feature, and, with valgrind, a real Callgrind file made now, is read by
+# libcgw (tests/cgnorm) and by kcgdump (KCachegrind's loader, built from
+# ../shared/oracles); both print the totals, every function's self cost
+# and every call edge (count and inclusive cost) in one normalised form,
+# which must be the same.  Where KCachegrind reads a file otherwise than
+# the spec, the file is listed below with the reason; a listed file that
+# reads the same, or an unlisted one that differs, fails the test.
+# Skips (77) without ../shared/oracles or Qt5Core.
+set -u
+oracles=${CGW_ORACLES:-}
+build=${CGW_BUILDDIR:-.}
+if [ -z "$oracles" ] || [ ! -f "$oracles/kcachegrind/build.sh" ]; then
+    echo "no ../shared/oracles: skipped"; exit 77
+fi
+if ! pkg-config --exists Qt5Core 2>/dev/null || ! command -v g++ >/dev/null 2>&1; then
+    echo "no Qt5Core or g++ to build KCachegrind's loader (qtbase5-dev): skipped"; exit 77
+fi
+
+# Built once (about 40 s; ./quickstart shares one between its builds
+# through CGW_KCGDUMP), again when its sources change.
+kcgdump=${CGW_KCGDUMP:-$build/tests/kcgdump}
+src=$oracles/kcachegrind
+if [ ! -x "$kcgdump" ] || [ -n "$(find "$src" -newer "$kcgdump" -name '*.cpp' | head -1)" ]; then
+    mkdir -p "$(dirname "$kcgdump")"
+    sh "$src/build.sh" "$kcgdump" >/dev/null || { echo "building kcgdump failed"; exit 1; }
+fi
+
+# file name: why KCachegrind reads it otherwise than libcgw does
+differences() {
+    cat <<'EOF'
+valgrind319-cachegrind.cachegrind: KCachegrind keys a function by its name and the base names of its file and object (TraceData::function), so sbrk in ./elf/../misc/sbrk.c and in ./misc/./misc/sbrk.c are one function there and two in libcgw
+EOF
+}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cgw-oracles.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+
+# Profiles made now: every feature of the writer that KCachegrind reads.
+n=0
+for opts in "" "--positions instr,line" "--positions instr" "--inline" "--jumps" \
+    "--parts 3" "--compact" "--events 6 --functions 400" \
+    "--positions instr,line --inline --jumps --parts 2 --compact"; do
+    n=$((n + 1))
+    "$build/tools/cggen" --seed "$n" $opts -o "$tmp/cggen-$n.out" ||
+        { echo "cggen $opts failed"; exit 1; }
+done
+if [ -n "${VALGRIND:-}" ] && [ -x "$build/tests/subject" ]; then
+    "$VALGRIND" -q --tool=callgrind --dump-instr=yes --collect-jumps=yes \
+        --callgrind-out-file="$tmp/callgrind-real.out" "$build/tests/subject" >/dev/null 2>&1 ||
+        rm -f "$tmp/callgrind-real.out"
+fi
+
+checked=0 failed=0
+for f in "${CGW_CORPUS:-/nonexistent}"/*.callgrind "${CGW_CORPUS:-/nonexistent}"/*.cachegrind \
+    "$CGW_TEST_DATA"/*.out "$tmp"/*.out; do
+    [ -f "$f" ] || continue
+    name=$(basename "$f")
+    "$build/tests/cgnorm" "$f" >"$tmp/libcgw.txt" 2>"$tmp/libcgw.err"
+    KCGNORM=1 "$kcgdump" "$f" 2>/dev/null | grep '^[TFC]	' >"$tmp/kcg.txt"
+    why=$(differences | sed -n "s/^$name: //p")
+    checked=$((checked + 1))
+    if cmp -s "$tmp/libcgw.txt" "$tmp/kcg.txt"; then
+        if [ -n "$why" ]; then
+            echo "FAIL $name: listed as read otherwise by KCachegrind, but reads the same"
+            failed=$((failed + 1))
+        else
+            echo "same  $name ($(grep -c '^F' "$tmp/kcg.txt") functions, $(grep -c '^C' "$tmp/kcg.txt") edges)"
+        fi
+    elif [ -n "$why" ]; then
+        echo "known $name: $why"
+    else
+        echo "FAIL $name: libcgw (<) and KCachegrind (>) read it differently:"
+        diff "$tmp/libcgw.txt" "$tmp/kcg.txt" | head -20
+        failed=$((failed + 1))
+    fi
+done
+echo "$checked files, $failed failed"
+[ "$checked" -gt 20 ] || { echo "too few files were checked"; exit 1; }
+[ "$failed" -eq 0 ]
