@@ -4,7 +4,7 @@
  * (/usr/lib/debug/.build-id/xx/rest.debug), else by .gnu_debuglink
  * (beside the object, in its .debug folder, or under /usr/lib/debug
  * with the object's folder), the link's file checked against its
- * CRC-32. */
+ * CRC-32.  $CGWPROF_DEBUGDIR replaces /usr/lib/debug. */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
@@ -17,7 +17,12 @@
 
 #include "prof.h"
 
-#define DEBUG_ROOT "/usr/lib/debug"
+/* Where separate debug files live. */
+const char *prof_debug_root(void)
+{
+    const char *root = prof_getenv("CGWPROF_DEBUGDIR");
+    return root != NULL && root[0] != '\0' ? root : "/usr/lib/debug";
+}
 
 /* Whether the image is an ELF object of this machine's class with a
  * section table inside it. */
@@ -106,11 +111,10 @@ static void *by_build_id(const unsigned char *m, size_t len, size_t *dlen)
         at > sh->sh_size || nh->n_descsz > sh->sh_size - at)
         return NULL;
     const unsigned char *id = m + sh->sh_offset + at;
-    char path[256];
-    int n = snprintf(path, sizeof path, DEBUG_ROOT "/.build-id/%02x/", id[0]);
-    for (size_t i = 1; i < nh->n_descsz; i++)
-        n += snprintf(path + n, sizeof path - (size_t)n, "%02x", id[i]);
-    snprintf(path + n, sizeof path - (size_t)n, ".debug");
+    char hex[160], path[4096];
+    for (size_t i = 0; i < nh->n_descsz; i++)
+        snprintf(hex + 2 * i, sizeof hex - 2 * i, "%02x", id[i]);
+    snprintf(path, sizeof path, "%s/.build-id/%.2s/%s.debug", prof_debug_root(), hex, hex + 2);
     return try_debug(path, NULL, dlen);
 }
 
@@ -130,11 +134,12 @@ static void *by_debuglink(const unsigned char *m, size_t len, const char *object
     memcpy(&crc, name + at, 4);
     const char *slash = strrchr(object, '/');
     int dir = slash != NULL ? (int)(slash - object) : 0;
-    const char *forms[] = { "%.*s/%s", "%.*s/.debug/%s", DEBUG_ROOT "%.*s/%s" };
+    /* beside it, in its .debug folder, under the root with its folder */
+    const char *roots[] = { "", "", prof_debug_root() }, *subs[] = { "", "/.debug", "" };
     void *d = NULL;
-    for (size_t i = 0; i < sizeof forms / sizeof forms[0] && d == NULL; i++) {
+    for (size_t i = 0; i < 3 && d == NULL; i++) {
         char path[4096];
-        snprintf(path, sizeof path, forms[i], dir, object, name);
+        snprintf(path, sizeof path, "%s%.*s%s/%s", roots[i], dir, object, subs[i], name);
         if (strcmp(path, object) != 0)
             d = try_debug(path, &crc, dlen);
     }

@@ -264,6 +264,7 @@ const ElfW(Shdr) *prof_elf_section(const unsigned char *m, size_t len, unsigned 
 void *prof_elf_map(const char *path, size_t *len);
 void *prof_elf_debug_file(const unsigned char *m, size_t len, const char *path, size_t *dlen);
 uint32_t prof_crc32(const unsigned char *p, size_t n);
+const char *prof_debug_root(void); /* $CGWPROF_DEBUGDIR or /usr/lib/debug */
 
 /* demangle.c: the readable name of a C++ or Rust symbol (malloc'd). */
 char *prof_demangle(const char *symbol);

@@ -11,24 +11,14 @@
 
 #include "proftest.h"
 
-/* A stripped copy of prof-subject, its symbols in a separate debug file
- * that .gnu_debuglink names: its functions are named all the same. */
-static void test_debug_file(void)
+/* Run the stripped copy of prof-subject named name (in the test's
+ * folder): its functions are named all the same, with their file when
+ * built with libdw. */
+static void run_stripped(const char *name)
 {
-    if (system("command -v objcopy >/dev/null 2>&1") != 0) {
-        printf("debug file: skipped (no objcopy)\n");
-        return;
-    }
-    const char *tmp = cgwt_tmpdir();
-    char cmd[4096], copy[512], path[512];
-    snprintf(cmd, sizeof cmd,
-             "cp '%s' '%s/ps' && objcopy --only-keep-debug '%s/ps' '%s/ps.debug' && "
-             "objcopy --strip-all --add-gnu-debuglink='%s/ps.debug' '%s/ps' '%s/stripped' && "
-             "chmod +x '%s/stripped' && ! nm '%s/stripped' 2>/dev/null | grep -q outer",
-             getenv("CGW_PROF_SUBJECT"), tmp, tmp, tmp, tmp, tmp, tmp, tmp, tmp);
-    CHECK(system(cmd) == 0);
-    snprintf(copy, sizeof copy, "%s/stripped", tmp);
-    snprintf(path, sizeof path, "%s/stripped.out", tmp);
+    char copy[512], path[600];
+    snprintf(copy, sizeof copy, "%s/%s", cgwt_tmpdir(), name);
+    snprintf(path, sizeof path, "%s.out", copy);
     cgwt_subject_path = copy;
     cgwt_run_subject(path, "/dev/null", "graph", NULL);
     cgwt_subject_path = NULL;
@@ -38,7 +28,41 @@ static void test_debug_file(void)
     CHECK_U64(cgwt_calls(p, "main", "outer"), 3);
     CHECK_U64(cgwt_calls(p, "inner", "spin"), 6);
     CHECK_U64(cgwt_calls(p, "main", "ns::thing(int)"), 1);
-    printf("debug file: a stripped program named from its .gnu_debuglink file\n");
+    const char *dw = getenv("CGW_HAVE_LIBDW");
+    if (dw != NULL && strcmp(dw, "yes") == 0) {
+        const char *file = cgwt_fn_named(p, "outer")->file;
+        size_t n = strlen(file);
+        CHECK(n > 15 && strcmp(file + n - 15, "/prof-subject.c") == 0);
+    }
+}
+
+/* Stripped copies of prof-subject, their symbols in a separate debug
+ * file: one that .gnu_debuglink names (beside it), one found by build ID
+ * under $CGWPROF_DEBUGDIR/.build-id. */
+static void test_debug_file(void)
+{
+    if (system("command -v objcopy >/dev/null 2>&1 && command -v readelf >/dev/null 2>&1") != 0) {
+        printf("debug file: skipped (no objcopy or readelf)\n");
+        return;
+    }
+    const char *tmp = cgwt_tmpdir();
+    char cmd[4096], root[512];
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && cp '%s' ps && objcopy --only-keep-debug ps ps.debug && "
+             "objcopy --strip-all --add-gnu-debuglink=ps.debug ps linked && "
+             "objcopy --strip-all ps by-id && chmod +x linked by-id && "
+             "! nm linked 2>/dev/null | grep -q outer && "
+             "id=$(readelf -n ps | sed -n 's/.*Build ID: *//p') && [ -n \"$id\" ] && "
+             "d=root/.build-id/$(echo $id | cut -c1-2) && mkdir -p $d && "
+             "cp ps.debug $d/$(echo $id | cut -c3-).debug",
+             tmp, getenv("CGW_PROF_SUBJECT"));
+    CHECK(system(cmd) == 0);
+    run_stripped("linked");
+    snprintf(root, sizeof root, "%s/root", tmp);
+    setenv("CGWPROF_DEBUGDIR", root, 1);
+    run_stripped("by-id");
+    unsetenv("CGWPROF_DEBUGDIR");
+    printf("debug file: stripped programs named from their .gnu_debuglink and build-ID files\n");
 }
 
 /* Calls into a plugin that dlclose() unloaded keep its names, though
