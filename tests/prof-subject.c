@@ -14,7 +14,9 @@
  *   dump     cgwprof_dump(argv[2]) from inside dumper(), then more work
  *   exit     exit() from inside deep(): the calls in progress count
  *   signal   outer x2, then die(): argv[2] int raises SIGINT, term
- *            sends SIGTERM to the process, abort calls abort()
+ *            sends SIGTERM to the process, abort calls abort(), and
+ *            term-nochld ignores SIGCHLD first (children reaped
+ *            unseen), then sends SIGTERM
  *   longjmp  jumper() 1000 times: setjmp(), jump(3) recursing down to
  *            jump(0), which longjmp()s back, then leaf(); then
  *            bounce(), which longjmp()s from jump(2) and returns
@@ -154,6 +156,8 @@ NOINLINE static void die(const char *how)
     if (strcmp(how, "int") == 0)
         raise(SIGINT);
     else if (strcmp(how, "term") == 0)
+        kill(getpid(), SIGTERM);
+    else if (strcmp(how, "term-nochld") == 0 && signal(SIGCHLD, SIG_IGN) != SIG_ERR)
         kill(getpid(), SIGTERM);
     else if (strcmp(how, "abort") == 0)
         abort();

@@ -72,13 +72,16 @@ static void signal_with(const char *how, int sig)
     free(text);
 }
 
-/* SIGINT, SIGTERM and abort(); and a profile that cannot be written
+/* SIGINT, SIGTERM and abort(), also in a program that ignores SIGCHLD
+ * (the copy of the process is reaped unseen: waitpid() tells the
+ * handler only that it has ended); and a profile that cannot be written
  * does not keep the program from dying of its signal. */
 static void test_signals(void)
 {
     signal_with("int", SIGINT);
     signal_with("term", SIGTERM);
     signal_with("abort", SIGABRT);
+    signal_with("term-nochld", SIGTERM);
     int status;
     cgwt_spawn("/nonexistent/signal.out", NULL, "signal", "term", &status);
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
