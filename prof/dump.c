@@ -133,7 +133,7 @@ static int snapshot(dump *d, size_t k, uint64_t now)
                                prof_load(&e->incl), prof_load(&e->self), 0, 0, 0, 0 };
         }
     }
-    if (t == prof_self)
+    if (t == prof_self || d->frozen)
         close_open_calls(t, s, now);
     if (extra != 0)
         prof_retired_apply(t, s, &n);
@@ -424,15 +424,17 @@ int prof_dump(const char *path, char *err, size_t errlen)
 }
 
 /* In the copy of the process that a fatal signal forks (signal.c): the
- * profile of process pid, with its calls in progress ending at tick
- * now, into fd, a temporary file the caller renames.  No lock: the copy
- * has one thread, and a lock held at the fork would never open. */
+ * profile of process pid, with the calls in progress of every thread
+ * (frozen in the copy) ending at tick now, into fd, a temporary file the
+ * caller renames.  No lock: the copy has one thread, and a lock held at
+ * the fork would never open. */
 int prof_dump_fd(int fd, const char *path, long pid, uint64_t now)
 {
     char err[512];
     dump d;
     dump_init(&d);
     d.fd = fd;
+    d.frozen = 1;
     d.pid = pid;
     d.now = now;
     return dump_as(&d, path, err, sizeof err);

@@ -41,6 +41,8 @@ typedef struct dump {
     prof_lines *lines;
     unsigned npos;
     int fd;           /* -1: write to the path, atomically      */
+    int frozen;       /* a copy of the process (signal.c): every
+                       * thread's calls in progress count        */
     long pid;         /* the process the profile is of          */
     uint64_t now;     /* the tick calls in progress end at       */
 } dump;

@@ -16,7 +16,9 @@
  *   signal   outer x2, then die(): argv[2] int raises SIGINT, term
  *            sends SIGTERM to the process, abort calls abort(), and
  *            term-nochld ignores SIGCHLD first (children reaped
- *            unseen), then sends SIGTERM
+ *            unseen), then sends SIGTERM; term-thread starts a thread
+ *            that calls waiter(), which never returns, and sends SIGTERM
+ *            once it waits
  *   longjmp  jumper() 1000 times: setjmp(), jump(3) recursing down to
  *            jump(0), which longjmp()s back, then leaf(); then
  *            bounce(), which longjmp()s from jump(2) and returns
@@ -151,6 +153,33 @@ NOINLINE static void deep(int n)
     deep(n - 1);
 }
 
+static int waiting[2]; /* a pipe: waiter() says it is waiting */
+
+NOINLINE static void waiter(void)
+{
+    if (write(waiting[1], "w", 1) != 1)
+        return;
+    for (;;)
+        pause();
+}
+
+NOINLINE static void *wait_thread(void *arg)
+{
+    (void)arg;
+    leaf();
+    waiter();
+    return NULL;
+}
+
+/* A thread in waiter(), a call in progress at the signal. */
+static int start_waiter(void)
+{
+    pthread_t th;
+    char c;
+    return pipe(waiting) == 0 && pthread_create(&th, NULL, wait_thread, NULL) == 0 &&
+           read(waiting[0], &c, 1) == 1;
+}
+
 NOINLINE static void die(const char *how)
 {
     if (strcmp(how, "int") == 0)
@@ -158,6 +187,8 @@ NOINLINE static void die(const char *how)
     else if (strcmp(how, "term") == 0)
         kill(getpid(), SIGTERM);
     else if (strcmp(how, "term-nochld") == 0 && signal(SIGCHLD, SIG_IGN) != SIG_ERR)
+        kill(getpid(), SIGTERM);
+    else if (strcmp(how, "term-thread") == 0 && start_waiter())
         kill(getpid(), SIGTERM);
     else if (strcmp(how, "abort") == 0)
         abort();

@@ -47,7 +47,7 @@ static int files_named(const char *dir, const char *prefix)
 /* A program killed by sig (how: the subject's name for it) leaves its
  * profile, with the calls in progress counted, and dies of sig still;
  * the temporary file is gone. */
-static void signal_with(const char *how, int sig)
+static void signal_with(const char *how, int sig, profile *prof)
 {
     char path[512], name[64], pid_line[64];
     snprintf(name, sizeof name, "signal-%s.out", how);
@@ -58,9 +58,8 @@ static void signal_with(const char *how, int sig)
         cgwt_fail(__FILE__, __LINE__, "prof-subject signal %s: status %d, not killed by %d",
                   how, status, sig);
     CHECK_U64(files_named(cgwt_tmpdir(), name), 1);
-    profile prof;
-    cgwt_load_profile(path, &prof);
-    part *p = &prof.parts[0];
+    cgwt_load_profile(path, prof);
+    part *p = &prof->parts[0];
     CHECK_U64(cgwt_calls(p, "main", "outer"), 2);
     CHECK_U64(cgwt_calls(p, "outer", "inner"), 4);
     CHECK_U64(cgwt_calls(p, "main", "die"), 1); /* in progress: counted */
@@ -78,14 +77,22 @@ static void signal_with(const char *how, int sig)
  * does not keep the program from dying of its signal. */
 static void test_signals(void)
 {
-    signal_with("int", SIGINT);
-    signal_with("term", SIGTERM);
-    signal_with("abort", SIGABRT);
-    signal_with("term-nochld", SIGTERM);
+    profile prof;
+    signal_with("int", SIGINT, &prof);
+    signal_with("term", SIGTERM, &prof);
+    signal_with("abort", SIGABRT, &prof);
+    signal_with("term-nochld", SIGTERM, &prof);
+    /* another thread's call in progress counts too: the copy froze it */
+    signal_with("term-thread", SIGTERM, &prof);
+    CHECK_U64(prof.nparts, 2);
+    CHECK_U64(cgwt_calls(&prof.parts[1], "wait_thread", "leaf"), 1);
+    CHECK_U64(cgwt_calls(&prof.parts[1], "wait_thread", "waiter"), 1);
+    cgwt_check_times(&prof.parts[1]);
     int status;
     cgwt_spawn("/nonexistent/signal.out", NULL, "signal", "term", &status);
     CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
-    printf("signals: a profile on SIGINT, SIGTERM and abort(), then death by the signal\n");
+    printf("signals: a profile on SIGINT, SIGTERM and abort(), with every thread's calls in "
+           "progress, then death by the signal\n");
 }
 
 int main(void)
