@@ -40,7 +40,7 @@ static void drop_abandoned(prof_thread *t, uintptr_t limit, uint64_t now)
 
 /* Everything but a known edge with a frame to spare: the thread's first
  * call, a new edge, a deeper stack, calls being skipped, a clock that
- * is not the TSC, or a call no deeper than the top frame (longjmp). */
+ * is not the TSC.  Frames that longjmp() left are dropped here. */
 static PROF_SLOW void enter_slow(prof_thread *t, void *fn, void *site, uintptr_t sp)
 {
     if (t == NULL && (t = prof_thread_start()) == NULL)
@@ -57,13 +57,19 @@ static PROF_SLOW void enter_slow(prof_thread *t, void *fn, void *site, uintptr_t
 }
 
 /* The hot path is a leaf: it tests, reads the clock last and pushes;
- * anything else goes to enter_slow() as a tail call. */
+ * anything else goes to enter_slow() as a tail call.  It does not look
+ * for frames that longjmp() left: the first call after the jump, from
+ * the function that called setjmp(), finds no edge among the left top
+ * frame's latest calls and goes to enter_slow(), unless that frame is a
+ * call of the same function (the jump went up its recursion): then the
+ * edge is the right one, the time goes to a frame of the same function,
+ * and the left frames go at the next slow entry or at the exit. */
 void __cyg_profile_func_enter(void *fn, void *site)
 {
     prof_thread *t = prof_self;
     uintptr_t sp = prof_sp();
     if (__builtin_expect(t != NULL && prof_fast_clock() && !t->busy && t->skip == 0 &&
-                             t->depth < t->cap && sp < t->stack[t->depth - 1].sp, 1)) {
+                             t->depth < t->cap, 1)) {
         prof_edge *e = prof_recent_edge(t, fn, site);
         if (__builtin_expect(e != NULL, 1)) {
             prof_claim(t, e, prof_ticks(), sp);

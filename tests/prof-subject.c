@@ -21,7 +21,10 @@
  *            once it waits
  *   longjmp  jumper() 1000 times: setjmp(), jump(3) recursing down to
  *            jump(0), which longjmp()s back, then leaf(); then
- *            bounce(), which longjmp()s from jump(2) and returns
+ *            bounce(), which longjmp()s from jump(2) and returns; then
+ *            climb(3) 100 times, which calls leaf() at each level and
+ *            longjmp()s from climb(0) up to climb(3), which calls leaf()
+ *            again from the same place
  *   many     argv[2] short threads, eight at a time: each calls
  *            short_worker(), which calls leaf() once
  *   dlclose  libprofplug-a.so from folder argv[2], opened twice: its
@@ -276,6 +279,22 @@ NOINLINE static void jumper(void)
     }
 }
 
+static jmp_buf up;
+
+/* The jump goes up climb()'s own recursion: after it, climb(3) calls
+ * leaf() from where each level did. */
+NOINLINE static void climb(int n)
+{
+    volatile int jumped = 0;
+    if (n == 3 && setjmp(up) != 0)
+        jumped = 1;
+    leaf();
+    if (n == 0 && !jumped && armed)
+        longjmp(up, 1);
+    if (n > 0 && !jumped)
+        climb(n - 1);
+}
+
 /* leaves right after the jump: no call shows the frames were left */
 NOINLINE static void bounce(void)
 {
@@ -343,6 +362,8 @@ int main(int argc, char **argv)
     if (strcmp(mode, "longjmp") == 0) {
         jumper();
         bounce();
+        for (int i = 0; i < 100; i++)
+            climb(3);
         outer();
         return 0;
     }

@@ -22,11 +22,14 @@ static void test_longjmp(void)
     CHECK_U64(cgwt_calls(p, "jumper", "leaf"), 1000);
     CHECK_U64(cgwt_calls(p, "jumper", "jump"), 1000);
     CHECK_U64(cgwt_calls(p, "jump", "jump"), 3000 + 2); /* and bounce()'s jump(2) */
-    CHECK_U64(cgwt_calls(p, "leaf", "spin"), 1000);
+    CHECK_U64(cgwt_calls(p, "leaf", "spin"), 1000 + 500);
     CHECK_U64(cgwt_calls(p, "jump", "leaf"), 0);
     CHECK_U64(cgwt_calls(p, "main", "bounce"), 1);
     CHECK_U64(cgwt_calls(p, "bounce", "jump"), 1);
-    CHECK_U64(cgwt_calls(p, "main", "outer"), 1); /* not under bounce or jump */
+    CHECK_U64(cgwt_calls(p, "main", "climb"), 100);
+    CHECK_U64(cgwt_calls(p, "climb", "climb"), 300);
+    CHECK_U64(cgwt_calls(p, "climb", "leaf"), 500); /* 4 going down, 1 after the jump */
+    CHECK_U64(cgwt_calls(p, "main", "outer"), 1); /* not under bounce, jump or climb */
     CHECK_U64(cgwt_calls(p, "outer", "inner"), 2);
     cgwt_check_times(p);
     printf("longjmp: calls after the jump charged to the function that called setjmp()\n");
