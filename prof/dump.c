@@ -20,6 +20,7 @@
 
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 static char out_pattern[4096]; /* $CGWPROF_OUT or callgrind.out.%p, absolute */
+static __thread int dumping;   /* this thread is writing a profile */
 
 /* A dump in another thread of the parent may have held the lock at the
  * fork; in the child that thread is gone. */
@@ -387,13 +388,20 @@ static int dump_as(dump *d, const char *path, char *err, size_t errlen)
     int was_busy = me != NULL ? me->busy : 0;
     if (me != NULL)
         me->busy = 1;
+    dumping++;
     int rc = write_profile(d, path, err, errlen);
     int e = errno;
     dump_free(d);
+    dumping--;
     if (me != NULL)
         me->busy = was_busy;
     errno = e;
     return rc;
+}
+
+int prof_dumping(void)
+{
+    return dumping != 0;
 }
 
 /* A dump of this process, with the calls in progress ending now. */

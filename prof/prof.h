@@ -286,6 +286,7 @@ void prof_lock(void);   /* the dump lock: no dump runs while it is held */
 void prof_unlock(void);
 int prof_dump(const char *path, char *err, size_t errlen);
 int prof_dump_fd(int fd, const char *path, long pid, uint64_t now);
+int prof_dumping(void); /* whether the calling thread is writing a profile */
 
 /* signal.c: a profile when SIGINT, SIGTERM or SIGABRT kills the program. */
 void prof_signals_init(void);

@@ -215,7 +215,9 @@ int dlclose(void *handle)
         return -1;
     range r;
     uint32_t tag = 0;
-    if (prof_threads() != NULL && object_range(handle, &r) == 0) {
+    /* not from a dump (the debug-info reader unloading a backend): it
+     * holds the lock, and names only what is loaded */
+    if (prof_threads() != NULL && !prof_dumping() && object_range(handle, &r) == 0) {
         prof_lock();
         tag = record(&r);
         prof_unlock();
