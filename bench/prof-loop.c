@@ -1,6 +1,7 @@
-/* prof-loop: the program bench-prof times, built twice from this file:
- * prof-plain as is and prof-instr with -finstrument-functions and
- * libcgwprof.  It prints the ns per call of a loop calling a small leaf
+/* prof-loop: the program bench-prof times, built four times from this
+ * file: prof-plain as is, prof-empty with -finstrument-functions and the
+ * C library's empty hooks, prof-gprof with -pg, and prof-instr with
+ * -finstrument-functions and libcgwprof.  It prints the ns per call of a loop calling a small leaf
  * function and of a recursive fib(), measured around the calls only
  * (the start and the dump at exit are outside).
  *

@@ -82,7 +82,7 @@ static uint64_t tsc_mult(void)
  * forward with CLOCK_MONOTONIC over 10 us; the scale waits for a dump. */
 void prof_clock_init(void)
 {
-    const char *want = getenv("CGWPROF_CLOCK");
+    const char *want = prof_getenv("CGWPROF_CLOCK");
     prof_clk.tsc = 0;
 #if defined(__x86_64__)
     if ((want == NULL || strcmp(want, "tsc") == 0) && tsc_invariant()) {

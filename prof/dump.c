@@ -16,10 +16,11 @@
 
 #include <cgw.h>
 #include "cgwprof.h"
-#include "prof.h"
+#include "dump.h"
 
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
 static char out_pattern[4096]; /* $CGWPROF_OUT or callgrind.out.%p, absolute */
+static __thread int dumping;   /* this thread is writing a profile */
 
 /* A dump in another thread of the parent may have held the lock at the
  * fork; in the child that thread is gone. */
@@ -28,10 +29,20 @@ void prof_dump_after_fork(void)
     pthread_mutex_init(&dump_lock, NULL);
 }
 
+void prof_lock(void)
+{
+    pthread_mutex_lock(&dump_lock);
+}
+
+void prof_unlock(void)
+{
+    pthread_mutex_unlock(&dump_lock);
+}
+
 /* Where dumps go, fixed at start: a later chdir() does not move them. */
 void prof_output_init(void)
 {
-    const char *p = getenv("CGWPROF_OUT");
+    const char *p = prof_getenv("CGWPROF_OUT");
     if (p == NULL || p[0] == '\0')
         p = "callgrind.out.%p";
     char cwd[2048];
@@ -41,14 +52,19 @@ void prof_output_init(void)
         snprintf(out_pattern, sizeof out_pattern, "%s", p);
 }
 
-/* The pattern with %p replaced by the pid (a forked child writes its
- * own file) and %% by %. */
-static void expand(char *out, size_t len, const char *pattern)
+/* The default path: the pattern with %p replaced by the pid (a forked
+ * child writes its own file) and %% by %.  Async-signal-safe: the
+ * signal handler calls it. */
+void prof_default_path(char *out, size_t len)
 {
-    size_t n = 0;
-    for (const char *p = pattern; *p != '\0' && n + 1 < len; p++) {
+    char pid[24];
+    size_t n = 0, np = 0;
+    for (unsigned long v = (unsigned long)getpid(); v != 0 || np == 0; v /= 10)
+        pid[np++] = (char)('0' + v % 10);
+    for (const char *p = out_pattern; *p != '\0' && n + 1 < len; p++) {
         if (p[0] == '%' && p[1] == 'p') {
-            n += (size_t)snprintf(out + n, len - n, "%ld", (long)getpid());
+            for (size_t i = np; i > 0 && n + 1 < len; i--)
+                out[n++] = pid[i - 1];
             p++;
         } else {
             out[n++] = p[0] == '%' && p[1] == '%' ? *p++ : *p;
@@ -56,31 +72,6 @@ static void expand(char *out, size_t len, const char *pattern)
     }
     out[n < len ? n : len - 1] = '\0';
 }
-
-typedef struct snap {
-    void *caller, *site, *callee;
-    uint64_t count, incl, self;
-    uint32_t from, to; /* identities of caller and callee (write_thread) */
-} snap;
-
-typedef struct fnaddr {
-    void *addr;
-    char *object, *file, *name;
-    uint64_t pos[2];
-    uint32_t id; /* identity: equal (object, file, name), equal id */
-} fnaddr;
-
-typedef struct dump {
-    prof_thread **threads;
-    snap **snaps;
-    size_t *nsnaps, nthreads;
-    fnaddr *fns;
-    size_t nfns, nids;
-    uint32_t *rep; /* id -> index of its first fnaddr */
-    prof_symtab *syms;
-    prof_lines *lines;
-    unsigned npos;
-} dump;
 
 static int by_number(const void *a, const void *b)
 {
@@ -122,14 +113,17 @@ static void close_open_calls(prof_thread *t, snap *s, uint64_t now)
     }
 }
 
-/* Copy the thread's edges, with times in ns; the dumping thread's calls
- * in progress are added as if they returned now (in the copy only). */
+/* Copy the thread's edges, with times in ticks (write_thread() turns
+ * them into ns); the dumping thread's calls in progress are added as if
+ * they returned now (in the copy only), and the calls into objects that
+ * dlclose() unloaded get snaps of their own. */
 static int snapshot(dump *d, size_t k, uint64_t now)
 {
     prof_thread *t = d->threads[k];
     prof_chunk *head = __atomic_load_n(&t->chunks, __ATOMIC_ACQUIRE);
     size_t n = head ? head->base + __atomic_load_n(&head->used, __ATOMIC_ACQUIRE) : 0;
-    snap *s = calloc(n ? n : 1, sizeof *s);
+    size_t extra = prof_retired_count(t);
+    snap *s = calloc(n + extra ? n + extra : 1, sizeof *s);
     if (s == NULL)
         return -1;
     for (prof_chunk *c = head; c != NULL; c = c->prev) {
@@ -137,109 +131,15 @@ static int snapshot(dump *d, size_t k, uint64_t now)
         for (uint32_t i = 0; i < used && c->base + i < n; i++) {
             const prof_edge *e = &c->edges[i];
             s[e->id] = (snap){ e->caller, e->site, e->callee, prof_load(&e->count),
-                               prof_load(&e->incl), prof_load(&e->self), 0, 0 };
+                               prof_load(&e->incl), prof_load(&e->self), 0, 0, 0, 0 };
         }
     }
-    if (t == prof_self)
+    if (t == prof_self || d->frozen)
         close_open_calls(t, s, now);
-    for (size_t i = 0; i < n; i++) {
-        s[i].incl = prof_ns(s[i].incl);
-        s[i].self = prof_ns(s[i].self);
-    }
+    if (extra != 0)
+        prof_retired_apply(t, s, &n);
     d->snaps[k] = s;
     d->nsnaps[k] = n;
-    return 0;
-}
-
-static int by_addr(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t)((const fnaddr *)a)->addr, y = (uintptr_t)((const fnaddr *)b)->addr;
-    return x < y ? -1 : x > y;
-}
-
-static int by_identity(const void *a, const void *b, void *ctx)
-{
-    const fnaddr *fns = ctx, *x = &fns[*(const uint32_t *)a], *y = &fns[*(const uint32_t *)b];
-    int c = strcmp(x->object, y->object);
-    if (c == 0)
-        c = strcmp(x->file, y->file);
-    if (c == 0)
-        c = strcmp(x->name, y->name);
-    return c;
-}
-
-static fnaddr *fn_of(const dump *d, void *addr)
-{
-    fnaddr key = { .addr = addr };
-    return bsearch(&key, d->fns, d->nfns, sizeof key, by_addr);
-}
-
-static int resolve(dump *d, fnaddr *f)
-{
-    prof_symbol s;
-    const char *file = NULL;
-    if (prof_symtab_lookup(d->syms, f->addr, &s) == 0) {
-        f->object = strdup(s.object);
-        f->pos[0] = s.addr;
-        f->name = strdup(s.name);
-    } else {
-        char hex[32];
-        snprintf(hex, sizeof hex, "%p", f->addr);
-        f->object = strdup("???");
-        f->pos[0] = (uint64_t)(uintptr_t)f->addr;
-        f->name = strdup(hex);
-    }
-    f->pos[1] = prof_lines_lookup(d->lines, f->addr, &file);
-    f->file = strdup(file != NULL ? file : "???");
-    return f->object != NULL && f->name != NULL && f->file != NULL ? 0 : -1;
-}
-
-/* Every function the snapshots name, resolved once, with identities:
- * two addresses that resolve to one (object, file, name) are one
- * function, as readers see them. */
-static int resolve_all(dump *d)
-{
-    size_t n = 0;
-    for (size_t k = 0; k < d->nthreads; k++)
-        n += 2 * d->nsnaps[k];
-    d->fns = calloc(n ? n : 1, sizeof *d->fns);
-    if (d->fns == NULL)
-        return -1;
-    for (size_t k = 0; k < d->nthreads; k++) {
-        for (size_t i = 0; i < d->nsnaps[k]; i++) {
-            const snap *s = &d->snaps[k][i];
-            d->fns[d->nfns++].addr = s->callee;
-            if (s->caller != NULL)
-                d->fns[d->nfns++].addr = s->caller;
-        }
-    }
-    qsort(d->fns, d->nfns, sizeof *d->fns, by_addr);
-    size_t u = 0;
-    for (size_t i = 0; i < d->nfns; i++)
-        if (u == 0 || d->fns[u - 1].addr != d->fns[i].addr)
-            d->fns[u++] = d->fns[i];
-    d->nfns = u;
-    d->syms = prof_symtab_new();
-    d->rep = calloc(u ? u : 1, sizeof *d->rep);
-    if (d->syms == NULL || d->rep == NULL)
-        return -1;
-    int rc = 0;
-    for (size_t i = 0; i < u && rc == 0; i++)
-        rc = resolve(d, &d->fns[i]);
-    if (rc != 0)
-        return -1;
-    uint32_t *order = d->rep;
-    for (size_t i = 0; i < u; i++)
-        order[i] = (uint32_t)i;
-    qsort_r(order, u, sizeof *order, by_identity, d->fns);
-    for (size_t i = 0; i < u; i++) {
-        if (i == 0 || by_identity(&order[i - 1], &order[i], d->fns) != 0)
-            d->nids++;
-        d->fns[order[i]].id = (uint32_t)(d->nids - 1);
-    }
-    /* rep[id]: the first fnaddr of each identity (order is no longer needed) */
-    for (size_t i = u; i-- > 0;)
-        order[d->fns[i].id] = (uint32_t)i;
     return 0;
 }
 
@@ -267,56 +167,97 @@ static uintptr_t call_address(void *site)
 }
 
 /* A call from caller, at its call site; a site outside the caller's
- * object (a callback called by qsort() in libc) is none of the caller's
- * code, and the call is placed on the caller's entry. */
+ * object (a callback called by qsort() in libc), or in an object that
+ * was unloaded since, is not looked up, and the call is placed on the
+ * caller's entry. */
 static void write_call(const dump *d, cgw_writer *w, const fnaddr *caller, const snap *e)
 {
     const fnaddr *callee = &d->fns[d->rep[e->to]];
     const char *file = NULL;
     prof_symbol s;
-    uint64_t src[2] = { caller->pos[0], caller->pos[1] };
-    if (prof_symtab_lookup(d->syms, (char *)e->site - 1, &s) == 0 &&
-        strcmp(s.object, caller->object) == 0) {
+    uint64_t src[2] = { caller->n.pos[0], caller->n.pos[1] };
+    if (e->tag_from == 0 && prof_symtab_lookup(d->syms, (char *)e->site - 1, &s) == 0 &&
+        strcmp(s.object, caller->n.object) == 0) {
         uintptr_t at = call_address(e->site);
         src[0] = s.addr + 1 - ((uintptr_t)e->site - at);
         src[1] = prof_lines_lookup(d->lines, (void *)at, &file);
         if (src[1] == 0)
-            src[1] = caller->pos[1];
+            src[1] = caller->n.pos[1];
     }
-    cgw_target to = { callee->object, callee->file, callee->name };
-    cgw_call(w, &to, e->count, callee->pos, src, &e->incl, 1);
+    cgw_target to = { callee->n.object, callee->n.file, callee->n.name };
+    cgw_call(w, &to, e->count, callee->n.pos, src, &e->incl, 1);
+}
+
+/* A function's times in one part: ticks as measured, and the ns that
+ * its calls are written with. */
+typedef struct fnsum {
+    uint64_t self, in, out; /* ticks: own time; calls into it (the
+                             * thread's entry too) and out of it   */
+    uint64_t in_ns, out_ns; /* the same calls, each turned into ns  */
+    int seen;
+} fnsum;
+
+/* Count the call e in the sums of its caller and callee, and turn its
+ * inclusive time into ns. */
+static void add_call(fnsum *sum, snap *e)
+{
+    uint64_t ticks = e->incl;
+    e->incl = prof_ns(ticks);
+    fnsum *to = &sum[e->to];
+    to->self += e->self;
+    to->in += ticks;
+    to->in_ns += e->incl;
+    to->seen = 1;
+    if (e->caller != NULL) {
+        sum[e->from].out += ticks;
+        sum[e->from].out_ns += e->incl;
+        sum[e->from].seen = 1;
+    }
+}
+
+/* A function's self time in ns, such that its calls in never carry more
+ * than its self time plus its calls out (what cgverify checks), though
+ * each call is rounded on its own.  When the ticks add up (every call
+ * of it finished) it is exactly the difference; otherwise (calls in
+ * progress in another thread) its own time, raised to the difference
+ * when rounding left it short. */
+static uint64_t self_ns(const fnsum *f)
+{
+    uint64_t spare = f->in_ns > f->out_ns ? f->in_ns - f->out_ns : 0;
+    if (f->self + f->out == f->in)
+        return spare;
+    uint64_t own = prof_ns(f->self);
+    return own > spare ? own : spare;
 }
 
 /* One thread's part: functions in identity order, each with its self
  * time and then its calls. */
-static void write_thread(dump *d, cgw_writer *w, size_t k, uint64_t *self, unsigned char *seen)
+static void write_thread(dump *d, cgw_writer *w, size_t k, fnsum *sum)
 {
     snap *s = d->snaps[k];
     size_t n = d->nsnaps[k], ncalls = 0;
-    memset(self, 0, d->nids * sizeof *self);
-    memset(seen, 0, d->nids);
+    memset(sum, 0, d->nids * sizeof *sum);
     for (size_t i = 0; i < n; i++) {
         if (s[i].count == 0)
             continue;
-        s[i].to = fn_of(d, s[i].callee)->id;
-        self[s[i].to] += s[i].self;
-        seen[s[i].to] = 1;
-        if (s[i].caller != NULL) {
-            s[i].from = fn_of(d, s[i].caller)->id;
-            seen[s[i].from] = 1;
+        s[i].to = prof_fn_of(d, s[i].callee, s[i].tag_to)->id;
+        if (s[i].caller != NULL)
+            s[i].from = prof_fn_of(d, s[i].caller, s[i].tag_from)->id;
+        add_call(sum, &s[i]);
+        if (s[i].caller != NULL)
             s[ncalls++] = s[i]; /* the calls, compacted in place */
-        }
     }
     qsort(s, ncalls, sizeof *s, by_edge);
     size_t e = 0;
     for (uint32_t id = 0; id < d->nids; id++) {
-        if (!seen[id])
+        if (!sum[id].seen)
             continue;
         const fnaddr *f = &d->fns[d->rep[id]];
-        cgw_object(w, f->object);
-        cgw_file(w, f->file);
-        cgw_function(w, f->name);
-        cgw_cost(w, f->pos, &self[id], 1);
+        uint64_t self = self_ns(&sum[id]);
+        cgw_object(w, f->n.object);
+        cgw_file(w, f->n.file);
+        cgw_function(w, f->n.name);
+        cgw_cost(w, f->n.pos, &self, 1);
         for (; e < ncalls && s[e].from == id; e++)
             write_call(d, w, f, &s[e]);
     }
@@ -341,15 +282,16 @@ static void set_cmd(cgw_writer *w)
     cgw_set_cmd(w, buf);
 }
 
-static cgw_writer *open_profile(const char *path, unsigned npos)
+/* A writer to path, atomically; or to d->fd when it is not -1. */
+static cgw_writer *open_profile(const dump *d, const char *path)
 {
-    cgw_options o = { .positions = CGW_POS_INSTR | (npos == 2 ? CGW_POS_LINE : 0) };
-    cgw_writer *w = cgw_open_path(path, &o);
+    cgw_options o = { .positions = CGW_POS_INSTR | (d->npos == 2 ? CGW_POS_LINE : 0) };
+    cgw_writer *w = d->fd >= 0 ? cgw_open_fd(d->fd, &o) : cgw_open_path(path, &o);
     if (w == NULL)
         return NULL;
     cgw_set_creator(w, "libcgwprof-" CGW_VERSION_STRING);
     set_cmd(w);
-    cgw_set_pid(w, (uint64_t)getpid());
+    cgw_set_pid(w, (uint64_t)d->pid);
     cgw_add_desc(w, "Timer", prof_clock_name());
     cgw_add_event(w, "ns", "Nanoseconds");
     return w;
@@ -360,9 +302,7 @@ static void dump_free(dump *d)
     for (size_t k = 0; k < d->nthreads; k++)
         free(d->snaps[k]);
     for (size_t i = 0; i < d->nfns; i++) {
-        free(d->fns[i].object);
-        free(d->fns[i].file);
-        free(d->fns[i].name);
+        prof_names_free(&d->fns[i].n);
     }
     free(d->threads);
     free(d->snaps);
@@ -373,11 +313,11 @@ static void dump_free(dump *d)
     prof_lines_free(d->lines);
 }
 
-/* Write every thread's profile to path: 0, or -1 with errno set and a
- * message in err. */
+/* Write every thread's profile to path (into d->fd when it is not -1):
+ * 0, or -1 with errno set and a message in err. */
 static int write_profile(dump *d, const char *path, char *err, size_t errlen)
 {
-    uint64_t now = prof_ticks();
+    uint64_t now = d->now;
     prof_clock_calibrate();
     d->lines = prof_lines_new();
     d->npos = d->lines != NULL ? 2 : 1;
@@ -385,22 +325,18 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
     for (size_t k = 0; k < d->nthreads && rc == 0; k++)
         rc = snapshot(d, k, now);
     if (rc == 0)
-        rc = resolve_all(d);
-    uint64_t *self = rc == 0 ? calloc(d->nids ? d->nids : 1, sizeof *self) : NULL;
-    unsigned char *seen = rc == 0 ? calloc(d->nids ? d->nids : 1, 1) : NULL;
-    if (self == NULL || seen == NULL) {
-        free(self);
-        free(seen);
+        rc = prof_resolve_all(d);
+    fnsum *sum = rc == 0 ? calloc(d->nids ? d->nids : 1, sizeof *sum) : NULL;
+    if (sum == NULL) {
         snprintf(err, errlen, "%s: out of memory", path);
         errno = ENOMEM;
         return -1;
     }
-    cgw_writer *w = open_profile(path, d->npos);
+    cgw_writer *w = open_profile(d, path);
     if (w == NULL) {
         int e = errno;
         snprintf(err, errlen, "%s: %s", path, strerror(e));
-        free(self);
-        free(seen);
+        free(sum);
         errno = e;
         return -1;
     }
@@ -416,6 +352,13 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
             cgw_new_part(w);
         if (busy > 1)
             cgw_set_thread(w, d->threads[k]->number);
+        uint64_t folded = d->threads[k]->folded;
+        if (folded != 0) {
+            char note[64];
+            snprintf(note, sizeof note, "%llu finished threads folded into this part",
+                     (unsigned long long)folded);
+            cgw_add_desc(w, "Threads", note);
+        }
         uint64_t dropped = prof_load(&d->threads[k]->dropped);
         if (dropped != 0) {
             char note[64];
@@ -423,10 +366,9 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
                      (unsigned long long)dropped);
             cgw_add_desc(w, "Warning", note);
         }
-        write_thread(d, w, k, self, seen);
+        write_thread(d, w, k, sum);
     }
-    free(self);
-    free(seen);
+    free(sum);
     cgw_status st = cgw_finish(w);
     if (st != CGW_OK) {
         snprintf(err, errlen, "%s: %s", path, cgw_errmsg(w));
@@ -438,29 +380,72 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
     return 0;
 }
 
+/* The dump itself, with the calling thread's calls ignored meanwhile:
+ * they are not the program's.  d is set up by the caller. */
+static int dump_as(dump *d, const char *path, char *err, size_t errlen)
+{
+    prof_thread *me = prof_self;
+    int was_busy = me != NULL ? me->busy : 0;
+    if (me != NULL)
+        me->busy = 1;
+    dumping++;
+    int rc = write_profile(d, path, err, errlen);
+    int e = errno;
+    dump_free(d);
+    dumping--;
+    if (me != NULL)
+        me->busy = was_busy;
+    errno = e;
+    return rc;
+}
+
+int prof_dumping(void)
+{
+    return dumping != 0;
+}
+
+/* A dump of this process, with the calls in progress ending now. */
+static void dump_init(dump *d)
+{
+    memset(d, 0, sizeof *d);
+    d->fd = -1;
+    d->pid = (long)getpid();
+    d->now = prof_ticks();
+}
+
 int prof_dump(const char *path, char *err, size_t errlen)
 {
     char def[4200];
     prof_init();
     if (path == NULL) {
-        expand(def, sizeof def, out_pattern);
+        prof_default_path(def, sizeof def);
         path = def;
     }
-    prof_thread *me = prof_self;
-    pthread_mutex_lock(&dump_lock);
-    int was_busy = me != NULL ? me->busy : 0;
-    if (me != NULL)
-        me->busy = 1; /* calls made while dumping are not the program's */
     dump d;
-    memset(&d, 0, sizeof d);
-    int rc = write_profile(&d, path, err, errlen);
+    dump_init(&d);
+    pthread_mutex_lock(&dump_lock);
+    int rc = dump_as(&d, path, err, errlen);
     int e = errno;
-    dump_free(&d);
-    if (me != NULL)
-        me->busy = was_busy;
     pthread_mutex_unlock(&dump_lock);
     errno = e;
     return rc;
+}
+
+/* In the copy of the process that a fatal signal forks (signal.c): the
+ * profile of process pid, with the calls in progress of every thread
+ * (frozen in the copy) ending at tick now, into fd, a temporary file the
+ * caller renames.  No lock: the copy has one thread, and a lock held at
+ * the fork would never open. */
+int prof_dump_fd(int fd, const char *path, long pid, uint64_t now)
+{
+    char err[512];
+    dump d;
+    dump_init(&d);
+    d.fd = fd;
+    d.frozen = 1;
+    d.pid = pid;
+    d.now = now;
+    return dump_as(&d, path, err, sizeof err);
 }
 
 int cgwprof_dump(const char *path)

@@ -1,6 +1,7 @@
 /* lines.c - source file and line of a code address, from the debug info
  * through elfutils' libdwfl when configure found it; without it the
  * profile has names and instruction addresses only. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -31,6 +32,10 @@ int prof_lines_available(void)
 
 prof_lines *prof_lines_new(void)
 {
+    /* elfutils' list: beside the object, its .debug folder, the root */
+    static char path[4200];
+    snprintf(path, sizeof path, ":.debug:%s", prof_debug_root());
+    debuginfo_path = path;
     prof_lines *l = calloc(1, sizeof *l);
     if (l == NULL || (l->dwfl = dwfl_begin(&callbacks)) == NULL)
         goto fail;

@@ -9,6 +9,7 @@
 #ifndef CGWPROF_PROF_H
 #define CGWPROF_PROF_H
 
+#include <link.h> /* ElfW() */
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -39,10 +40,13 @@ typedef struct prof_chunk {
 } prof_chunk;
 
 /* A call in progress: started at clock tick t0; child is the inclusive
- * time (ticks) of its finished callees. */
+ * time (ticks) of its finished callees; sp is where the hooks' frame was
+ * on the machine stack when it started (prof_sp()): a callee's is lower,
+ * so a frame at or below a new call's was abandoned by longjmp(). */
 typedef struct prof_frame {
     prof_edge *edge;
     uint64_t t0, child;
+    uintptr_t sp;
 } prof_frame;
 
 typedef struct prof_thread {
@@ -59,6 +63,12 @@ typedef struct prof_thread {
     prof_edge **buckets;
     size_t nbuckets, nedges;
     prof_chunk *chunks;       /* newest first, release-published   */
+    uint64_t folded;          /* CGWPROF_THREADS=fold: the number of
+                               * finished threads added (fold.c)   */
+    uintptr_t stack_lo, stack_hi; /* the thread's machine stack: a
+                               * frame elsewhere (sigaltstack, a
+                               * coroutine) is never taken for one
+                               * that longjmp() abandoned          */
 } prof_thread;
 
 /* clock.c: a cheap monotonic clock: the TSC where the CPU says it is
@@ -118,6 +128,10 @@ static inline uint64_t prof_ns(uint64_t ticks)
     return ticks;
 }
 
+/* env.c: getenv(), except that in a setuid or setgid process (secure
+ * execution) every variable reads as unset. */
+const char *prof_getenv(const char *name);
+
 /* threads.c */
 extern __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
 void prof_init(void);
@@ -125,6 +139,18 @@ prof_thread *prof_thread_start(void);   /* the caller's data, created  */
 prof_thread *prof_threads(void);        /* the list (acquire)          */
 int prof_grow_stack(prof_thread *t);
 prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee);
+prof_thread *prof_thread_new(void);      /* not in the list            */
+void prof_publish(prof_thread *t);      /* into the list              */
+void prof_thread_forget(prof_thread *t); /* out of it, freed; dump lock */
+
+/* fold.c: CGWPROF_THREADS=fold, finished threads in one part. */
+void prof_fold_init(void);
+void prof_fold_after_fork(void);
+int prof_fold(prof_thread *t);
+
+/* unload.c: dlclose(), which keeps the names of what it unloads; a
+ * folded thread's records go to the folded part's edges. */
+void prof_retired_fold(prof_thread *t, prof_thread *f);
 
 static inline uint64_t prof_load(const uint64_t *p)
 {
@@ -159,11 +185,19 @@ static inline prof_edge *prof_recent_edge(prof_thread *t, void *fn, void *site)
     return e;
 }
 
+/* Where the instrumented function's stack pointer was when it called
+ * the hook (the hook's canonical frame address, which unlike
+ * __builtin_frame_address(0) does not depend on the hook's own frame):
+ * the hooks are called after the function's prologue and before its
+ * epilogue, so the entry and the exit of one call see the same value
+ * (lower at the exit if the function used alloca()). */
+#define prof_sp() ((uintptr_t)__builtin_dwarf_cfa())
+
 /* Push a frame for edge e (room checked by the caller), started at tick
- * now.  The edge is stored before the frame is claimed (depth) and again
+ * now, with the hook's frame at sp.  The edge is stored before the frame is claimed (depth) and again
  * after: a signal handler that profiles calls in between either sees a
  * frame with its edge or overwrites an unclaimed slot. */
-static inline void prof_claim(prof_thread *t, prof_edge *e, uint64_t now)
+static inline void prof_claim(prof_thread *t, prof_edge *e, uint64_t now, uintptr_t sp)
 {
     prof_frame *f = &t->stack[t->depth];
     f->edge = e;
@@ -173,11 +207,12 @@ static inline void prof_claim(prof_thread *t, prof_edge *e, uint64_t now)
     f->edge = e;
     f->t0 = now;
     f->child = 0;
+    f->sp = sp;
 }
 
-/* Enter fn, called from site, at tick now: 0, or -1 when there is no
- * memory to record the call. */
-static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now)
+/* Enter fn, called from site, at tick now, the hook's frame at sp: 0,
+ * or -1 when there is no memory to record the call. */
+static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now, uintptr_t sp)
 {
     if (__builtin_expect(t->depth == t->cap, 0) && prof_grow_stack(t) != 0)
         return -1;
@@ -188,7 +223,7 @@ static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now)
             return -1;
         prof_remember(up, e);
     }
-    prof_claim(t, e, now);
+    prof_claim(t, e, now, sp);
     return 0;
 }
 
@@ -222,6 +257,18 @@ prof_symtab *prof_symtab_new(void);
 int prof_symtab_lookup(prof_symtab *s, const void *addr, prof_symbol *out);
 void prof_symtab_free(prof_symtab *s);
 
+/* elf.c: ELF images mapped whole, and separate debug files. */
+int prof_elf_ok(const unsigned char *m, size_t len);
+const ElfW(Shdr) *prof_elf_section(const unsigned char *m, size_t len, unsigned type,
+                                   const char *name);
+void *prof_elf_map(const char *path, size_t *len);
+void *prof_elf_debug_file(const unsigned char *m, size_t len, const char *path, size_t *dlen);
+uint32_t prof_crc32(const unsigned char *p, size_t n);
+const char *prof_debug_root(void); /* $CGWPROF_DEBUGDIR or /usr/lib/debug */
+
+/* demangle.c: the readable name of a C++ or Rust symbol (malloc'd). */
+char *prof_demangle(const char *symbol);
+
 /* lines.c: file and line from the debug info (libdw), when built in. */
 typedef struct prof_lines prof_lines;
 int prof_lines_available(void);
@@ -233,7 +280,15 @@ void prof_lines_free(prof_lines *l);
 
 /* dump.c */
 void prof_output_init(void);
+void prof_default_path(char *out, size_t len); /* async-signal-safe */
 void prof_dump_after_fork(void);
+void prof_lock(void);   /* the dump lock: no dump runs while it is held */
+void prof_unlock(void);
 int prof_dump(const char *path, char *err, size_t errlen);
+int prof_dump_fd(int fd, const char *path, long pid, uint64_t now);
+int prof_dumping(void); /* whether the calling thread is writing a profile */
+
+/* signal.c: a profile when SIGINT, SIGTERM or SIGABRT kills the program. */
+void prof_signals_init(void);
 
 #endif

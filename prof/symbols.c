@@ -1,7 +1,8 @@
 /* symbols.c - what a code address is: the loaded ELF object that holds
  * it (dl_iterate_phdr), its address inside that object's file (what
  * objdump and the debug info use), and the function symbol around it,
- * from the object's own .symtab, or .dynsym when it was stripped.
+ * from the object's own .symtab, that of its separate debug file when
+ * it was stripped (elf.c), or else its .dynsym.
  * Reading the tables, rather than dladdr(), also names static functions
  * and those of an executable not linked with -rdynamic. */
 #define _GNU_SOURCE
@@ -26,6 +27,8 @@ typedef struct object {
     uintptr_t bias;           /* load address minus file address  */
     void *map;                /* the file, mapped while resolving */
     size_t maplen;
+    void *debug;              /* its separate debug file, if read */
+    size_t debuglen;
     fsym *syms;               /* functions, by start              */
     size_t nsyms;
 } object;
@@ -50,6 +53,8 @@ void prof_symtab_free(prof_symtab *s)
         free(s->objs[i].syms);
         if (s->objs[i].map != NULL)
             munmap(s->objs[i].map, s->objs[i].maplen);
+        if (s->objs[i].debug != NULL)
+            munmap(s->objs[i].debug, s->objs[i].debuglen);
     }
     free(s->objs);
     free(s);
@@ -84,34 +89,12 @@ static int by_start(const void *a, const void *b)
     return x->start < y->start ? -1 : x->start > y->start;
 }
 
-/* The section header of type 'type' in an ELF image, bounds-checked. */
-static const ElfW(Shdr) *section(const unsigned char *m, size_t len, unsigned type)
+/* The function symbols of table tab in the image m, sorted; none when
+ * the table's strings are not inside the image. */
+static void read_table(object *o, const unsigned char *m, size_t len, const ElfW(Shdr) *tab)
 {
     const ElfW(Ehdr) *eh = (const void *)m;
-    for (unsigned i = 0; i < eh->e_shnum; i++) {
-        const ElfW(Shdr) *sh = (const void *)(m + eh->e_shoff + (size_t)i * sizeof *sh);
-        if (sh->sh_type == type && sh->sh_offset <= len && sh->sh_size <= len - sh->sh_offset)
-            return sh;
-    }
-    return NULL;
-}
-
-/* The function symbols of the mapped image, sorted; none when the file
- * is not an ELF object of this machine's class or has no table. */
-static void read_symbols(object *o)
-{
-    const unsigned char *m = o->map;
-    size_t len = o->maplen;
-    const ElfW(Ehdr) *eh = (const void *)m;
-    if (len < sizeof *eh || memcmp(m, ELFMAG, SELFMAG) != 0 ||
-        eh->e_ident[EI_CLASS] != (sizeof(void *) == 8 ? ELFCLASS64 : ELFCLASS32) ||
-        eh->e_shentsize != sizeof(ElfW(Shdr)) || eh->e_shoff > len ||
-        (size_t)eh->e_shnum * sizeof(ElfW(Shdr)) > len - eh->e_shoff)
-        return;
-    const ElfW(Shdr) *tab = section(m, len, SHT_SYMTAB);
-    if (tab == NULL)
-        tab = section(m, len, SHT_DYNSYM);
-    if (tab == NULL || tab->sh_link >= eh->e_shnum)
+    if (tab->sh_link >= eh->e_shnum)
         return;
     const ElfW(Shdr) *str = (const void *)(m + eh->e_shoff + tab->sh_link * sizeof *tab);
     if (str->sh_offset > len || str->sh_size > len - str->sh_offset || str->sh_size == 0)
@@ -133,6 +116,29 @@ static void read_symbols(object *o)
     qsort(o->syms, o->nsyms, sizeof *o->syms, by_start);
 }
 
+/* The function symbols of the object: its .symtab, else that of its
+ * separate debug file, else its .dynsym; none when the file is not an
+ * ELF object of this machine's class or has no table. */
+static void read_symbols(object *o)
+{
+    if (!prof_elf_ok(o->map, o->maplen))
+        return;
+    const ElfW(Shdr) *tab = prof_elf_section(o->map, o->maplen, SHT_SYMTAB, NULL);
+    if (tab != NULL) {
+        read_table(o, o->map, o->maplen, tab);
+        return;
+    }
+    o->debug = prof_elf_debug_file(o->map, o->maplen, o->path, &o->debuglen);
+    if (o->debug != NULL) {
+        read_table(o, o->debug, o->debuglen,
+                   prof_elf_section(o->debug, o->debuglen, SHT_SYMTAB, NULL));
+        return;
+    }
+    tab = prof_elf_section(o->map, o->maplen, SHT_DYNSYM, NULL);
+    if (tab != NULL)
+        read_table(o, o->map, o->maplen, tab);
+}
+
 static object *add_object(prof_symtab *s, const char *name, uintptr_t bias)
 {
     object *objs = realloc(s->objs, (s->nobjs + 1) * sizeof *objs);
@@ -151,17 +157,7 @@ static object *add_object(prof_symtab *s, const char *name, uintptr_t bias)
         return NULL;
     o->bias = bias;
     s->nobjs++;
-    int fd = open(o->path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
-        o->map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-        if (o->map == MAP_FAILED)
-            o->map = NULL;
-        else
-            o->maplen = (size_t)st.st_size;
-    }
-    if (fd >= 0)
-        close(fd);
+    o->map = prof_elf_map(o->path, &o->maplen);
     if (o->map != NULL)
         read_symbols(o);
     return o;

@@ -4,9 +4,12 @@
  * Memory comes from malloc on the slow path only (a new thread, a new
  * edge, a deeper stack), with the thread marked busy so that calls made
  * meanwhile (an instrumented allocator, a signal handler) are ignored
- * instead of recursing.  Thread data is never freed: a thread that exits
- * keeps its profile for the dump at exit. */
+ * instead of recursing.  A thread that exits keeps its profile for the
+ * dump at exit, unless CGWPROF_THREADS=fold (fold.c) adds it to the
+ * folded part and frees it. */
+#define _GNU_SOURCE /* pthread_getattr_np() */
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +17,10 @@
 
 __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
 static __thread int starting __attribute__((tls_model("initial-exec")));
+static __thread int folded_away __attribute__((tls_model("initial-exec"))); /* this
+                                * thread's data went into the folded part at its
+                                * end: later calls (other TLS destructors) are
+                                * not recorded */
 
 static prof_thread *threads;   /* newest first; push with release      */
 static prof_thread *orphans;   /* a forked child's copies of its parent's
@@ -27,7 +34,7 @@ prof_thread *prof_threads(void)
     return __atomic_load_n(&threads, __ATOMIC_ACQUIRE);
 }
 
-static void publish(prof_thread *t)
+void prof_publish(prof_thread *t)
 {
     t->number = __atomic_add_fetch(&nthreads, 1, __ATOMIC_RELAXED);
     t->next = __atomic_load_n(&threads, __ATOMIC_RELAXED);
@@ -131,6 +138,23 @@ prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee
     return e;
 }
 
+/* The calling thread's machine stack; all of memory when unknown. */
+static void stack_bounds(prof_thread *t)
+{
+    pthread_attr_t a;
+    void *lo;
+    size_t size;
+    t->stack_lo = 0;
+    t->stack_hi = UINTPTR_MAX;
+    if (pthread_getattr_np(pthread_self(), &a) != 0)
+        return;
+    if (pthread_attr_getstack(&a, &lo, &size) == 0) {
+        t->stack_lo = (uintptr_t)lo;
+        t->stack_hi = (uintptr_t)lo + size;
+    }
+    pthread_attr_destroy(&a);
+}
+
 static prof_thread *new_thread(void)
 {
     prof_thread *t = calloc(1, sizeof *t);
@@ -144,11 +168,45 @@ static prof_thread *new_thread(void)
     }
     t->depth = 1;
     t->stack[0].edge = &t->root; /* whoever called the thread's entry */
+    t->stack[0].sp = UINTPTR_MAX;
+    stack_bounds(t);
     return t;
 }
 
+/* A new thread record, not in the list; NULL when out of memory. */
+prof_thread *prof_thread_new(void)
+{
+    return new_thread();
+}
+
+/* Take t out of the list and free it.  The caller holds the dump lock,
+ * so no dump reads it, and the hooks never walk the list; a thread that
+ * starts meanwhile only replaces the head, so when t is not the head it
+ * stays where it is found. */
+void prof_thread_forget(prof_thread *t)
+{
+    prof_thread *want = t;
+    if (!__atomic_compare_exchange_n(&threads, &want, t->next, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        prof_thread *p = want;
+        while (p != NULL && p->next != t)
+            p = p->next;
+        if (p == NULL)
+            return; /* not in the list: never published, never freed */
+        p->next = t->next;
+    }
+    for (prof_chunk *c = t->chunks, *prev; c != NULL; c = prev) {
+        prev = c->prev;
+        free(c);
+    }
+    free(t->buckets);
+    free(t->stack);
+    free(t);
+}
+
 /* A thread that ends inside instrumented calls (pthread_exit, or cancel)
- * has them counted as returning now. */
+ * has them counted as returning now.  With CGWPROF_THREADS=fold its
+ * data then goes into the folded part and is freed. */
 static void thread_exit(void *arg)
 {
     prof_thread *t = arg;
@@ -156,6 +214,11 @@ static void thread_exit(void *arg)
     uint64_t now = prof_ticks();
     while (t->depth > 1)
         prof_pop(t, now);
+    if (prof_fold(t) == 0) {
+        prof_self = NULL;
+        folded_away = 1;
+        return;
+    }
     t->busy = 0;
 }
 
@@ -167,6 +230,7 @@ static void after_fork_child(void)
     prof_thread *old = prof_self;
     prof_thread *list = threads;
     prof_dump_after_fork();
+    prof_fold_after_fork();
     threads = NULL;
     nthreads = 0;
     while (list != NULL) {
@@ -184,13 +248,13 @@ static void after_fork_child(void)
     uint64_t now = prof_ticks();
     for (size_t i = 1; i < old->depth; i++) {
         prof_edge *e = old->stack[i].edge;
-        if (prof_push(t, e->callee, e->site, now) != 0)
+        if (prof_push(t, e->callee, e->site, now, old->stack[i].sp) != 0)
             break;
     }
     /* the calls that found no room, and those that had none before */
     t->skip = old->depth - t->depth + old->skip;
     t->dropped = t->skip;
-    publish(t);
+    prof_publish(t);
     prof_self = t;
     pthread_setspecific(exit_key, t);
 }
@@ -199,8 +263,10 @@ static void init(void)
 {
     prof_clock_init();
     prof_output_init();
+    prof_fold_init();
     pthread_key_create(&exit_key, thread_exit);
     pthread_atfork(NULL, NULL, after_fork_child);
+    prof_signals_init();
 }
 
 void prof_init(void)
@@ -213,13 +279,13 @@ void prof_init(void)
  * allocator calling back). */
 prof_thread *prof_thread_start(void)
 {
-    if (prof_self != NULL || starting)
+    if (prof_self != NULL || starting || folded_away)
         return prof_self;
     starting = 1;
     prof_init();
     prof_thread *t = new_thread();
     if (t != NULL) {
-        publish(t);
+        prof_publish(t);
         pthread_setspecific(exit_key, t);
         prof_self = t;
     }

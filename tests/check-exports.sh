@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-exports: the shared library exports exactly the calls that cgw.h
 # declares with CGW_API, all prefixed cgw_; libcgwprof exports only its
-# hooks and cgwprof_dump().
+# hooks, cgwprof_dump() and dlclose().
 set -u
 lib="${CGW_LIBDIR:-.libs}/libcgw.so"
 header="${CGW_HEADER:-include/cgw.h}"
@@ -24,10 +24,12 @@ if [ "$got" != "$want" ]; then
 fi
 echo "$(printf '%s\n' "$got" | wc -l) symbols exported, all declared in cgw.h"
 
-# libcgwprof: cgwprof_dump() and the two hooks that -finstrument-functions calls
+# libcgwprof: cgwprof_dump(), the two hooks that -finstrument-functions
+# calls, and dlclose(), which keeps the names of what it unloads
 prof="${CGW_LIBDIR:-.libs}/../prof/.libs/libcgwprof.so"
 got=$($nm_cmd -D --defined-only "$prof" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | sort -u)
-want=$(printf '%s\n' __cyg_profile_func_enter __cyg_profile_func_exit cgwprof_dump | sort -u)
+want=$(printf '%s\n' __cyg_profile_func_enter __cyg_profile_func_exit cgwprof_dump dlclose |
+    sort -u)
 if [ "$got" != "$want" ]; then
     echo "libcgwprof exports differ:"
     printf '%s\n' "$got"

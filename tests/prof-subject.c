@@ -1,15 +1,41 @@
 /* prof-subject: a program with a known call graph, compiled with
  * -finstrument-functions and linked with libcgwprof; test-prof runs it
- * in each mode and checks the profile it leaves.
+ * in each mode and checks the profile it leaves.  Built again as
+ * prof-preload, not linked with it (CGW_PRELOAD_ONLY), for the cgwprof
+ * launcher's LD_PRELOAD.
  *   graph    main -> outer x3 -> inner x2 each -> spin; main -> fib(12);
- *            main -> nap, a 20 ms sleep: prints the ns it took
+ *            main -> nap, a 20 ms sleep: prints the ns it took; main ->
+ *            ns::thing(int) and core::fmt::write, C functions with a
+ *            C++ and a Rust (legacy) mangled name
  *   threads  three workers; worker k calls leaf 10*k times; worker 3
  *            ends with pthread_exit() from inside nested calls
  *   fork     before_fork x2; the child runs child_work x3, the parent
  *            parent_work x4
  *   dump     cgwprof_dump(argv[2]) from inside dumper(), then more work
- *   exit     exit() from inside deep(): the calls in progress count */
+ *   exit     exit() from inside deep(): the calls in progress count
+ *   signal   outer x2, then die(): argv[2] int raises SIGINT, term
+ *            sends SIGTERM to the process, abort calls abort(), and
+ *            term-nochld ignores SIGCHLD first (children reaped
+ *            unseen), then sends SIGTERM; term-thread starts a thread
+ *            that calls waiter(), which never returns, and sends SIGTERM
+ *            once it waits
+ *   longjmp  jumper() 1000 times: setjmp(), jump(3) recursing down to
+ *            jump(0), which longjmp()s back, then leaf(); then
+ *            bounce(), which longjmp()s from jump(2) and returns; then
+ *            climb(3) 100 times, which calls leaf() at each level and
+ *            longjmp()s from climb(0) up to climb(3), which calls leaf()
+ *            again from the same place
+ *   many     argv[2] short threads, eight at a time: each calls
+ *            short_worker(), which calls leaf() once
+ *   dlclose  libprofplug-a.so from folder argv[2], opened twice: its
+ *            plug_a_entry() 5 times, one dlclose() (it stays loaded), 2
+ *            more, the last dlclose(); then libprofplug-b.so, often at
+ *            the same address: plug_b_entry() 7 times; all through
+ *            call_plugin().  Prints "same" or "moved". */
+#include <dlfcn.h>
 #include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +64,20 @@ NOINLINE static void outer(void)
 {
     inner();
     inner();
+}
+
+/* a C++ name, and a Rust one (legacy mangling, with its hash) */
+NOINLINE static void cxx_named(int n) __asm__("_ZN2ns5thingEi");
+NOINLINE static void rust_named(void) __asm__("_ZN4core3fmt5write17h0123456789abcdefE");
+
+NOINLINE static void cxx_named(int n)
+{
+    spin(n);
+}
+
+NOINLINE static void rust_named(void)
+{
+    spin(10);
 }
 
 NOINLINE static void nap(void)
@@ -96,10 +136,15 @@ NOINLINE static void parent_work(void)
 
 NOINLINE static void dumper(const char *path)
 {
+#ifdef CGW_PRELOAD_ONLY /* prof-preload: not linked with libcgwprof */
+    (void)path;
+    exit(3);
+#else
     if (cgwprof_dump(path) != 0) {
         perror(path);
         exit(3);
     }
+#endif
 }
 
 NOINLINE static void deep(int n)
@@ -109,6 +154,152 @@ NOINLINE static void deep(int n)
     if (n == 0)
         exit(0);
     deep(n - 1);
+}
+
+static int waiting[2]; /* a pipe: waiter() says it is waiting */
+
+NOINLINE static void waiter(void)
+{
+    if (write(waiting[1], "w", 1) != 1)
+        return;
+    for (;;)
+        pause();
+}
+
+NOINLINE static void *wait_thread(void *arg)
+{
+    (void)arg;
+    leaf();
+    waiter();
+    return NULL;
+}
+
+/* A thread in waiter(), a call in progress at the signal. */
+static int start_waiter(void)
+{
+    pthread_t th;
+    char c;
+    return pipe(waiting) == 0 && pthread_create(&th, NULL, wait_thread, NULL) == 0 &&
+           read(waiting[0], &c, 1) == 1;
+}
+
+NOINLINE static void die(const char *how)
+{
+    if (strcmp(how, "int") == 0)
+        raise(SIGINT);
+    else if (strcmp(how, "term") == 0)
+        kill(getpid(), SIGTERM);
+    else if (strcmp(how, "term-nochld") == 0 && signal(SIGCHLD, SIG_IGN) != SIG_ERR)
+        kill(getpid(), SIGTERM);
+    else if (strcmp(how, "term-thread") == 0 && start_waiter())
+        kill(getpid(), SIGTERM);
+    else if (strcmp(how, "abort") == 0)
+        abort();
+}
+
+NOINLINE static void *short_worker(void *arg)
+{
+    (void)arg;
+    leaf();
+    return NULL;
+}
+
+static int run_many(long n)
+{
+    pthread_t th[8];
+    for (long done = 0; done < n; done += 8) {
+        int k = n - done < 8 ? (int)(n - done) : 8;
+        for (int i = 0; i < k; i++)
+            if (pthread_create(&th[i], NULL, short_worker, NULL) != 0)
+                return 3;
+        for (int i = 0; i < k; i++)
+            pthread_join(th[i], NULL);
+    }
+    return 0;
+}
+
+NOINLINE static void call_plugin(void (*fn)(void))
+{
+    fn();
+}
+
+/* The plugin at dir/name, and its function entry: NULL when it fails. */
+static void *open_plugin(const char *dir, const char *name, const char *entry,
+                         void (**fn)(void))
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    *(void **)fn = h != NULL ? dlsym(h, entry) : NULL;
+    if (*fn == NULL)
+        fprintf(stderr, "prof-subject: %s: %s\n", path, dlerror());
+    return *fn != NULL ? h : NULL;
+}
+
+static int run_dlclose(const char *dir)
+{
+    void (*fa)(void), (*fa2)(void), (*fb)(void);
+    void *ha = open_plugin(dir, "libprofplug-a.so", "plug_a_entry", &fa);
+    void *ha2 = open_plugin(dir, "libprofplug-a.so", "plug_a_entry", &fa2);
+    if (ha == NULL || ha2 == NULL)
+        return 3;
+    for (int i = 0; i < 5; i++)
+        call_plugin(fa);
+    if (dlclose(ha2) != 0)
+        return 3;
+    for (int i = 0; i < 2; i++)
+        call_plugin(fa);
+    if (dlclose(ha) != 0)
+        return 3;
+    if (open_plugin(dir, "libprofplug-b.so", "plug_b_entry", &fb) == NULL)
+        return 3;
+    for (int i = 0; i < 7; i++)
+        call_plugin(fb);
+    printf("%s\n", fb == fa ? "same" : "moved");
+    return 0;
+}
+
+static jmp_buf env;
+static volatile int armed = 1; /* GCC takes jump() for endless otherwise */
+
+NOINLINE static void jump(int n)
+{
+    if (n == 0 && armed)
+        longjmp(env, 1);
+    if (n > 0)
+        jump(n - 1);
+}
+
+NOINLINE static void jumper(void)
+{
+    for (int i = 0; i < 1000; i++) {
+        if (setjmp(env) == 0)
+            jump(3);
+        leaf();
+    }
+}
+
+static jmp_buf up;
+
+/* The jump goes up climb()'s own recursion: after it, climb(3) calls
+ * leaf() from where each level did. */
+NOINLINE static void climb(int n)
+{
+    volatile int jumped = 0;
+    if (n == 3 && setjmp(up) != 0)
+        jumped = 1;
+    leaf();
+    if (n == 0 && !jumped && armed)
+        longjmp(up, 1);
+    if (n > 0 && !jumped)
+        climb(n - 1);
+}
+
+/* leaves right after the jump: no call shows the frames were left */
+NOINLINE static void bounce(void)
+{
+    if (setjmp(env) == 0)
+        jump(2);
 }
 
 static int run_fork(void)
@@ -141,6 +332,8 @@ int main(int argc, char **argv)
         unsigned long long t0 = now_ns();
         nap();
         printf("%llu\n", now_ns() - t0);
+        cxx_named(10);
+        rust_named();
         return fib(12) == 144 ? 0 : 3;
     }
     if (strcmp(mode, "threads") == 0) {
@@ -162,5 +355,22 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "exit") == 0)
         deep(5);
+    if (strcmp(mode, "dlclose") == 0 && argc > 2)
+        return run_dlclose(argv[2]);
+    if (strcmp(mode, "many") == 0 && argc > 2)
+        return run_many(atol(argv[2]));
+    if (strcmp(mode, "longjmp") == 0) {
+        jumper();
+        bounce();
+        for (int i = 0; i < 100; i++)
+            climb(3);
+        outer();
+        return 0;
+    }
+    if (strcmp(mode, "signal") == 0 && argc > 2) {
+        outer();
+        outer();
+        die(argv[2]);
+    }
     return 2;
 }

@@ -11,6 +11,7 @@ fail() { echo "FAIL: $*"; cat "$tmp/out" 2>/dev/null; exit 1; }
 sh "$CGW_SRCDIR/examples/demo.sh" "$CGW_BUILDDIR" "$tmp/profile" >"$tmp/out" 2>&1 ||
     fail "examples/demo.sh failed"
 grep -q ': valid: 1 part' "$tmp/out" || fail "cgverify did not find the profile valid"
+! grep -q 'inclusive-excess' "$tmp/out" || fail "calls carry more than their callee's time"
 grep -q '^[0-9][0-9]*  *count_word$' "$tmp/out" || fail "the reader example does not list count_word"
 grep -q '^calls=200000 ' "$tmp/profile" || fail "no call counted 200000 times (one count_word a word)"
 if command -v callgrind_annotate >/dev/null 2>&1; then

@@ -1,0 +1,22 @@
+/* env.c - the profiler's environment variables, read the way a program
+ * that may be setuid or setgid must: a user who runs a setuid program
+ * built with libcgwprof must not choose where root's profile is written
+ * (CGWPROF_OUT), so in a secure-execution process every variable reads
+ * as unset and the defaults hold. */
+#define _GNU_SOURCE
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "prof.h"
+
+const char *prof_getenv(const char *name)
+{
+#if HAVE_SECURE_GETENV
+    return secure_getenv(name);
+#else
+    if (getuid() != geteuid() || getgid() != getegid())
+        return NULL;
+    return getenv(name);
+#endif
+}

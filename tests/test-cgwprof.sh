@@ -1,0 +1,48 @@
+#!/bin/sh
+# test-cgwprof: the cgwprof launcher preloads libcgwprof into a program
+# built with -finstrument-functions and not linked with it
+# (tests/prof-preload): without it the C library's hooks do nothing and
+# no profile is written; with it the profile has the program's exact
+# call counts, cgverify finds it valid and callgrind_annotate reads it.
+# A shell that runs no instrumented code writes no profile.
+set -u
+lib="$CGW_BUILDDIR/prof/.libs/libcgwprof.so"
+[ -r "$lib" ] || { echo "SKIP: no shared libcgwprof (--disable-shared)"; exit 77; }
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+subject="$CGW_BUILDDIR/tests/prof-preload"
+launcher="$CGW_BUILDDIR/prof/cgwprof"
+
+CGWPROF_OUT="$tmp/plain.out" "$subject" graph >/dev/null || fail "prof-preload graph failed"
+[ ! -e "$tmp/plain.out" ] || fail "a profile without libcgwprof"
+
+CGWPROF_LIBRARY=$lib sh "$launcher" -o "$tmp/p.%p" "$subject" graph >/dev/null ||
+    fail "cgwprof prof-preload graph failed"
+set -- "$tmp"/p.*
+[ $# -eq 1 ] && [ -s "$1" ] || fail "not one profile: $*"
+profile=$1
+"$CGW_BUILDDIR/tools/cgverify" --roundtrip "$profile" >"$tmp/verify" 2>&1 ||
+    { cat "$tmp/verify"; fail "cgverify rejects the profile"; }
+grep -q 'inclusive-excess' "$tmp/verify" && fail "calls carry more than their callee's time"
+# main -> outer x3, outer -> inner x6 (two call sites, three each)
+# (names are compressed: "fn=(5) main" first, then "fn=(5)")
+awk 'function name(s,  id) { id = s; sub(/^c?fn=/, "", id); sub(/ .*/, "", id)
+                             if (index(s, " ")) names[id] = substr(s, index(s, " ") + 1)
+                             return names[id] }
+     /^fn=/ { fn = name($0) } /^cfn=/ { cfn = name($0) }
+     /^calls=/ { split($1, c, "="); n[fn "|" cfn] += c[2] }
+     END { for (k in n) print n[k], k }' "$profile" >"$tmp/calls"
+grep -q '^3 main|outer$' "$tmp/calls" ||
+    { cat "$tmp/calls"; fail "main does not call outer 3 times"; }
+if [ -n "${CALLGRIND_ANNOTATE:-}" ]; then
+    "$CALLGRIND_ANNOTATE" "$profile" >"$tmp/annotate" 2>&1 || fail "callgrind_annotate failed"
+    grep -q 'PROGRAM TOTALS' "$tmp/annotate" || fail "callgrind_annotate shows no totals"
+    grep -q ':outer' "$tmp/annotate" || fail "callgrind_annotate does not show outer"
+fi
+
+cd "$tmp" && CGWPROF_LIBRARY=$lib sh "$launcher" -o "$tmp/sh.out" sh -c true ||
+    fail "cgwprof sh failed"
+[ ! -e "$tmp/sh.out" ] || fail "a profile of a shell that made no instrumented call"
+sh "$launcher" --bogus true 2>/dev/null; [ $? -eq 2 ] || fail "an unknown option is not a usage error"
+echo "cgwprof: preloaded, exact counts, valid profile; nothing from uninstrumented programs"

@@ -1,0 +1,106 @@
+/* test-prof-ends: libcgwprof on prof-subject when calls and programs
+ * end abnormally: longjmp() out of nested calls, and death by SIGINT,
+ * SIGTERM and abort(), which still leaves a profile (atomically). */
+#include <dirent.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "proftest.h"
+
+/* Calls that longjmp() left are counted as returning, and the calls
+ * after the jump go to the function that called setjmp(). */
+static void test_longjmp(void)
+{
+    profile prof;
+    cgwt_profile_mode("longjmp", NULL, &prof);
+    part *p = &prof.parts[0];
+    CHECK_U64(cgwt_calls(p, "main", "jumper"), 1);
+    CHECK_U64(cgwt_calls(p, "jumper", "leaf"), 1000);
+    CHECK_U64(cgwt_calls(p, "jumper", "jump"), 1000);
+    CHECK_U64(cgwt_calls(p, "jump", "jump"), 3000 + 2); /* and bounce()'s jump(2) */
+    CHECK_U64(cgwt_calls(p, "leaf", "spin"), 1000 + 500);
+    CHECK_U64(cgwt_calls(p, "jump", "leaf"), 0);
+    CHECK_U64(cgwt_calls(p, "main", "bounce"), 1);
+    CHECK_U64(cgwt_calls(p, "bounce", "jump"), 1);
+    CHECK_U64(cgwt_calls(p, "main", "climb"), 100);
+    CHECK_U64(cgwt_calls(p, "climb", "climb"), 300);
+    CHECK_U64(cgwt_calls(p, "climb", "leaf"), 500); /* 4 going down, 1 after the jump */
+    CHECK_U64(cgwt_calls(p, "main", "outer"), 1); /* not under bounce, jump or climb */
+    CHECK_U64(cgwt_calls(p, "outer", "inner"), 2);
+    cgwt_check_times(p);
+    printf("longjmp: calls after the jump charged to the function that called setjmp()\n");
+}
+
+/* The files in dir whose names start with prefix. */
+static int files_named(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    CHECK(d != NULL);
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;)
+        n += strncmp(e->d_name, prefix, strlen(prefix)) == 0;
+    closedir(d);
+    return n;
+}
+
+/* A program killed by sig (how: the subject's name for it) leaves its
+ * profile, with the calls in progress counted, and dies of sig still;
+ * the temporary file is gone. */
+static void signal_with(const char *how, int sig, profile *prof)
+{
+    char path[512], name[64], pid_line[64];
+    snprintf(name, sizeof name, "signal-%s.out", how);
+    snprintf(path, sizeof path, "%s/%s", cgwt_tmpdir(), name);
+    int status;
+    pid_t pid = cgwt_spawn(path, NULL, "signal", how, &status);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != sig)
+        cgwt_fail(__FILE__, __LINE__, "prof-subject signal %s: status %d, not killed by %d",
+                  how, status, sig);
+    CHECK_U64(files_named(cgwt_tmpdir(), name), 1);
+    cgwt_load_profile(path, prof);
+    part *p = &prof->parts[0];
+    CHECK_U64(cgwt_calls(p, "main", "outer"), 2);
+    CHECK_U64(cgwt_calls(p, "outer", "inner"), 4);
+    CHECK_U64(cgwt_calls(p, "main", "die"), 1); /* in progress: counted */
+    cgwt_check_times(p);
+    size_t len;
+    char *text = cgwt_read_file(path, &len);
+    snprintf(pid_line, sizeof pid_line, "\npid: %ld\n", (long)pid);
+    CHECK(text != NULL && strstr(text, pid_line) != NULL); /* the program's, not the copy's */
+    free(text);
+}
+
+/* SIGINT, SIGTERM and abort(), also in a program that ignores SIGCHLD
+ * (the copy of the process is reaped unseen: waitpid() tells the
+ * handler only that it has ended); and a profile that cannot be written
+ * does not keep the program from dying of its signal. */
+static void test_signals(void)
+{
+    profile prof;
+    signal_with("int", SIGINT, &prof);
+    signal_with("term", SIGTERM, &prof);
+    signal_with("abort", SIGABRT, &prof);
+    signal_with("term-nochld", SIGTERM, &prof);
+    /* another thread's call in progress counts too: the copy froze it */
+    signal_with("term-thread", SIGTERM, &prof);
+    CHECK_U64(prof.nparts, 2);
+    CHECK_U64(cgwt_calls(&prof.parts[1], "wait_thread", "leaf"), 1);
+    CHECK_U64(cgwt_calls(&prof.parts[1], "wait_thread", "waiter"), 1);
+    cgwt_check_times(&prof.parts[1]);
+    int status;
+    cgwt_spawn("/nonexistent/signal.out", NULL, "signal", "term", &status);
+    CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM);
+    printf("signals: a profile on SIGINT, SIGTERM and abort(), with every thread's calls in "
+           "progress, then death by the signal\n");
+}
+
+int main(void)
+{
+    test_longjmp();
+    test_signals();
+    return 0;
+}
