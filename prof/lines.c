@@ -25,11 +25,6 @@ static const Dwfl_Callbacks callbacks = {
     .debuginfo_path = &debuginfo_path,
 };
 
-int prof_lines_available(void)
-{
-    return 1;
-}
-
 prof_lines *prof_lines_new(void)
 {
     /* elfutils' list: beside the object, its .debug folder, the root */
@@ -93,11 +88,6 @@ void prof_lines_free(prof_lines *l)
 }
 
 #else /* !HAVE_LIBDW */
-
-int prof_lines_available(void)
-{
-    return 0;
-}
 
 prof_lines *prof_lines_new(void)
 {

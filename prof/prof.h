@@ -271,7 +271,6 @@ char *prof_demangle(const char *symbol);
 
 /* lines.c: file and line from the debug info (libdw), when built in. */
 typedef struct prof_lines prof_lines;
-int prof_lines_available(void);
 prof_lines *prof_lines_new(void);
 /* The source file and line of addr; 0 and *file NULL when unknown.
  * The string lives until prof_lines_free(). */
