@@ -153,6 +153,30 @@ static int by_edge(const void *a, const void *b)
     return x->to < y->to ? -1 : x->to > y->to;
 }
 
+/* The part of a position { address, line } that the profile has: both,
+ * or the line alone (the default with lines: the portable subset, which
+ * every reader tested reads right; speedscope misreads two columns), or
+ * the address alone (no debug lines). */
+static const uint64_t *written(const dump *d, const uint64_t *pos)
+{
+    return (d->positions & CGW_POS_INSTR) ? pos : pos + 1;
+}
+
+/* The positions of the profile: CGWPROF_POSITIONS (line, instr or
+ * instr,line) where the debug lines allow it, else lines when there are
+ * some, else addresses. */
+static unsigned profile_positions(const dump *d)
+{
+    const char *want = prof_getenv("CGWPROF_POSITIONS");
+    if (d->npos == 1)
+        return CGW_POS_INSTR;
+    if (want != NULL && strcmp(want, "instr") == 0)
+        return CGW_POS_INSTR;
+    if (want != NULL && (strcmp(want, "instr,line") == 0 || strcmp(want, "line,instr") == 0))
+        return CGW_POS_INSTR | CGW_POS_LINE;
+    return CGW_POS_LINE;
+}
+
 /* The instruction of a call, from its return address: on x86-64 a
  * direct call is 5 bytes (E8 rel32); otherwise one byte back, which is
  * inside the call and on its line. */
@@ -185,7 +209,7 @@ static void write_call(const dump *d, cgw_writer *w, const fnaddr *caller, const
             src[1] = caller->n.pos[1];
     }
     cgw_target to = { callee->n.object, callee->n.file, callee->n.name };
-    cgw_call(w, &to, e->count, callee->n.pos, src, &e->incl, 1);
+    cgw_call(w, &to, e->count, written(d, callee->n.pos), written(d, src), &e->incl, 1);
 }
 
 /* A function's times in one part: ticks as measured, and the ns that
@@ -257,7 +281,7 @@ static void write_thread(dump *d, cgw_writer *w, size_t k, fnsum *sum)
         cgw_object(w, f->n.object);
         cgw_file(w, f->n.file);
         cgw_function(w, f->n.name);
-        cgw_cost(w, f->n.pos, &self, 1);
+        cgw_cost(w, written(d, f->n.pos), &self, 1);
         for (; e < ncalls && s[e].from == id; e++)
             write_call(d, w, f, &s[e]);
     }
@@ -285,7 +309,7 @@ static void set_cmd(cgw_writer *w)
 /* A writer to path, atomically; or to d->fd when it is not -1. */
 static cgw_writer *open_profile(const dump *d, const char *path)
 {
-    cgw_options o = { .positions = CGW_POS_INSTR | (d->npos == 2 ? CGW_POS_LINE : 0) };
+    cgw_options o = { .positions = d->positions };
     cgw_writer *w = d->fd >= 0 ? cgw_open_fd(d->fd, &o) : cgw_open_path(path, &o);
     if (w == NULL)
         return NULL;
@@ -293,7 +317,7 @@ static cgw_writer *open_profile(const dump *d, const char *path)
     set_cmd(w);
     cgw_set_pid(w, (uint64_t)d->pid);
     cgw_add_desc(w, "Timer", prof_clock_name());
-    cgw_add_event(w, "ns", "Nanoseconds");
+    cgw_add_event(w, "ns", NULL); /* an event: line would end Qt Creator's header */
     return w;
 }
 
@@ -321,6 +345,7 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
     prof_clock_calibrate();
     d->lines = prof_lines_new();
     d->npos = d->lines != NULL ? 2 : 1;
+    d->positions = profile_positions(d);
     int rc = collect_threads(d);
     for (size_t k = 0; k < d->nthreads && rc == 0; k++)
         rc = snapshot(d, k, now);

@@ -39,7 +39,8 @@ typedef struct dump {
     uint32_t *rep; /* id -> index of its first fnaddr */
     prof_symtab *syms;
     prof_lines *lines;
-    unsigned npos;
+    unsigned npos;    /* 2: addresses and lines, 1: addresses */
+    unsigned positions; /* the profile's: CGW_POS_LINE and/or CGW_POS_INSTR */
     int fd;           /* -1: write to the path, atomically      */
     int frozen;       /* a copy of the process (signal.c): every
                        * thread's calls in progress count        */
