@@ -629,19 +629,22 @@ CGW_API void cgw_stacks_free(cgw_stacks *s);
 /** Write the profile read by r (every part added up) as folded stacks of
  *  event (NULL: the first event), one line a stack, through fn(ctx, ...).
  *  The profile has self costs and call edges, not stacks: they are
- *  rebuilt from the leaves up, a function's self cost split among its
- *  callers in proportion to the inclusive cost of their calls to it
- *  (rounded down, the remainder a unit at a time to the callers in the
- *  order they came), until a function nobody calls, or whose callers are
- *  all in the stack already (recursion is not unrolled).  Exact when
- *  every function has one caller (a tree); an estimate otherwise, always
- *  with the profile's total.  Frames are function names (';' in a name
- *  becomes ':'; a function of object [kernel.kallsyms] gets "_[k]").
- *  Memory grows with functions and call edges; time with the number of
- *  stacks written.  The reader's diagnostics go to its own callback.
- *  OK; EINVAL (no such event), EIO (fn failed, or reading failed),
- *  ENOMEM, ERANGE (a function's self cost passes 2^64-1), EUSAGE (r or
- *  fn NULL); msg[0..len) (may be NULL) gets the message. */
+ *  rebuilt from the leaves up.  A function's cost is split among its
+ *  callers in proportion to the inclusive cost of their calls to it, and
+ *  the stack that starts at the function, in proportion to what its
+ *  inclusive cost (self plus the calls it makes) has beyond the calls to
+ *  it (rounded down, the remainder a unit at a time in that order); then
+ *  on up in the same way.  Calls between the functions of a cycle
+ *  (recursion, direct or through other functions) are not followed: the
+ *  cycle's functions are reached from its callers outside.  Exact when every function has one
+ *  caller (a tree); an estimate otherwise, always with the profile's
+ *  total.  Frames are function names (';' in a name becomes ':'; a
+ *  function of object [kernel.kallsyms] gets "_[k]").  Memory grows with
+ *  functions and call edges; time with the number of stacks written.
+ *  The reader's diagnostics go to its own callback.  OK; EINVAL (no such
+ *  event), EIO (fn failed, or reading failed), ENOMEM, ERANGE (a cost
+ *  passes 2^64-1), EUSAGE (r or fn NULL); msg[0..len) (may be NULL) gets
+ *  the message. */
 CGW_API cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn,
                                     void *ctx, char *msg, size_t len);
 

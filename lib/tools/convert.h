@@ -42,6 +42,12 @@ int cgwc_index_put(cgwc_index *ix, const cgw_allocator *a, size_t slot, uint64_t
                    uint32_t entry);
 void cgwc_index_free(cgwc_index *ix, const cgw_allocator *a);
 
+/* The strongly connected components of the graph of n vertices whose
+ * neighbours of v are to[at[v], at[v+1]): comp[v] numbers v's.  0, or -1
+ * when out of memory. */
+int cgwc_scc(const cgw_allocator *a, size_t n, const uint32_t *at, const uint32_t *to,
+             uint32_t *comp);
+
 /* FNV-1a over n bytes, continuing from h (start with CGWC_HASH0). */
 #define CGWC_HASH0 0xcbf29ce484222325u
 uint64_t cgwc_hash(uint64_t h, const void *p, size_t n);

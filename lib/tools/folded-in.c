@@ -131,12 +131,13 @@ static void split_frame(const char *p, const char *e, frame_parts *f)
 static cgw_status frame(cgw_stacks *s, const place *at, const char *p, const char *e,
                         cgwc_frame *out)
 {
+    const char *start = p;
     while (p < e && blank(*p))
         p++;
     while (e > p && blank(e[-1]))
         e--;
     if (p == e)
-        return bad(s, at, p, "empty frame (expected a name between ';')");
+        return bad(s, at, start, "empty frame (expected a name between ';')");
     const char *b = bad_byte(p, e);
     if (b != NULL)
         return bad(s, at, b, "a control byte or invalid UTF-8 in a frame");

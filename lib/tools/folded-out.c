@@ -2,18 +2,23 @@
  *
  * The profile keeps each function's self cost and the inclusive cost of
  * each caller/callee pair, not the stacks, so they are rebuilt from the
- * leaves up: a function's self cost goes to its callers in proportion to
- * the inclusive costs of their calls to it (rounded down, the remainder
- * one unit at a time to the callers in the order they came), then on up
- * in the same way, until a function that nobody calls, or whose callers
- * are all already in the stack (recursion).  Where every function has
- * one caller (a tree) the stacks are exact; otherwise they are an
- * estimate.  The total is always the profile's. */
+ * leaves up: a function's cost goes to its callers in proportion to the
+ * inclusive costs of their calls to it, and to no caller (the stack
+ * starts there) in proportion to what its inclusive cost (self plus its
+ * calls) has beyond the calls to it; rounded down, the remainder one
+ * unit at a time in that order; then on up in the same way.  Calls
+ * between functions of one cycle (recursion: a function that calls
+ * itself, directly or through others) are not followed, and a function
+ * left without a caller starts its stack.  Where every function has one
+ * caller (a tree) the stacks are exact; otherwise they are an estimate.
+ * The total is always the profile's. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "convert.h"
+
+#define NO_CALLER UINT32_MAX
 
 typedef struct out_fn {
     const char *obj, *file, *name;
@@ -51,7 +56,8 @@ typedef struct folded_out {
     size_t nedges, capedges;
     cgwc_index edge_ix;
     uint32_t *in_at, *in_edges; /* callers of fn f: in_edges[in_at[f], in_at[f+1]) */
-    unsigned char *onpath;
+    uint64_t *root; /* what each function's inclusive cost has beyond its calls */
+    uint32_t *comp; /* strongly connected components: calls inside one recurse */
     out_frame *frames;
     size_t depth, capframes;
     out_share *shares;
@@ -172,17 +178,59 @@ static cgw_status read_graph(folded_out *o, cgw_reader *r, const char *event)
     return o->err;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Each function's root weight: self plus calls made, less calls taken. */
+static void root_weights(folded_out *o)
+{
+    uint64_t *in = o->root + o->nfns; /* the second half, scratch */
+    for (size_t f = 0; f < o->nfns; f++) {
+        o->root[f] = o->self[f];
+        in[f] = 0;
+    }
+    for (size_t e = 0; e < o->nedges; e++) {
+        const out_edge *x = &o->edges[e];
+        if (o->comp[x->caller] == o->comp[x->callee])
+            continue;
+        o->root[x->caller] = sat_add(o->root[x->caller], x->incl);
+        in[x->callee] = sat_add(in[x->callee], x->incl);
+    }
+    for (size_t f = 0; f < o->nfns; f++)
+        o->root[f] = o->root[f] > in[f] ? o->root[f] - in[f] : 0;
+}
+
+/* Which calls are recursion: those inside a strongly connected component
+ * (found on the callers' graph, whose components are the same). */
+static cgw_status recursion(folded_out *o)
+{
+    uint32_t *callers = o->a->malloc(o->a->ctx, (o->nedges + 1) * sizeof *callers);
+    if (callers == NULL)
+        return no_memory(o);
+    for (size_t i = 0; i < o->nedges; i++)
+        callers[i] = o->edges[o->in_edges[i]].caller;
+    int rc = cgwc_scc(o->a, o->nfns, o->in_at, callers, o->comp);
+    o->a->free(o->a->ctx, callers);
+    if (rc < 0)
+        return no_memory(o);
+    root_weights(o);
+    return CGW_OK;
+}
+
 /* The callers of each function, from the edges. */
 static cgw_status index_callers(folded_out *o)
 {
     size_t n = o->nfns;
     o->in_at = o->a->malloc(o->a->ctx, (n + 1) * sizeof *o->in_at);
     o->in_edges = o->a->malloc(o->a->ctx, (o->nedges + 1) * sizeof *o->in_edges);
-    o->onpath = o->a->malloc(o->a->ctx, n + 1);
-    if (o->in_at == NULL || o->in_edges == NULL || o->onpath == NULL)
+    o->root = o->a->malloc(o->a->ctx, (2 * n + 1) * sizeof *o->root);
+    o->comp = o->a->malloc(o->a->ctx, (n + 1) * sizeof *o->comp);
+    if (o->in_at == NULL || o->in_edges == NULL || o->root == NULL ||
+        o->comp == NULL)
         return no_memory(o);
     memset(o->in_at, 0, (n + 1) * sizeof *o->in_at);
-    memset(o->onpath, 0, n + 1);
     for (size_t e = 0; e < o->nedges; e++)
         o->in_at[o->edges[e].callee + 1]++;
     for (size_t f = 0; f < n; f++)
@@ -194,7 +242,7 @@ static cgw_status index_callers(folded_out *o)
     for (size_t f = n; f > 0; f--) /* the loop above moved each start to the next's */
         o->in_at[f] = o->in_at[f - 1];
     o->in_at[0] = 0;
-    return CGW_OK;
+    return recursion(o);
 }
 
 /* ------------------------------------------------------------ the stacks */
@@ -240,21 +288,34 @@ static cgw_status emit(folded_out *o, uint64_t amount)
     return CGW_OK;
 }
 
-/* The callers of frame t's function that are not in the stack yet, each
- * with its share of t's amount. */
+static cgw_status add_share(folded_out *o, uint32_t caller, uint64_t weight)
+{
+    if (cgwc_grow(o->a, &o->shares, &o->capshares, o->nshares + 1, sizeof *o->shares) < 0)
+        return no_memory(o);
+    o->shares[o->nshares].caller = caller;
+    o->shares[o->nshares++].amount = weight; /* the share, once split */
+    return CGW_OK;
+}
+
+/* The callers of frame t's function that are not in the stack yet, and
+ * no caller (NO_CALLER: the stack starts here), each with its share of
+ * t's amount; none when the function has neither. */
 static cgw_status expand(folded_out *o, out_frame *t)
 {
     long double sum = 0;
     t->begin = t->next = o->nshares;
     for (uint32_t i = o->in_at[t->fn]; i < o->in_at[t->fn + 1]; i++) {
         const out_edge *e = &o->edges[o->in_edges[i]];
-        if (e->incl == 0 || o->onpath[e->caller])
+        if (e->incl == 0 || o->comp[e->caller] == o->comp[t->fn])
             continue;
-        if (cgwc_grow(o->a, &o->shares, &o->capshares, o->nshares + 1, sizeof *o->shares) < 0)
-            return no_memory(o);
-        o->shares[o->nshares].caller = e->caller;
-        o->shares[o->nshares++].amount = e->incl; /* the weight, for now */
+        if (add_share(o, e->caller, e->incl) != CGW_OK)
+            return o->err;
         sum += e->incl;
+    }
+    if (o->nshares > t->begin && o->root[t->fn] > 0) {
+        if (add_share(o, NO_CALLER, o->root[t->fn]) != CGW_OK)
+            return o->err;
+        sum += o->root[t->fn];
     }
     t->end = o->nshares;
     t->expanded = 1;
@@ -280,7 +341,6 @@ static cgw_status push(folded_out *o, uint32_t fn, uint64_t amount)
         return no_memory(o);
     out_frame f = { fn, amount, 0, 0, 0, 0 };
     o->frames[o->depth++] = f;
-    o->onpath[fn] = 1;
     return CGW_OK;
 }
 
@@ -301,10 +361,9 @@ static cgw_status stacks_of(folded_out *o, uint32_t leaf)
         } else if (t->next < t->end) {
             out_share sh = o->shares[t->next++];
             if (sh.amount > 0)
-                st = push(o, sh.caller, sh.amount);
+                st = sh.caller == NO_CALLER ? emit(o, sh.amount) : push(o, sh.caller, sh.amount);
             continue;
         }
-        o->onpath[t->fn] = 0;
         o->nshares = t->begin;
         o->depth--;
     }
@@ -313,8 +372,8 @@ static cgw_status stacks_of(folded_out *o, uint32_t leaf)
 
 static void release(folded_out *o)
 {
-    void *blocks[] = { o->fns, o->self, o->edges, o->in_at, o->in_edges,
-                       o->onpath, o->frames, o->shares, o->line };
+    void *blocks[] = { o->fns, o->self, o->edges, o->in_at, o->in_edges, o->root, o->comp,
+                       o->frames, o->shares, o->line };
     for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
         if (blocks[i] != NULL)
             o->a->free(o->a->ctx, blocks[i]);
