@@ -576,10 +576,13 @@ CGW_API cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *o);
 
 /** Stacks with their counts, kept as a call graph: self costs on the
  *  leaves, and one call edge per caller/callee pair (and call line) with
- *  the inclusive cost of the stacks through it.  A stack gives each pair
- *  its count once, however deep its recursion (a;b;a;b 5 adds 5 to a->b
- *  and to b->a, once each).  Memory grows with the distinct names,
- *  functions and edges, never with the number of stacks or lines. */
+ *  the inclusive cost of the stacks through it.  A stack's recursion is
+ *  folded first: when a function comes back, the frames since its last
+ *  place are dropped (a;b;a;b;c 5 counts as a;b;c 5, a;a;a 5 as a 5), so
+ *  a function gets a stack's count once in its inclusive cost and no
+ *  call carries more than its callee passes on.  Memory grows with the
+ *  distinct names, functions and edges, never with the number of stacks
+ *  or lines. */
 typedef struct cgw_stacks cgw_stacks;
 
 /** New, empty stacks, memory from a (libc's when NULL).  NULL when out of
@@ -612,7 +615,10 @@ CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
  *  the events in the order they came, then one block a function in the
  *  order the functions came, its self costs by line and its calls by
  *  callee and line.  calls= counts the input lines through the call (a
- *  stack has no call counts).  A function with an object gets ob=; when
+ *  stack has no call counts).  A name that several functions share (one
+ *  per object or file) is written "NAME [OBJECT] (FILE)" (the parts they
+ *  have), with " #2", " #3"... if that is taken too, since some readers
+ *  merge functions by name alone.  A function with an object gets ob=; when
  *  some have one, the others get ob=???; a function without a file gets
  *  fl=???.  The totals are the sums of the counts.  Returns the writer's
  *  status; an error of the stacks becomes the writer's (EINVAL, ERANGE,

@@ -91,7 +91,8 @@ static int pyspy(const char *p, const char *e, frame_parts *f)
     for (const char *q = open; q < e - 1; q++)
         if (*q == ':')
             colon = q;
-    if (colon == NULL || colon == open || number(colon + 1, e - 1, &f->line) < 0)
+    if (colon == NULL || colon == open || blank(*open) || blank(colon[-1]) ||
+        number(colon + 1, e - 1, &f->line) < 0)
         return 0;
     f->file = open;
     f->flen = (size_t)(colon - open);

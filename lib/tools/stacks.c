@@ -1,7 +1,10 @@
 /* stacks.c - stacks of frames with counts gathered into a call graph:
  * self costs on the leaves, one call edge per caller/callee pair and
- * call line, with the inclusive cost of the stacks through it (each
- * stack counted once in a pair, however often the pair recurs in it).
+ * call line, with the inclusive cost of the stacks through it.  A stack
+ * has its recursion folded first: when a function comes back, the frames
+ * since it was last there are dropped (a;b;a;b;c counts as a;b;c), so
+ * each function of a stack gets its count once, and each function's
+ * calls carry no more than it has (what readers check).
  * Memory grows with distinct names, functions and edges, never with the
  * number of stacks. */
 #include <stdarg.h>
@@ -41,12 +44,13 @@ void cgw_stacks_free(cgw_stacks *s)
     release(a, s->strs);
     release(a, s->fns);
     release(a, s->cells);
-    release(a, s->pairs);
+    release(a, s->seen);
+    release(a, s->shown);
+    release(a, s->taken);
     release(a, s->frames);
     cgwc_index_free(&s->str_ix, a);
     cgwc_index_free(&s->fn_ix, a);
     cgwc_index_free(&s->cell_ix, a);
-    cgwc_index_free(&s->pair_ix, a);
     a->free(a->ctx, s);
 }
 
@@ -139,9 +143,11 @@ cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint
     if (cgwc_index_find(&s->fn_ix, h, fn_eq, s, &key, id, &slot))
         return CGW_OK;
     if (cgwc_grow(&s->a, &s->fns, &s->capfns, s->nfns + 1, sizeof *s->fns) < 0 ||
+        cgwc_grow(&s->a, &s->seen, &s->capseen, s->nfns + 1, sizeof *s->seen) < 0 ||
         cgwc_index_put(&s->fn_ix, &s->a, slot, h, (uint32_t)s->nfns) < 0)
         return no_memory(s);
     s->fns[s->nfns] = key;
+    s->seen[s->nfns].stamp = 0;
     *id = (uint32_t)s->nfns++;
     return CGW_OK;
 }
@@ -213,32 +219,24 @@ static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value)
     return CGW_OK;
 }
 
-static int pair_eq(const void *ctx, uint32_t e, const void *key)
+/* Fold the recursion of fr[0..n) in place; returns the frames left. */
+static size_t fold(cgw_stacks *s, cgwc_frame *fr, size_t n)
 {
-    const cgwc_pair *a = &((const cgw_stacks *)ctx)->pairs[e], *b = key;
-    return a->caller == b->caller && a->callee == b->callee;
-}
-
-/* 1 when the current stack already went through caller -> callee. */
-static int seen_pair(cgw_stacks *s, uint32_t caller, uint32_t callee, int *seen)
-{
-    cgwc_pair key = { caller, callee, 0 };
-    uint64_t h = cgwc_hash(CGWC_HASH0, &key, 2 * sizeof key.caller);
-    uint32_t e;
-    size_t slot;
-    if (!cgwc_index_find(&s->pair_ix, h, pair_eq, s, &key, &e, &slot)) {
-        if (cgwc_grow(&s->a, &s->pairs, &s->cappairs, s->npairs + 1, sizeof *s->pairs) < 0 ||
-            cgwc_index_put(&s->pair_ix, &s->a, slot, h, (uint32_t)s->npairs) < 0)
-            return -1;
-        e = (uint32_t)s->npairs++;
-        s->pairs[e] = key;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        cgwc_seen *w = &s->seen[fr[i].fn];
+        if (w->stamp == s->serial && w->at < m && fr[w->at].fn == fr[i].fn) {
+            m = w->at; /* back where it was: the frames since are recursion */
+        } else {
+            w->stamp = s->serial;
+            w->at = m;
+        }
+        fr[m++] = fr[i]; /* the latest line: where the stack goes on from */
     }
-    *seen = s->pairs[e].stamp == s->serial;
-    s->pairs[e].stamp = s->serial;
-    return 0;
+    return m;
 }
 
-cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, const cgwc_frame *fr, size_t n,
+cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t n,
                            uint64_t count, const char *name, uint64_t line)
 {
     if (s->err != CGW_OK)
@@ -253,14 +251,10 @@ cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, const cgwc_frame *fr, siz
                                 name, (unsigned long long)line, s->events[ev]);
     s->totals[ev] += count;
     s->serial++;
+    n = fold(s, fr, n);
     cgwc_cell key = { fr[n - 1].fn, CGWC_NONE, ev, fr[n - 1].line, 0, 0 };
     cgw_status st = add_cell(s, &key, count);
     for (size_t i = 1; st == CGW_OK && i < n; i++) {
-        int seen;
-        if (seen_pair(s, fr[i - 1].fn, fr[i].fn, &seen) < 0)
-            return no_memory(s);
-        if (seen)
-            continue;
         key.fn = fr[i - 1].fn;
         key.callee = fr[i].fn;
         key.line = fr[i - 1].line;

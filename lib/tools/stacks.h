@@ -35,12 +35,13 @@ typedef struct cgwc_cell {
     uint64_t line, value, count;
 } cgwc_cell;
 
-/* A caller/callee pair and the last stack that went through it, so that a
- * stack gives each pair its count once, however deep its recursion. */
-typedef struct cgwc_pair {
-    uint32_t caller, callee;
+/* Where a function is in the stack being added (when stamp is the
+ * stack's serial number and the frame there is still the function's):
+ * recursion is folded by going back there. */
+typedef struct cgwc_seen {
     uint64_t stamp;
-} cgwc_pair;
+    size_t at;
+} cgwc_seen;
 
 struct cgw_stacks {
     cgw_allocator a;
@@ -58,14 +59,16 @@ struct cgw_stacks {
     cgwc_cell *cells;
     size_t ncells, capcells;
     cgwc_index cell_ix;
-    cgwc_pair *pairs;
-    size_t npairs, cappairs;
-    cgwc_index pair_ix;
+    cgwc_seen *seen; /* one a function */
+    size_t capseen;
     const char *events[CGWC_MAX_EVENTS];
     uint64_t totals[CGWC_MAX_EVENTS];
     size_t nev;
     uint64_t serial;   /* stacks added so far */
     int sorted;        /* written: the cells are sorted, their index gone */
+    uint32_t *shown;   /* written: the name each function is shown with */
+    unsigned char *taken; /* written: names given to a function */
+    size_t captaken;
     cgwc_frame *frames; /* the stack being parsed */
     size_t capframes;
 };
@@ -85,8 +88,9 @@ cgw_status cgwc_stacks_name(cgw_stacks *s, const char *p, size_t len, uint32_t *
 cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint32_t name,
                                 uint32_t *id);
 /* A stack fr[0..n), root first, seen count times for event ev; an error
- * message names the input and line given. */
-cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, const cgwc_frame *fr, size_t n,
+ * message names the input and line given.  fr is reduced in place (its
+ * recursion folded). */
+cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t n,
                            uint64_t count, const char *name, uint64_t line);
 
 #endif
