@@ -192,6 +192,17 @@ static char *to_folded(const char *buf, size_t len, const char *event, cgw_statu
     return out.p ? out.p : strdup("");
 }
 
+/* Folded text to a profile described as want, and back to want_back. */
+static void there_and_back(const char *text, const char *want, const char *want_back)
+{
+    size_t len;
+    char *buf = from_folded(text, want, &len);
+    char *back = to_folded(buf, len, NULL, CGW_OK);
+    CHECK_STR(back, want_back);
+    free(back);
+    free(buf);
+}
+
 /* ------------------------------------------------------------------ cases */
 
 static void basic(void)
@@ -216,15 +227,10 @@ static void basic(void)
  * y comes back from z, is x;y with y's latest line. */
 static void recursion(void)
 {
-    size_t len;
-    char *buf = from_folded("a;b;a;b;c 2\na;a;a 3\nx (f:1);y (f:2);z (f:3);y (f:4) 1\n",
-                            "a:0=3|a:0>b x1=2|b:0>c x1=2|c:0=2|events=Samples|totals=6|"
-                            "x(f):1>y(f) x1=1|y(f):4=1",
-                            &len);
-    char *back = to_folded(buf, len, NULL, CGW_OK);
-    CHECK_STR(back, "a 3|a;b;c 2|x;y 1");
-    free(back);
-    free(buf);
+    there_and_back("a;b;a;b;c 2\na;a;a 3\nx (f:1);y (f:2);z (f:3);y (f:4) 1\n",
+                   "a:0=3|a:0>b x1=2|b:0>c x1=2|c:0=2|events=Samples|totals=6|"
+                   "x(f):1>y(f) x1=1|y(f):4=1",
+                   "a 3|a;b;c 2|x;y 1");
 }
 
 /* Frame annotations, and line positions from py-spy's frames. */
@@ -285,21 +291,12 @@ static void events(void)
  * the remainder to a; d's 1 split 0.75 / 0.25, the remainder to a. */
 static void estimate(void)
 {
-    size_t len;
-    char *buf = from_folded("a;x;c 3\nb;x;d 1\n",
-                            "a:0>x x1=3|b:0>x x1=1|c:0=3|d:0=1|events=Samples|totals=4|"
-                            "x:0>c x1=3|x:0>d x1=1",
-                            &len);
-    char *back = to_folded(buf, len, NULL, CGW_OK);
-    CHECK_STR(back, "a;x;c 3|a;x;d 1");
-    free(back);
-    free(buf);
-    /* f is a root (9) and called by m (3): its 12 of self go 3 / 9 */
-    buf = from_folded("f 9\nm;f 3\n", "events=Samples|f:0=12|m:0>f x1=3|totals=12", &len);
-    back = to_folded(buf, len, NULL, CGW_OK);
-    CHECK_STR(back, "f 9|m;f 3");
-    free(back);
-    free(buf);
+    there_and_back("a;x;c 3\nb;x;d 1\n",
+                   "a:0>x x1=3|b:0>x x1=1|c:0=3|d:0=1|events=Samples|totals=4|"
+                   "x:0>c x1=3|x:0>d x1=1",
+                   "a;x;c 3|a;x;d 1");
+    /* f is a root (9) and called by m (3): its 12 of self go 9 / 3 */
+    there_and_back("f 9\nm;f 3\n", "events=Samples|f:0=12|m:0>f x1=3|totals=12", "f 9|m;f 3");
 }
 
 /* Bad input: the status, and a message with the input's name, the line

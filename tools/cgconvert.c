@@ -82,20 +82,6 @@ static int write_profile(cgw_stacks *s, const char *out)
 
 /* ----------------------------------------------------------- --to folded */
 
-typedef struct input {
-    const char *path;
-    uint64_t errors;
-} input;
-
-static void on_diag(void *ctx, const cgw_diagnostic *d)
-{
-    input *in = ctx;
-    if (d->severity != CGW_ERROR)
-        return;
-    in->errors++;
-    fprintf(stderr, "%s:%" PRIu64 ": error: %s [%s]\n", in->path, d->line, d->message, d->code);
-}
-
 static int put(void *ctx, const char *buf, size_t len)
 {
     return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
@@ -144,8 +130,8 @@ static int close_output(FILE *f, const char *out, char *tmp, int ok)
 
 static int to_folded(const char *event, int force, const char *path, const char *out)
 {
-    input in = { strcmp(path, "-") ? path : "-", 0 };
-    cgw_read_options ro = { 0, on_diag, &in, NULL, 0 };
+    tool_errors in = { path, 0 };
+    cgw_read_options ro = { 0, tool_print_error, &in, NULL, 0 };
     cgw_reader *r = strcmp(path, "-") ? cgw_reader_open_path(path, &ro)
                                       : cgw_reader_open_fd(STDIN_FILENO, &ro);
     char *tmp, msg[512];

@@ -40,14 +40,10 @@ void cgw_stacks_free(cgw_stacks *s)
     const cgw_allocator *a = &s->a;
     for (size_t i = 0; i < s->nchunks; i++)
         release(a, s->chunks[i]);
-    release(a, s->chunks);
-    release(a, s->strs);
-    release(a, s->fns);
-    release(a, s->cells);
-    release(a, s->seen);
-    release(a, s->shown);
-    release(a, s->taken);
-    release(a, s->frames);
+    void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->seen, s->shown, s->taken,
+                       s->frames };
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
+        release(a, blocks[i]);
     cgwc_index_free(&s->str_ix, a);
     cgwc_index_free(&s->fn_ix, a);
     cgwc_index_free(&s->cell_ix, a);
