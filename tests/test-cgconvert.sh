@@ -6,11 +6,19 @@
 set -u
 CGCONVERT=${CGCONVERT:-./tools/cgconvert}
 CGVERIFY=${CGVERIFY:-./tools/cgverify}
+CGGEN=${CGGEN:-./tools/cggen}
+CORPUS=${CGW_CORPUS:-}
 ORACLES=${CGW_SRCDIR:-.}/../shared/oracles
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 totals() { "$CGVERIFY" --json "$1" | sed 's/.*"totals":\(\[[0-9,]*\]\).*/\1/'; }
+# the first event's totals of every part, added up; the counts of folded stacks
+first_total() {
+    "$CGVERIFY" --json "$1" | tr '{' '\n' | sed -n 's/.*"totals":\[\([0-9]*\).*/\1/p' |
+        awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
+folded_total() { awk '{ s += $NF } END { printf "%.0f\n", s }' "$1"; }
 
 printf 'main;parse;lex 40\nmain;parse 10\nmain;eval;apply 25\nmain;eval 5\nmain 1\n' >"$tmp/a.folded"
 printf 'main;parse;lex 4\nmain;eval;gc 6\n' >"$tmp/b.folded"
@@ -57,6 +65,26 @@ for bad in "--from folded" "--from pprof $tmp/a.folded" "--to folded $tmp/a.out 
 done
 "$CGCONVERT" --help | grep -q '^usage: cgconvert' || fail "--help"
 
+# a profile with cycles, recursion and several callers (an estimate),
+# and real files: the stacks add up to the totals, and back again the
+# profile is strictly valid with the same totals
+"$CGGEN" --seed 3 -o "$tmp/gen.out" || fail "cggen"
+files="$tmp/gen.out"
+if [ -n "$CORPUS" ] && [ -d "$CORPUS" ]; then
+    files="$files $(ls "$CORPUS"/*.callgrind "$CORPUS"/*.cachegrind 2>/dev/null)"
+fi
+for f in $files; do
+    "$CGCONVERT" --to folded --force "$f" -o "$tmp/f.folded" 2>/dev/null || fail "$f: to folded: exit $?"
+    want=$(first_total "$f")
+    [ "$(folded_total "$tmp/f.folded")" = "$want" ] ||
+        fail "$f: the stacks add up to $(folded_total "$tmp/f.folded"), the profile to $want"
+    [ -s "$tmp/f.folded" ] || continue
+    "$CGCONVERT" --from folded "$tmp/f.folded" -o "$tmp/f.out" || fail "$f: back: exit $?"
+    "$CGVERIFY" --strict -q "$tmp/f.out" || fail "$f: back, not strictly valid"
+    [ "$(first_total "$tmp/f.out")" = "$want" ] || fail "$f: back, totals differ"
+done
+echo "stacks of $(echo $files | wc -w) profiles add up to their totals"
+
 # other readers
 if [ -n "${CALLGRIND_ANNOTATE:-}" ]; then
     "$CALLGRIND_ANNOTATE" "$tmp/ab.out" >"$tmp/ann" 2>&1 || fail "callgrind_annotate failed"
@@ -68,6 +96,14 @@ if [ -f "$ORACLES/speedscope/speedscope-callgrind.js" ] && command -v node >/dev
         fail "speedscope failed"
     w=$(sed -n 's/.*"totalWeight": *\([0-9]*\).*/\1/p' "$tmp/ss" | tr '\n' ' ')
     [ "$w" = "91 10 " ] || fail "speedscope total weights: $w"
+    # a tree: speedscope's flame graph has every function's self and total
+    node "$ORACLES/speedscope/speedscope-callgrind.js" "$tmp/a.out" 10 >"$tmp/ss" ||
+        fail "speedscope failed"
+    for want in "lex \[???\] self=40 total=40" "apply \[???\] self=25 total=25" \
+        "parse \[???\] self=10 total=50" "eval \[???\] self=5 total=30" \
+        "main \[???\] self=1 total=81"; do
+        grep -q "\"$want\"" "$tmp/ss" || fail "speedscope: no '$want' in $(cat "$tmp/ss")"
+    done
     echo "speedscope reads the totals: $w"
 else
     echo "speedscope oracle or node missing: not compared"
