@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cgw.h>
@@ -41,21 +43,46 @@ static int exit_code(cgw_status st)
 
 /* --------------------------------------------------------- --from folded */
 
+/* The bytes of path: a regular file mapped (not copied: folded files run
+ * to gigabytes), anything else read into memory.  *map says which. */
+static int load(const char *path, tool_text *t, int *map)
+{
+    struct stat st;
+    int fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
+    *map = 0;
+    if (fd < 0)
+        return -1;
+    if (fd != STDIN_FILENO && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            t->p = p;
+            t->len = (size_t)st.st_size;
+            *map = 1;
+            close(fd);
+            return 0;
+        }
+    }
+    int rc = tool_slurp(fd, t);
+    if (fd != STDIN_FILENO)
+        close(fd);
+    return rc;
+}
+
 static int add_file(cgw_stacks *s, const char *event, const char *path)
 {
     tool_text t = { 0 };
-    int fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
-    if (fd < 0 || tool_slurp(fd, &t) < 0) {
+    int map;
+    tool_reading(path);
+    if (load(path, &t, &map) < 0) {
         fprintf(stderr, "cgconvert: %s: %s\n", path, strerror(errno));
         free(t.p);
-        if (fd > STDIN_FILENO)
-            close(fd);
         return 2;
     }
-    if (fd != STDIN_FILENO)
-        close(fd);
     cgw_status st = cgw_stacks_add_folded(s, event, path, t.p ? t.p : "", t.len);
-    free(t.p);
+    if (map)
+        munmap(t.p, t.len);
+    else
+        free(t.p);
     if (st != CGW_OK) {
         fprintf(stderr, "cgconvert: %s\n", cgw_stacks_errmsg(s));
         return exit_code(st);
@@ -183,6 +210,7 @@ static int from_folded(int argc, char **argv, args *a)
     cgw_stacks *s = cgw_stacks_new(NULL);
     if (s == NULL)
         return fail_usage("out of memory", NULL);
+    tool_catch_sigbus("cgconvert");
     int c, rc = 0;
     const char *event = NULL;
     optind = 1;
