@@ -254,9 +254,10 @@ static void shared_names(void)
 {
     size_t len;
     char *buf = from_folded(
-        "libc`malloc;malloc;x (a.py:1);x (b.py:2) 1\nmalloc [libc] 2\n",
-        "events=Samples|malloc [libc] #2[libc]:0>malloc x1=1|malloc [libc]:0=2|"
-        "malloc:0>x (a.py)(a.py) x1=1|totals=3|x (a.py)(a.py):1>x (b.py)(b.py) x1=1|"
+        "libc`malloc;malloc;x (a.py:1);x (b.py:2) 1\nmalloc [libc] 2\nmalloc [libc] #2 1\n",
+        "events=Samples|malloc [libc] #2:0=1|malloc [libc] #3[libc]:0>malloc x1=1|"
+        "malloc [libc]:0=2|"
+        "malloc:0>x (a.py)(a.py) x1=1|totals=4|x (a.py)(a.py):1>x (b.py)(b.py) x1=1|"
         "x (b.py)(b.py):2=1",
         &len);
     free(buf);

@@ -203,6 +203,8 @@ cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event, const char *n
                                 "cgw_stacks_add_folded: called after cgw_stacks_write()");
     unsigned ev;
     cgw_status st = cgwc_stacks_event(s, event != NULL ? event : "Samples", &ev);
+    if (len == 0)
+        return st;
     place at = { name != NULL ? name : "-", 0, text };
     const char *end = text + len;
     for (const char *p = text; st == CGW_OK && p < end;) {

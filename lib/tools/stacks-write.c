@@ -50,15 +50,15 @@ static cgw_status qualify(cgw_stacks *s, uint32_t f, char *buf, size_t cap)
 {
     const cgwc_fn *fn = &s->fns[f];
     const char *obj = name_of(s, fn->obj, NULL), *file = name_of(s, fn->file, NULL);
-    size_t n = (size_t)snprintf(buf, cap, "%s%s%s%s%s%s%s", s->strs[fn->name].p,
-                                obj ? " [" : "", obj ? obj : "", obj ? "]" : "",
-                                file ? " (" : "", file ? file : "", file ? ")" : "");
+    size_t base = (size_t)snprintf(buf, cap, "%s%s%s%s%s%s%s", s->strs[fn->name].p,
+                                   obj ? " [" : "", obj ? obj : "", obj ? "]" : "",
+                                   file ? " (" : "", file ? file : "", file ? ")" : "");
     int taken = 1;
-    for (unsigned k = 2; taken == 1; k++) {
-        cgw_status st = cgwc_stacks_name(s, buf, n, &s->shown[f]);
+    for (unsigned k = 2, n = 0; taken == 1; k++) {
+        cgw_status st = cgwc_stacks_name(s, buf, base + n, &s->shown[f]);
         if (st != CGW_OK || (taken = take(s, s->shown[f])) < 0)
             return st != CGW_OK ? st : cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory");
-        n = (size_t)snprintf(buf, cap, "%s #%u", s->strs[s->shown[f]].p, k);
+        n = (unsigned)snprintf(buf + base, cap - base, " #%u", k);
     }
     return CGW_OK;
 }
