@@ -156,7 +156,7 @@ static long column(const cgw_part *p, const char *event)
 static cgw_status read_graph(folded_out *o, cgw_reader *r, const char *event)
 {
     const cgw_record *rec;
-    cgw_status st;
+    cgw_status st = CGW_OK;
     long col = -1;
     uint32_t caller, callee;
     while (o->err == CGW_OK && (st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
