@@ -108,4 +108,19 @@ if [ -f "$ORACLES/speedscope/speedscope-callgrind.js" ] && command -v node >/dev
 else
     echo "speedscope oracle or node missing: not compared"
 fi
+# gprof2dot merges functions by name alone: a shared name is qualified
+if [ -f "$ORACLES/gprof2dot/dump.py" ] && command -v python3 >/dev/null 2>&1; then
+    printf 'main;libc`malloc 3\nmain;libjemalloc`malloc 5\nmain 1\n' >"$tmp/m.folded"
+    "$CGCONVERT" --from folded "$tmp/m.folded" -o "$tmp/m.out" || fail "malloc twice: exit $?"
+    "$CGVERIFY" --strict -q "$tmp/m.out" || fail "malloc twice: not strictly valid"
+    python3 "$ORACLES/gprof2dot/dump.py" "$tmp/m.out" 2>/dev/null | tr -d ' \n' >"$tmp/g2d" ||
+        fail "gprof2dot failed"
+    for want in '"total":9.0' '"name":"malloc[libc]","self":3.0' \
+        '"name":"malloc[libjemalloc]","self":5.0' '"name":"main","self":1.0'; do
+        grep -qF "$want" "$tmp/g2d" || fail "gprof2dot: no '$want' in $(cat "$tmp/g2d")"
+    done
+    echo "gprof2dot reads both mallocs apart"
+else
+    echo "gprof2dot oracle or python3 missing: not compared"
+fi
 echo "cgconvert: directions, events, inputs, errors and exit codes right"
