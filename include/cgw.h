@@ -641,16 +641,18 @@ CGW_API void cgw_stacks_free(cgw_stacks *s);
  *  inclusive cost (self plus the calls it makes) has beyond the calls to
  *  it (rounded down, the remainder a unit at a time in that order); then
  *  on up in the same way.  Calls between the functions of a cycle
- *  (recursion, direct or through other functions) are not followed: the
- *  cycle's functions are reached from its callers outside.  Exact when every function has one
- *  caller (a tree); an estimate otherwise, always with the profile's
- *  total.  Frames are function names (';' in a name becomes ':'; a
- *  function of object [kernel.kallsyms] gets "_[k]").  Memory grows with
- *  functions and call edges; time with the number of stacks written.
- *  The reader's diagnostics go to its own callback.  OK; EINVAL (no such
- *  event), EIO (fn failed, or reading failed), ENOMEM, ERANGE (a cost
- *  passes 2^64-1), EUSAGE (r or fn NULL); msg[0..len) (may be NULL) gets
- *  the message. */
+ *  (recursion, direct or through other functions) are not followed: a
+ *  cycle's functions are reached from its callers outside it, and stacks
+ *  are short where most functions form one cycle.  Exact when every
+ *  function has one caller (a tree); an estimate otherwise, always with
+ *  the profile's total.  Frames are function names (';' in a name
+ *  becomes ':'; a function of object [kernel.kallsyms] gets "_[k]").
+ *  Memory grows with functions and call edges; time with the stacks
+ *  written, at most 2^26 frames in all (a chain of n diamonds has 2^n
+ *  paths).  The reader's diagnostics go to its own callback.  OK; EINVAL
+ *  (no such event), EIO (fn failed, or reading failed), ENOMEM, ERANGE (a
+ *  cost passes 2^64-1, or the stacks would pass 2^26 frames), EUSAGE (r
+ *  or fn NULL); msg[0..len) (may be NULL) gets the message. */
 CGW_API cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn,
                                     void *ctx, char *msg, size_t len);
 

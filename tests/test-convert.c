@@ -399,6 +399,40 @@ static void deep(void)
     free(text);
 }
 
+/* A chain of 40 diamonds has 2^40 paths: refused at 2^26 frames, not
+ * written for ever. */
+static void diamonds(void)
+{
+    char *buf;
+    size_t len;
+    char name[32];
+    cgw_writer *w = cgw_open_memory(&buf, &len, NULL);
+    cgw_add_event(w, "Ir", NULL);
+    for (int i = 0; i < 40; i++) {
+        const uint64_t one = 1, big = (uint64_t)1 << 50;
+        snprintf(name, sizeof name, "top%d", i);
+        cgw_function(w, name);
+        for (int side = 0; side < 2; side++) {
+            snprintf(name, sizeof name, "%s%d", side ? "right" : "left", i);
+            cgw_call(w, &(cgw_target){ NULL, NULL, name }, 1, NULL, &one, &big, 1);
+        }
+        for (int side = 0; side < 2; side++) {
+            snprintf(name, sizeof name, "%s%d", side ? "right" : "left", i);
+            cgw_function(w, name);
+            snprintf(name, sizeof name, "top%d", i + 1);
+            cgw_call(w, &(cgw_target){ NULL, NULL, name }, 1, NULL, &one, &big, 1);
+        }
+    }
+    cgw_function(w, "top40");
+    cgw_cost(w, (const uint64_t[]){ 1 }, (const uint64_t[]){ (uint64_t)1 << 50 }, 1);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    char *msg = to_folded(buf, len, NULL, CGW_ERANGE);
+    CHECK_STR(msg, "cgw_write_folded: more than 2^26 frames of stacks: the call graph has too "
+                   "many paths to write them all");
+    free(msg);
+    free(buf);
+}
+
 /* The failing allocator: every allocation failure is ENOMEM, never a
  * crash or a leak; with enough memory the same answer. */
 static void alloc_fail(void)
@@ -431,6 +465,7 @@ int main(void)
     estimate();
     bad_input();
     deep();
+    diamonds();
     alloc_fail();
     puts("convert: folded stacks to profiles and back, known answers");
     return 0;

@@ -19,6 +19,9 @@
 #include "convert.h"
 
 #define NO_CALLER UINT32_MAX
+/* A call graph with many paths (a chain of diamonds has 2^n) would give
+ * more stacks than anyone can use before the end of time: a limit. */
+#define MAX_FRAMES_OUT ((uint64_t)1 << 26)
 
 typedef struct out_fn {
     const char *obj, *file, *name;
@@ -66,6 +69,7 @@ typedef struct folded_out {
     size_t linelen, capline;
     cgw_write_fn write;
     void *ctx;
+    uint64_t frames_out; /* frames written so far */
 } folded_out;
 
 static cgw_status fail(folded_out *o, cgw_status st, const char *what, const char *detail)
@@ -277,6 +281,10 @@ static cgw_status emit(folded_out *o, uint64_t amount)
 {
     char num[24];
     o->linelen = 0;
+    o->frames_out += o->depth;
+    if (o->frames_out > MAX_FRAMES_OUT)
+        return fail(o, CGW_ERANGE, "more than 2^26 frames of stacks: the call graph has too "
+                                   "many paths to write them all", NULL);
     for (size_t i = o->depth; i > 0; i--)
         if ((i < o->depth && put(o, ";", 1) < 0) || put_name(o, &o->fns[o->frames[i - 1].fn]) < 0)
             return no_memory(o);
