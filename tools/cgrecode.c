@@ -26,12 +26,22 @@ static const char usage[] =
 typedef struct input {
     const char *path; /* NULL: the bytes in mem */
     tool_text mem;
-    tool_errors err;
+    uint64_t errors;
 } input;
+
+static void on_diag(void *ctx, const cgw_diagnostic *d)
+{
+    input *in = ctx;
+    if (d->severity != CGW_ERROR)
+        return;
+    in->errors++;
+    fprintf(stderr, "%s:%" PRIu64 ": error: %s [%s]\n", in->path ? in->path : "-", d->line,
+            d->message, d->code);
+}
 
 static cgw_reader *open_input(input *in)
 {
-    cgw_read_options o = { 0, tool_print_error, &in->err, NULL, 0 };
+    cgw_read_options o = { 0, on_diag, in, NULL, 0 };
     return in->path ? cgw_reader_open_path(in->path, &o)
                     : cgw_reader_open_memory(in->mem.p, in->mem.len, &o);
 }
@@ -85,7 +95,6 @@ int main(int argc, char **argv)
         return 2;
     }
     input in = { .path = strcmp(file, "-") ? file : NULL };
-    in.err.path = in.path ? in.path : "-";
     if (in.path == NULL && tool_slurp(STDIN_FILENO, &in.mem) < 0) {
         fprintf(stderr, "cgrecode: stdin: %s\n", strerror(errno));
         return 2;
@@ -111,9 +120,9 @@ int main(int argc, char **argv)
     }
     cgw_status st = cgw_recode(r, w, flags);
     int rc = 0;
-    if (st == CGW_OK && in.err.errors > 0 && !force) {
+    if (st == CGW_OK && in.errors > 0 && !force) {
         fprintf(stderr, "cgrecode: %s: %" PRIu64 " errors in the input; nothing written\n",
-                file, in.err.errors);
+                file, in.errors);
         rc = 1;
     } else if (st == CGW_OK) {
         st = cgw_finish(w);

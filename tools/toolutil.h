@@ -38,6 +38,9 @@ int tool_info_option(const char *tool, const char *usage, const char *a);
 void tool_catch_sigbus(const char *tool);
 void tool_reading(const char *path);
 
+/* A decimal number up to max; -1 when s is not one. */
+int tool_uint(const char *s, uint64_t max, uint64_t *v);
+
 /* A reader's diag callback (ctx: a tool_errors) that prints each error
  * as "PATH:LINE: error: MESSAGE [CODE]" and counts it; warnings are not
  * printed. */
@@ -47,8 +50,5 @@ typedef struct tool_errors {
 } tool_errors;
 struct cgw_diagnostic;
 void tool_print_error(void *ctx, const struct cgw_diagnostic *d);
-
-/* A decimal number up to max; -1 when s is not one. */
-int tool_uint(const char *s, uint64_t max, uint64_t *v);
 
 #endif
