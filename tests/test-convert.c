@@ -148,19 +148,25 @@ static char *from_folded(const char *text, const char *want, size_t *len)
 
 typedef struct text_sink {
     char *p;
-    size_t len;
+    size_t len, cap;
 } text_sink;
 
 static int to_text(void *ctx, const char *b, size_t n)
 {
     text_sink *t = ctx;
-    char *p = realloc(t->p, t->len + n + 1);
-    if (p == NULL)
-        return -1;
-    memcpy(p + t->len, b, n);
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 4096;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *p = realloc(t->p, cap);
+        if (p == NULL)
+            return -1;
+        t->p = p;
+        t->cap = cap;
+    }
+    memcpy(t->p + t->len, b, n);
     t->len += n;
-    p[t->len] = '\0';
-    t->p = p;
+    t->p[t->len] = '\0';
     return 0;
 }
 
@@ -168,7 +174,7 @@ static int to_text(void *ctx, const char *b, size_t n)
 static char *to_folded(const char *buf, size_t len, const char *event, cgw_status want)
 {
     cgw_reader *r = cgw_reader_open_memory(buf, len, NULL);
-    text_sink t = { NULL, 0 };
+    text_sink t = { NULL, 0, 0 };
     char msg[256];
     CHECK(r != NULL);
     CHECK_ST(cgw_write_folded(r, event, to_text, &t, msg, sizeof msg), want);
@@ -181,7 +187,7 @@ static char *to_folded(const char *buf, size_t len, const char *event, cgw_statu
     for (char *line = t.p ? strtok(t.p, "\n") : NULL; line != NULL; line = strtok(NULL, "\n"))
         add_line(&d, line);
     qsort(d.lines, d.n, sizeof *d.lines, cmp_str);
-    text_sink out = { NULL, 0 };
+    text_sink out = { NULL, 0, 0 };
     for (size_t i = 0; i < d.n; i++) {
         to_text(&out, d.lines[i], strlen(d.lines[i]));
         to_text(&out, i + 1 < d.n ? "|" : "", i + 1 < d.n);
