@@ -716,6 +716,101 @@ CGW_API const char *cgw_diff_errmsg(const cgw_differ *d);
 /** Release the differ.  NULL is a no-op. */
 CGW_API void cgw_diff_free(cgw_differ *d);
 
+/* ================================================================
+ * Conversions: folded stacks, the flame-graph format ("a;b;c 42": a
+ * stack, root first, and how often it was seen), to and from the
+ * Callgrind format (cgconvert).  Stacks to a profile:
+ *
+ *   1. cgw_stacks_new()
+ *   2. cgw_stacks_add_folded() for each input (several events, merged)
+ *   3. cgw_stacks_write() through a writer still in its header
+ *   4. cgw_stacks_free()
+ *
+ * A profile to stacks: cgw_write_folded().
+ * ================================================================ */
+
+/** Stacks with their counts, kept as a call graph: self costs on the
+ *  leaves, and one call edge per caller/callee pair (and call line) with
+ *  the inclusive cost of the stacks through it.  A stack's recursion is
+ *  folded first: when a function comes back, the frames since its last
+ *  place are dropped (a;b;a;b;c 5 counts as a;b;c 5, a;a;a 5 as a 5), so
+ *  a function gets a stack's count once in its inclusive cost and no
+ *  call carries more than its callee passes on.  Memory grows with the
+ *  distinct names, functions and edges, never with the number of stacks
+ *  or lines. */
+typedef struct cgw_stacks cgw_stacks;
+
+/** New, empty stacks, memory from a (libc's when NULL).  NULL when out of
+ *  memory. */
+CGW_API cgw_stacks *cgw_stacks_new(const cgw_allocator *a);
+
+/** Add folded stacks text[0..len) as counts of event (NULL: "Samples";
+ *  each new name is a new event column, up to 64; the same name again
+ *  adds up).  One stack a line, "FRAME;FRAME;...;LEAF COUNT": frames
+ *  split at ';', the count after the last blank; blank lines and a CR
+ *  before the LF are skipped, lines with count 0 add nothing.  Frame
+ *  annotations: "NAME_[k]" is NAME in object [kernel.kallsyms];
+ *  "_[j]", "_[i]", "_[0]" and "_[1]" are dropped (async-profiler's JIT,
+ *  inlined, interpreted and C1 forms of a method are one function);
+ *  "MODULE`NAME" is NAME in object MODULE; "NAME (FILE:LINE)" (py-spy)
+ *  is NAME in FILE, its cost and calls at LINE (line 0 otherwise).
+ *  name names the input in error messages (NULL: "-").  OK; EINVAL for a
+ *  bad line (the message says "NAME:LINE:COLUMN: " what is wrong and what
+ *  was expected: no count, an empty frame, a control byte or invalid
+ *  UTF-8 in a frame) or a bad event name; ERANGE when an event's total
+ *  would pass 2^64-1; ENOMEM; EUSAGE when s is NULL or after
+ *  cgw_stacks_write().  Errors are sticky: later calls return the first;
+ *  the stacks of the lines before the bad one are kept. */
+CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
+                                         const char *name, const char *text,
+                                         size_t len);
+
+/** Write the stacks through w, which must still be in its header (set the
+ *  creator or command first if wanted) and is left open for cgw_close():
+ *  the events in the order they came, then one block a function in the
+ *  order the functions came, its self costs by line and its calls by
+ *  callee and line.  calls= counts the input lines through the call (a
+ *  stack has no call counts).  A name that several functions share (one
+ *  per object or file) is written "NAME [OBJECT] (FILE)" (the parts they
+ *  have), with " #2", " #3"... if that is taken too, since some readers
+ *  merge functions by name alone.  A function with an object gets ob=; when
+ *  some have one, the others get ob=???; a function without a file gets
+ *  fl=???.  The totals are the sums of the counts.  Returns the writer's
+ *  status; an error of the stacks becomes the writer's (EINVAL, ERANGE,
+ *  ENOMEM, with the stacks' message), and EUSAGE when s is NULL or the
+ *  header has ended.  No stacks may be added afterwards. */
+CGW_API cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w);
+
+/** The message of the stacks' first error; "" when there was none. */
+CGW_API const char *cgw_stacks_errmsg(const cgw_stacks *s);
+
+/** Release the stacks.  NULL is a no-op. */
+CGW_API void cgw_stacks_free(cgw_stacks *s);
+
+/** Write the profile read by r (every part added up) as folded stacks of
+ *  event (NULL: the first event), one line a stack, through fn(ctx, ...).
+ *  The profile has self costs and call edges, not stacks: they are
+ *  rebuilt from the leaves up.  A function's cost is split among its
+ *  callers in proportion to the inclusive cost of their calls to it, and
+ *  the stack that starts at the function, in proportion to what its
+ *  inclusive cost (self plus the calls it makes) has beyond the calls to
+ *  it (rounded down, the remainder a unit at a time in that order); then
+ *  on up in the same way.  Calls between the functions of a cycle
+ *  (recursion, direct or through other functions) are not followed: a
+ *  cycle's functions are reached from its callers outside it, and stacks
+ *  are short where most functions form one cycle.  Exact when every
+ *  function has one caller (a tree); an estimate otherwise, always with
+ *  the profile's total.  Frames are function names (';' in a name
+ *  becomes ':'; a function of object [kernel.kallsyms] gets "_[k]").
+ *  Memory grows with functions and call edges; time with the stacks
+ *  written, at most 2^26 frames in all (a chain of n diamonds has 2^n
+ *  paths).  The reader's diagnostics go to its own callback.  OK; EINVAL
+ *  (no such event), EIO (fn failed, or reading failed), ENOMEM, ERANGE (a
+ *  cost passes 2^64-1, or the stacks would pass 2^26 frames), EUSAGE (r
+ *  or fn NULL); msg[0..len) (may be NULL) gets the message. */
+CGW_API cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn,
+                                    void *ctx, char *msg, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

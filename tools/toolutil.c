@@ -52,6 +52,16 @@ int tool_info_option(const char *tool, const char *usage, const char *a)
     return -1;
 }
 
+void tool_print_error(void *ctx, const struct cgw_diagnostic *d)
+{
+    tool_errors *e = ctx;
+    if (d->severity != CGW_ERROR)
+        return;
+    e->errors++;
+    fprintf(stderr, "%s:%llu: error: %s [%s]\n", e->path, (unsigned long long)d->line,
+            d->message, d->code);
+}
+
 int tool_uint(const char *s, uint64_t max, uint64_t *v)
 {
     char *end;

@@ -82,4 +82,14 @@ int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);
 
+/* A reader's diag callback (ctx: a tool_errors) that prints each error
+ * as "PATH:LINE: error: MESSAGE [CODE]" and counts it; warnings are not
+ * printed. */
+typedef struct tool_errors {
+    const char *path;
+    uint64_t errors;
+} tool_errors;
+struct cgw_diagnostic;
+void tool_print_error(void *ctx, const struct cgw_diagnostic *d);
+
 #endif

@@ -1,0 +1,413 @@
+/* folded-out.c - a Callgrind profile written as folded stacks.
+ *
+ * The profile keeps each function's self cost and the inclusive cost of
+ * each caller/callee pair, not the stacks, so they are rebuilt from the
+ * leaves up: a function's cost goes to its callers in proportion to the
+ * inclusive costs of their calls to it, and to no caller (the stack
+ * starts there) in proportion to what its inclusive cost (self plus its
+ * calls) has beyond the calls to it; rounded down, the remainder one
+ * unit at a time in that order; then on up in the same way.  Calls
+ * between functions of one cycle (recursion: a function that calls
+ * itself, directly or through others) are not followed, and a function
+ * left without a caller starts its stack.  Where every function has one
+ * caller (a tree) the stacks are exact; otherwise they are an estimate.
+ * The total is always the profile's. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "convert.h"
+
+#define NO_CALLER UINT32_MAX
+/* A call graph with many paths (a chain of diamonds has 2^n) would give
+ * more stacks than anyone can use before the end of time: a limit. */
+#define MAX_FRAMES_OUT ((uint64_t)1 << 26)
+
+typedef struct out_fn {
+    const char *obj, *file, *name;
+} out_fn;
+
+typedef struct out_edge {
+    uint32_t caller, callee;
+    uint64_t incl;
+} out_edge;
+
+/* A frame of the stack being rebuilt, leaf first, and its share of the
+ * leaf's cost; its callers' shares are shares[begin, end). */
+typedef struct out_frame {
+    uint32_t fn;
+    uint64_t amount;
+    size_t begin, next, end;
+    int expanded;
+} out_frame;
+
+typedef struct out_share {
+    uint32_t caller;
+    uint64_t amount;
+} out_share;
+
+typedef struct folded_out {
+    const cgw_allocator *a;
+    cgw_status err;
+    char *msg;
+    size_t msglen;
+    out_fn *fns;
+    uint64_t *self;
+    size_t nfns, capfns, capself;
+    cgwc_index fn_ix;
+    out_edge *edges;
+    size_t nedges, capedges;
+    cgwc_index edge_ix;
+    uint32_t *in_at, *in_edges; /* callers of fn f: in_edges[in_at[f], in_at[f+1]) */
+    uint64_t *root; /* what each function's inclusive cost has beyond its calls */
+    uint32_t *comp; /* strongly connected components: calls inside one recurse */
+    out_frame *frames;
+    size_t depth, capframes;
+    out_share *shares;
+    size_t nshares, capshares;
+    char *line;
+    size_t linelen, capline;
+    cgw_write_fn write;
+    void *ctx;
+    uint64_t frames_out; /* frames written so far */
+} folded_out;
+
+static cgw_status fail(folded_out *o, cgw_status st, const char *what, const char *detail)
+{
+    if (o->err == CGW_OK) {
+        o->err = st;
+        if (o->msg != NULL && o->msglen > 0)
+            snprintf(o->msg, o->msglen, "cgw_write_folded: %s%s", what, detail ? detail : "");
+    }
+    return o->err;
+}
+
+static cgw_status no_memory(folded_out *o)
+{
+    return fail(o, CGW_ENOMEM, "out of memory", NULL);
+}
+
+/* --------------------------------------------------------- the call graph */
+
+static int fn_eq(const void *ctx, uint32_t e, const void *key)
+{
+    const out_fn *a = &((const folded_out *)ctx)->fns[e], *b = key;
+    return a->obj == b->obj && a->file == b->file && a->name == b->name;
+}
+
+/* The reader hands out equal names as equal pointers: they are the key. */
+static cgw_status function(folded_out *o, const char *obj, const char *file,
+                           const char *name, uint32_t *id)
+{
+    out_fn key = { obj, file, name };
+    uint64_t h = cgwc_hash(CGWC_HASH0, &key, sizeof key);
+    size_t slot;
+    if (cgwc_index_find(&o->fn_ix, h, fn_eq, o, &key, id, &slot))
+        return CGW_OK;
+    if (cgwc_grow(o->a, &o->fns, &o->capfns, o->nfns + 1, sizeof *o->fns) < 0 ||
+        cgwc_grow(o->a, &o->self, &o->capself, o->nfns + 1, sizeof *o->self) < 0 ||
+        cgwc_index_put(&o->fn_ix, o->a, slot, h, (uint32_t)o->nfns) < 0)
+        return no_memory(o);
+    o->fns[o->nfns] = key;
+    o->self[o->nfns] = 0;
+    *id = (uint32_t)o->nfns++;
+    return CGW_OK;
+}
+
+static int edge_eq(const void *ctx, uint32_t e, const void *key)
+{
+    const out_edge *a = &((const folded_out *)ctx)->edges[e], *b = key;
+    return a->caller == b->caller && a->callee == b->callee;
+}
+
+static cgw_status add(folded_out *o, uint64_t *sum, uint64_t v)
+{
+    if (v > UINT64_MAX - *sum)
+        return fail(o, CGW_ERANGE, "a cost passes 2^64-1", NULL);
+    *sum += v;
+    return CGW_OK;
+}
+
+static cgw_status edge(folded_out *o, uint32_t caller, uint32_t callee, uint64_t incl)
+{
+    out_edge key = { caller, callee, 0 };
+    uint64_t h = cgwc_hash(CGWC_HASH0, &key, 2 * sizeof key.caller);
+    uint32_t e;
+    size_t slot;
+    if (caller == callee) /* recursion adds no stack */
+        return CGW_OK;
+    if (!cgwc_index_find(&o->edge_ix, h, edge_eq, o, &key, &e, &slot)) {
+        if (cgwc_grow(o->a, &o->edges, &o->capedges, o->nedges + 1, sizeof *o->edges) < 0 ||
+            cgwc_index_put(&o->edge_ix, o->a, slot, h, (uint32_t)o->nedges) < 0)
+            return no_memory(o);
+        e = (uint32_t)o->nedges++;
+        o->edges[e] = key;
+    }
+    return add(o, &o->edges[e].incl, incl);
+}
+
+/* The column of event (NULL: the first) in part p; -1 when none. */
+static long column(const cgw_part *p, const char *event)
+{
+    if (event == NULL)
+        return p->nevents > 0 ? 0 : -1;
+    for (size_t i = 0; i < p->nevents; i++)
+        if (strcmp(p->events[i].name, event) == 0)
+            return (long)i;
+    return -1;
+}
+
+static cgw_status read_graph(folded_out *o, cgw_reader *r, const char *event)
+{
+    const cgw_record *rec;
+    cgw_status st = CGW_OK;
+    long col = -1;
+    uint32_t caller, callee;
+    while (o->err == CGW_OK && (st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
+        if (rec->kind == CGW_REC_PART && (col = column(rec->part, event)) < 0)
+            return fail(o, CGW_EINVAL, "the profile has no event ", event ? event : "at all");
+        if (rec->kind != CGW_REC_COST && rec->kind != CGW_REC_CALL)
+            continue;
+        if (function(o, rec->object, rec->file, rec->function, &caller) != CGW_OK)
+            break;
+        if (rec->kind == CGW_REC_COST) {
+            add(o, &o->self[caller], rec->costs[col]);
+        } else if (function(o, rec->target.object, rec->target.file, rec->target.function,
+                            &callee) == CGW_OK) {
+            edge(o, caller, callee, rec->costs[col]);
+        }
+    }
+    if (o->err == CGW_OK && st != CGW_OK)
+        return fail(o, st, "reading: ", cgw_reader_errmsg(r));
+    return o->err;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Each function's root weight: self plus calls made, less calls taken. */
+static void root_weights(folded_out *o)
+{
+    uint64_t *in = o->root + o->nfns; /* the second half, scratch */
+    for (size_t f = 0; f < o->nfns; f++) {
+        o->root[f] = o->self[f];
+        in[f] = 0;
+    }
+    for (size_t e = 0; e < o->nedges; e++) {
+        const out_edge *x = &o->edges[e];
+        if (o->comp[x->caller] == o->comp[x->callee])
+            continue;
+        o->root[x->caller] = sat_add(o->root[x->caller], x->incl);
+        in[x->callee] = sat_add(in[x->callee], x->incl);
+    }
+    for (size_t f = 0; f < o->nfns; f++)
+        o->root[f] = o->root[f] > in[f] ? o->root[f] - in[f] : 0;
+}
+
+/* Which calls are recursion: those inside a strongly connected component
+ * (found on the callers' graph, whose components are the same). */
+static cgw_status recursion(folded_out *o)
+{
+    uint32_t *callers = o->a->malloc(o->a->ctx, (o->nedges + 1) * sizeof *callers);
+    if (callers == NULL)
+        return no_memory(o);
+    for (size_t i = 0; i < o->nedges; i++)
+        callers[i] = o->edges[o->in_edges[i]].caller;
+    int rc = cgwc_scc(o->a, o->nfns, o->in_at, callers, o->comp);
+    o->a->free(o->a->ctx, callers);
+    if (rc < 0)
+        return no_memory(o);
+    root_weights(o);
+    return CGW_OK;
+}
+
+/* The callers of each function, from the edges. */
+static cgw_status index_callers(folded_out *o)
+{
+    size_t n = o->nfns;
+    o->in_at = o->a->malloc(o->a->ctx, (n + 1) * sizeof *o->in_at);
+    o->in_edges = o->a->malloc(o->a->ctx, (o->nedges + 1) * sizeof *o->in_edges);
+    o->root = o->a->malloc(o->a->ctx, (2 * n + 1) * sizeof *o->root);
+    o->comp = o->a->malloc(o->a->ctx, (n + 1) * sizeof *o->comp);
+    if (o->in_at == NULL || o->in_edges == NULL || o->root == NULL ||
+        o->comp == NULL)
+        return no_memory(o);
+    memset(o->in_at, 0, (n + 1) * sizeof *o->in_at);
+    for (size_t e = 0; e < o->nedges; e++)
+        o->in_at[o->edges[e].callee + 1]++;
+    for (size_t f = 0; f < n; f++)
+        o->in_at[f + 1] += o->in_at[f];
+    for (size_t e = 0; e < o->nedges; e++) {
+        uint32_t c = o->edges[e].callee;
+        o->in_edges[o->in_at[c]++] = (uint32_t)e;
+    }
+    for (size_t f = n; f > 0; f--) /* the loop above moved each start to the next's */
+        o->in_at[f] = o->in_at[f - 1];
+    o->in_at[0] = 0;
+    return recursion(o);
+}
+
+/* ------------------------------------------------------------ the stacks */
+
+static int put(folded_out *o, const char *s, size_t n)
+{
+    if (cgwc_grow(o->a, &o->line, &o->capline, o->linelen + n + 1, 1) < 0)
+        return -1;
+    memcpy(o->line + o->linelen, s, n);
+    o->linelen += n;
+    return 0;
+}
+
+/* A frame's name: ';' would split it, so it becomes ':'; a kernel
+ * function gets back the _[k] that folded-in.c takes off. */
+static int put_name(folded_out *o, const out_fn *f)
+{
+    size_t start = o->linelen, n = strlen(f->name);
+    if (put(o, f->name, n) < 0)
+        return -1;
+    for (size_t i = start; i < o->linelen; i++)
+        if (o->line[i] == ';')
+            o->line[i] = ':';
+    if (f->obj != NULL && strcmp(f->obj, "[kernel.kallsyms]") == 0)
+        return put(o, "_[k]", 4);
+    return 0;
+}
+
+/* The stack frames[depth-1] (root) .. frames[0] (leaf), with the amount
+ * that reached its root. */
+static cgw_status emit(folded_out *o, uint64_t amount)
+{
+    char num[24];
+    o->linelen = 0;
+    o->frames_out += o->depth;
+    if (o->frames_out > MAX_FRAMES_OUT)
+        return fail(o, CGW_ERANGE, "more than 2^26 frames of stacks: the call graph has too "
+                                   "many paths to write them all", NULL);
+    for (size_t i = o->depth; i > 0; i--)
+        if ((i < o->depth && put(o, ";", 1) < 0) || put_name(o, &o->fns[o->frames[i - 1].fn]) < 0)
+            return no_memory(o);
+    int n = snprintf(num, sizeof num, " %llu\n", (unsigned long long)amount);
+    if (put(o, num, (size_t)n) < 0)
+        return no_memory(o);
+    if (o->write(o->ctx, o->line, o->linelen) < 0)
+        return fail(o, CGW_EIO, "writing: ", strerror(errno));
+    return CGW_OK;
+}
+
+static cgw_status add_share(folded_out *o, uint32_t caller, uint64_t weight)
+{
+    if (cgwc_grow(o->a, &o->shares, &o->capshares, o->nshares + 1, sizeof *o->shares) < 0)
+        return no_memory(o);
+    o->shares[o->nshares].caller = caller;
+    o->shares[o->nshares++].amount = weight; /* the share, once split */
+    return CGW_OK;
+}
+
+/* The callers of frame t's function that are not in the stack yet, and
+ * no caller (NO_CALLER: the stack starts here), each with its share of
+ * t's amount; none when the function has neither. */
+static cgw_status expand(folded_out *o, out_frame *t)
+{
+    long double sum = 0;
+    t->begin = t->next = o->nshares;
+    for (uint32_t i = o->in_at[t->fn]; i < o->in_at[t->fn + 1]; i++) {
+        const out_edge *e = &o->edges[o->in_edges[i]];
+        if (e->incl == 0 || o->comp[e->caller] == o->comp[t->fn])
+            continue;
+        if (add_share(o, e->caller, e->incl) != CGW_OK)
+            return o->err;
+        sum += e->incl;
+    }
+    if (o->nshares > t->begin && o->root[t->fn] > 0) {
+        if (add_share(o, NO_CALLER, o->root[t->fn]) != CGW_OK)
+            return o->err;
+        sum += o->root[t->fn];
+    }
+    t->end = o->nshares;
+    t->expanded = 1;
+    uint64_t given = 0;
+    for (size_t i = t->begin; i < t->end; i++) {
+        long double x = (long double)t->amount * o->shares[i].amount / sum;
+        uint64_t share = x >= (long double)t->amount ? t->amount : (uint64_t)x;
+        share = share > t->amount - given ? t->amount - given : share;
+        o->shares[i].amount = share;
+        given += share;
+    }
+    for (size_t i = t->begin; t->end > t->begin && given < t->amount;
+         i = i + 1 < t->end ? i + 1 : t->begin) {
+        o->shares[i].amount++;
+        given++;
+    }
+    return CGW_OK;
+}
+
+static cgw_status push(folded_out *o, uint32_t fn, uint64_t amount)
+{
+    if (cgwc_grow(o->a, &o->frames, &o->capframes, o->depth + 1, sizeof *o->frames) < 0)
+        return no_memory(o);
+    out_frame f = { fn, amount, 0, 0, 0, 0 };
+    o->frames[o->depth++] = f;
+    return CGW_OK;
+}
+
+/* Every stack that ends in function leaf, without recursion: a depth-first
+ * walk up its callers, with a stack of frames rather than of calls (a
+ * chain of callers can be a million deep). */
+static cgw_status stacks_of(folded_out *o, uint32_t leaf)
+{
+    cgw_status st = push(o, leaf, o->self[leaf]);
+    while (st == CGW_OK && o->depth > 0) {
+        out_frame *t = &o->frames[o->depth - 1];
+        if (!t->expanded) {
+            st = expand(o, t);
+            if (st == CGW_OK && t->begin == t->end)
+                st = emit(o, t->amount);
+            if (st != CGW_OK || t->begin < t->end)
+                continue;
+        } else if (t->next < t->end) {
+            out_share sh = o->shares[t->next++];
+            if (sh.amount > 0)
+                st = sh.caller == NO_CALLER ? emit(o, sh.amount) : push(o, sh.caller, sh.amount);
+            continue;
+        }
+        o->nshares = t->begin;
+        o->depth--;
+    }
+    return st;
+}
+
+static void release(folded_out *o)
+{
+    void *blocks[] = { o->fns, o->self, o->edges, o->in_at, o->in_edges, o->root, o->comp,
+                       o->frames, o->shares, o->line };
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
+        if (blocks[i] != NULL)
+            o->a->free(o->a->ctx, blocks[i]);
+    cgwc_index_free(&o->fn_ix, o->a);
+    cgwc_index_free(&o->edge_ix, o->a);
+}
+
+cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn, void *ctx,
+                            char *msg, size_t len)
+{
+    folded_out o;
+    memset(&o, 0, sizeof o);
+    o.a = cgwc_libc();
+    o.msg = msg;
+    o.msglen = len;
+    o.write = fn;
+    o.ctx = ctx;
+    if (msg != NULL && len > 0)
+        msg[0] = '\0';
+    if (r == NULL || fn == NULL)
+        return fail(&o, CGW_EUSAGE, r == NULL ? "the reader is NULL" : "the callback is NULL",
+                    NULL);
+    if (read_graph(&o, r, event) == CGW_OK && index_callers(&o) == CGW_OK)
+        for (size_t f = 0; f < o.nfns && o.err == CGW_OK; f++)
+            if (o.self[f] > 0)
+                stacks_of(&o, (uint32_t)f);
+    release(&o);
+    return o.err;
+}

@@ -1,0 +1,181 @@
+/* stacks-write.c - a cgw_stacks written through a writer: one block a
+ * function, in the order the functions first came, with its self costs
+ * by line, then its calls by callee and line.  A name that several
+ * functions share (malloc in two objects, __init__ in two files) is
+ * given " [OBJECT]" and " (FILE)", and " #N" if that is taken too: readers
+ * such as gprof2dot merge functions by name alone. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stacks.h"
+
+static const char CALL[] = "cgw_stacks_write";
+
+/* Self costs first, then calls by callee; each by line and event. */
+static int cmp_cells(const void *pa, const void *pb)
+{
+    const cgwc_cell *a = pa, *b = pb;
+    if (a->fn != b->fn)
+        return a->fn < b->fn ? -1 : 1;
+    if (a->callee != b->callee) {
+        if (a->callee == CGWC_NONE || b->callee == CGWC_NONE)
+            return a->callee == CGWC_NONE ? -1 : 1;
+        return a->callee < b->callee ? -1 : 1;
+    }
+    if (a->line != b->line)
+        return a->line < b->line ? -1 : 1;
+    return a->ev < b->ev ? -1 : a->ev > b->ev;
+}
+
+static const char *name_of(const cgw_stacks *s, uint32_t id, const char *none)
+{
+    return id == CGWC_NONE ? none : s->strs[id].p;
+}
+
+/* Mark name id taken; 1 if it already was. */
+static int take(cgw_stacks *s, uint32_t id)
+{
+    size_t old = s->captaken;
+    if (cgwc_grow(&s->a, &s->taken, &s->captaken, (size_t)id + 1, 1) < 0)
+        return -1;
+    memset(s->taken + old, 0, s->captaken - old);
+    int was = s->taken[id];
+    s->taken[id] = 1;
+    return was;
+}
+
+/* A qualified name for function f, not taken yet, in s->shown[f]. */
+static cgw_status qualify(cgw_stacks *s, uint32_t f, char *buf, size_t cap)
+{
+    const cgwc_fn *fn = &s->fns[f];
+    const char *obj = name_of(s, fn->obj, NULL), *file = name_of(s, fn->file, NULL);
+    size_t base = (size_t)snprintf(buf, cap, "%s%s%s%s%s%s%s", s->strs[fn->name].p,
+                                   obj ? " [" : "", obj ? obj : "", obj ? "]" : "",
+                                   file ? " (" : "", file ? file : "", file ? ")" : "");
+    int taken = 1;
+    for (unsigned k = 2, n = 0; taken == 1; k++) {
+        cgw_status st = cgwc_stacks_name(s, buf, base + n, &s->shown[f]);
+        if (st != CGW_OK || (taken = take(s, s->shown[f])) < 0)
+            return st != CGW_OK ? st : cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory");
+        n = (unsigned)snprintf(buf + base, cap - base, " #%u", k);
+    }
+    return CGW_OK;
+}
+
+/* The name each function is shown with, in s->shown. */
+static cgw_status show_names(cgw_stacks *s)
+{
+    size_t nstrs = s->nstrs, longest = 0;
+    uint32_t *uses = s->a.malloc(s->a.ctx, (nstrs + 1) * sizeof *uses);
+    s->shown = s->a.malloc(s->a.ctx, (s->nfns + 1) * sizeof *s->shown);
+    if (uses == NULL || s->shown == NULL) {
+        if (uses != NULL)
+            s->a.free(s->a.ctx, uses);
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
+    }
+    memset(uses, 0, nstrs * sizeof *uses);
+    for (size_t f = 0; f < s->nfns; f++)
+        uses[s->fns[f].name]++;
+    for (size_t i = 0; i < nstrs; i++)
+        longest = s->strs[i].len > longest ? s->strs[i].len : longest;
+    for (size_t f = 0; f < s->nfns; f++) { /* the names of their own first */
+        const cgwc_fn *fn = &s->fns[f];
+        s->shown[f] = CGWC_NONE;
+        if ((uses[fn->name] == 1 || (fn->obj == CGWC_NONE && fn->file == CGWC_NONE)) &&
+            take(s, (s->shown[f] = fn->name)) < 0)
+            longest = SIZE_MAX;
+    }
+    s->a.free(s->a.ctx, uses);
+    size_t cap = longest < SIZE_MAX / 4 - 64 ? 3 * longest + 64 : 0;
+    char *buf = cap ? s->a.malloc(s->a.ctx, cap) : NULL;
+    if (buf == NULL)
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
+    cgw_status st = CGW_OK;
+    for (size_t f = 0; f < s->nfns && st == CGW_OK; f++)
+        if (s->shown[f] == CGWC_NONE)
+            st = qualify(s, (uint32_t)f, buf, cap);
+    s->a.free(s->a.ctx, buf);
+    return st;
+}
+
+/* The callee (or the block's function) as the writer names it: "???"
+ * for a missing file, and for a missing object when others have one
+ * (the writer's NULL object would mean the caller's). */
+static cgw_target target_of(const cgw_stacks *s, uint32_t fn, int objects)
+{
+    const cgwc_fn *f = &s->fns[fn];
+    cgw_target t = { objects ? name_of(s, f->obj, "???") : NULL, name_of(s, f->file, "???"),
+                     name_of(s, s->shown[fn], NULL) };
+    return t;
+}
+
+/* Cells [i, end) share a function, callee and line: one cost line or
+ * call with a cost a column.  Returns the end of the group. */
+static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int objects)
+{
+    const cgwc_cell *c = &s->cells[i];
+    uint64_t costs[CGWC_MAX_EVENTS] = { 0 }, count = 0;
+    size_t j = i;
+    for (; j < s->ncells && s->cells[j].fn == c->fn && s->cells[j].callee == c->callee &&
+           s->cells[j].line == c->line;
+         j++) {
+        costs[s->cells[j].ev] = s->cells[j].value;
+        count += s->cells[j].count;
+    }
+    if (c->callee == CGWC_NONE) {
+        cgw_cost(w, &c->line, costs, s->nev);
+    } else {
+        cgw_target t = target_of(s, c->callee, objects);
+        cgw_call(w, &t, count, NULL, &c->line, costs, s->nev);
+    }
+    return j;
+}
+
+static cgw_status header(cgw_stacks *s, cgw_writer *w)
+{
+    cgw_status st = cgw_error(w);
+    if (st != CGW_OK)
+        return st;
+    if (s->err != CGW_OK)
+        return cgw_set_error(w, s->err, CALL, "%s", s->msg);
+    if (cgw_get_state(w) != CGW_STATE_HEADER)
+        return cgw_set_error(w, CGW_EUSAGE, CALL, "the writer's header has ended");
+    unsigned ev;
+    if (s->nev == 0 && cgwc_stacks_event(s, "Samples", &ev) != CGW_OK)
+        return cgw_set_error(w, s->err, CALL, "%s", s->msg);
+    for (size_t i = 0; i < s->nev && st == CGW_OK; i++)
+        st = cgw_add_event(w, s->events[i], NULL);
+    return st;
+}
+
+cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
+{
+    if (w == NULL)
+        return CGW_EUSAGE;
+    if (s == NULL)
+        return cgw_set_error(w, CGW_EUSAGE, CALL, "the stacks are NULL");
+    cgw_status st = header(s, w);
+    if (st != CGW_OK)
+        return st;
+    if (s->shown == NULL && show_names(s) != CGW_OK)
+        return cgw_set_error(w, s->err, CALL, "%s", s->msg);
+    if (s->ncells > 1)
+        qsort(s->cells, s->ncells, sizeof *s->cells, cmp_cells);
+    cgwc_index_free(&s->cell_ix, &s->a); /* the cells moved */
+    s->sorted = 1;
+    int objects = 0;
+    for (size_t i = 0; i < s->nfns && !objects; i++)
+        objects = s->fns[i].obj != CGWC_NONE;
+    for (size_t i = 0; i < s->ncells && cgw_error(w) == CGW_OK;) {
+        cgw_target f = target_of(s, s->cells[i].fn, objects);
+        if (f.object != NULL)
+            cgw_object(w, f.object);
+        cgw_file(w, f.file);
+        cgw_function(w, f.function);
+        uint32_t fn = s->cells[i].fn;
+        while (i < s->ncells && s->cells[i].fn == fn && cgw_error(w) == CGW_OK)
+            i = write_group(s, w, i, objects);
+    }
+    return cgw_error(w);
+}

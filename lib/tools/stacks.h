@@ -1,0 +1,96 @@
+/* stacks.h - the state of a cgw_stacks: stacks of frames with their
+ * counts, kept as a call graph (self costs and call edges) ready to be
+ * written through a writer.  Shared by stacks.c (the graph) and
+ * folded-in.c (the folded-stack parser).  Not installed. */
+#ifndef CGW_STACKS_H
+#define CGW_STACKS_H
+
+#include "convert.h"
+
+#define CGWC_NONE UINT32_MAX
+#define CGWC_MAX_EVENTS 64
+
+/* An interned name: bytes in the arena, NUL-terminated. */
+typedef struct cgwc_str {
+    const char *p;
+    size_t len;
+} cgwc_str;
+
+/* A function: (object, file, name), CGWC_NONE where a frame gave none. */
+typedef struct cgwc_fn {
+    uint32_t obj, file, name;
+} cgwc_fn;
+
+/* One frame of a stack: its function and line (0: none). */
+typedef struct cgwc_frame {
+    uint32_t fn;
+    uint64_t line;
+} cgwc_frame;
+
+/* A cost of one event: self (callee CGWC_NONE) at a line of fn, or the
+ * inclusive cost of fn's calls to callee from a line; count is the
+ * number of stacks through the call. */
+typedef struct cgwc_cell {
+    uint32_t fn, callee, ev;
+    uint64_t line, value, count;
+} cgwc_cell;
+
+/* Where a function is in the stack being added (when stamp is the
+ * stack's serial number and the frame there is still the function's):
+ * recursion is folded by going back there. */
+typedef struct cgwc_seen {
+    uint64_t stamp;
+    size_t at;
+} cgwc_seen;
+
+struct cgw_stacks {
+    cgw_allocator a;
+    cgw_status err;
+    char msg[256];
+    char **chunks; /* the name arena: chunks, and the free end of the last */
+    size_t nchunks, capchunks, left;
+    char *at;
+    cgwc_str *strs;
+    size_t nstrs, capstrs;
+    cgwc_index str_ix;
+    cgwc_fn *fns;
+    size_t nfns, capfns;
+    cgwc_index fn_ix;
+    cgwc_cell *cells;
+    size_t ncells, capcells;
+    cgwc_index cell_ix;
+    cgwc_seen *seen; /* one a function */
+    size_t capseen;
+    const char *events[CGWC_MAX_EVENTS];
+    uint64_t totals[CGWC_MAX_EVENTS];
+    size_t nev;
+    uint64_t serial;   /* stacks added so far */
+    int sorted;        /* written: the cells are sorted, their index gone */
+    uint32_t *shown;   /* written: the name each function is shown with */
+    unsigned char *taken; /* written: names given to a function */
+    size_t captaken;
+    cgwc_frame *frames; /* the stack being parsed */
+    size_t capframes;
+};
+
+/* Record the first error (st, "MESSAGE") and return it; later errors
+ * are ignored.  Returns the error recorded. */
+cgw_status cgwc_stacks_fail(cgw_stacks *s, cgw_status st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* The column of event name (added when new) in *ev: OK, EINVAL, ENOMEM. */
+cgw_status cgwc_stacks_event(cgw_stacks *s, const char *name, unsigned *ev);
+/* The interned name p[0..len) in *id (CGWC_NONE when p is NULL). */
+cgw_status cgwc_stacks_name(cgw_stacks *s, const char *p, size_t len, uint32_t *id);
+/* The function (obj, file, name: interned names) in *id. */
+cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint32_t name,
+                                uint32_t *id);
+/* A stack fr[0..n), root first, seen count times for event ev; an error
+ * message names the input and line given.  fr is reduced in place (its
+ * recursion folded). */
+cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t n,
+                           uint64_t count, const char *name, uint64_t line);
+
+#endif

@@ -1,0 +1,126 @@
+#!/bin/sh
+# test-cgconvert: the tool's directions, inputs, events, exit codes and
+# messages, on inputs with known answers; every profile it writes passes
+# cgverify --strict, and callgrind_annotate and speedscope (when present)
+# read the same totals.  (The conversions' details are in test-convert.)
+set -u
+CGCONVERT=${CGCONVERT:-./tools/cgconvert}
+CGVERIFY=${CGVERIFY:-./tools/cgverify}
+CGGEN=${CGGEN:-./tools/cggen}
+CORPUS=${CGW_CORPUS:-}
+ORACLES=${CGW_SRCDIR:-.}/../shared/oracles
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+totals() { "$CGVERIFY" --json "$1" | sed 's/.*"totals":\(\[[0-9,]*\]\).*/\1/'; }
+# the first event's totals of every part, added up; the counts of folded stacks
+first_total() {
+    "$CGVERIFY" --json "$1" | tr '{' '\n' | sed -n 's/.*"totals":\[\([0-9]*\).*/\1/p' |
+        awk '{ s += $1 } END { printf "%.0f\n", s }'
+}
+folded_total() { awk '{ s += $NF } END { printf "%.0f\n", s }' "$1"; }
+
+printf 'main;parse;lex 40\nmain;parse 10\nmain;eval;apply 25\nmain;eval 5\nmain 1\n' >"$tmp/a.folded"
+printf 'main;parse;lex 4\nmain;eval;gc 6\n' >"$tmp/b.folded"
+
+# one input: a tree, so the way back is exact
+"$CGCONVERT" --from folded "$tmp/a.folded" -o "$tmp/a.out" || fail "from folded: exit $?"
+"$CGVERIFY" --strict -q "$tmp/a.out" || fail "the profile is not strictly valid"
+[ "$(totals "$tmp/a.out")" = "[81]" ] || fail "totals $(totals "$tmp/a.out"), want [81]"
+grep -q '^events: Samples$' "$tmp/a.out" || fail "default event"
+"$CGCONVERT" --to folded "$tmp/a.out" -o "$tmp/a.back" || fail "to folded: exit $?"
+sort "$tmp/a.folded" >"$tmp/want"
+sort "$tmp/a.back" >"$tmp/got"
+cmp -s "$tmp/want" "$tmp/got" || fail "the stacks of a tree came back different: $(cat "$tmp/got")"
+
+# several inputs, stdin, and events
+"$CGCONVERT" --from folded --event cycles "$tmp/a.folded" - --event allocs "$tmp/b.folded" \
+    <"$tmp/b.folded" >"$tmp/ab.out" || fail "several inputs: exit $?"
+"$CGVERIFY" --strict -q "$tmp/ab.out" || fail "the merged profile is not strictly valid"
+grep -q '^events: cycles allocs$' "$tmp/ab.out" || fail "events: $(grep '^events' "$tmp/ab.out")"
+[ "$(totals "$tmp/ab.out")" = "[91,10]" ] || fail "merged totals $(totals "$tmp/ab.out")"
+"$CGCONVERT" --to folded --event allocs "$tmp/ab.out" | sort >"$tmp/got" || fail "--event"
+sort "$tmp/b.folded" | cmp -s - "$tmp/got" || fail "allocs stacks: $(cat "$tmp/got")"
+
+# bad input: exit 1, the place and what was expected, no output file
+printf 'main;a 3\nmain;b\n' >"$tmp/bad.folded"
+"$CGCONVERT" --from folded "$tmp/bad.folded" -o "$tmp/bad.out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "a line without a count: exit $rc"
+grep -q "bad.folded:2:7: no count at the end of the line" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+[ -e "$tmp/bad.out" ] && fail "a refused input left an output file"
+"$CGCONVERT" --to folded --event nope "$tmp/a.out" -o "$tmp/x" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "an unknown event: exit $rc"
+grep -q "no event nope" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+[ -e "$tmp/x" ] && fail "a refused conversion left an output file"
+printf 'events: Ir\nfn=(1) a\nfn=(2)\n1 1\n' >"$tmp/badcg"
+"$CGCONVERT" --to folded "$tmp/badcg" -o "$tmp/x" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "a profile with errors: exit $rc"
+grep -q 'badcg:3: error: .*\[undefined-id\]' "$tmp/err" || fail "message: $(cat "$tmp/err")"
+for bad in "--from folded" "--from pprof $tmp/a.folded" "--to folded $tmp/a.out $tmp/a.out" \
+    "--frobnicate" "--from folded $tmp/missing" "--from folded --to folded $tmp/a.folded"; do
+    # shellcheck disable=SC2086
+    "$CGCONVERT" $bad >/dev/null 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] || fail "'$bad': exit $rc"
+    [ -s "$tmp/err" ] || fail "'$bad': no message"
+done
+"$CGCONVERT" --help | grep -q '^usage: cgconvert' || fail "--help"
+
+# a profile with cycles, recursion and several callers (an estimate),
+# and real files: the stacks add up to the totals, and back again the
+# profile is strictly valid with the same totals
+"$CGGEN" --seed 3 -o "$tmp/gen.out" || fail "cggen"
+files="$tmp/gen.out"
+if [ -n "$CORPUS" ] && [ -d "$CORPUS" ]; then
+    files="$files $(ls "$CORPUS"/*.callgrind "$CORPUS"/*.cachegrind 2>/dev/null)"
+fi
+for f in $files; do
+    "$CGCONVERT" --to folded --force "$f" -o "$tmp/f.folded" 2>/dev/null || fail "$f: to folded: exit $?"
+    want=$(first_total "$f")
+    [ "$(folded_total "$tmp/f.folded")" = "$want" ] ||
+        fail "$f: the stacks add up to $(folded_total "$tmp/f.folded"), the profile to $want"
+    [ -s "$tmp/f.folded" ] || continue
+    "$CGCONVERT" --from folded "$tmp/f.folded" -o "$tmp/f.out" || fail "$f: back: exit $?"
+    "$CGVERIFY" --strict -q "$tmp/f.out" || fail "$f: back, not strictly valid"
+    [ "$(first_total "$tmp/f.out")" = "$want" ] || fail "$f: back, totals differ"
+done
+echo "stacks of $(echo $files | wc -w) profiles add up to their totals"
+
+# other readers
+if [ -n "${CALLGRIND_ANNOTATE:-}" ]; then
+    "$CALLGRIND_ANNOTATE" "$tmp/ab.out" >"$tmp/ann" 2>&1 || fail "callgrind_annotate failed"
+    grep -q '^91 (100.0%) *10 (100.0%) *PROGRAM TOTALS' "$tmp/ann" ||
+        fail "callgrind_annotate totals: $(grep TOTALS "$tmp/ann")"
+fi
+if [ -f "$ORACLES/speedscope/speedscope-callgrind.js" ] && command -v node >/dev/null 2>&1; then
+    node "$ORACLES/speedscope/speedscope-callgrind.js" "$tmp/ab.out" 3 >"$tmp/ss" ||
+        fail "speedscope failed"
+    w=$(sed -n 's/.*"totalWeight": *\([0-9]*\).*/\1/p' "$tmp/ss" | tr '\n' ' ')
+    [ "$w" = "91 10 " ] || fail "speedscope total weights: $w"
+    # a tree: speedscope's flame graph has every function's self and total
+    node "$ORACLES/speedscope/speedscope-callgrind.js" "$tmp/a.out" 10 >"$tmp/ss" ||
+        fail "speedscope failed"
+    for want in "lex \[???\] self=40 total=40" "apply \[???\] self=25 total=25" \
+        "parse \[???\] self=10 total=50" "eval \[???\] self=5 total=30" \
+        "main \[???\] self=1 total=81"; do
+        grep -q "\"$want\"" "$tmp/ss" || fail "speedscope: no '$want' in $(cat "$tmp/ss")"
+    done
+    echo "speedscope reads the totals: $w"
+else
+    echo "speedscope oracle or node missing: not compared"
+fi
+# gprof2dot merges functions by name alone: a shared name is qualified
+if [ -f "$ORACLES/gprof2dot/dump.py" ] && command -v python3 >/dev/null 2>&1; then
+    printf 'main;libc`malloc 3\nmain;libjemalloc`malloc 5\nmain 1\n' >"$tmp/m.folded"
+    "$CGCONVERT" --from folded "$tmp/m.folded" -o "$tmp/m.out" || fail "malloc twice: exit $?"
+    "$CGVERIFY" --strict -q "$tmp/m.out" || fail "malloc twice: not strictly valid"
+    python3 "$ORACLES/gprof2dot/dump.py" "$tmp/m.out" 2>/dev/null | tr -d ' \n' >"$tmp/g2d" ||
+        fail "gprof2dot failed"
+    for want in '"total":9.0' '"name":"malloc[libc]","self":3.0' \
+        '"name":"malloc[libjemalloc]","self":5.0' '"name":"main","self":1.0'; do
+        grep -qF "$want" "$tmp/g2d" || fail "gprof2dot: no '$want' in $(cat "$tmp/g2d")"
+    done
+    echo "gprof2dot reads both mallocs apart"
+else
+    echo "gprof2dot oracle or python3 missing: not compared"
+fi
+echo "cgconvert: directions, events, inputs, errors and exit codes right"

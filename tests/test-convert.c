@@ -1,0 +1,478 @@
+/* test-convert: folded stacks to a profile (cgw_stacks_*) and back
+ * (cgw_write_folded), against answers worked out by hand: self costs,
+ * call edges with their inclusive costs and counts, recursion counted
+ * once a stack, frame annotations, events and merged inputs, bad lines
+ * with their positions, and million-frame stacks.  Every profile is read
+ * back (no error, no portability warning, a clean round trip) and given
+ * to callgrind_annotate. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* ----------------------------------------------------- what a profile says */
+
+typedef struct digest {
+    char **lines;
+    size_t n, cap;
+} digest;
+
+static void add_line(digest *d, const char *s)
+{
+    if (d->n == d->cap) {
+        d->cap = d->cap ? 2 * d->cap : 64;
+        d->lines = realloc(d->lines, d->cap * sizeof *d->lines);
+        CHECK(d->lines != NULL);
+    }
+    d->lines[d->n] = strdup(s);
+    CHECK(d->lines[d->n] != NULL);
+    d->n++;
+}
+
+/* name, with [object] and (file) when the profile has them */
+static int fn_text(char *b, size_t n, const char *obj, const char *file, const char *fn)
+{
+    return snprintf(b, n, "%s%s%s%s%s%s%s", fn, obj && strcmp(obj, "???") ? "[" : "",
+                    obj && strcmp(obj, "???") ? obj : "", obj && strcmp(obj, "???") ? "]" : "",
+                    strcmp(file, "???") ? "(" : "", strcmp(file, "???") ? file : "",
+                    strcmp(file, "???") ? ")" : "");
+}
+
+static int costs_text(char *b, size_t n, const uint64_t *c, size_t nev)
+{
+    int k = 0;
+    for (size_t i = 0; i < nev && (size_t)k < n; i++)
+        k += snprintf(b + k, n - (size_t)k, "%s%llu", i ? "," : "=", (unsigned long long)c[i]);
+    return k;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The profile as sorted lines "fn:LINE=costs" (self), "caller:LINE>callee
+ * xCOUNT=costs" (calls), "events=..." and "totals=...", joined by '|'. */
+static char *describe(const char *text, size_t len)
+{
+    cgw_reader *r = cgw_reader_open_memory(text, len, NULL);
+    const cgw_record *rec;
+    digest d = { 0 };
+    char b[4096];
+    CHECK(r != NULL);
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        size_t nev = rec->part->nevents;
+        int k = 0;
+        if (rec->kind == CGW_REC_PART) {
+            k = snprintf(b, sizeof b, "events");
+            for (size_t i = 0; i < nev; i++)
+                k += snprintf(b + k, sizeof b - (size_t)k, "%s%s", i ? "," : "=",
+                              rec->part->events[i].name);
+        } else if (rec->kind == CGW_REC_COST || rec->kind == CGW_REC_CALL) {
+            k = fn_text(b, sizeof b, rec->object, rec->file, rec->function);
+            k += snprintf(b + k, sizeof b - (size_t)k, ":%llu", (unsigned long long)rec->pos[0]);
+            if (rec->kind == CGW_REC_CALL) {
+                k += snprintf(b + k, sizeof b - (size_t)k, ">");
+                k += fn_text(b + k, sizeof b - (size_t)k, rec->target.object, rec->target.file,
+                             rec->target.function);
+                k += snprintf(b + k, sizeof b - (size_t)k, " x%llu",
+                              (unsigned long long)rec->count);
+            }
+            k += costs_text(b + k, sizeof b - (size_t)k, rec->costs, nev);
+        } else if (rec->kind == CGW_REC_PART_END) {
+            k = snprintf(b, sizeof b, "totals");
+            k += costs_text(b + k, sizeof b - (size_t)k, rec->costs, nev);
+        } else {
+            continue;
+        }
+        add_line(&d, b);
+    }
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    cgw_reader_close(r);
+    qsort(d.lines, d.n, sizeof *d.lines, cmp_str);
+    size_t total = 1;
+    for (size_t i = 0; i < d.n; i++)
+        total += strlen(d.lines[i]) + 1;
+    char *out = malloc(total);
+    CHECK(out != NULL);
+    out[0] = '\0';
+    for (size_t i = 0; i < d.n; i++) {
+        strcat(out, d.lines[i]);
+        strcat(out, i + 1 < d.n ? "|" : "");
+        free(d.lines[i]);
+    }
+    free(d.lines);
+    return out;
+}
+
+/* ------------------------------------------------------------ conversions */
+
+/* The stacks written into memory; the profile must read back cleanly
+ * and strictly, and callgrind_annotate must find its totals. */
+static char *write_stacks(cgw_stacks *s, size_t *len)
+{
+    char *buf;
+    cgw_writer *w = cgw_open_memory(&buf, len, NULL);
+    CHECK(w != NULL);
+    CHECK_ST(cgw_stacks_write(s, w), CGW_OK);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    CHECK_U64(cgwt_readback(buf, *len, NULL), 0);
+    return buf;
+}
+
+static void annotate(const char *buf, size_t len, const uint64_t *totals, size_t nev)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/annotate.out", cgwt_tmpdir());
+    FILE *f = fopen(path, "wb");
+    CHECK(f != NULL && fwrite(buf, 1, len, f) == len && fclose(f) == 0);
+    cgwt_annotate_totals(path, totals, nev);
+}
+
+/* Folded text for one event through a fresh cgw_stacks: the profile's
+ * description must be want. */
+static char *from_folded(const char *text, const char *want, size_t *len)
+{
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK(s != NULL);
+    CHECK_ST(cgw_stacks_add_folded(s, NULL, "t", text, strlen(text)), CGW_OK);
+    CHECK_STR(cgw_stacks_errmsg(s), "");
+    char *buf = write_stacks(s, len);
+    cgw_stacks_free(s);
+    char *got = describe(buf, *len);
+    CHECK_STR(got, want);
+    free(got);
+    return buf;
+}
+
+typedef struct text_sink {
+    char *p;
+    size_t len, cap;
+} text_sink;
+
+static int to_text(void *ctx, const char *b, size_t n)
+{
+    text_sink *t = ctx;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 4096;
+        while (cap < t->len + n + 1)
+            cap *= 2;
+        char *p = realloc(t->p, cap);
+        if (p == NULL)
+            return -1;
+        t->p = p;
+        t->cap = cap;
+    }
+    memcpy(t->p + t->len, b, n);
+    t->len += n;
+    t->p[t->len] = '\0';
+    return 0;
+}
+
+/* The profile as folded stacks of event, lines sorted and joined by '|'. */
+static char *to_folded(const char *buf, size_t len, const char *event, cgw_status want)
+{
+    cgw_reader *r = cgw_reader_open_memory(buf, len, NULL);
+    text_sink t = { NULL, 0, 0 };
+    char msg[256];
+    CHECK(r != NULL);
+    CHECK_ST(cgw_write_folded(r, event, to_text, &t, msg, sizeof msg), want);
+    cgw_reader_close(r);
+    if (want != CGW_OK) {
+        free(t.p);
+        return strdup(msg);
+    }
+    digest d = { 0 };
+    for (char *line = t.p ? strtok(t.p, "\n") : NULL; line != NULL; line = strtok(NULL, "\n"))
+        add_line(&d, line);
+    qsort(d.lines, d.n, sizeof *d.lines, cmp_str);
+    text_sink out = { NULL, 0, 0 };
+    for (size_t i = 0; i < d.n; i++) {
+        to_text(&out, d.lines[i], strlen(d.lines[i]));
+        to_text(&out, i + 1 < d.n ? "|" : "", i + 1 < d.n);
+        free(d.lines[i]);
+    }
+    free(d.lines);
+    free(t.p);
+    return out.p ? out.p : strdup("");
+}
+
+/* Folded text to a profile described as want, and back to want_back. */
+static void there_and_back(const char *text, const char *want, const char *want_back)
+{
+    size_t len;
+    char *buf = from_folded(text, want, &len);
+    char *back = to_folded(buf, len, NULL, CGW_OK);
+    CHECK_STR(back, want_back);
+    free(back);
+    free(buf);
+}
+
+/* ------------------------------------------------------------------ cases */
+
+static void basic(void)
+{
+    static const char in[] = "main;a;b 5\nmain;a 3\r\n\nmain;c;b 2\n  \nmain;a;a;b 1\nmain;z 0\n";
+    size_t len;
+    char *buf = from_folded(in,
+                            "a:0=3|a:0>b x2=6|b:0=8|c:0>b x1=2|events=Samples|"
+                            "main:0>a x3=9|main:0>c x1=2|totals=11",
+                            &len);
+    annotate(buf, len, (const uint64_t[]){ 11 }, 1);
+    char *back = to_folded(buf, len, NULL, CGW_OK);
+    CHECK_STR(back, "main;a 3|main;a;b 6|main;c;b 2");
+    free(back);
+    back = to_folded(buf, len, "Ir", CGW_EINVAL);
+    CHECK_STR(back, "cgw_write_folded: the profile has no event Ir");
+    free(back);
+    free(buf);
+}
+
+/* Recursion folded: a;b;a;b;c is a;b;c, a;a;a is a; and x;y;z;y, whose
+ * y comes back from z, is x;y with y's latest line. */
+static void recursion(void)
+{
+    there_and_back("a;b;a;b;c 2\na;a;a 3\nx (f:1);y (f:2);z (f:3);y (f:4) 1\n",
+                   "a:0=3|a:0>b x1=2|b:0>c x1=2|c:0=2|events=Samples|totals=6|"
+                   "x(f):1>y(f) x1=1|y(f):4=1",
+                   "a 3|a;b;c 2|x;y 1");
+}
+
+/* Frame annotations, and line positions from py-spy's frames. */
+static void annotations(void)
+{
+    size_t len;
+    char *buf = from_folded(
+        "py (x.py:3);k_[k];libc`malloc;foo_[j];foo_[i] 4\nmain (x.py:10);py (x.py:5) 2\n"
+        "x_[z];`tick; a (b) 1\n",
+        "`tick:0>a (b) x1=1|a (b):0=1|events=Samples|foo:0=4|"
+        "k[[kernel.kallsyms]]:0>malloc[libc] x1=4|main(x.py):10>py(x.py) x1=2|"
+        "malloc[libc]:0>foo x1=4|py(x.py):3>k[[kernel.kallsyms]] x1=4|py(x.py):5=2|"
+        "totals=7|x_[z]:0>`tick x1=1",
+        &len);
+    free(buf);
+}
+
+/* A name shared by several functions is qualified (readers such as
+ * gprof2dot merge functions by name), and numbered when that is taken. */
+static void shared_names(void)
+{
+    size_t len;
+    char *buf = from_folded(
+        "libc`malloc;malloc;x (a.py:1);x (b.py:2) 1\nmalloc [libc] 2\nmalloc [libc] #2 1\n",
+        "events=Samples|malloc [libc] #2:0=1|malloc [libc] #3[libc]:0>malloc x1=1|"
+        "malloc [libc]:0=2|"
+        "malloc:0>x (a.py)(a.py) x1=1|totals=4|x (a.py)(a.py):1>x (b.py)(b.py) x1=1|"
+        "x (b.py)(b.py):2=1",
+        &len);
+    free(buf);
+}
+
+/* Inputs merged, events as columns; --to folded picks one. */
+static void events(void)
+{
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    size_t len;
+    CHECK_ST(cgw_stacks_add_folded(s, "cycles", "x", "a;b 3\n", 6), CGW_OK);
+    CHECK_ST(cgw_stacks_add_folded(s, "cycles", "y", "a;b 2\na 1", 9), CGW_OK);
+    CHECK_ST(cgw_stacks_add_folded(s, "instr", "z", "a;b 10\n", 7), CGW_OK);
+    char *buf = write_stacks(s, &len);
+    CHECK_ST(cgw_stacks_add_folded(s, "instr", "z", "a 1\n", 4), CGW_EUSAGE);
+    cgw_stacks_free(s);
+    char *got = describe(buf, len);
+    CHECK_STR(got, "a:0=1,0|a:0>b x3=5,10|b:0=5,10|events=cycles,instr|totals=6,10");
+    free(got);
+    annotate(buf, len, (const uint64_t[]){ 6, 10 }, 2);
+    got = to_folded(buf, len, "instr", CGW_OK);
+    CHECK_STR(got, "a;b 10");
+    free(got);
+    got = to_folded(buf, len, NULL, CGW_OK);
+    CHECK_STR(got, "a 1|a;b 5");
+    free(got);
+    free(buf);
+}
+
+/* Several callers: the documented estimate, with the total kept.  x has
+ * callers a (3) and b (1): c's 3 split 2.25 / 0.75, rounded down to 2 / 0,
+ * the remainder to a; d's 1 split 0.75 / 0.25, the remainder to a. */
+static void estimate(void)
+{
+    there_and_back("a;x;c 3\nb;x;d 1\n",
+                   "a:0>x x1=3|b:0>x x1=1|c:0=3|d:0=1|events=Samples|totals=4|"
+                   "x:0>c x1=3|x:0>d x1=1",
+                   "a;x;c 3|a;x;d 1");
+    /* f is a root (9) and called by m (3): its 12 of self go 9 / 3 */
+    there_and_back("f 9\nm;f 3\n", "events=Samples|f:0=12|m:0>f x1=3|totals=12", "f 9|m;f 3");
+}
+
+/* Bad input: the status, and a message with the input's name, the line
+ * and the column, and what was expected; the error is sticky. */
+static void bad_input(void)
+{
+    static const struct {
+        const char *event, *text;
+        cgw_status st;
+        const char *msg;
+    } cases[] = {
+        { NULL, "a;b\n", CGW_EINVAL,
+          "in:1:4: no count at the end of the line (expected 'FRAME;FRAME... COUNT')" },
+        { NULL, "a;b 1\na;;b 4\n", CGW_EINVAL,
+          "in:2:3: empty frame (expected a name between ';')" },
+        { NULL, "a;b; 4\n", CGW_EINVAL, "in:1:5: empty frame (expected a name between ';')" },
+        { NULL, "x 1\ny 2\na;b 1x\n", CGW_EINVAL,
+          "in:3:5: the line does not end with a count (a decimal number below 2^64)" },
+        { NULL, "a 18446744073709551616\n", CGW_EINVAL,
+          "in:1:3: the line does not end with a count (a decimal number below 2^64)" },
+        { NULL, "42\n", CGW_EINVAL, "in:1:1: a count without a stack (expected 'FRAME;FRAME... COUNT')" },
+        { NULL, "a;b\001c 3\n", CGW_EINVAL, "in:1:4: a control byte or invalid UTF-8 in a frame" },
+        { NULL, "a;\xc3(b 3\n", CGW_EINVAL, "in:1:3: a control byte or invalid UTF-8 in a frame" },
+        { NULL, "a 18446744073709551615\nb 1\n", CGW_ERANGE,
+          "in:2: the total of event Samples passes 2^64-1" },
+        { "9lives", "a 1\n", CGW_EINVAL,
+          "bad event name '9lives' (expected [A-Za-z_][A-Za-z0-9_]*)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cgw_stacks *s = cgw_stacks_new(NULL);
+        const char *t = cases[i].text;
+        CHECK_ST(cgw_stacks_add_folded(s, cases[i].event, "in", t, strlen(t)), cases[i].st);
+        CHECK_STR(cgw_stacks_errmsg(s), cases[i].msg);
+        CHECK_ST(cgw_stacks_add_folded(s, NULL, "more", "a 1\n", 4), cases[i].st);
+        CHECK_STR(cgw_stacks_errmsg(s), cases[i].msg);
+        char *buf;
+        size_t len;
+        cgw_writer *w = cgw_open_memory(&buf, &len, NULL);
+        CHECK_ST(cgw_stacks_write(s, w), cases[i].st);
+        CHECK(strstr(cgw_errmsg(w), cases[i].msg) != NULL);
+        CHECK_ST(cgw_close(w), cases[i].st);
+        CHECK(buf == NULL);
+        cgw_stacks_free(s);
+    }
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    char name[16];
+    for (int i = 0; i < 64; i++) {
+        snprintf(name, sizeof name, "E%d", i);
+        CHECK_ST(cgw_stacks_add_folded(s, name, "in", "a 1\n", 4), CGW_OK);
+    }
+    CHECK_ST(cgw_stacks_add_folded(s, "E64", "in", "a 1\n", 4), CGW_EINVAL);
+    CHECK_STR(cgw_stacks_errmsg(s), "event 'E64': more than 64 events");
+    cgw_stacks_free(s);
+    CHECK_ST(cgw_stacks_add_folded(NULL, NULL, "in", "a 1\n", 4), CGW_EUSAGE);
+    CHECK_ST(cgw_stacks_write(NULL, NULL), CGW_EUSAGE);
+    CHECK_ST(cgw_write_folded(NULL, NULL, to_text, NULL, NULL, 0), CGW_EUSAGE);
+    cgw_stacks_free(NULL);
+}
+
+/* A million frames: one distinct function each, and one function a
+ * million times over; and such a line cut before its count. */
+static void deep(void)
+{
+    enum { DEPTH = 1000000 };
+    size_t cap = (size_t)DEPTH * 8 + 32, len = 0;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    for (int i = 0; i < DEPTH; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%sf%d", i ? ";" : "", i);
+    len += (size_t)snprintf(text + len, cap - len, " 7\n");
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add_folded(s, NULL, "deep", text, len), CGW_OK);
+    size_t plen;
+    char *buf = write_stacks(s, &plen);
+    cgw_stacks_free(s);
+    char *back = to_folded(buf, plen, NULL, CGW_OK);
+    CHECK_U64(strlen(back), len - 1);
+    CHECK(memcmp(back, text, len - 1) == 0);
+    free(back);
+    free(buf);
+    /* the same line without its count */
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add_folded(s, NULL, "deep", text, len - 3), CGW_EINVAL);
+    CHECK(strstr(cgw_stacks_errmsg(s), "deep:1:") != NULL);
+    CHECK(strstr(cgw_stacks_errmsg(s), "no count") != NULL);
+    cgw_stacks_free(s);
+    len = 0;
+    for (int i = 0; i < DEPTH; i++)
+        len += (size_t)snprintf(text + len, cap - len, "%sa", i ? ";" : "");
+    len += (size_t)snprintf(text + len, cap - len, " 5\n");
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add_folded(s, NULL, "deep", text, len), CGW_OK);
+    buf = write_stacks(s, &plen);
+    cgw_stacks_free(s);
+    char *got = describe(buf, plen);
+    CHECK_STR(got, "a:0=5|events=Samples|totals=5");
+    free(got);
+    free(buf);
+    free(text);
+}
+
+/* A chain of 40 diamonds has 2^40 paths: refused at 2^26 frames, not
+ * written for ever. */
+static void diamonds(void)
+{
+    char *buf;
+    size_t len;
+    char name[32];
+    cgw_writer *w = cgw_open_memory(&buf, &len, NULL);
+    cgw_add_event(w, "Ir", NULL);
+    for (int i = 0; i < 40; i++) {
+        const uint64_t one = 1, big = (uint64_t)1 << 50;
+        snprintf(name, sizeof name, "top%d", i);
+        cgw_function(w, name);
+        for (int side = 0; side < 2; side++) {
+            snprintf(name, sizeof name, "%s%d", side ? "right" : "left", i);
+            cgw_call(w, &(cgw_target){ NULL, NULL, name }, 1, NULL, &one, &big, 1);
+        }
+        for (int side = 0; side < 2; side++) {
+            snprintf(name, sizeof name, "%s%d", side ? "right" : "left", i);
+            cgw_function(w, name);
+            snprintf(name, sizeof name, "top%d", i + 1);
+            cgw_call(w, &(cgw_target){ NULL, NULL, name }, 1, NULL, &one, &big, 1);
+        }
+    }
+    cgw_function(w, "top40");
+    cgw_cost(w, (const uint64_t[]){ 1 }, (const uint64_t[]){ (uint64_t)1 << 50 }, 1);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    char *msg = to_folded(buf, len, NULL, CGW_ERANGE);
+    CHECK_STR(msg, "cgw_write_folded: more than 2^26 frames of stacks: the call graph has too "
+                   "many paths to write them all");
+    free(msg);
+    free(buf);
+}
+
+/* The failing allocator: every allocation failure is ENOMEM, never a
+ * crash or a leak; with enough memory the same answer. */
+static void alloc_fail(void)
+{
+    static const char in[] = "main;a;b 5\nmain;a 3\nmain;c;b 2\n";
+    for (long n = 1;; n++) {
+        cgwt_alloc t;
+        cgwt_alloc_init(&t, n);
+        cgw_stacks *s = cgw_stacks_new(&t.a);
+        if (s == NULL) {
+            CHECK_U64((uint64_t)t.live, 0);
+            continue;
+        }
+        cgw_status st = cgw_stacks_add_folded(s, NULL, "in", in, strlen(in));
+        cgw_stacks_free(s);
+        CHECK_U64((uint64_t)t.live, 0);
+        if (st == CGW_OK)
+            break;
+        CHECK_ST(st, CGW_ENOMEM);
+    }
+}
+
+int main(void)
+{
+    basic();
+    recursion();
+    annotations();
+    shared_names();
+    events();
+    estimate();
+    bad_input();
+    deep();
+    diamonds();
+    alloc_fail();
+    puts("convert: folded stacks to profiles and back, known answers");
+    return 0;
+}

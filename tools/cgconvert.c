@@ -1,0 +1,264 @@
+/* cgconvert - folded stacks (the flame-graph format) to and from the
+ * Callgrind format: argument parsing and files over cgw_stacks_*() and
+ * cgw_write_folded(). */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cgw.h>
+
+#include "toolutil.h"
+
+static const char usage[] =
+    "usage: cgconvert --from folded [--event NAME] FILE... [--event NAME FILE...] [-o OUT]\n"
+    "       cgconvert --to folded [--event NAME] [--force] FILE [-o OUT]\n"
+    "--from folded: read folded stacks ('a;b;c 42' lines; '-' reads stdin) and\n"
+    "write a Callgrind profile to OUT (atomically) or stdout.  --event NAME\n"
+    "names the event of the files after it (default Samples); files of one\n"
+    "event add up, each event is a column.\n"
+    "--to folded: write the stacks of a Callgrind profile (of its first event,\n"
+    "or NAME), rebuilt from its call edges: exact for a call tree, an estimate\n"
+    "where a function has several callers (see cgconvert(1)).\n"
+    "Exit 0, 1 when the input is invalid, 2 on a usage or I/O error.\n";
+
+enum { OPT_FROM = 256, OPT_TO, OPT_EVENT, OPT_FORCE };
+
+static int fail_usage(const char *what, const char *arg)
+{
+    fprintf(stderr, "cgconvert: %s%s\n%s", what, arg ? arg : "", usage);
+    return 2;
+}
+
+static int exit_code(cgw_status st)
+{
+    return st == CGW_OK ? 0 : st == CGW_EINVAL || st == CGW_ERANGE ? 1 : 2;
+}
+
+/* --------------------------------------------------------- --from folded */
+
+/* The bytes of path: a regular file mapped (not copied: folded files run
+ * to gigabytes), anything else read into memory.  *map says which. */
+static int load(const char *path, tool_text *t, int *map)
+{
+    struct stat st;
+    int fd = strcmp(path, "-") ? open(path, O_RDONLY) : STDIN_FILENO;
+    *map = 0;
+    if (fd < 0)
+        return -1;
+    if (fd != STDIN_FILENO && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+        void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p != MAP_FAILED) {
+            t->p = p;
+            t->len = (size_t)st.st_size;
+            *map = 1;
+            close(fd);
+            return 0;
+        }
+    }
+    int rc = tool_slurp(fd, t);
+    if (fd != STDIN_FILENO)
+        close(fd);
+    return rc;
+}
+
+static int add_file(cgw_stacks *s, const char *event, const char *path)
+{
+    tool_text t = { 0 };
+    int map;
+    tool_reading(path);
+    if (load(path, &t, &map) < 0) {
+        fprintf(stderr, "cgconvert: %s: %s\n", path, strerror(errno));
+        free(t.p);
+        return 2;
+    }
+    cgw_status st = cgw_stacks_add_folded(s, event, path, t.p ? t.p : "", t.len);
+    if (map)
+        munmap(t.p, t.len);
+    else
+        free(t.p);
+    if (st != CGW_OK) {
+        fprintf(stderr, "cgconvert: %s\n", cgw_stacks_errmsg(s));
+        return exit_code(st);
+    }
+    return 0;
+}
+
+static int write_profile(cgw_stacks *s, const char *out)
+{
+    cgw_writer *w = out ? cgw_open_path(out, NULL) : cgw_open_fd(STDOUT_FILENO, NULL);
+    if (w == NULL) {
+        fprintf(stderr, "cgconvert: %s: %s\n", out ? out : "stdout", strerror(errno));
+        return 2;
+    }
+    cgw_set_creator(w, "cgconvert (libcgw)");
+    cgw_status st = cgw_stacks_write(s, w);
+    if (st == CGW_OK)
+        st = cgw_finish(w);
+    if (st != CGW_OK)
+        fprintf(stderr, "cgconvert: %s\n", cgw_errmsg(w));
+    cgw_free(w);
+    return exit_code(st);
+}
+
+/* ----------------------------------------------------------- --to folded */
+
+static int put(void *ctx, const char *buf, size_t len)
+{
+    return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
+}
+
+/* OUT written atomically: a temporary file beside it, renamed at the end;
+ * stdout when out is NULL. */
+static FILE *open_output(const char *out, char **tmp)
+{
+    *tmp = NULL;
+    if (out == NULL)
+        return stdout;
+    size_t n = strlen(out) + 8;
+    int fd = -1;
+    if ((*tmp = malloc(n)) != NULL) {
+        snprintf(*tmp, n, "%s.XXXXXX", out);
+        fd = mkstemp(*tmp);
+    }
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f == NULL) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(*tmp);
+        }
+        free(*tmp);
+        *tmp = NULL;
+    }
+    return f;
+}
+
+/* Close the output; rename it over out when ok, else remove it. */
+static int close_output(FILE *f, const char *out, char *tmp, int ok)
+{
+    int bad = fflush(f) != 0 || ferror(f);
+    if (tmp == NULL)
+        return bad ? -1 : 0;
+    bad |= fclose(f) != 0;
+    if (ok && !bad && rename(tmp, out) == 0) {
+        free(tmp);
+        return 0;
+    }
+    unlink(tmp);
+    free(tmp);
+    return ok ? -1 : 0;
+}
+
+static int to_folded(const char *event, int force, const char *path, const char *out)
+{
+    tool_errors in = { path, 0 };
+    cgw_read_options ro = { 0, tool_print_error, &in, NULL, 0 };
+    cgw_reader *r = strcmp(path, "-") ? cgw_reader_open_path(path, &ro)
+                                      : cgw_reader_open_fd(STDIN_FILENO, &ro);
+    char *tmp, msg[512];
+    FILE *f = r != NULL ? open_output(out, &tmp) : NULL;
+    if (f == NULL) {
+        fprintf(stderr, "cgconvert: %s: %s\n", r ? out : path, strerror(errno));
+        cgw_reader_close(r);
+        return 2;
+    }
+    cgw_status st = cgw_write_folded(r, event, put, f, msg, sizeof msg);
+    int rc = exit_code(st);
+    if (st != CGW_OK) {
+        fprintf(stderr, "cgconvert: %s: %s\n", path, msg);
+    } else if (in.errors > 0 && !force) {
+        fprintf(stderr, "cgconvert: %s: %" PRIu64 " errors in the input; nothing written\n",
+                path, in.errors);
+        rc = 1;
+    }
+    if (close_output(f, out, tmp, rc == 0) < 0) {
+        fprintf(stderr, "cgconvert: %s: %s\n", out ? out : "stdout", strerror(errno));
+        rc = 2;
+    }
+    cgw_reader_close(r);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ main */
+
+static const struct option longopts[] = {
+    { "from", required_argument, NULL, OPT_FROM },
+    { "to", required_argument, NULL, OPT_TO },
+    { "event", required_argument, NULL, OPT_EVENT },
+    { "force", no_argument, NULL, OPT_FORCE },
+    { "output", required_argument, NULL, 'o' },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, 'V' },
+    { NULL, 0, NULL, 0 },
+};
+
+/* The options; files (in order, each with the --event before it) are
+ * handed to from_file, or kept in *file for --to. */
+typedef struct args {
+    const char *from, *to, *event, *out, *file;
+    int force, nfiles;
+} args;
+
+static int from_folded(int argc, char **argv, args *a)
+{
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    if (s == NULL)
+        return fail_usage("out of memory", NULL);
+    tool_catch_sigbus("cgconvert");
+    int c, rc = 0;
+    const char *event = NULL;
+    optind = 1;
+    while (rc == 0 && (c = getopt_long(argc, argv, "-o:h", longopts, NULL)) != -1) {
+        if (c == OPT_EVENT)
+            event = optarg;
+        else if (c == 1)
+            rc = add_file(s, event, optarg);
+    }
+    if (rc == 0)
+        rc = write_profile(s, a->out);
+    cgw_stacks_free(s);
+    return rc;
+}
+
+static int parse(int argc, char **argv, args *a)
+{
+    int c;
+    while ((c = getopt_long(argc, argv, "-o:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case OPT_FROM: a->from = optarg; break;
+        case OPT_TO: a->to = optarg; break;
+        case OPT_EVENT: a->event = optarg; break;
+        case OPT_FORCE: a->force = 1; break;
+        case 'o': a->out = optarg; break;
+        case 'h': fputs(usage, stdout); return 0;
+        case 'V': printf("cgconvert (libcgw) %s\n", cgw_version()); return 0;
+        case 1: a->file = optarg; a->nfiles++; break;
+        default: return fail_usage("bad arguments", NULL);
+        }
+    }
+    if ((a->from == NULL) == (a->to == NULL))
+        return fail_usage("give one of --from and --to", NULL);
+    const char *fmt = a->from ? a->from : a->to;
+    if (strcmp(fmt, "folded") != 0)
+        return fail_usage("unknown format ", fmt);
+    if (a->nfiles == 0 || (a->to != NULL && a->nfiles > 1))
+        return fail_usage(a->nfiles ? "--to takes one input file" : "no input file", NULL);
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    args a = { 0 };
+    int rc = parse(argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if (a.to != NULL)
+        return to_folded(a.event, a.force, a.file, a.out);
+    return from_folded(argc, argv, &a);
+}
