@@ -109,6 +109,23 @@ CGW_API unsigned cgw_pos_kind(const char *name, size_t len);
 enum { CGW_COMPACT = 1u, CGW_NO_NAME_COMPRESSION = 2u, CGW_NO_POS_COMPRESSION = 4u,
        CGW_EXTENDED = 8u };
 
+/** cgw_options.flags: gzip output.
+ *  CGW_GZIP: the profile is gzip-compressed (zlib, level 6 unless
+ *      CGW_GZIP_LEVEL() says otherwise), as Xdebug writes it; a real
+ *      profile shrinks 4 to 5 times.  Every sink gets the compressed
+ *      bytes (the memory sink's buffer holds the .gz data); the path sink
+ *      stays atomic.  cgw_bytes_written() still counts the profile's text.
+ *      KCachegrind and libcgw's reader read it; QCachegrind,
+ *      callgrind_annotate, gprof2dot and webgrind do not.  A libcgw built
+ *      without zlib refuses it: cgw_open_*() return NULL with errno
+ *      ENOTSUP.
+ *  CGW_GZIP_LEVEL(n), n from 1 (fastest) to 9 (smallest), with CGW_GZIP:
+ *      the compression level.  It is kept in bits 8-11 of flags, so
+ *      cgw_options keeps its size and layout; the level without CGW_GZIP,
+ *      or above 9, is refused (EINVAL). */
+enum { CGW_GZIP = 16u };
+#define CGW_GZIP_LEVEL(n) ((unsigned)(n) << 8)
+
 /** A per-writer allocator; NULL members are not allowed.  ctx is passed back
  *  unchanged.  A NULL return is reported as CGW_ENOMEM, never aborts. */
 typedef struct cgw_allocator {
