@@ -115,8 +115,8 @@ enum { CGW_COMPACT = 1u, CGW_NO_NAME_COMPRESSION = 2u, CGW_NO_POS_COMPRESSION = 
  *      profile shrinks 4 to 5 times.  Every sink gets the compressed
  *      bytes (the memory sink's buffer holds the .gz data); the path sink
  *      stays atomic.  cgw_bytes_written() still counts the profile's text.
- *      KCachegrind and libcgw's reader read it; QCachegrind,
- *      callgrind_annotate, gprof2dot and webgrind do not.  A libcgw built
+ *      libcgw's reader reads it; QCachegrind, callgrind_annotate,
+ *      gprof2dot and webgrind's call graph do not.  A libcgw built
  *      without zlib refuses it: cgw_open_*() return NULL with errno
  *      ENOTSUP.
  *  CGW_GZIP_LEVEL(n), n from 1 (fastest) to 9 (smallest), with CGW_GZIP:

@@ -23,9 +23,8 @@
 static void announce(cgw_reader *r)
 {
     cgwr_diag(r, 0, CGWR_GZIP_INPUT,
-              "the input is gzip-compressed; KCachegrind reads it, but QCachegrind, "
-              "callgrind_annotate, gprof2dot and webgrind's call graph do not "
-              "(gzip -d gives them the text)");
+              "the input is gzip-compressed: QCachegrind, callgrind_annotate, gprof2dot "
+              "and webgrind's call graph cannot read it (gzip -d gives them the text)");
 }
 
 struct cgwr_gz {
