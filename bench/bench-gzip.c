@@ -20,63 +20,21 @@
 
 #include <cgw.h>
 
+#define BENCH_NAME "bench-gzip"
+#include "bench.h"
 #include "config.h"
 #ifdef HAVE_ZLIB
 #include <zlib.h>
 #endif
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-    fprintf(stderr, "bench-gzip: %s\n", what);
-    exit(2);
-}
-
-static double file_mb(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0;
-}
-
 static unsigned mb_arg;
 
-/* The profile of bench-reader's mid file (instr and line positions, 4
- * events), written through a path writer with flags. */
-static void make(const char *path, unsigned flags)
-{
-    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, flags, 0, NULL };
-    cgw_writer *w = cgw_open_path(path, &o);
-    cgw_gen_options g;
-    cgw_gen_defaults(&g);
-    g.seed = 1;
-    g.events = 4;
-    g.size = (uint64_t)mb_arg << 20;
-    if (w == NULL || cgw_generate(w, &g) != CGW_OK || cgw_close(w) != CGW_OK)
-        die("writing the profile failed");
-}
-
-static void read_all(const char *path)
-{
-    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, 0 };
-    cgw_reader *r = cgw_reader_open_path(path, &o);
-    const cgw_record *rec;
-    uint64_t n = 0, errors = 1;
-    while (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
-        n++;
-    if (r != NULL)
-        cgw_reader_counts(r, &errors, NULL);
-    cgw_reader_close(r);
-    if (n == 0 || errors != 0)
-        die("the reader failed");
-}
-
 #ifdef HAVE_ZLIB
+static double mb_of(const char *path)
+{
+    return (double)file_size(path) / 1e6;
+}
+
 /* The floor of gzip input: read(2) the file in 128 KiB blocks and
  * inflate it into a 128 KiB buffer, members one after another. */
 static void inflate_only(const char *path)
@@ -109,26 +67,24 @@ static void inflate_only(const char *path)
     if (rc != Z_STREAM_END)
         die("inflate_only: truncated");
 }
-#endif
 
 static const char *path_arg;
 static unsigned flags_arg;
 
 static void run_read(void)
 {
-    read_all(path_arg);
+    if (read_all(path_arg) != 0)
+        die("the reader failed");
 }
 
-#ifdef HAVE_ZLIB
 static void run_inflate(void)
 {
     inflate_only(path_arg);
 }
-#endif
 
 static void run_make(void)
 {
-    make(path_arg, flags_arg);
+    make_profile(path_arg, mb_arg, flags_arg);
 }
 
 static void run_gzip_c(void)
@@ -152,6 +108,8 @@ static double best_of_3(void (*fn)(void), const char *path, unsigned flags)
     return best;
 }
 
+#endif /* HAVE_ZLIB */
+
 int main(int argc, char **argv)
 {
     mb_arg = argc > 1 ? (unsigned)atoi(argv[1]) : 32;
@@ -165,10 +123,10 @@ int main(int argc, char **argv)
     double w_plain = best_of_3(run_make, plain, 0);
     double w_gz = best_of_3(run_make, gz, CGW_GZIP);
     double w_gzip_c = best_of_3(run_gzip_c, NULL, 0);
-    double mb = file_mb(plain);
+    double mb = mb_of(plain);
     printf("profile: %.1f MB of text; gzip: libcgw level 6 %.2f MB (%.3f), gzip -c %.2f MB "
-           "(%.3f)\n", mb, file_mb(gz), file_mb(gz) / mb, file_mb("bench-gzip.gzip-c.gz"),
-           file_mb("bench-gzip.gzip-c.gz") / mb);
+           "(%.3f)\n", mb, mb_of(gz), mb_of(gz) / mb, mb_of("bench-gzip.gzip-c.gz"),
+           mb_of("bench-gzip.gzip-c.gz") / mb);
     double r_plain = best_of_3(run_read, plain, 0);
     double r_gz = best_of_3(run_read, gz, 0);
     double r_inflate = best_of_3(run_inflate, gz, 0);
