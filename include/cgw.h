@@ -339,6 +339,13 @@ CGW_API cgw_status cgw_set_error(cgw_writer *w, cgw_status st, const char *call,
  * input: each problem becomes a diagnostic, the offending line is skipped
  * (or read the way KCachegrind reads it, as the diagnostic says) and
  * reading goes on.  Only I/O and allocation failures end a read.
+ *
+ * gzip input is read on every kind of input: it is told by its first two
+ * bytes (1f 8b), never by a name, and inflated in blocks (members that
+ * follow one another read as one text), with a "gzip-input" warning.  A
+ * truncated or corrupt stream ends the read with CGW_EIO and a message
+ * naming the compressed offset; a libcgw built without zlib refuses gzip
+ * input so, with one message.
  * ================================================================= */
 
 typedef struct cgw_reader cgw_reader;
@@ -500,7 +507,8 @@ typedef struct cgw_record {
  *  OK (also at the end), EIO (read failed), ENOMEM, EUSAGE (NULL
  *  arguments).  Errors are sticky, with cgw_reader_errmsg(). */
 CGW_API cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec);
-/** Bytes of input read so far (for progress reports). */
+/** Bytes of input read so far (for progress reports); of the text, for
+ *  gzip input. */
 CGW_API uint64_t cgw_reader_offset(const cgw_reader *r);
 /** Number of error and warning diagnostics so far (either may be NULL). */
 CGW_API void cgw_reader_counts(const cgw_reader *r, uint64_t *errors, uint64_t *warnings);
