@@ -72,11 +72,13 @@ static int feed(struct cgwr_gz *gz)
 static int next_member(struct cgwr_gz *gz)
 {
     unsigned char c = gz->zs.next_in[0];
-    if (c != 0x1f)
-        return cgwr_fail(gz->r, CGW_EIO,
-                         "gzip input: the byte at offset %llu, after the end of gzip member %u, "
-                         "is 0x%02x, not the start of another member (0x1f 0x8b)",
-                         at(gz), gz->members, c), -1;
+    if (c != 0x1f) {
+        cgwr_fail(gz->r, CGW_EIO,
+                  "gzip input: the byte at offset %llu, after the end of gzip member %u, "
+                  "is 0x%02x, not the start of another member (0x1f 0x8b)",
+                  at(gz), gz->members, c);
+        return -1;
+    }
     gz->member_end = 0;
     return 0;
 }
@@ -86,17 +88,19 @@ static int broken(struct cgwr_gz *gz, int rc)
 {
     cgw_reader *r = gz->r;
     if (rc == Z_MEM_ERROR)
-        return cgwr_fail(r, CGW_ENOMEM, "out of memory inflating the gzip input"), -1;
-    if (rc == Z_BUF_ERROR && gz->src_eof)
-        return cgwr_fail(r, CGW_EIO,
-                         "gzip input: the compressed stream ends after %llu bytes, inside gzip "
-                         "member %u, after %llu bytes of text (a truncated file?)",
-                         at(gz), gz->members + 1, (unsigned long long)gz->out), -1;
-    return cgwr_fail(r, CGW_EIO,
-                     "gzip input: corrupt compressed data before offset %llu, in gzip member "
-                     "%u, after %llu bytes of text (zlib: %s)",
-                     at(gz), gz->members + 1, (unsigned long long)gz->out,
-                     gz->zs.msg ? gz->zs.msg : "no message"), -1;
+        cgwr_fail(r, CGW_ENOMEM, "out of memory inflating the gzip input");
+    else if (rc == Z_BUF_ERROR && gz->src_eof)
+        cgwr_fail(r, CGW_EIO,
+                  "gzip input: the compressed stream ends after %llu bytes, inside gzip "
+                  "member %u, after %llu bytes of text (a truncated file?)",
+                  at(gz), gz->members + 1, (unsigned long long)gz->out);
+    else
+        cgwr_fail(r, CGW_EIO,
+                  "gzip input: corrupt compressed data before offset %llu, in gzip member "
+                  "%u, after %llu bytes of text (zlib: %s)",
+                  at(gz), gz->members + 1, (unsigned long long)gz->out,
+                  gz->zs.msg ? gz->zs.msg : "no message");
+    return -1;
 }
 
 /* One inflate() step, input fed as needed: 1 to go on, 0 at the end of
@@ -177,8 +181,10 @@ static int gz_start(cgw_reader *r, const char *p, size_t n)
     struct cgwr_gz *gz = gz_new(r);
     if (gz != NULL)
         gz->in = cgwp_alloc(&r->alloc, n > GZ_IN ? n : GZ_IN);
-    if (gz == NULL || gz->in == NULL)
-        return cgwr_fail(r, CGW_ENOMEM, "out of memory for the gzip inflater"), -1;
+    if (gz == NULL || gz->in == NULL) {
+        cgwr_fail(r, CGW_ENOMEM, "out of memory for the gzip inflater");
+        return -1;
+    }
     memcpy(gz->in, p, n);
     gz->zs.next_in = gz->in;
     gz->zs.avail_in = (uInt)n;
