@@ -28,6 +28,9 @@ grep -q 'warn:1: error: .*\[no-format-line\]' "$tmp/out" || fail "--strict print
 # gzip: read (with a warning that --strict counts), or one clear error
 gzip -c "$tmp/good" >"$tmp/good.gz"
 head -c 30 "$tmp/good.gz" >"$tmp/cut.gz"
+cp "$tmp/good" "$tmp/text-named.gz" # told by its bytes, not its name
+"$CGVERIFY" --strict "$tmp/text-named.gz" >"$tmp/out" || fail "text named .gz: exit $?"
+grep -q 'text-named.gz: valid: .* 0 errors, 0 warnings' "$tmp/out" || fail "text named .gz: $(cat "$tmp/out")"
 if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
     "$CGVERIFY" "$tmp/good.gz" >"$tmp/out" || fail "gzip: exit $?"
     grep -q "good.gz: warning: the input is gzip-compressed: QCachegrind, callgrind_annotate, gprof2dot and webgrind's call graph cannot read it .*\[gzip-input\]" "$tmp/out" ||

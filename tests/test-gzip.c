@@ -78,6 +78,32 @@ static long serve(void *ctx, char *buf, size_t len)
     return (long)n;
 }
 
+/* A callback read ends at its first 0: the reader never calls it again
+ * (short inputs end while the first read looks for the magic bytes). */
+static long once(void *ctx, char *buf, size_t len)
+{
+    source *s = ctx;
+    CHECK(s->calls >= 0);
+    long n = serve(ctx, buf, len);
+    if (n == 0)
+        s->calls = -1000000;
+    return n;
+}
+
+static void ends_once(const char *p, size_t len, cgw_status want)
+{
+    source src = { p, len, 0, 0 };
+    cgw_reader *r = cgw_reader_open_callback(once, &src, NULL);
+    const cgw_record *rec;
+    cgw_status st;
+    CHECK(r != NULL);
+    while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL)
+        ;
+    CHECK_ST(st, want);
+    CHECK(src.calls < 0);
+    cgw_reader_close(r);
+}
+
 /* Every record of r equals the next one of the plain text's reader; the
  * end comes together.  Returns r's final status, its message in msg.
  * A stream corrupted inside its deflate data may inflate to other text
@@ -492,6 +518,10 @@ int main(void)
         return 0;
     }
     read_every_kind(dir, gz, len, plain, plain_len, CGW_OK, NULL);
+    ends_once("", 0, CGW_OK);
+    ends_once("x", 1, CGW_OK);
+    ends_once(plain, plain_len, CGW_OK);
+    ends_once(gz, len, CGW_OK);
     members(dir, plain, plain_len);
     broken_streams(dir, gz, len, plain, plain_len);
     alloc_failures(gz, len);

@@ -245,22 +245,31 @@ void cgwr_gz_free(cgw_reader *r)
 
 #endif /* HAVE_ZLIB */
 
+/* What a source that has said it ended gives from then on, without
+ * being called again. */
+static long at_end(void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    (void)buf;
+    (void)len;
+    return 0;
+}
+
 long cgwr_sniff_read(void *ctx, char *buf, size_t len)
 {
     cgw_reader *r = ctx;
     size_t got = 0;
-    while (got < 2 && got < len) {
-        long n = cgwr_read_some(r, r->src_fn, r->src_ctx, buf + got, len - got);
+    long n = 1;
+    while (got < 2 && got < len && n > 0) {
+        n = cgwr_read_some(r, r->src_fn, r->src_ctx, buf + got, len - got);
         if (n < 0) {
             errno = EIO; /* not EINTR: the error is already sticky */
             return -1;
         }
-        if (n == 0)
-            break;
         got += (size_t)n;
     }
     if (!cgwp_is_gzip(buf, got)) {
-        r->read_fn = r->src_fn;
+        r->read_fn = n == 0 ? at_end : r->src_fn;
         r->read_ctx = r->src_ctx;
         return (long)got;
     }
