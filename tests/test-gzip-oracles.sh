@@ -1,8 +1,11 @@
 #!/bin/sh
 # test-gzip-oracles: what cgverify's gzip-input warning says of other
-# readers, asked of them: callgrind_annotate and gprof2dot's
-# CallgrindParser (../shared/oracles) read a profile, and fail on the same
-# profile gzipped.  Skips (77) when neither is there.
+# readers, asked of them: callgrind_annotate, gprof2dot's CallgrindParser
+# and KCachegrind's loader opening a file by its name, as QCachegrind does
+# (kcgdump, when test-oracles.sh has built it from ../shared/oracles: in
+# ./quickstart check, from its first build on) read a profile, and fail on
+# the same profile gzipped.
+# Skips (77) when none of them is there.
 set -u
 CGGEN=${CGGEN:-./tools/cggen}
 ORACLES=${CGW_ORACLES:-}
@@ -33,4 +36,15 @@ if [ -n "$ORACLES" ] && [ -f "$dump" ] && command -v python3 >/dev/null 2>&1; th
     asked=$((asked + 1))
 fi
 
-[ $asked -gt 0 ] || { echo "SKIP: neither callgrind_annotate nor the gprof2dot oracle"; exit 77; }
+kcgdump=${CGW_KCGDUMP:-${CGW_BUILDDIR:-.}/tests/kcgdump}
+if [ -x "$kcgdump" ]; then
+    "$kcgdump" "$tmp/p.out" >"$tmp/k" 2>&1 || fail "kcgdump on the text: $(tail -3 "$tmp/k")"
+    grep -q '^loaded_parts 1$' "$tmp/k" || fail "kcgdump loaded no part of the text"
+    "$kcgdump" "$tmp/p.out.gz" >"$tmp/k" 2>&1 && fail "kcgdump read gzip"
+    grep -q '^loaded_parts 0$' "$tmp/k" && grep -q 'Unknown file format' "$tmp/k" ||
+        fail "kcgdump on gzip: $(cat "$tmp/k")"
+    echo "KCachegrind's loader, by file name (QCachegrind): reads the text, fails on the gzip"
+    asked=$((asked + 1))
+fi
+
+[ $asked -gt 0 ] || { echo "SKIP: no callgrind_annotate, gprof2dot oracle or kcgdump"; exit 77; }
