@@ -2,9 +2,8 @@
 # test-gzip-oracles: what cgverify's gzip-input warning says of other
 # readers, asked of them: callgrind_annotate, gprof2dot's CallgrindParser
 # and KCachegrind's loader opening a file by its name, as QCachegrind does
-# (kcgdump, when test-oracles.sh has built it from ../shared/oracles: in
-# ./quickstart check, from its first build on) read a profile, and fail on
-# the same profile gzipped.
+# (kcgdump, built from ../shared/oracles by tests/kcgdump.sh) read a
+# profile, and fail on the same profile gzipped.
 # Skips (77) when none of them is there.
 set -u
 CGGEN=${CGGEN:-./tools/cggen}
@@ -36,8 +35,9 @@ if [ -n "$ORACLES" ] && [ -f "$dump" ] && command -v python3 >/dev/null 2>&1; th
     asked=$((asked + 1))
 fi
 
-kcgdump=${CGW_KCGDUMP:-${CGW_BUILDDIR:-.}/tests/kcgdump}
-if [ -x "$kcgdump" ]; then
+# kcgdump.sh builds it once, or exits 77 without its oracle: in a subshell
+kcgdump=$(. "${CGW_SRCDIR:-.}/tests/kcgdump.sh" >/dev/null 2>&1 && echo "$kcgdump")
+if [ -n "$kcgdump" ] && [ -x "$kcgdump" ]; then
     "$kcgdump" "$tmp/p.out" >"$tmp/k" 2>&1 || fail "kcgdump on the text: $(tail -3 "$tmp/k")"
     grep -q '^loaded_parts 1$' "$tmp/k" || fail "kcgdump loaded no part of the text"
     "$kcgdump" "$tmp/p.out.gz" >"$tmp/k" 2>&1 && fail "kcgdump read gzip"
