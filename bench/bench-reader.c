@@ -29,57 +29,9 @@
 
 #include <cgw.h>
 
+#define BENCH_NAME "bench-reader"
+#include "bench.h"
 #include "counting.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void die(const char *what)
-{
-    fprintf(stderr, "bench-reader: %s\n", what);
-    exit(2);
-}
-
-/* A cggen profile of about mb megabytes at path: instr and line
- * positions, 4 events, the generator's default program shape. */
-static void make_profile(const char *path, unsigned mb)
-{
-    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, 0, 0, NULL };
-    cgw_writer *w = cgw_open_path(path, &o);
-    cgw_gen_options g;
-    cgw_gen_defaults(&g);
-    g.seed = 1;
-    g.events = 4;
-    g.size = (uint64_t)mb << 20;
-    if (w == NULL || cgw_generate(w, &g) != CGW_OK || cgw_close(w) != CGW_OK)
-        die("writing a cggen profile failed");
-}
-
-static uint64_t file_size(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
-}
-
-/* Read path with the reader API, as cgverify checks it; exit status 0
- * when every record came with no error. */
-static int read_all(const char *path)
-{
-    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, 0 };
-    cgw_reader *r = cgw_reader_open_path(path, &o);
-    const cgw_record *rec;
-    uint64_t n = 0, errors = 1;
-    while (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
-        n++;
-    if (r != NULL)
-        cgw_reader_counts(r, &errors, NULL);
-    cgw_reader_close(r);
-    return n == 0 || errors != 0;
-}
 
 /* The reader's allocations while it reads the cost lines of path (the
  * cgw_reader_next() calls that return a COST record), and in all. */
@@ -212,7 +164,7 @@ int main(int argc, char **argv)
            "--collect-jumps=yes of python3; real0: the same with callgrind's defaults; "
            "big: as mid\n");
 
-    make_profile(mid_path, mid);
+    make_profile(mid_path, mid, 0);
     measure("mid", mid_path, 1);
     count_allocations(mid_path);
     remove(mid_path);
@@ -226,7 +178,7 @@ int main(int argc, char **argv)
         remove(real_path);
     }
 
-    make_profile(big_path, big);
+    make_profile(big_path, big, 0);
     measure("big", big_path, 0);
     remove(big_path);
     return 0;

@@ -109,6 +109,23 @@ CGW_API unsigned cgw_pos_kind(const char *name, size_t len);
 enum { CGW_COMPACT = 1u, CGW_NO_NAME_COMPRESSION = 2u, CGW_NO_POS_COMPRESSION = 4u,
        CGW_EXTENDED = 8u };
 
+/** cgw_options.flags: gzip output.
+ *  CGW_GZIP: the profile is gzip-compressed (zlib, level 6 unless
+ *      CGW_GZIP_LEVEL() says otherwise), as Xdebug writes it; a real
+ *      profile shrinks 4 to 5 times.  Every sink gets the compressed
+ *      bytes (the memory sink's buffer holds the .gz data); the path sink
+ *      stays atomic.  cgw_bytes_written() still counts the profile's text.
+ *      libcgw's reader reads it; QCachegrind, callgrind_annotate,
+ *      gprof2dot and webgrind's call graph do not.  A libcgw built
+ *      without zlib refuses it: cgw_open_*() return NULL with errno
+ *      ENOTSUP.
+ *  CGW_GZIP_LEVEL(n), n from 1 (fastest) to 9 (smallest), with CGW_GZIP:
+ *      the compression level.  It is kept in bits 8-11 of flags, so
+ *      cgw_options keeps its size and layout; the level without CGW_GZIP,
+ *      or above 9, is refused (EINVAL). */
+enum { CGW_GZIP = 16u };
+#define CGW_GZIP_LEVEL(n) ((unsigned)(n) << 8)
+
 /** A per-writer allocator; NULL members are not allowed.  ctx is passed back
  *  unchanged.  A NULL return is reported as CGW_ENOMEM, never aborts. */
 typedef struct cgw_allocator {
@@ -322,6 +339,13 @@ CGW_API cgw_status cgw_set_error(cgw_writer *w, cgw_status st, const char *call,
  * input: each problem becomes a diagnostic, the offending line is skipped
  * (or read the way KCachegrind reads it, as the diagnostic says) and
  * reading goes on.  Only I/O and allocation failures end a read.
+ *
+ * gzip input is read on every kind of input: it is told by its first two
+ * bytes (1f 8b), never by a name, and inflated in blocks (members that
+ * follow one another read as one text), with a "gzip-input" warning.  A
+ * truncated or corrupt stream ends the read with CGW_EIO and a message
+ * naming the compressed offset; a libcgw built without zlib refuses gzip
+ * input so, with one message.
  * ================================================================= */
 
 typedef struct cgw_reader cgw_reader;
@@ -483,7 +507,8 @@ typedef struct cgw_record {
  *  OK (also at the end), EIO (read failed), ENOMEM, EUSAGE (NULL
  *  arguments).  Errors are sticky, with cgw_reader_errmsg(). */
 CGW_API cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec);
-/** Bytes of input read so far (for progress reports). */
+/** Bytes of input read so far (for progress reports); of the text, for
+ *  gzip input. */
 CGW_API uint64_t cgw_reader_offset(const cgw_reader *r);
 /** Number of error and warning diagnostics so far (either may be NULL). */
 CGW_API void cgw_reader_counts(const cgw_reader *r, uint64_t *errors, uint64_t *warnings);

@@ -309,7 +309,10 @@ static void set_cmd(cgw_writer *w)
 /* A writer to path, atomically; or to d->fd when it is not -1. */
 static cgw_writer *open_profile(const dump *d, const char *path)
 {
-    cgw_options o = { .positions = d->positions };
+    /* CGWPROF_OUT=...gz: gzip, as cgrecode -o x.gz */
+    size_t n = strlen(path);
+    cgw_options o = { .positions = d->positions,
+                      .flags = n > 3 && !strcmp(path + n - 3, ".gz") ? CGW_GZIP : 0 };
     cgw_writer *w = d->fd >= 0 ? cgw_open_fd(d->fd, &o) : cgw_open_path(path, &o);
     if (w == NULL)
         return NULL;

@@ -14,6 +14,9 @@ kcgdump=${CGW_KCGDUMP:-${CGW_BUILDDIR:-.}/tests/kcgdump}
 if [ ! -x "$kcgdump" ] ||
     [ -n "$(find "$oracles/kcachegrind" -newer "$kcgdump" -name '*.cpp' | head -1)" ]; then
     mkdir -p "$(dirname "$kcgdump")"
-    sh "$oracles/kcachegrind/build.sh" "$kcgdump" >/dev/null ||
-        { echo "building kcgdump failed"; exit 1; }
+    # built aside and renamed: tests that build it at once never run a
+    # half-written one
+    sh "$oracles/kcachegrind/build.sh" "$kcgdump.$$" >/dev/null &&
+        mv -f "$kcgdump.$$" "$kcgdump" ||
+        { rm -f "$kcgdump.$$"; echo "building kcgdump failed"; exit 1; }
 fi

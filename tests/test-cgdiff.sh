@@ -55,6 +55,10 @@ printf '  inclusive            +52    +45.22%%  a.c:main\n  ...\n' | cmp -s - "$
 "$CGVERIFY" --strict -q "$tmp/d" || fail "the difference profile is not strictly valid"
 grep -q '^events: Ir_plus Ir_minus Dr_plus Dr_minus$' "$tmp/d" || fail "events: $(cat "$tmp/d")"
 grep -q '^totals: 59 5 0 0$' "$tmp/d" || fail "totals: $(cat "$tmp/d")"
+if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
+    "$CGDIFF" -o "$tmp/d.gz" "$tmp/old" "$tmp/new" >/dev/null || fail "-o d.gz: exit $?"
+    gzip -dc "$tmp/d.gz" | cmp -s - "$tmp/d" || fail "-o d.gz is not the difference gzipped"
+fi
 if [ -n "${CALLGRIND_ANNOTATE:-}" ]; then
     got=$("$CALLGRIND_ANNOTATE" --inclusive=no "$tmp/d" | sed -n 's/ *PROGRAM TOTALS.*//p' |
           sed 's/ ([0-9.]*%)//g; s/,//g; s/  */ /g; s/^ //')

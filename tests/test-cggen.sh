@@ -32,6 +32,19 @@ for bad in "--events 0" "--events 65" "--functions x" "--size 12Q" "--positions 
     [ -s "$tmp/err" ] || fail "'$bad': no message"
     [ -e "$tmp/f" ] && fail "'$bad' left an output file"
 done
+# a .gz output name asks for gzip: gzip -d gives the plain output's bytes
+if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
+    "$CGGEN" --seed 7 -o "$tmp/a.gz" || fail ".gz output: exit $?"
+    gzip -dc "$tmp/a.gz" | cmp -s - "$tmp/a" || fail "-o a.gz is not the plain output gzipped"
+    [ "$(wc -c <"$tmp/a.gz")" -lt "$(($(wc -c <"$tmp/a") / 2))" ] || fail "-o a.gz is not smaller"
+    "$CGVERIFY" --roundtrip -q "$tmp/a.gz" || fail "the .gz output is not valid"
+else
+    "$CGGEN" --seed 7 -o "$tmp/a.gz" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] || fail ".gz output without zlib: exit $rc"
+    grep -q 'a.gz: gzip output (a .gz name) needs a libcgw built with zlib' "$tmp/err" ||
+        fail ".gz output without zlib: $(cat "$tmp/err")"
+    [ -e "$tmp/a.gz" ] && fail ".gz output without zlib left a file"
+fi
 "$CGGEN" -o "$tmp/no/such/dir/x" 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "an unwritable path: exit $rc"
 echo "cggen: deterministic, sized, strictly valid, exit codes right"

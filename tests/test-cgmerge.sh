@@ -34,6 +34,17 @@ want=$(sum_totals "$tmp/g1" "$tmp/g2" "$tmp/g3")
 got=$(annotate_totals "$tmp/all")
 [ -z "$got" ] || [ "$got" = "$want" ] || fail "callgrind_annotate totals $got, want $want"
 
+# gzip in (by the bytes) and out (by the name): the same merge
+gzip -c "$tmp/g2" >"$tmp/g2.gz"
+if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
+    "$CGMERGE" "$tmp/g1" "$tmp/g2.gz" "$tmp/g3" -o "$tmp/all.gz" || fail "gzip merge: exit $?"
+    gzip -dc "$tmp/all.gz" | cmp -s - "$tmp/all" || fail "gzip in and out merge otherwise"
+else
+    "$CGMERGE" "$tmp/g1" -o "$tmp/all.gz" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] && grep -q 'needs a libcgw built with zlib' "$tmp/err" ||
+        fail ".gz output without zlib: exit $rc, $(cat "$tmp/err")"
+fi
+
 # associative and commutative, byte for byte
 "$CGMERGE" "$tmp/g1" "$tmp/g2" -o "$tmp/ab" && "$CGMERGE" "$tmp/ab" "$tmp/g3" -o "$tmp/ab_c" &&
 "$CGMERGE" "$tmp/g2" "$tmp/g3" -o "$tmp/bc" && "$CGMERGE" "$tmp/g1" "$tmp/bc" -o "$tmp/a_bc" ||

@@ -22,6 +22,23 @@ grep -q '^jcnd=' "$tmp/compact" || fail "--jumps dropped the jumps"
 "$CGRECODE" --positions line - <"$tmp/in" >"$tmp/stdin" || fail "stdin: exit $?"
 cmp -s "$tmp/stdin" "$tmp/portable" || fail "stdin and a path give different output"
 
+# gzip input (by its bytes, whatever its name) and a .gz output name
+gzip -c "$tmp/in" >"$tmp/in.gz"
+cp "$tmp/in.gz" "$tmp/in-gz-named-plain"
+if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
+    "$CGRECODE" "$tmp/in.gz" -o "$tmp/portable.gz" || fail "gzip in and out: exit $?"
+    gzip -dc "$tmp/portable.gz" | cmp -s - "$tmp/portable" || fail "gzip in and out differ"
+    "$CGRECODE" "$tmp/in-gz-named-plain" -o "$tmp/p2" || fail "gzip input named plain: exit $?"
+    cmp -s "$tmp/p2" "$tmp/portable" || fail "gzip input named plain differs"
+    "$CGRECODE" - <"$tmp/in.gz" >"$tmp/p3" || fail "gzip on stdin: exit $?"
+    cmp -s "$tmp/p3" "$tmp/portable" || fail "gzip on stdin differs"
+else
+    "$CGRECODE" "$tmp/in.gz" -o "$tmp/p2" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] || fail "gzip input without zlib: exit $rc"
+    grep -q 'built without zlib' "$tmp/err" || fail "gzip input without zlib: $(cat "$tmp/err")"
+    [ -e "$tmp/p2" ] && fail "gzip input without zlib left an output file"
+fi
+
 printf 'events: Ir\nfn=a\n1 1\n2 2 3\n' >"$tmp/bad"
 "$CGRECODE" "$tmp/bad" -o "$tmp/out" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "an input with errors: exit $rc"

@@ -24,6 +24,35 @@ grep -q 'warn:1: error: .*\[no-format-line\]' "$tmp/out" || fail "--strict print
 [ -s "$tmp/out" ] && fail "-q printed: $(cat "$tmp/out")"
 
 "$CGVERIFY" - <"$tmp/good" >/dev/null || fail "stdin"
+
+# gzip: read (with a warning that --strict counts), or one clear error
+gzip -c "$tmp/good" >"$tmp/good.gz"
+head -c 30 "$tmp/good.gz" >"$tmp/cut.gz"
+cp "$tmp/good" "$tmp/text-named.gz" # told by its bytes, not its name
+"$CGVERIFY" --strict "$tmp/text-named.gz" >"$tmp/out" || fail "text named .gz: exit $?"
+grep -q 'text-named.gz: valid: .* 0 errors, 0 warnings' "$tmp/out" || fail "text named .gz: $(cat "$tmp/out")"
+if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
+    "$CGVERIFY" "$tmp/good.gz" >"$tmp/out" || fail "gzip: exit $?"
+    grep -q "good.gz: warning: the input is gzip-compressed: QCachegrind, callgrind_annotate, gprof2dot and webgrind's call graph cannot read it .*\[gzip-input\]" "$tmp/out" ||
+        fail "gzip warning: $(cat "$tmp/out")"
+    grep -q 'good.gz: valid: 1 part, 1 cost lines, 0 calls, 1 functions, 0 errors, 1 warnings; totals Ir=3' "$tmp/out" ||
+        fail "gzip summary: $(cat "$tmp/out")"
+    "$CGVERIFY" --strict "$tmp/good.gz" >"$tmp/out"; rc=$?
+    [ $rc -eq 1 ] || fail "--strict on gzip: exit $rc"
+    grep -q 'good.gz: error: the input is gzip-compressed.*\[gzip-input\]' "$tmp/out" ||
+        fail "--strict on gzip: $(cat "$tmp/out")"
+    "$CGVERIFY" --roundtrip - <"$tmp/good.gz" >/dev/null || fail "gzip on stdin"
+    "$CGVERIFY" "$tmp/cut.gz" >/dev/null 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] || fail "truncated gzip: exit $rc"
+    grep -q 'cut.gz: gzip input: the compressed stream ends after 30 bytes, inside gzip member 1' "$tmp/err" ||
+        fail "truncated gzip: $(cat "$tmp/err")"
+else
+    "$CGVERIFY" "$tmp/good.gz" >"$tmp/out" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] || fail "gzip without zlib: exit $rc"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ] && [ ! -s "$tmp/out" ] || fail "gzip without zlib: more than one error"
+    grep -q 'good.gz: the input is gzip-compressed .*built without zlib' "$tmp/err" ||
+        fail "gzip without zlib: $(cat "$tmp/err")"
+fi
 "$CGVERIFY" --roundtrip - <"$tmp/good" >/dev/null || fail "stdin with --roundtrip"
 "$CGVERIFY" "$tmp/missing" 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "a missing file: exit $rc"

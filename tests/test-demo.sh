@@ -20,4 +20,12 @@ fi
 if [ "${CGW_HAVE_LIBDW:-no}" = yes ]; then
     grep -q '^fl=(1) .*/examples/demo.c$' "$tmp/profile" || fail "no file name from the debug info"
 fi
+# CGWPROF_OUT=...gz: a gzip profile with the same calls
+if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
+    CGWPROF_OUT="$tmp/profile.gz" "$CGW_BUILDDIR/examples/demo" >/dev/null 2>&1 ||
+        fail "the demo with CGWPROF_OUT=...gz failed"
+    gzip -t "$tmp/profile.gz" || fail "CGWPROF_OUT=...gz is not gzip"
+    gzip -dc "$tmp/profile.gz" | grep -q '^calls=200000 ' || fail "the gzip profile lost the calls"
+    "$CGW_BUILDDIR/tools/cgverify" -q "$tmp/profile.gz" || fail "the gzip profile is not valid"
+fi
 cat "$tmp/out"

@@ -138,9 +138,10 @@ static uint64_t report(const cgw_diff_row *rows, size_t n, const opts *o)
 
 static int write_diff(cgw_differ *d, const char *out)
 {
-    cgw_writer *w = cgw_open_path(out, NULL);
+    cgw_options wo = { 0, tool_output_flags(out), 0, NULL };
+    cgw_writer *w = cgw_open_path(out, &wo);
     if (w == NULL) {
-        fprintf(stderr, "cgdiff: %s: %s\n", out, strerror(errno));
+        fprintf(stderr, "cgdiff: %s: %s\n", out, tool_open_error(out, errno));
         return 2;
     }
     cgw_status st = cgw_diff_write(d, w);

@@ -13,7 +13,8 @@ static const char usage[] =
     "             [--objects N] [--events N] [--positions line|instr|instr,line]\n"
     "             [--calls-per-fn N] [--inline] [--jumps] [--parts N] [--compact]\n"
     "             [-o FILE]\n"
-    "Write a realistic synthetic profile to FILE (atomically) or to stdout.\n"
+    "Write a realistic synthetic profile to FILE (atomically) or to stdout;\n"
+    "a FILE ending in .gz is gzip-compressed.\n"
     "The same arguments give the same bytes.  Exit 0, or 2 on a usage or\n"
     "I/O error.\n";
 
@@ -74,9 +75,10 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    wo.flags |= tool_output_flags(out);
     cgw_writer *w = out ? cgw_open_path(out, &wo) : cgw_open_fd(STDOUT_FILENO, &wo);
     if (w == NULL) {
-        fprintf(stderr, "cggen: %s: %s\n", out ? out : "stdout", strerror(errno));
+        fprintf(stderr, "cggen: %s: %s\n", out ? out : "stdout", tool_open_error(out, errno));
         return 2;
     }
     cgw_generate(w, &g);

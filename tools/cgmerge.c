@@ -76,9 +76,10 @@ static int write_out(cgw_merger *m, opts *o)
     if (o->wo.positions == 0)
         tool_set_positions(&o->wo, cgw_merge_positions(m));
     const char *out = o->in.out;
+    o->wo.flags |= tool_output_flags(out);
     cgw_writer *w = out ? cgw_open_path(out, &o->wo) : cgw_open_fd(STDOUT_FILENO, &o->wo);
     if (w == NULL) {
-        fprintf(stderr, "cgmerge: %s: %s\n", out ? out : "stdout", strerror(errno));
+        fprintf(stderr, "cgmerge: %s: %s\n", out ? out : "stdout", tool_open_error(out, errno));
         return 2;
     }
     cgw_status st = cgw_merge_write(m, w);

@@ -15,7 +15,8 @@ static const char usage[] =
     "usage: cgrecode [--compact] [--positions line|instr|instr,line] [--jumps]\n"
     "                [-o FILE] FILE\n"
     "Read a Callgrind or Cachegrind profile ('-' reads stdin) and write it again\n"
-    "through libcgw to FILE (atomically) or to stdout.  By default the output is\n"
+    "through libcgw to FILE (atomically) or to stdout; a FILE ending in .gz is\n"
+    "gzip-compressed (the input may be gzip too).  By default the output is\n"
     "the portable subset with line positions (when the input has lines);\n"
     "--compact writes the smallest file and keeps the input's positions.  Exit 0, 1 when the input has errors (or\n"
     "cannot be written as asked), 2 on a usage or I/O error.\n"
@@ -123,9 +124,10 @@ int main(int argc, char **argv)
         free(in.mem.p);
         return 2;
     }
+    wo.flags |= tool_output_flags(out);
     cgw_writer *w = out ? cgw_open_path(out, &wo) : cgw_open_fd(STDOUT_FILENO, &wo);
     if (w == NULL) {
-        fprintf(stderr, "cgrecode: %s: %s\n", out ? out : "stdout", strerror(errno));
+        fprintf(stderr, "cgrecode: %s: %s\n", out ? out : "stdout", tool_open_error(out, errno));
         cgw_reader_close(r);
         free(in.mem.p);
         return 2;

@@ -231,3 +231,16 @@ int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void
         fprintf(stderr, "%s: %s: %s\n", t->tool, path, msg);
     return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
 }
+
+unsigned tool_output_flags(const char *path)
+{
+    size_t n = path ? strlen(path) : 0;
+    return n > 3 && !strcmp(path + n - 3, ".gz") ? CGW_GZIP : 0;
+}
+
+const char *tool_open_error(const char *path, int e)
+{
+    if (e == ENOTSUP && tool_output_flags(path))
+        return "gzip output (a .gz name) needs a libcgw built with zlib";
+    return strerror(e);
+}

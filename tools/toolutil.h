@@ -79,6 +79,13 @@ int tool_inputs_option(tool_inputs *t, int c, const char *arg);
 typedef cgw_status (*tool_add_fn)(void *ctx, cgw_reader *r, const char **msg);
 int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void *ctx);
 
+/* The writer flags an output path asks for: CGW_GZIP when it ends in
+ * ".gz" (cgrecode -o x.gz, cggen -o x.gz), else 0. */
+unsigned tool_output_flags(const char *path);
+/* Why opening the output path failed, errno e: strerror(e), or what an
+ * ENOTSUP from a libcgw without zlib means for a .gz output. */
+const char *tool_open_error(const char *path, int e);
+
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);
 

@@ -1,5 +1,6 @@
 /* input.c - lines from a descriptor or a read callback (read in
- * large blocks), from memory (used in place) or from a mapped file.  A
+ * large blocks), from memory (used in place) or from a mapped file; gzip
+ * input of any kind comes through gzip.c's inflater, in blocks.  A
  * line longer than the block grows the buffer, and a mapping is given
  * back behind the reader, so memory follows the longest line, never the
  * input's size. */
@@ -11,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/gz.h"
 #include "read.h"
 
 /* 128 KiB: a block that stays in L2 and needs few page faults.  Whole
@@ -32,12 +34,6 @@ static size_t whole_lines(const char *p, size_t n)
     return n;
 }
 
-void cgwr_input_memory(cgw_reader *r, const char *p, size_t len)
-{
-    r->mem = p;
-    r->mem_len = len;
-    r->whole_end = whole_lines(p, len);
-}
 
 /* A mapped file is read in windows of MAP_WINDOW bytes: the fast path
  * (cgwr_whole_lines()) sees the whole lines of one window, and the pages
@@ -73,6 +69,11 @@ int cgwr_input_map(cgw_reader *r, int fd)
     void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
     if (m == MAP_FAILED)
         return 0;
+    if (cgwp_is_gzip(m, (size_t)st.st_size)) {
+        /* read in blocks and inflated: memory stays flat */
+        munmap(m, (size_t)st.st_size);
+        return 0;
+    }
     r->map = m;
     r->mem = m;
     r->mem_len = (size_t)st.st_size;
@@ -80,14 +81,34 @@ int cgwr_input_map(cgw_reader *r, int fd)
     return 1;
 }
 
-int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx)
+static int block(cgw_reader *r)
 {
-    r->read_fn = fn;
-    r->read_ctx = ctx;
     r->buf = cgwp_alloc(&r->alloc, BLOCK);
     if (r->buf == NULL)
         return -1;
     r->buf_cap = BLOCK;
+    return 0;
+}
+
+/* The first read tells gzip from text (cgwr_sniff_read()): plain input
+ * pays for that once, never per block. */
+int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx)
+{
+    r->src_fn = fn;
+    r->src_ctx = ctx;
+    r->read_fn = cgwr_sniff_read;
+    r->read_ctx = r;
+    return block(r);
+}
+
+/* Memory is used in place; gzip in memory is inflated into blocks. */
+int cgwr_input_memory(cgw_reader *r, const char *p, size_t len)
+{
+    if (cgwp_is_gzip(p, len))
+        return cgwr_gz_memory(r, p, len) < 0 ? -1 : block(r);
+    r->mem = p;
+    r->mem_len = len;
+    r->whole_end = whole_lines(p, len);
     return 0;
 }
 
@@ -108,6 +129,27 @@ void cgwr_input_free(cgw_reader *r)
     r->fd = -1;
     cgwp_free(&r->alloc, r->buf);
     r->buf = NULL;
+    cgwr_gz_free(r);
+}
+
+long cgwr_read_some(cgw_reader *r, cgw_read_fn fn, void *ctx, char *buf, size_t room)
+{
+    for (;;) {
+        long n = fn(ctx, buf, room);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n > 0 && (unsigned long)n > room) {
+            cgwr_fail(r, CGW_EIO, "the read callback returned %ld bytes for a buffer of %zu",
+                      n, room);
+            return -1;
+        }
+        if (n < 0) {
+            cgwr_fail(r, CGW_EIO, "read failed after line %llu: %s",
+                      (unsigned long long)r->lineno, strerror(errno));
+            return -1;
+        }
+        return n;
+    }
 }
 
 /* Read more bytes after the unfinished line in buf; 0, or -1 on error. */
@@ -128,29 +170,17 @@ static int fill(cgw_reader *r)
         r->buf = nb;
         r->buf_cap *= 2;
     }
-    for (;;) {
-        size_t room = r->buf_cap - r->buf_end;
-        long n = r->read_fn(r->read_ctx, r->buf + r->buf_end, room);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n > 0 && (unsigned long)n > room) {
-            cgwr_fail(r, CGW_EIO, "the read callback returned %ld bytes for a buffer of %zu",
-                      n, room);
-            return -1;
-        }
-        if (n < 0) {
-            cgwr_fail(r, CGW_EIO, "read failed after line %llu: %s",
-                      (unsigned long long)r->lineno, strerror(errno));
-            return -1;
-        }
-        if (n == 0)
-            r->eof = 1;
-        size_t whole = whole_lines(r->buf + r->buf_end, (size_t)n);
-        if (whole > 0)
-            r->whole_end = r->buf_end + whole;
-        r->buf_end += (size_t)n;
-        return 0;
-    }
+    long n = cgwr_read_some(r, r->read_fn, r->read_ctx, r->buf + r->buf_end,
+                            r->buf_cap - r->buf_end);
+    if (n < 0)
+        return -1;
+    if (n == 0)
+        r->eof = 1;
+    size_t whole = whole_lines(r->buf + r->buf_end, (size_t)n);
+    if (whole > 0)
+        r->whole_end = r->buf_end + whole;
+    r->buf_end += (size_t)n;
+    return 0;
 }
 
 /* The next line of a descriptor, or NULL with *len 0 at the end. */

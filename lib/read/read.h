@@ -40,7 +40,7 @@ enum cgwr_code {
     CGWR_JUMP_FOLLOWED, CGWR_DESC_TYPE, CGWR_REPEATED_KEY,
     /* the spec's corners and what the main readers crash on or misread */
     CGWR_POSITIONS_ORDER, CGWR_EMPTY_FUNCTION, CGWR_HEX_ID, CGWR_INDENTED_COST,
-    CGWR_HEX_PREFIX, CGWR_OB_IN_FUNCTION, CGWR_HEX_STEP,
+    CGWR_HEX_PREFIX, CGWR_OB_IN_FUNCTION, CGWR_HEX_STEP, CGWR_GZIP_INPUT,
     CGWR_NCODES
 };
 
@@ -103,8 +103,11 @@ struct cgw_reader {
     /* input: a descriptor or a callback read into buf, or memory used
      * in place */
     int fd, own_fd;
-    cgw_read_fn read_fn;
+    cgw_read_fn read_fn; /* what fills buf: src_fn, or the inflater */
     void *read_ctx;
+    cgw_read_fn src_fn; /* the input's own bytes (gzip.c sniffs them) */
+    void *src_ctx;
+    struct cgwr_gz *gz; /* the inflater of a gzip input */
     const char *mem;
     size_t mem_len, mem_off;
     void *map;          /* mem when it is a mapped file (CGW_READ_MAP) */
@@ -188,9 +191,22 @@ cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
 const char *cgwr_getline(cgw_reader *r, size_t *len);
 int cgwr_input_fd(cgw_reader *r, int fd, int own);
 int cgwr_input_map(cgw_reader *r, int fd);
-void cgwr_input_memory(cgw_reader *r, const char *p, size_t len);
+int cgwr_input_memory(cgw_reader *r, const char *p, size_t len);
 int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx);
 void cgwr_input_free(cgw_reader *r);
+/* Up to room bytes from fn into buf, retrying EINTR: how many (0 at the
+ * end), or -1 with the reader's sticky error set. */
+long cgwr_read_some(cgw_reader *r, cgw_read_fn fn, void *ctx, char *buf, size_t room);
+
+/* gzip.c: gzip input.  cgwr_sniff_read() is the first read_fn of a
+ * callback or descriptor input (ctx: the reader): it reads src_fn until
+ * it can tell gzip by its magic bytes, then hands over to src_fn or to
+ * the inflater for good.  cgwr_gz_memory() reads compressed memory in
+ * place through the inflater.  Both return -1 when out of memory; a
+ * build without zlib refuses gzip input with a sticky CGW_EIO instead. */
+long cgwr_sniff_read(void *ctx, char *buf, size_t len);
+int cgwr_gz_memory(cgw_reader *r, const char *p, size_t len);
+void cgwr_gz_free(cgw_reader *r);
 
 /* names.c */
 void cgwr_names_init(cgw_reader *r);

@@ -98,10 +98,7 @@ cgw_reader *cgw_reader_open_memory(const void *buf, size_t len, const cgw_read_o
         return NULL;
     }
     cgw_reader *r = reader_new(opts);
-    if (r == NULL)
-        return NULL;
-    cgwr_input_memory(r, buf ? buf : "", len);
-    return r;
+    return r ? ready(r, cgwr_input_memory(r, buf ? buf : "", len)) : NULL;
 }
 
 static void finish(cgw_reader *r)

@@ -549,6 +549,7 @@ static cgw_status probe(cgw_writer *w, const cgw_gen_options *opts, double scale
     cgw_options co;
     cgw_get_options(w, &co);
     co.buffer_size = 0;
+    co.flags &= ~(CGW_GZIP | CGW_GZIP_LEVEL(15)); /* size is of the text */
     *bytes = 0;
     cgw_writer *pw = cgw_open_callback(count_bytes, bytes, &co);
     if (pw == NULL)

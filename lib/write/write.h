@@ -64,6 +64,7 @@ struct cgw_writer {
     cgwp_close_fn sink_close;
     void *sink_ctx;
     int sink_open;
+    struct cgwp_gz *gz; /* CGW_GZIP: the deflater wrapped around the sink */
     cgw_allocator alloc;
 
     /* options */
@@ -128,6 +129,14 @@ cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *name);
 cgw_writer *cgwp_new(const cgw_options *opts);
 void cgwp_bind_sink(cgw_writer *w, cgw_write_fn fn, cgwp_close_fn close, void *ctx);
 void cgwp_destroy(cgw_writer *w);
+
+/* gzip.c (CGW_GZIP): cgwp_gz_new() makes the deflater of the level in
+ * w->flags, 0 or -1 with errno ENOMEM (ENOTSUP without zlib);
+ * cgwp_gz_wrap() puts it between the bound sink and the buffer. */
+#define CGWP_GZIP_LEVEL_SHIFT 8
+int cgwp_gz_new(cgw_writer *w);
+void cgwp_gz_wrap(cgw_writer *w);
+void cgwp_gz_free(cgw_writer *w);
 
 /* sink-fd.c: write all bytes to a descriptor, retrying EINTR and short
  * writes (the fd and path sinks share it) */

@@ -15,8 +15,12 @@ static int valid_options(const cgw_options *o)
         return 0;
     if ((o->positions & CGW_POS_BB) && !(o->flags & CGW_EXTENDED))
         return 0;
+    unsigned level = o->flags & CGW_GZIP_LEVEL(15);
+    if (level && (!(o->flags & CGW_GZIP) || level > CGW_GZIP_LEVEL(9)))
+        return 0;
     return !(o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION |
-                                    CGW_NO_POS_COMPRESSION | CGW_EXTENDED));
+                                    CGW_NO_POS_COMPRESSION | CGW_EXTENDED | CGW_GZIP |
+                                    CGW_GZIP_LEVEL(15)));
 }
 
 /* A writer without a sink yet; NULL with errno EINVAL or ENOMEM. */
@@ -43,6 +47,12 @@ cgw_writer *cgwp_new(const cgw_options *opts)
         errno = ENOMEM;
         return NULL;
     }
+    if ((w->flags & CGW_GZIP) && cgwp_gz_new(w) < 0) {
+        int e = errno;
+        cgwp_destroy(w);
+        errno = e;
+        return NULL;
+    }
     w->state = CGWP_ST_HEADER;
     w->part = 1;
     return w;
@@ -54,6 +64,8 @@ void cgwp_bind_sink(cgw_writer *w, cgw_write_fn fn, cgwp_close_fn close, void *c
     w->sink_close = close;
     w->sink_ctx = ctx;
     w->sink_open = 1;
+    if (w->gz != NULL)
+        cgwp_gz_wrap(w);
 }
 
 cgw_writer *cgw_open_callback(cgw_write_fn fn, void *ctx, const cgw_options *opts)
@@ -142,6 +154,7 @@ cgw_status cgw_finish(cgw_writer *w)
 
 void cgwp_destroy(cgw_writer *w)
 {
+    cgwp_gz_free(w);
     cgwp_tables_free(w);
     cgwp_free(&w->alloc, w->buf);
     cgwp_free(&w->alloc, w->line);

@@ -139,6 +139,8 @@ static void check_commutative(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)
+        return 0; /* gzip: fuzz-gzip's (its first half is a truncated stream) */
     sums in = { { 0 }, { 0 }, 0, 0, 0 };
     uint64_t errors = profile_sums(data, size, &in);
     char *out = NULL, *again = NULL;

@@ -108,6 +108,8 @@ static unsigned skip_mask(const uint8_t *data, size_t size)
  * else. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)
+        return 0; /* gzip: fuzz-gzip's (a blank before each line breaks it) */
     size_t len;
     char *slow = crlf(data, size, &len);
     seen s[2] = { { 1, 0 }, { 1, 0 } };

@@ -67,7 +67,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     cgw_event ev[16], der[16];
     cgw_part first = { 0 };
     size_t nev = 0, nder = 0, parts = 0;
-    while (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+    cgw_status read_st = r != NULL ? CGW_OK : CGW_ENOMEM;
+    while (r != NULL && (read_st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
         if (rec->kind != CGW_REC_PART)
             continue;
         const cgw_part *p = rec->part;
@@ -86,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t errors = 1;
     cgw_reader_counts(r, &errors, NULL);
     cgw_reader_close(r);
-    if (errors != 0 || skip)
+    if (errors != 0 || skip || read_st != CGW_OK) /* a corrupt gzip input */
         return 0;
     char msg[512] = "";
     cgw_read_options o = { 0, first_error, msg, NULL, 0 };

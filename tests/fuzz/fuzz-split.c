@@ -44,6 +44,8 @@ static long next_piece(void *ctx, char *buf, size_t cap)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    if (size >= 2 && data[0] == 0x1f && data[1] == 0x8b)
+        return 0; /* gzip: fuzz-gzip's (a corrupt one ends a read in CGW_EIO) */
     uint64_t hash[2] = { 0, 0 };
     pieces in = { data, size, 0, size * 0x9e3779b97f4a7c15u };
     for (size_t i = 0; i < size && i < 32; i++)
