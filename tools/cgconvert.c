@@ -92,19 +92,12 @@ static int add_file(cgw_stacks *s, const char *event, const char *path)
 
 static int write_profile(cgw_stacks *s, const char *out)
 {
-    cgw_writer *w = out ? cgw_open_path(out, NULL) : cgw_open_fd(STDOUT_FILENO, NULL);
-    if (w == NULL) {
-        fprintf(stderr, "cgconvert: %s: %s\n", out ? out : "stdout", strerror(errno));
+    cgw_options wo = { 0, 0, 0, NULL };
+    cgw_writer *w = tool_open_output("cgconvert", out, &wo);
+    if (w == NULL)
         return 2;
-    }
     cgw_set_creator(w, "cgconvert (libcgw)");
-    cgw_status st = cgw_stacks_write(s, w);
-    if (st == CGW_OK)
-        st = cgw_finish(w);
-    if (st != CGW_OK)
-        fprintf(stderr, "cgconvert: %s\n", cgw_errmsg(w));
-    cgw_free(w);
-    return exit_code(st);
+    return tool_close_output("cgconvert", out, w, cgw_stacks_write(s, w));
 }
 
 /* ----------------------------------------------------------- --to folded */

@@ -138,19 +138,11 @@ static uint64_t report(const cgw_diff_row *rows, size_t n, const opts *o)
 
 static int write_diff(cgw_differ *d, const char *out)
 {
-    cgw_options wo = { 0, tool_output_flags(out), 0, NULL };
-    cgw_writer *w = cgw_open_path(out, &wo);
-    if (w == NULL) {
-        fprintf(stderr, "cgdiff: %s: %s\n", out, tool_open_error(out, errno));
+    cgw_options wo = { 0, 0, 0, NULL };
+    cgw_writer *w = tool_open_output("cgdiff", out, &wo);
+    if (w == NULL)
         return 2;
-    }
-    cgw_status st = cgw_diff_write(d, w);
-    if (st == CGW_OK)
-        st = cgw_finish(w);
-    if (st != CGW_OK)
-        fprintf(stderr, "cgdiff: %s: %s\n", out, cgw_errmsg(w));
-    cgw_free(w);
-    return st == CGW_OK ? 0 : st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
+    return tool_close_output("cgdiff", out, w, cgw_diff_write(d, w));
 }
 
 static int compare(cgw_differ *d, const opts *o)

@@ -75,18 +75,9 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    wo.flags |= tool_output_flags(out);
-    cgw_writer *w = out ? cgw_open_path(out, &wo) : cgw_open_fd(STDOUT_FILENO, &wo);
-    if (w == NULL) {
-        fprintf(stderr, "cggen: %s: %s\n", out ? out : "stdout", tool_open_error(out, errno));
+    cgw_writer *w = tool_open_output("cggen", out, &wo);
+    if (w == NULL)
         return 2;
-    }
-    cgw_generate(w, &g);
-    if (cgw_finish(w) != CGW_OK) {
-        fprintf(stderr, "cggen: %s: %s\n", out ? out : "stdout", cgw_errmsg(w));
-        cgw_free(w);
-        return 2;
-    }
-    cgw_free(w);
-    return 0;
+    /* cggen has no input: a refusal is of its options, a usage error */
+    return tool_close_output("cggen", out, w, cgw_generate(w, &g)) ? 2 : 0;
 }

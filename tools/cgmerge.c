@@ -75,20 +75,10 @@ static int write_out(cgw_merger *m, opts *o)
 {
     if (o->wo.positions == 0)
         tool_set_positions(&o->wo, cgw_merge_positions(m));
-    const char *out = o->in.out;
-    o->wo.flags |= tool_output_flags(out);
-    cgw_writer *w = out ? cgw_open_path(out, &o->wo) : cgw_open_fd(STDOUT_FILENO, &o->wo);
-    if (w == NULL) {
-        fprintf(stderr, "cgmerge: %s: %s\n", out ? out : "stdout", tool_open_error(out, errno));
+    cgw_writer *w = tool_open_output("cgmerge", o->in.out, &o->wo);
+    if (w == NULL)
         return 2;
-    }
-    cgw_status st = cgw_merge_write(m, w);
-    if (st == CGW_OK)
-        st = cgw_finish(w);
-    if (st != CGW_OK)
-        fprintf(stderr, "cgmerge: %s\n", cgw_errmsg(w));
-    cgw_free(w);
-    return st == CGW_OK ? 0 : st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
+    return tool_close_output("cgmerge", o->in.out, w, cgw_merge_write(m, w));
 }
 
 int main(int argc, char **argv)

@@ -124,10 +124,8 @@ int main(int argc, char **argv)
         free(in.mem.p);
         return 2;
     }
-    wo.flags |= tool_output_flags(out);
-    cgw_writer *w = out ? cgw_open_path(out, &wo) : cgw_open_fd(STDOUT_FILENO, &wo);
+    cgw_writer *w = tool_open_output("cgrecode", out, &wo);
     if (w == NULL) {
-        fprintf(stderr, "cgrecode: %s: %s\n", out ? out : "stdout", tool_open_error(out, errno));
         cgw_reader_close(r);
         free(in.mem.p);
         return 2;

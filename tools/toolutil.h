@@ -86,6 +86,14 @@ unsigned tool_output_flags(const char *path);
  * ENOTSUP from a libcgw without zlib means for a .gz output. */
 const char *tool_open_error(const char *path, int e);
 
+/* A writer on out (stdout when NULL; gzip for a .gz name) with wo, or
+ * NULL after saying why on stderr. */
+cgw_writer *tool_open_output(const char *tool, const char *out, cgw_options *wo);
+/* Finish w when st, the status of writing into it, is CGW_OK; say why on
+ * stderr when that failed; free w.  The tool's exit code: 0; 1 when the
+ * writer refused the data; 2 for I/O or memory. */
+int tool_close_output(const char *tool, const char *out, cgw_writer *w, cgw_status st);
+
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);
 
