@@ -17,11 +17,11 @@ struct cgw_differ {
     uint64_t *tot;     /* [2][nev] the totals of each side */
 };
 
-cgw_differ *cgw_diff_new(const cgw_merge_options *o)
+cgw_differ *cgw_diff_new(const cgw_merge_options *opts)
 {
     cgw_merge_options mo = { 0, NULL, NULL, NULL };
-    if (o != NULL)
-        mo = *o;
+    if (opts != NULL)
+        mo = *opts;
     mo.flags = 0;
     cgw_merger *m = cgw_merge_new(&mo);
     if (m == NULL)
@@ -33,8 +33,8 @@ cgw_differ *cgw_diff_new(const cgw_merge_options *o)
     }
     memset(d, 0, sizeof *d);
     d->m = m;
-    if (o != NULL && o->flags != 0)
-        cgwm_fail(m, CGW_EINVAL, "cgw_diff_new", "unknown flags %#x", o->flags);
+    if (opts != NULL && opts->flags != 0)
+        cgwm_fail(m, CGW_EINVAL, "cgw_diff_new", "unknown flags %#x", opts->flags);
     return d;
 }
 
@@ -75,13 +75,13 @@ cgw_status cgw_diff_add(cgw_differ *d, int side, cgw_reader *r)
 
 /* ----------------------------------------------------------- the rows */
 
-static cgw_status add_to(cgw_merger *m, uint64_t *d, const uint64_t *v, size_t n)
+static cgw_status add_to(cgw_merger *m, uint64_t *sum, const uint64_t *vals, size_t count)
 {
-    for (size_t e = 0; e < n; e++) {
-        if (v[e] > UINT64_MAX - d[e])
+    for (size_t ev = 0; ev < count; ev++) {
+        if (vals[ev] > UINT64_MAX - sum[ev])
             return cgwm_fail(m, CGW_ERANGE, "cgw_diff_rows", "a sum of %s passes 2^64-1",
-                             cgwm_name(m, m->ev_name[e]));
-        d[e] += v[e];
+                             cgwm_name(m, m->ev_name[ev]));
+        sum[ev] += vals[ev];
     }
     return CGW_OK;
 }
@@ -92,40 +92,41 @@ static cgw_status gather(void *ctx, const mwalk *wk, int table, const uint64_t *
 {
     cgw_differ *d = ctx;
     size_t nev = wk->m->nev;
-    uint64_t *f = d->fsum + key[K_FN] * 4 * nev;
+    uint64_t *fsum = d->fsum + key[K_FN] * 4 * nev;
     cgw_status st = CGW_OK;
     if (table == T_COST) {
-        if ((st = add_to(wk->m, f, old, nev)) == CGW_OK &&
-            (st = add_to(wk->m, f + nev, new, nev)) == CGW_OK &&
+        if ((st = add_to(wk->m, fsum, old, nev)) == CGW_OK &&
+            (st = add_to(wk->m, fsum + nev, new, nev)) == CGW_OK &&
             (st = add_to(wk->m, d->tot, old, nev)) == CGW_OK)
             st = add_to(wk->m, d->tot + nev, new, nev);
     } else if (table == T_CALL && key[K_CALLEE] != key[K_FN]) {
         /* a function's inclusive cost: its self cost and that of its
          * calls to others (a direct recursion is inside already) */
-        if ((st = add_to(wk->m, f + 2 * nev, old + 1, nev)) == CGW_OK)
-            st = add_to(wk->m, f + 3 * nev, new + 1, nev);
+        if ((st = add_to(wk->m, fsum + 2 * nev, old + 1, nev)) == CGW_OK)
+            st = add_to(wk->m, fsum + 3 * nev, new + 1, nev);
     }
     return st;
 }
 
-static uint64_t magnitude(const cgw_diff_row *r)
+static uint64_t magnitude(const cgw_diff_row *row)
 {
-    return r->new_cost > r->old_cost ? r->new_cost - r->old_cost : r->old_cost - r->new_cost;
+    return row->new_cost > row->old_cost ? row->new_cost - row->old_cost
+                                         : row->old_cost - row->new_cost;
 }
 
 /* The totals first, then the largest change first; ties keep the order
  * rows were made in (by event, self before inclusive, by function name),
  * the sort being stable. */
-static int by_change(const void *x, const void *y, void *ctx)
+static int by_change(const void *left, const void *right, void *ctx)
 {
-    const cgw_diff_row *a = x, *b = y;
+    const cgw_diff_row *lrow = left, *rrow = right;
     (void)ctx;
-    if ((a->function == NULL) != (b->function == NULL))
-        return a->function == NULL ? -1 : 1;
-    uint64_t ma = magnitude(a), mb = magnitude(b);
-    if (a->function == NULL || ma == mb)
+    if ((lrow->function == NULL) != (rrow->function == NULL))
+        return lrow->function == NULL ? -1 : 1;
+    uint64_t lmag = magnitude(lrow), rmag = magnitude(rrow);
+    if (lrow->function == NULL || lmag == rmag)
         return 0;
-    return ma > mb ? -1 : 1;
+    return lmag > rmag ? -1 : 1;
 }
 
 static double percent(uint64_t old, uint64_t new, uint64_t total)
@@ -136,21 +137,21 @@ static double percent(uint64_t old, uint64_t new, uint64_t total)
     return delta * 100.0 / (double)total;
 }
 
-static void row(cgw_differ *d, const cgw_target *f, size_t k, int incl, uint64_t old,
+static void row(cgw_differ *d, const cgw_target *target, size_t column, int incl, uint64_t old,
                 uint64_t new)
 {
     cgw_merger *m = d->m;
-    size_t e = d->order[k];
-    cgw_diff_row *r = &d->rows[d->nrows++];
-    r->object = f ? f->object : NULL;
-    r->file = f ? f->file : NULL;
-    r->function = f ? f->function : NULL;
-    r->event = cgwm_name(m, m->ev_name[e]);
-    r->column = k;
-    r->inclusive = incl;
-    r->old_cost = old;
-    r->new_cost = new;
-    r->change = percent(old, new, d->tot[e]);
+    size_t ev = d->order[column];
+    cgw_diff_row *out = &d->rows[d->nrows++];
+    out->object = target ? target->object : NULL;
+    out->file = target ? target->file : NULL;
+    out->function = target ? target->function : NULL;
+    out->event = cgwm_name(m, m->ev_name[ev]);
+    out->column = column;
+    out->inclusive = incl;
+    out->old_cost = old;
+    out->new_cost = new;
+    out->change = percent(old, new, d->tot[ev]);
 }
 
 /* A row for each event's totals and each change of a function's self or
@@ -165,21 +166,21 @@ static cgw_status make_rows(cgw_differ *d, const uint32_t *frank)
         cgwm_free(m, byrank);
         return m->err;
     }
-    for (size_t f = 0; f < nf; f++)
-        byrank[frank[f]] = (uint32_t)f;
+    for (size_t fn = 0; fn < nf; fn++)
+        byrank[frank[fn]] = (uint32_t)fn;
     for (size_t k = 0; k < nev; k++)
         row(d, NULL, k, 0, d->tot[d->order[k]], d->tot[nev + d->order[k]]);
     for (size_t k = 0; k < nev && m->err == CGW_OK; k++) {
-        size_t e = d->order[k];
+        size_t ev = d->order[k];
         for (size_t i = 0; i < nf && m->err == CGW_OK; i++) {
-            const uint64_t *s = d->fsum + (size_t)byrank[i] * 4 * nev;
-            cgw_target f = cgwm_target(m, byrank[i]);
-            uint64_t io = s[e], in = s[nev + e];
-            if (s[e] != s[nev + e])
-                row(d, &f, k, 0, s[e], s[nev + e]);
-            if (add_to(m, &io, s + 2 * nev + e, 1) == CGW_OK &&
-                add_to(m, &in, s + 3 * nev + e, 1) == CGW_OK && io != in)
-                row(d, &f, k, 1, io, in);
+            const uint64_t *sums = d->fsum + (size_t)byrank[i] * 4 * nev;
+            cgw_target target = cgwm_target(m, byrank[i]);
+            uint64_t old_incl = sums[ev], new_incl = sums[nev + ev];
+            if (sums[ev] != sums[nev + ev])
+                row(d, &target, k, 0, sums[ev], sums[nev + ev]);
+            if (add_to(m, &old_incl, sums + 2 * nev + ev, 1) == CGW_OK &&
+                add_to(m, &new_incl, sums + 3 * nev + ev, 1) == CGW_OK && old_incl != new_incl)
+                row(d, &target, k, 1, old_incl, new_incl);
         }
     }
     cgwm_free(m, byrank);
@@ -209,9 +210,9 @@ static cgw_status compute(cgw_differ *d)
     return m->err;
 }
 
-cgw_status cgw_diff_rows(cgw_differ *d, const cgw_diff_row **rows, size_t *n)
+cgw_status cgw_diff_rows(cgw_differ *d, const cgw_diff_row **rows, size_t *count)
 {
-    if (d == NULL || rows == NULL || n == NULL)
+    if (d == NULL || rows == NULL || count == NULL)
         return d == NULL ? CGW_EUSAGE
                          : cgwm_fail(d->m, CGW_EUSAGE, "cgw_diff_rows", "a NULL argument");
     if (!d->computed && d->m->err == CGW_OK) {
@@ -219,7 +220,7 @@ cgw_status cgw_diff_rows(cgw_differ *d, const cgw_diff_row **rows, size_t *n)
         compute(d);
     }
     *rows = d->m->err == CGW_OK ? d->rows : NULL;
-    *n = d->m->err == CGW_OK ? d->nrows : 0;
+    *count = d->m->err == CGW_OK ? d->nrows : 0;
     return d->m->err;
 }
 
@@ -251,10 +252,10 @@ static int split(const cgw_differ *d, uint64_t *cols, const uint64_t *old, const
 {
     int moved = 0;
     for (size_t k = 0; k < d->m->nev; k++) {
-        uint64_t o = old[d->order[k]], n = new[d->order[k]];
-        cols[2 * k] = n > o ? n - o : 0;
-        cols[2 * k + 1] = o > n ? o - n : 0;
-        moved |= o != n;
+        uint64_t before = old[d->order[k]], after = new[d->order[k]];
+        cols[2 * k] = after > before ? after - before : 0;
+        cols[2 * k + 1] = before > after ? before - after : 0;
+        moved |= before != after;
     }
     return moved;
 }
@@ -269,7 +270,7 @@ static cgw_status diff_group(void *ctx, const mwalk *wk, int table, const uint64
 {
     dwrite *dw = ctx;
     uint64_t k0[K_JUMP_END], pos[CGW_NPOS_MAX], tpos[CGW_NPOS_MAX];
-    size_t n = 2 * wk->m->nev;
+    size_t ncols = 2 * wk->m->nev;
     int head = table == T_CALL;
     if (table == T_JUMP || (!split(dw->d, dw->mw.cols, old + head, new + head) &&
                         (table == T_COST || old[0] == new[0])))
@@ -279,24 +280,24 @@ static cgw_status diff_group(void *ctx, const mwalk *wk, int table, const uint64
     cgw_status st = cgwm_place(&dw->mw, wk->m, k0);
     cgwm_positions(wk->m, wk->mask, key + K_POS, pos);
     if (st != CGW_OK || table == T_COST)
-        return st != CGW_OK ? st : cgw_cost(dw->mw.w, pos, dw->mw.cols, n);
+        return st != CGW_OK ? st : cgw_cost(dw->mw.w, pos, dw->mw.cols, ncols);
     cgw_target to = cgwm_target(wk->m, key[K_CALLEE]);
     cgwm_positions(wk->m, wk->mask, key + K_TPOS, tpos);
     uint64_t count = new[0] > old[0] ? new[0] - old[0] : old[0] - new[0];
-    return cgw_call(dw->mw.w, &to, count ? count : 1, tpos, pos, dw->mw.cols, n);
+    return cgw_call(dw->mw.w, &to, count ? count : 1, tpos, pos, dw->mw.cols, ncols);
 }
 
 cgw_status cgw_diff_write(cgw_differ *d, cgw_writer *w)
 {
     static const char call[] = "cgw_diff_write";
     const cgw_diff_row *rows;
-    size_t n;
+    size_t nrows;
     if (d == NULL)
         return w != NULL ? cgw_set_error(w, CGW_EUSAGE, call, "the differ is NULL") : CGW_EUSAGE;
     dwrite dw = { d, { .w = w, .part = UINT64_MAX } };
     cgw_merger *m = d->m;
     if (w != NULL)
-        cgw_diff_rows(d, &rows, &n);
+        cgw_diff_rows(d, &rows, &nrows);
     cgw_status st = cgwm_write_check(m, w, &dw.mw.wo, call);
     if (st != CGW_OK)
         return st;

@@ -14,20 +14,21 @@ typedef struct subst {
     int global;
 } subst;
 
-/* Copy the field of expr at *pos up to the unescaped delimiter d into
- * out (NUL-terminated; "\d" becomes "d", other escapes are kept). */
-static int field(const char *expr, size_t *pos, char d, char *out)
+/* Copy the field of expr at *pos up to the unescaped delimiter delim
+ * into out (NUL-terminated; a backslash before delim is dropped, other
+ * escapes are kept). */
+static int field(const char *expr, size_t *pos, char delim, char *out)
 {
     size_t i = *pos, k = 0;
-    for (; expr[i] != '\0' && expr[i] != d; i++) {
-        if (expr[i] == '\\' && expr[i + 1] == d)
+    for (; expr[i] != '\0' && expr[i] != delim; i++) {
+        if (expr[i] == '\\' && expr[i + 1] == delim)
             i++;
         else if (expr[i] == '\\' && expr[i + 1] != '\0')
             out[k++] = expr[i++];
         out[k++] = expr[i];
     }
     out[k] = '\0';
-    if (expr[i] != d)
+    if (expr[i] != delim)
         return -1;
     *pos = i + 1;
     return 0;
@@ -91,60 +92,61 @@ void cgwm_subst_free(cgw_merger *m, int which)
     m->subst[which] = NULL;
 }
 
-/* Append n bytes to the growing output. */
-static int put(cgw_merger *m, char **out, size_t *len, size_t *cap, const char *p, size_t n)
+/* Append count bytes from src to the growing output. */
+static int put(cgw_merger *m, char **out, size_t *len, size_t *cap, const char *src, size_t count)
 {
-    if (*len + n + 1 > *cap) {
-        size_t c = *cap ? *cap : 64;
-        while (c < *len + n + 1)
-            c *= 2;
-        char *q = cgwm_grow(m, *out, c);
-        if (q == NULL)
+    if (*len + count + 1 > *cap) {
+        size_t want = *cap ? *cap : 64;
+        while (want < *len + count + 1)
+            want *= 2;
+        char *grown = cgwm_grow(m, *out, want);
+        if (grown == NULL)
             return -1;
-        *out = q;
-        *cap = c;
+        *out = grown;
+        *cap = want;
     }
-    memcpy(*out + *len, p, n);
-    *len += n;
+    memcpy(*out + *len, src, count);
+    *len += count;
     (*out)[*len] = '\0';
     return 0;
 }
 
-/* The replacement of one match of s (groups g). */
-static int replace(cgw_merger *m, const subst *sb, const char *s, const regmatch_t *g,
+/* The replacement of one match of str (its groups in match). */
+static int replace(cgw_merger *m, const subst *sb, const char *str, const regmatch_t *match,
                    char **out, size_t *len, size_t *cap)
 {
     int rc = 0;
-    for (const char *r = sb->repl; rc == 0 && *r != '\0'; r++) {
-        int k = -1;
-        if (*r == '&')
-            k = 0;
-        else if (r[0] == '\\' && r[1] >= '0' && r[1] <= '9')
-            k = *++r - '0';
-        else if (r[0] == '\\' && r[1] != '\0') /* \& or \\: the next byte as is */
-            r++;
-        if (k < 0)
-            rc = put(m, out, len, cap, r, 1);
-        else if (g[k].rm_so >= 0)
-            rc = put(m, out, len, cap, s + g[k].rm_so, (size_t)(g[k].rm_eo - g[k].rm_so));
+    for (const char *cursor = sb->repl; rc == 0 && *cursor != '\0'; cursor++) {
+        int group = -1;
+        if (*cursor == '&')
+            group = 0;
+        else if (cursor[0] == '\\' && cursor[1] >= '0' && cursor[1] <= '9')
+            group = *++cursor - '0';
+        else if (cursor[0] == '\\' && cursor[1] != '\0') /* \& or \\: the next byte as is */
+            cursor++;
+        if (group < 0)
+            rc = put(m, out, len, cap, cursor, 1);
+        else if (match[group].rm_so >= 0)
+            rc = put(m, out, len, cap, str + match[group].rm_so,
+                     (size_t)(match[group].rm_eo - match[group].rm_so));
     }
     return rc;
 }
 
-int cgwm_subst_apply(cgw_merger *m, int which, const char *s, char **out, size_t *len)
+int cgwm_subst_apply(cgw_merger *m, int which, const char *str, char **out, size_t *len)
 {
     const subst *sb = m->subst[which];
-    regmatch_t g[10];
-    size_t at = 0, cap = 0, n = strlen(s);
+    regmatch_t match[10];
+    size_t at = 0, cap = 0, str_len = strlen(str);
     *out = NULL;
     *len = 0;
-    while (at <= n && regexec(&sb->re, s + at, 10, g, at > 0 ? REG_NOTBOL : 0) == 0) {
-        if (put(m, out, len, &cap, s + at, (size_t)g[0].rm_so) < 0 ||
-            replace(m, sb, s + at, g, out, len, &cap) < 0)
+    while (at <= str_len && regexec(&sb->re, str + at, 10, match, at > 0 ? REG_NOTBOL : 0) == 0) {
+        if (put(m, out, len, &cap, str + at, (size_t)match[0].rm_so) < 0 ||
+            replace(m, sb, str + at, match, out, len, &cap) < 0)
             return -1;
-        size_t end = at + (size_t)g[0].rm_eo;
-        if (g[0].rm_eo == g[0].rm_so) { /* an empty match moves on a byte */
-            if (end < n && put(m, out, len, &cap, s + end, 1) < 0)
+        size_t end = at + (size_t)match[0].rm_eo;
+        if (match[0].rm_eo == match[0].rm_so) { /* an empty match moves on a byte */
+            if (end < str_len && put(m, out, len, &cap, str + end, 1) < 0)
                 return -1;
             end++;
         }
@@ -153,9 +155,9 @@ int cgwm_subst_apply(cgw_merger *m, int which, const char *s, char **out, size_t
             break;
     }
     if (*out == NULL) {
-        *out = (char *)s;
-        *len = n;
+        *out = (char *)str;
+        *len = str_len;
         return 0;
     }
-    return at < n ? put(m, out, len, &cap, s + at, n - at) : 0;
+    return at < str_len ? put(m, out, len, &cap, str + at, str_len - at) : 0;
 }

@@ -6,26 +6,27 @@
 
 #include "merge.h"
 
-void *cgwm_alloc(cgw_merger *m, size_t n)
+void *cgwm_alloc(cgw_merger *m, size_t len)
 {
-    void *p = m->a.malloc(m->a.ctx, n ? n : 1);
-    if (p == NULL)
-        cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", n);
-    return p;
+    void *ptr = m->a.malloc(m->a.ctx, len ? len : 1);
+    if (ptr == NULL)
+        cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", len);
+    return ptr;
 }
 
-void *cgwm_grow(cgw_merger *m, void *p, size_t n)
+void *cgwm_grow(cgw_merger *m, void *ptr, size_t len)
 {
-    void *q = p ? m->a.realloc(m->a.ctx, p, n ? n : 1) : m->a.malloc(m->a.ctx, n ? n : 1);
-    if (q == NULL)
-        cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", n);
-    return q;
+    void *grown = ptr ? m->a.realloc(m->a.ctx, ptr, len ? len : 1)
+                      : m->a.malloc(m->a.ctx, len ? len : 1);
+    if (grown == NULL)
+        cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", len);
+    return grown;
 }
 
-void cgwm_free(cgw_merger *m, void *p)
+void cgwm_free(cgw_merger *m, void *ptr)
 {
-    if (p != NULL)
-        m->a.free(m->a.ctx, p);
+    if (ptr != NULL)
+        m->a.free(m->a.ctx, ptr);
 }
 
 cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char *fmt, ...)
@@ -44,45 +45,45 @@ cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char 
 
 /* ---------------------------------------------------------------- hashing */
 
-static uint64_t mix(uint64_t h, uint64_t x)
+static uint64_t mix(uint64_t hash, uint64_t word)
 {
-    h ^= x + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
-    return h * 0xbf58476d1ce4e5b9u;
+    hash ^= word + 0x9e3779b97f4a7c15u + (hash << 6) + (hash >> 2);
+    return hash * 0xbf58476d1ce4e5b9u;
 }
 
-static uint64_t hash_words(const uint64_t *k, size_t n)
+static uint64_t hash_words(const uint64_t *words, size_t count)
 {
-    uint64_t h = 0x243f6a8885a308d3u;
-    for (size_t i = 0; i < n; i++)
-        h = mix(h, k[i]);
-    return h ^ (h >> 29);
+    uint64_t hash = 0x243f6a8885a308d3u;
+    for (size_t i = 0; i < count; i++)
+        hash = mix(hash, words[i]);
+    return hash ^ (hash >> 29);
 }
 
-static uint64_t hash_bytes(const char *s, size_t n)
+static uint64_t hash_bytes(const char *bytes, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
-    return h ^ (h >> 32);
+    uint64_t hash = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < len; i++)
+        hash = (hash ^ (unsigned char)bytes[i]) * 0x100000001b3u;
+    return hash ^ (hash >> 32);
 }
 
 /* A slot array twice as large, filled again from hashes of entries. */
-static int rehash(cgw_merger *m, uint32_t **slots, size_t *nslots, size_t n,
+static int rehash(cgw_merger *m, uint32_t **slots, size_t *nslots, size_t count,
                   uint64_t (*hash)(const void *ctx, size_t i), const void *ctx)
 {
     size_t ns = *nslots ? *nslots * 2 : 64;
-    uint32_t *s = cgwm_alloc(m, ns * sizeof *s);
-    if (s == NULL)
+    uint32_t *fresh = cgwm_alloc(m, ns * sizeof *fresh);
+    if (fresh == NULL)
         return -1;
-    memset(s, 0, ns * sizeof *s);
-    for (size_t i = 0; i < n; i++) {
+    memset(fresh, 0, ns * sizeof *fresh);
+    for (size_t i = 0; i < count; i++) {
         size_t j = (size_t)hash(ctx, i) & (ns - 1);
-        while (s[j] != 0)
+        while (fresh[j] != 0)
             j = (j + 1) & (ns - 1);
-        s[j] = (uint32_t)(i + 1);
+        fresh[j] = (uint32_t)(i + 1);
     }
     cgwm_free(m, *slots);
-    *slots = s;
+    *slots = fresh;
     *nslots = ns;
     return 0;
 }
@@ -121,14 +122,14 @@ static int table_room(cgw_merger *m, mtable *tab)
             return -1;
         }
         size_t cap = tab->cap ? tab->cap * 2 : 64;
-        uint64_t *k = cgwm_grow(m, tab->keys, cap * tab->kw * sizeof *k);
-        if (k == NULL)
+        uint64_t *keys = cgwm_grow(m, tab->keys, cap * tab->kw * sizeof *keys);
+        if (keys == NULL)
             return -1;
-        tab->keys = k;
-        uint64_t *v = cgwm_grow(m, tab->vals, cap * (tab->nv ? tab->nv : 1) * sizeof *v);
-        if (v == NULL)
+        tab->keys = keys;
+        uint64_t *vals = cgwm_grow(m, tab->vals, cap * (tab->nv ? tab->nv : 1) * sizeof *vals);
+        if (vals == NULL)
             return -1;
-        tab->vals = v;
+        tab->vals = vals;
         tab->cap = cap;
     }
     if ((tab->n + 1) * 2 > tab->nslots)
@@ -161,15 +162,15 @@ int cgwm_table_events(cgw_merger *m, mtable *tab, size_t nev)
     size_t nv = tab->head + nev;
     if (nv <= tab->nv)
         return 0;
-    uint64_t *v = cgwm_alloc(m, (tab->cap ? tab->cap : 1) * nv * sizeof *v);
-    if (v == NULL)
+    uint64_t *vals = cgwm_alloc(m, (tab->cap ? tab->cap : 1) * nv * sizeof *vals);
+    if (vals == NULL)
         return -1;
     for (size_t i = 0; i < tab->n; i++) {
-        memcpy(v + i * nv, cgwm_val(tab, i), tab->nv * sizeof *v);
-        memset(v + i * nv + tab->nv, 0, (nv - tab->nv) * sizeof *v);
+        memcpy(vals + i * nv, cgwm_val(tab, i), tab->nv * sizeof *vals);
+        memset(vals + i * nv + tab->nv, 0, (nv - tab->nv) * sizeof *vals);
     }
     cgwm_free(m, tab->vals);
-    tab->vals = v;
+    tab->vals = vals;
     tab->nv = nv;
     return 0;
 }
@@ -183,24 +184,24 @@ static uint64_t name_hash(const void *ctx, size_t i)
     return hash_bytes(nm->s[i + 1], strlen(nm->s[i + 1]));
 }
 
-uint32_t cgwm_intern(cgw_merger *m, const char *s, size_t len)
+uint32_t cgwm_intern(cgw_merger *m, const char *str, size_t len)
 {
     mnames *nm = &m->names;
-    uint64_t h = hash_bytes(s, len);
+    uint64_t hash = hash_bytes(str, len);
     if (nm->nslots) {
-        for (size_t j = (size_t)h & (nm->nslots - 1); nm->slots[j] != 0;
+        for (size_t j = (size_t)hash & (nm->nslots - 1); nm->slots[j] != 0;
              j = (j + 1) & (nm->nslots - 1)) {
             const char *have = nm->s[nm->slots[j]];
-            if (!strncmp(have, s, len) && have[len] == '\0')
+            if (!strncmp(have, str, len) && have[len] == '\0')
                 return nm->slots[j];
         }
     }
     if (nm->n + 2 > nm->cap) {
         size_t cap = nm->cap ? nm->cap * 2 : 64;
-        char **p = cgwm_grow(m, nm->s, cap * sizeof *p);
-        if (p == NULL)
+        char **names = cgwm_grow(m, nm->s, cap * sizeof *names);
+        if (names == NULL)
             return 0;
-        nm->s = p;
+        nm->s = names;
         nm->cap = cap;
         if (nm->n == 0)
             nm->s[nm->n++] = NULL; /* id 0 */
@@ -211,11 +212,11 @@ uint32_t cgwm_intern(cgw_merger *m, const char *s, size_t len)
     char *copy = cgwm_alloc(m, len + 1);
     if (copy == NULL)
         return 0;
-    memcpy(copy, s, len);
+    memcpy(copy, str, len);
     copy[len] = '\0';
     uint32_t id = (uint32_t)nm->n++;
     nm->s[id] = copy;
-    size_t j = (size_t)h & (nm->nslots - 1);
+    size_t j = (size_t)hash & (nm->nslots - 1);
     while (nm->slots[j] != 0)
         j = (j + 1) & (nm->nslots - 1);
     nm->slots[j] = id;
@@ -231,65 +232,66 @@ void cgwm_names_free(cgw_merger *m)
     memset(&m->names, 0, sizeof m->names);
 }
 
-/* A stable merge sort of n elements of size bytes with a context for
+/* A stable merge sort of count elements of size bytes with a context for
  * cmp (qsort() has none, and the library keeps no global state). */
-int cgwm_sort(cgw_merger *m, void *base, size_t n, size_t size,
+int cgwm_sort(cgw_merger *m, void *base, size_t count, size_t size,
               int (*cmp)(const void *, const void *, void *), void *ctx)
 {
-    char *a = base, *tmp = cgwm_alloc(m, n * size);
+    char *elems = base, *tmp = cgwm_alloc(m, count * size);
     if (tmp == NULL)
         return -1;
-    for (size_t width = 1; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = lo + width < n ? lo + width : n;
-            size_t hi = lo + 2 * width < n ? lo + 2 * width : n, i = lo, j = mid, k = lo;
+    for (size_t width = 1; width < count; width *= 2) {
+        for (size_t lo = 0; lo < count; lo += 2 * width) {
+            size_t mid = lo + width < count ? lo + width : count;
+            size_t hi = lo + 2 * width < count ? lo + 2 * width : count, i = lo, j = mid, k = lo;
             /* runs already in order (a merged profile merged again) */
-            if (mid < hi && cmp(a + (mid - 1) * size, a + mid * size, ctx) <= 0) {
-                memcpy(tmp + lo * size, a + lo * size, (hi - lo) * size);
+            if (mid < hi && cmp(elems + (mid - 1) * size, elems + mid * size, ctx) <= 0) {
+                memcpy(tmp + lo * size, elems + lo * size, (hi - lo) * size);
                 continue;
             }
             while (i < mid && j < hi) {
-                const char *src = cmp(a + j * size, a + i * size, ctx) < 0 ? a + j++ * size
-                                                                            : a + i++ * size;
+                const char *src = cmp(elems + j * size, elems + i * size, ctx) < 0
+                                      ? elems + j++ * size
+                                      : elems + i++ * size;
                 memcpy(tmp + k++ * size, src, size);
             }
-            memcpy(tmp + k * size, a + i * size, (mid - i) * size);
+            memcpy(tmp + k * size, elems + i * size, (mid - i) * size);
             k += mid - i;
-            memcpy(tmp + k * size, a + j * size, (hi - j) * size);
+            memcpy(tmp + k * size, elems + j * size, (hi - j) * size);
         }
-        memcpy(a, tmp, n * size);
+        memcpy(elems, tmp, count * size);
     }
     cgwm_free(m, tmp);
     return 0;
 }
 
-static int by_name(const void *a, const void *b, void *ctx)
+static int by_name(const void *left, const void *right, void *ctx)
 {
-    char *const *s = ctx;
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    if (x == 0 || y == 0)
-        return (x != 0) - (y != 0);
-    return strcmp(s[x], s[y]);
+    char *const *names = ctx;
+    uint32_t left_id = *(const uint32_t *)left, right_id = *(const uint32_t *)right;
+    if (left_id == 0 || right_id == 0)
+        return (left_id != 0) - (right_id != 0);
+    return strcmp(names[left_id], names[right_id]);
 }
 
 uint32_t *cgwm_name_ranks(cgw_merger *m)
 {
-    size_t n = m->names.n ? m->names.n : 1;
-    uint32_t *ids = cgwm_alloc(m, n * sizeof *ids);
-    uint32_t *rank = cgwm_alloc(m, n * sizeof *rank);
+    size_t count = m->names.n ? m->names.n : 1;
+    uint32_t *ids = cgwm_alloc(m, count * sizeof *ids);
+    uint32_t *rank = cgwm_alloc(m, count * sizeof *rank);
     if (ids == NULL || rank == NULL) {
         cgwm_free(m, ids);
         cgwm_free(m, rank);
         return NULL;
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < count; i++)
         ids[i] = (uint32_t)i;
-    if (cgwm_sort(m, ids, n, sizeof *ids, by_name, m->names.s) < 0) {
+    if (cgwm_sort(m, ids, count, sizeof *ids, by_name, m->names.s) < 0) {
         cgwm_free(m, ids);
         cgwm_free(m, rank);
         return NULL;
     }
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < count; i++)
         rank[ids[i]] = (uint32_t)i;
     cgwm_free(m, ids);
     return rank;

@@ -12,10 +12,10 @@ unsigned cgw_merge_positions(const cgw_merger *m)
     return m == NULL || m->parts == 0 ? 0 : m->mask;
 }
 
-static void columns(const mwrite *mw, size_t nev, const uint64_t *v)
+static void columns(const mwrite *mw, size_t nev, const uint64_t *vals)
 {
     for (size_t k = 0; k < nev; k++)
-        mw->cols[k] = v[mw->order[k]];
+        mw->cols[k] = vals[mw->order[k]];
 }
 
 /* The dry walk: the totals of each part must fit too. */
@@ -27,11 +27,11 @@ static cgw_status dry(void *ctx, const mwalk *wk, int table, const uint64_t *key
     if (key[K_PART] != mw->part)
         memset(mw->totals, 0, wk->m->nev * sizeof *mw->totals);
     mw->part = key[K_PART];
-    for (size_t e = 0; table == T_COST && e < wk->m->nev; e++) {
-        if (sum[e] > UINT64_MAX - mw->totals[e])
+    for (size_t ev = 0; table == T_COST && ev < wk->m->nev; ev++) {
+        if (sum[ev] > UINT64_MAX - mw->totals[ev])
             return cgwm_fail(wk->m, CGW_ERANGE, wk->call, "the total of %s passes 2^64-1",
-                             cgwm_name(wk->m, wk->m->ev_name[e]));
-        mw->totals[e] += sum[e];
+                             cgwm_name(wk->m, wk->m->ev_name[ev]));
+        mw->totals[ev] += sum[ev];
     }
     return CGW_OK;
 }
@@ -45,13 +45,13 @@ cgw_status cgwm_place(mwrite *mw, const cgw_merger *m, const uint64_t *key)
         mw->fn = UINT64_MAX;
     mw->part = key[K_PART];
     if (st == CGW_OK && mw->fn != key[K_FN]) {
-        cgw_target f = cgwm_target(m, key[K_FN]);
-        if (f.object != NULL)
-            st = cgw_object(mw->w, f.object);
+        cgw_target target = cgwm_target(m, key[K_FN]);
+        if (target.object != NULL)
+            st = cgw_object(mw->w, target.object);
         if (st == CGW_OK)
-            st = cgw_file(mw->w, f.file != NULL ? f.file : "???");
+            st = cgw_file(mw->w, target.file != NULL ? target.file : "???");
         if (st == CGW_OK)
-            st = cgw_function(mw->w, f.function);
+            st = cgw_function(mw->w, target.function);
         mw->fn = key[K_FN];
         mw->src = cgwm_key(&m->fns, key[K_FN])[1];
     }
@@ -107,8 +107,9 @@ static cgw_status header(cgw_merger *m, cgw_writer *w, const uint32_t *order)
         return cgw_set_error(w, m->err, "cgw_merge_write", "%s", m->msg);
     }
     for (size_t k = 0; st == CGW_OK && k < m->nder; k++) {
-        const uint32_t *d = m->der[der[k]];
-        st = cgw_add_derived_event(w, cgwm_name(m, d[0]), cgwm_name(m, d[1]), cgwm_name(m, d[2]));
+        const uint32_t *ids = m->der[der[k]];
+        st = cgw_add_derived_event(w, cgwm_name(m, ids[0]), cgwm_name(m, ids[1]),
+                                   cgwm_name(m, ids[2]));
     }
     cgwm_free(m, der);
     return st;
@@ -118,12 +119,12 @@ static cgw_status header(cgw_merger *m, cgw_writer *w, const uint32_t *order)
 static const char *shared_positions(unsigned mask, char *out, size_t size)
 {
     unsigned kinds[CGW_NPOS_MAX];
-    size_t n = cgw_pos_kinds(mask, kinds), used = 0;
+    size_t count = cgw_pos_kinds(mask, kinds), used = 0;
     out[0] = '\0';
-    for (size_t i = 0; i < n && used < size; i++)
+    for (size_t i = 0; i < count && used < size; i++)
         used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "",
                                  cgw_pos_name(kinds[i]));
-    return n ? out : "none";
+    return count ? out : "none";
 }
 
 /* The checks of a writer and merger about to be written; OK or an error

@@ -8,40 +8,40 @@
 
 #include "merge.h"
 
-static void *std_malloc(void *ctx, size_t n) { (void)ctx; return malloc(n); }
-static void *std_realloc(void *ctx, void *p, size_t n) { (void)ctx; return realloc(p, n); }
-static void std_free(void *ctx, void *p) { (void)ctx; free(p); }
+static void *std_malloc(void *ctx, size_t len) { (void)ctx; return malloc(len); }
+static void *std_realloc(void *ctx, void *ptr, size_t len) { (void)ctx; return realloc(ptr, len); }
+static void std_free(void *ctx, void *ptr) { (void)ctx; free(ptr); }
 
-cgw_merger *cgw_merge_new(const cgw_merge_options *o)
+cgw_merger *cgw_merge_new(const cgw_merge_options *opts)
 {
     static const cgw_allocator std = { std_malloc, std_realloc, std_free, NULL };
-    const cgw_allocator *a = o != NULL && o->allocator != NULL ? o->allocator : &std;
-    if (a->malloc == NULL || a->realloc == NULL || a->free == NULL) {
+    const cgw_allocator *alloc = opts != NULL && opts->allocator != NULL ? opts->allocator : &std;
+    if (alloc->malloc == NULL || alloc->realloc == NULL || alloc->free == NULL) {
         errno = EINVAL;
         return NULL;
     }
-    cgw_merger *m = a->malloc(a->ctx, sizeof *m);
+    cgw_merger *m = alloc->malloc(alloc->ctx, sizeof *m);
     if (m == NULL) {
         errno = ENOMEM;
         return NULL;
     }
     memset(m, 0, sizeof *m);
-    m->a = *a;
+    m->a = *alloc;
     m->mask = CGW_POS_INSTR | CGW_POS_BB | CGW_POS_LINE;
     cgw_pos_kinds(m->mask, m->slot_kind); /* a slot for each kind, in array order */
     cgwm_table_init(m, &m->fns, 3, 0, 0);
     cgwm_table_init(m, &m->tab[T_COST], K_COST_END, 0, 0);
     cgwm_table_init(m, &m->tab[T_CALL], K_CALL_END, 1, 0);
     cgwm_table_init(m, &m->tab[T_JUMP], K_JUMP_END, 2, 0);
-    if (o == NULL)
+    if (opts == NULL)
         return m;
-    m->flags = o->flags;
-    if (o->flags & ~(unsigned)CGW_MERGE_KEEP_PARTS)
-        cgwm_fail(m, CGW_EINVAL, "cgw_merge_new", "unknown flags %#x", o->flags);
-    if (o->mod_filename != NULL)
-        cgwm_subst_compile(m, 0, o->mod_filename);
-    if (o->mod_funcname != NULL)
-        cgwm_subst_compile(m, 1, o->mod_funcname);
+    m->flags = opts->flags;
+    if (opts->flags & ~(unsigned)CGW_MERGE_KEEP_PARTS)
+        cgwm_fail(m, CGW_EINVAL, "cgw_merge_new", "unknown flags %#x", opts->flags);
+    if (opts->mod_filename != NULL)
+        cgwm_subst_compile(m, 0, opts->mod_filename);
+    if (opts->mod_funcname != NULL)
+        cgwm_subst_compile(m, 1, opts->mod_funcname);
     return m;
 }
 
@@ -53,8 +53,8 @@ void cgw_merge_free(cgw_merger *m)
     cgwm_subst_free(m, 1);
     cgwm_names_free(m);
     cgwm_table_free(m, &m->fns);
-    for (int t = 0; t < T_N; t++)
-        cgwm_table_free(m, &m->tab[t]);
+    for (int table = 0; table < T_N; table++)
+        cgwm_table_free(m, &m->tab[table]);
     cgwm_free(m, m->ev_name);
     cgwm_free(m, m->ev_long);
     cgwm_free(m, m->der);
@@ -96,62 +96,62 @@ typedef struct adding {
     uint64_t fid;               /* ...and its id */
 } adding;
 
-static size_t ptr_hash(const char *p, unsigned kind, size_t nslots)
+static size_t ptr_hash(const char *ptr, unsigned kind, size_t nslots)
 {
-    uint64_t h = ((uint64_t)(uintptr_t)p ^ kind) * 0x9e3779b97f4a7c15u;
-    return (size_t)(h >> 32) & (nslots - 1);
+    uint64_t hash = ((uint64_t)(uintptr_t)ptr ^ kind) * 0x9e3779b97f4a7c15u;
+    return (size_t)(hash >> 32) & (nslots - 1);
 }
 
 static int cache_grow(adding *ad)
 {
     size_t ns = ad->nslots ? ad->nslots * 2 : 256;
-    pslot *s = cgwm_alloc(ad->m, ns * sizeof *s);
-    if (s == NULL)
+    pslot *slots = cgwm_alloc(ad->m, ns * sizeof *slots);
+    if (slots == NULL)
         return -1;
-    memset(s, 0, ns * sizeof *s);
+    memset(slots, 0, ns * sizeof *slots);
     for (size_t i = 0; i < ad->nslots; i++) {
         if (ad->cache[i].p == NULL)
             continue;
         size_t j = ptr_hash(ad->cache[i].p, ad->cache[i].kind, ns);
-        while (s[j].p != NULL)
+        while (slots[j].p != NULL)
             j = (j + 1) & (ns - 1);
-        s[j] = ad->cache[i];
+        slots[j] = ad->cache[i];
     }
     cgwm_free(ad->m, ad->cache);
-    ad->cache = s;
+    ad->cache = slots;
     ad->nslots = ns;
     return 0;
 }
 
 /* The merged id of a name of the reader (rewritten by kind); 0 for
  * NULL; UINT32_MAX when out of memory. */
-static uint32_t name_id(adding *ad, const char *p, unsigned kind)
+static uint32_t name_id(adding *ad, const char *name, unsigned kind)
 {
-    if (p == NULL)
+    if (name == NULL)
         return 0;
     if (ad->nslots) {
-        for (size_t j = ptr_hash(p, kind, ad->nslots); ad->cache[j].p != NULL;
+        for (size_t j = ptr_hash(name, kind, ad->nslots); ad->cache[j].p != NULL;
              j = (j + 1) & (ad->nslots - 1))
-            if (ad->cache[j].p == p && ad->cache[j].kind == kind)
+            if (ad->cache[j].p == name && ad->cache[j].kind == kind)
                 return ad->cache[j].id;
     }
     if ((ad->ncache + 1) * 2 > ad->nslots && cache_grow(ad) < 0)
         return UINT32_MAX;
     cgw_merger *m = ad->m;
-    char *s = (char *)p;
-    size_t len = strlen(p);
+    char *str = (char *)name;
+    size_t len = strlen(name);
     int which = kind == N_FILE ? 0 : kind == N_FUNCTION ? 1 : -1;
-    if (which >= 0 && m->subst[which] != NULL && cgwm_subst_apply(m, which, p, &s, &len) < 0)
+    if (which >= 0 && m->subst[which] != NULL && cgwm_subst_apply(m, which, name, &str, &len) < 0)
         return UINT32_MAX;
-    uint32_t id = cgwm_intern(m, s, len);
-    if (s != p)
-        cgwm_free(m, s);
+    uint32_t id = cgwm_intern(m, str, len);
+    if (str != name)
+        cgwm_free(m, str);
     if (id == 0)
         return UINT32_MAX;
-    size_t j = ptr_hash(p, kind, ad->nslots);
+    size_t j = ptr_hash(name, kind, ad->nslots);
     while (ad->cache[j].p != NULL)
         j = (j + 1) & (ad->nslots - 1);
-    ad->cache[j] = (pslot){ p, kind, id };
+    ad->cache[j] = (pslot){ name, kind, id };
     ad->ncache++;
     return id;
 }
@@ -173,60 +173,60 @@ static long fn_id(adding *ad, const char *object, const char *file, const char *
 /* The merged event named id, added when new; -1 out of memory. */
 static long event_index(cgw_merger *m, uint32_t id)
 {
-    for (size_t e = 0; e < m->nev; e++)
-        if (m->ev_name[e] == id)
-            return (long)e;
-    uint32_t *n = cgwm_grow(m, m->ev_name, (m->nev + 1) * sizeof *n);
-    if (n == NULL)
+    for (size_t ev = 0; ev < m->nev; ev++)
+        if (m->ev_name[ev] == id)
+            return (long)ev;
+    uint32_t *names = cgwm_grow(m, m->ev_name, (m->nev + 1) * sizeof *names);
+    if (names == NULL)
         return -1;
-    m->ev_name = n;
-    uint32_t *l = cgwm_grow(m, m->ev_long, (m->nev + 1) * sizeof *l);
-    if (l == NULL)
+    m->ev_name = names;
+    uint32_t *longs = cgwm_grow(m, m->ev_long, (m->nev + 1) * sizeof *longs);
+    if (longs == NULL)
         return -1;
-    m->ev_long = l;
-    for (int t = T_COST; t <= T_CALL; t++)
-        if (cgwm_table_events(m, &m->tab[t], m->nev + 1) < 0)
+    m->ev_long = longs;
+    for (int table = T_COST; table <= T_CALL; table++)
+        if (cgwm_table_events(m, &m->tab[table], m->nev + 1) < 0)
             return -1;
-    n[m->nev] = id;
-    l[m->nev] = 0;
+    names[m->nev] = id;
+    longs[m->nev] = 0;
     return (long)m->nev++;
 }
 
 /* Of two long names (ids, 0 none), the one kept whatever the order:
  * the least by strcmp. */
-static uint32_t least(const cgw_merger *m, uint32_t a, uint32_t b)
+static uint32_t least(const cgw_merger *m, uint32_t left, uint32_t right)
 {
-    if (a == 0 || b == 0)
-        return a ? a : b;
-    return strcmp(m->names.s[a], m->names.s[b]) <= 0 ? a : b;
+    if (left == 0 || right == 0)
+        return left ? left : right;
+    return strcmp(m->names.s[left], m->names.s[right]) <= 0 ? left : right;
 }
 
-static uint32_t intern0(cgw_merger *m, const char *s, int *bad)
+static uint32_t intern0(cgw_merger *m, const char *str, int *bad)
 {
-    uint32_t id = s != NULL ? cgwm_intern(m, s, strlen(s)) : 0;
-    if (s != NULL && id == 0)
+    uint32_t id = str != NULL ? cgwm_intern(m, str, strlen(str)) : 0;
+    if (str != NULL && id == 0)
         *bad = 1;
     return id;
 }
 
-static int part_events(adding *ad, const cgw_part *p)
+static int part_events(adding *ad, const cgw_part *part)
 {
     cgw_merger *m = ad->m;
-    uint32_t *map = cgwm_grow(m, ad->map, (p->nevents ? p->nevents : 1) * sizeof *map);
+    uint32_t *map = cgwm_grow(m, ad->map, (part->nevents ? part->nevents : 1) * sizeof *map);
     if (map == NULL)
         return -1;
     ad->map = map;
-    ad->nev = p->nevents;
-    int same = m->parts == 0 || p->nevents == m->nev, bad = 0;
-    for (size_t i = 0; i < p->nevents && !bad; i++) {
-        uint32_t id = intern0(m, p->events[i].name, &bad);
-        uint32_t lid = intern0(m, p->events[i].long_name, &bad);
-        long e = bad ? -1 : event_index(m, id);
-        if (e < 0)
+    ad->nev = part->nevents;
+    int same = m->parts == 0 || part->nevents == m->nev, bad = 0;
+    for (size_t i = 0; i < part->nevents && !bad; i++) {
+        uint32_t id = intern0(m, part->events[i].name, &bad);
+        uint32_t lid = intern0(m, part->events[i].long_name, &bad);
+        long ev = bad ? -1 : event_index(m, id);
+        if (ev < 0)
             return -1;
-        map[i] = (uint32_t)e;
-        m->ev_long[e] = least(m, m->ev_long[e], lid);
-        same = same && (m->parts == 0 || (size_t)e == i);
+        map[i] = (uint32_t)ev;
+        m->ev_long[ev] = least(m, m->ev_long[ev], lid);
+        same = same && (m->parts == 0 || (size_t)ev == i);
     }
     if (!same)
         m->ev_uniform = 0;
@@ -234,25 +234,25 @@ static int part_events(adding *ad, const cgw_part *p)
 }
 
 /* Derived events: the union by name; one name, two formulas is an error. */
-static int part_derived(adding *ad, const cgw_part *p)
+static int part_derived(adding *ad, const cgw_part *part)
 {
     cgw_merger *m = ad->m;
-    if (m->parts > 0 && p->nderived != m->nder)
+    if (m->parts > 0 && part->nderived != m->nder)
         m->der_uniform = 0;
-    for (size_t i = 0; i < p->nderived; i++) {
+    for (size_t i = 0; i < part->nderived; i++) {
         int bad = 0;
-        uint32_t d[3] = { intern0(m, p->derived[i].name, &bad),
-                          intern0(m, p->derived[i].formula, &bad),
-                          intern0(m, p->derived[i].long_name, &bad) };
+        uint32_t ids[3] = { intern0(m, part->derived[i].name, &bad),
+                            intern0(m, part->derived[i].formula, &bad),
+                            intern0(m, part->derived[i].long_name, &bad) };
         size_t k = 0;
-        while (k < m->nder && m->der[k][0] != d[0])
+        while (k < m->nder && m->der[k][0] != ids[0])
             k++;
         if (bad)
             return -1;
-        if (k < m->nder && m->der[k][1] != d[1]) {
+        if (k < m->nder && m->der[k][1] != ids[1]) {
             cgwm_fail(m, CGW_EINVAL, ad->call,
                       "the derived event %s is %s in one input and %s in another",
-                      m->names.s[d[0]], m->names.s[m->der[k][1]], m->names.s[d[1]]);
+                      m->names.s[ids[0]], m->names.s[m->der[k][1]], m->names.s[ids[1]]);
             return -1;
         }
         if (k != i)
@@ -262,21 +262,21 @@ static int part_derived(adding *ad, const cgw_part *p)
             if (der == NULL)
                 return -1;
             m->der = der;
-            memcpy(der[m->nder++], d, sizeof d);
+            memcpy(der[m->nder++], ids, sizeof ids);
         } else {
-            m->der[k][2] = least(m, m->der[k][2], d[2]);
+            m->der[k][2] = least(m, m->der[k][2], ids[2]);
         }
     }
     return 0;
 }
 
 /* cmd: the value all parts agree on, MERGE_SEVERAL when they do not. */
-static int part_cmd(adding *ad, const cgw_part *p)
+static int part_cmd(adding *ad, const cgw_part *part)
 {
     cgw_merger *m = ad->m;
-    if (p->cmd == NULL)
+    if (part->cmd == NULL)
         return 0;
-    uint32_t id = cgwm_intern(m, p->cmd, strlen(p->cmd));
+    uint32_t id = cgwm_intern(m, part->cmd, strlen(part->cmd));
     if (id == 0)
         return -1;
     if (m->seen_cmd && m->cmd != id) {
@@ -289,21 +289,21 @@ static int part_cmd(adding *ad, const cgw_part *p)
     return 0;
 }
 
-static int part_start(adding *ad, const cgw_part *p)
+static int part_start(adding *ad, const cgw_part *part)
 {
     cgw_merger *m = ad->m;
     if (m->parts == 0)
         m->ev_uniform = m->der_uniform = 1;
-    if (part_events(ad, p) < 0 || part_derived(ad, p) < 0 || part_cmd(ad, p) < 0)
+    if (part_events(ad, part) < 0 || part_derived(ad, part) < 0 || part_cmd(ad, part) < 0)
         return -1;
     unsigned kinds[CGW_NPOS_MAX];
-    ad->npos = cgw_pos_kinds(p->positions, kinds);
+    ad->npos = cgw_pos_kinds(part->positions, kinds);
     for (size_t j = 0; j < ad->npos; j++)
-        for (unsigned s = 0; s < CGW_NPOS_MAX; s++)
-            if (m->slot_kind[s] == kinds[j])
-                ad->slot[j] = s;
-    ad->positions = p->positions;
-    m->mask &= p->positions;
+        for (unsigned slot = 0; slot < CGW_NPOS_MAX; slot++)
+            if (m->slot_kind[slot] == kinds[j])
+                ad->slot[j] = slot;
+    ad->positions = part->positions;
+    m->mask &= part->positions;
     m->parts++;
     ad->fn = NULL; /* a new part has new name pointers */
     return 0;
@@ -315,10 +315,10 @@ static int part_start(adding *ad, const cgw_part *p)
 static int body_key(adding *ad, const cgw_record *rec, uint64_t *key)
 {
     if (rec->function != ad->fn || rec->file != ad->ff || rec->object != ad->fo) {
-        long f = fn_id(ad, rec->object, rec->file, rec->function);
-        if (f < 0)
+        long fid = fn_id(ad, rec->object, rec->file, rec->function);
+        if (fid < 0)
             return -1;
-        ad->fid = (uint64_t)f;
+        ad->fid = (uint64_t)fid;
         ad->fn = rec->function;
         ad->ff = rec->file;
         ad->fo = rec->object;
@@ -338,10 +338,10 @@ static int body_key(adding *ad, const cgw_record *rec, uint64_t *key)
 
 static int target_key(adding *ad, const cgw_record *rec, uint64_t *key)
 {
-    long f = fn_id(ad, rec->target.object, rec->target.file, rec->target.function);
-    if (f < 0)
+    long fid = fn_id(ad, rec->target.object, rec->target.file, rec->target.function);
+    if (fid < 0)
         return -1;
-    key[K_CALLEE] = (uint64_t)f;
+    key[K_CALLEE] = (uint64_t)fid;
     for (size_t j = 0; rec->target_pos != NULL && j < ad->npos; j++)
         key[K_TPOS + ad->slot[j]] = rec->target_pos[j];
     return 0;
@@ -354,23 +354,23 @@ static int overflow(adding *ad, const cgw_record *rec, const char *what)
     return -1;
 }
 
-/* v[head + map[i]] += costs[i], exactly. */
-static int add_costs(adding *ad, const cgw_record *rec, uint64_t *v)
+/* vals[head + map[i]] += costs[i], exactly. */
+static int add_costs(adding *ad, const cgw_record *rec, uint64_t *vals)
 {
     for (size_t i = 0; i < ad->nev; i++) {
-        uint64_t *d = v + ad->map[i];
-        if (rec->costs[i] > UINT64_MAX - *d)
+        uint64_t *sum = vals + ad->map[i];
+        if (rec->costs[i] > UINT64_MAX - *sum)
             return overflow(ad, rec, rec->part->events[i].name);
-        *d += rec->costs[i];
+        *sum += rec->costs[i];
     }
     return 0;
 }
 
-static int add_count(adding *ad, const cgw_record *rec, uint64_t *d, uint64_t x)
+static int add_count(adding *ad, const cgw_record *rec, uint64_t *sum, uint64_t count)
 {
-    if (x > UINT64_MAX - *d)
+    if (count > UINT64_MAX - *sum)
         return overflow(ad, rec, "the count");
-    *d += x;
+    *sum += count;
     return 0;
 }
 

@@ -70,9 +70,9 @@ struct cgw_merger {
 cgw_status cgwm_add(cgw_merger *m, cgw_reader *r, uint64_t part, const char *call);
 
 /* memory */
-void *cgwm_alloc(cgw_merger *m, size_t n);
-void *cgwm_grow(cgw_merger *m, void *p, size_t n);
-void cgwm_free(cgw_merger *m, void *p);
+void *cgwm_alloc(cgw_merger *m, size_t len);
+void *cgwm_grow(cgw_merger *m, void *ptr, size_t len);
+void cgwm_free(cgw_merger *m, void *ptr);
 /* Record the first error ("CALL: ..."); returns it. */
 cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -90,20 +90,20 @@ int cgwm_table_events(cgw_merger *m, mtable *tab, size_t nev);
 static inline uint64_t *cgwm_key(const mtable *tab, size_t i) { return tab->keys + i * tab->kw; }
 static inline uint64_t *cgwm_val(const mtable *tab, size_t i) { return tab->vals + i * tab->nv; }
 
-/* names: the id of s[0..len), interned when new; 0 when out of memory */
-uint32_t cgwm_intern(cgw_merger *m, const char *s, size_t len);
+/* names: the id of str[0..len), interned when new; 0 when out of memory */
+uint32_t cgwm_intern(cgw_merger *m, const char *str, size_t len);
 void cgwm_names_free(cgw_merger *m);
 /* A stable sort with a context for cmp; -1 out of memory. */
-int cgwm_sort(cgw_merger *m, void *base, size_t n, size_t size,
+int cgwm_sort(cgw_merger *m, void *base, size_t count, size_t size,
               int (*cmp)(const void *, const void *, void *), void *ctx);
 /* Each id's rank in strcmp order (id 0 first); NULL out of memory. */
 uint32_t *cgwm_name_ranks(cgw_merger *m);
 
 /* name rewriting: s/RE/REPL/[gi] */
 int cgwm_subst_compile(cgw_merger *m, int which, const char *expr);
-/* s rewritten into *out (a buffer from m's allocator, or s itself when
+/* str rewritten into *out (a buffer from m's allocator, or str itself when
  * nothing matched); -1 out of memory. */
-int cgwm_subst_apply(cgw_merger *m, int which, const char *s, char **out, size_t *len);
+int cgwm_subst_apply(cgw_merger *m, int which, const char *str, char **out, size_t *len);
 void cgwm_subst_free(cgw_merger *m, int which);
 
 /* The sorted walk.  Items are (table, entry); the order sorts functions by
@@ -123,7 +123,7 @@ typedef struct mwalk {
     int part_last;
     uint64_t *sum;           /* [2][2 + events]: a merge uses sum[0] */
 } mwalk;
-/* A group of equal items: table t, its first item's key, the summed
+/* A group of equal items: the table, its first item's key, the summed
  * values (as the table holds them) of each side.  Returns a status;
  * anything but CGW_OK stops the walk. */
 typedef cgw_status (*mvisit)(void *ctx, const mwalk *wk, int table, const uint64_t *key,
