@@ -322,7 +322,7 @@ static void with_fprintf(profile *p, FILE *f)
     for (size_t e = 0; e < p->nev; e++)
         fprintf(f, " %s", p->evnames[e]);
     fputc('\n', f);
-    uint32_t written_ob = UINT32_MAX;
+    uint32_t written_ob = UINT32_MAX, cur_fl = UINT32_MAX;
     for (size_t i = 0; i < p->nops; i++) {
         const op *x = &p->ops[i];
         const func *fn = &p->funcs[x->fn];
@@ -333,6 +333,7 @@ static void with_fprintf(profile *p, FILE *f)
                 f_name(&s, "ob=", &p->objs[fn->ob], 0);
             written_ob = fn->ob;
             f_name(&s, "fl=", &p->files[fn->fl], 1);
+            cur_fl = fn->fl;
             f_name(&s, "fn=", &fnid[x->fn], 2);
             s.base_valid = 0;
             break;
@@ -342,7 +343,8 @@ static void with_fprintf(profile *p, FILE *f)
             break;
         case OP_CALL:
             f_name(&s, "cob=", &p->objs[fn->ob], 0);
-            f_name(&s, "cfi=", &p->files[fn->fl], 1);
+            if (fn->fl != cur_fl) /* as libcgw: cfi= only for another file */
+                f_name(&s, "cfi=", &p->files[fn->fl], 1);
             f_name(&s, "cfn=", &fnid[x->fn], 2);
             fprintf(f, "calls=%llu ", (unsigned long long)x->count);
             f_pos(&s, x->target, 1);

@@ -311,7 +311,7 @@ static char *target_and_source(cgw_writer *w, char *out, const uint64_t *target,
  * every event written, as the portable subset wants), or a jump= or
  * jcnd= line and its source line ("jcnd=COUNT/EXECUTED TARGET\nSOURCE\n",
  * when executed is given). */
-static cgw_status put_association(cgw_writer *w, const char *key, uint64_t count,
+static CGWP_HOT_INLINE cgw_status put_association(cgw_writer *w, const char *key, uint64_t count,
                                   const uint64_t *executed, const uint64_t *target_pos,
                                   const uint64_t *source_pos, int is_call,
                                   const uint64_t *costs, size_t ncosts)

@@ -213,7 +213,7 @@ char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
 /* Whether the step from base to value is below 2^31 either way:
  * KCachegrind reads a step as a signed 32-bit number, so a larger one is
  * written absolute. */
-static inline int cgwp_step_fits(uint64_t value, uint64_t base)
+static CGWP_HOT_INLINE int cgwp_step_fits(uint64_t value, uint64_t base)
 {
     uint64_t step = value >= base ? value - base : base - value;
     return step < (uint64_t)1 << 31;
@@ -222,19 +222,35 @@ static inline int cgwp_step_fits(uint64_t value, uint64_t base)
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
  * The usual case, a relative step in portable mode, is inline. */
-static inline char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
+static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *pos,
+                                      int is_target)
 {
     if (is_target || !w->base_valid || (w->flags & (CGW_COMPACT | CGW_NO_POS_COMPRESSION)))
         return cgwp_pos_any(w, out, pos, is_target);
-    for (int i = 0; i < w->npos; i++)
-        if (!cgwp_step_fits(pos[i], w->base[i]))
-            return cgwp_pos_any(w, out, pos, is_target);
+    /* the step's size is known in the branch that writes its sign: one
+     * more compare there sends a step of 2^31 or more to cgwp_pos_any(),
+     * which starts the line again from the bases, left untouched here */
+    char *start = out;
     for (int i = 0; i < w->npos; i++) {
+        uint64_t value = pos[i], base = w->base[i];
         if (i > 0)
             *out++ = ' ';
-        out = cgwp_pos_step(out, pos[i], w->base[i]);
-        w->base[i] = pos[i];
+        if (value == base) {
+            *out++ = '*';
+        } else if (value > base) {
+            if (value - base >= (uint64_t)1 << 31)
+                return cgwp_pos_any(w, start, pos, is_target);
+            *out = '+';
+            out = cgwp_fmt_dec(out + 1, value - base);
+        } else {
+            if (base - value >= (uint64_t)1 << 31)
+                return cgwp_pos_any(w, start, pos, is_target);
+            *out = '-';
+            out = cgwp_fmt_dec(out + 1, base - value);
+        }
     }
+    for (int i = 0; i < w->npos; i++)
+        w->base[i] = pos[i];
     return out;
 }
 
