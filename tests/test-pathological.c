@@ -1,6 +1,7 @@
 /* test-pathological: inputs built to be slow or to break limits, read in
  * bounded time with the right diagnostics and no crash: a name a million
- * bytes long, a million IDs, a million-line relative chain, a chain that
+ * bytes long, a million IDs, names and IDs built to collide in a hash
+ * table, a million-line relative chain, a chain that
  * goes below zero, and 2^64-1 everywhere.  alarm() turns a hang into a
  * failure; the limit is generous, as this is no speed test. */
 #include <stdio.h>
@@ -118,6 +119,34 @@ static void many_ids(void)
     printf("a million IDs: read, no error\n");
 }
 
+/* Names that all collide in the reader's former hash (a 2.5 MB file of
+ * them took 18 s), defined with IDs whose former keys share their low
+ * 20 bits: the former reader spends minutes here (FLOOD^2/2 probes), the
+ * keyed one a fraction of a second, so the alarm cannot be reached by a
+ * slow machine, only by a hash a file can flood. */
+#define FLOOD 300000
+
+static void hash_flood(void)
+{
+    text t = head();
+    char name[17], line[96];
+    uint64_t counter = 0;
+    for (int i = 1; i <= FLOOD; i++) {
+        cgwt_flood_next(&counter, name);
+        uint64_t id = cgwt_old_id_unmix((uint64_t)i << 20);
+        snprintf(line, sizeof line, "fn=(%llu) %s\n%d 1\n", (unsigned long long)id, name, i);
+        adds(&t, line);
+    }
+    alarm(60);
+    counts c = read_all(t.p, t.len, NULL);
+    alarm(300);
+    CHECK_U64(c.errors, 0);
+    CHECK_U64(c.costs, FLOOD);
+    CHECK_U64(c.longest, 16);
+    free(t.p);
+    printf("%d names and IDs built to collide in the former hash: read in time\n", FLOOD);
+}
+
 static void relative_chains(void)
 {
     text t = head();
@@ -158,6 +187,7 @@ int main(void)
     alarm(300); /* a hang is a failure */
     long_name();
     many_ids();
+    hash_flood();
     relative_chains();
     all_ones();
     return 0;

@@ -128,8 +128,9 @@ struct cgw_reader {
 
     /* names */
     cgwp_arena names;  /* every cgwr_str, for the reader's life */
+    cgwp_hash_key hash_key; /* the secret of the tables below */
     cgwp_hash pool;    /* hash of a string -> its cgwr_str */
-    cgwp_hash ids[CGWR_NKINDS]; /* cgwp_hash_mix(ID) -> cgwr_str, per part */
+    cgwp_hash ids[CGWR_NKINDS]; /* cgwp_hash_int(ID) -> cgwr_str, per part */
     const cgwr_str *unknown; /* "???" */
 
     /* functions of the part */
