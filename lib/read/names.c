@@ -277,7 +277,7 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
         goto nomem;
     /* from chunks, never moved: a growing array of them was copied at
      * each doubling, into pages the kernel must fault in */
-    size_t nagg = (r->flags & CGW_READ_CHECK) ? r->nevents : 0;
+    size_t nagg = (r->flags & CGW_READ_CHECK) ? cgwr_checked_events(r) : 0;
     size_t size = sizeof(cgwr_fn) + 3 * nagg * sizeof(uint64_t);
     cgwr_fn *func = cgwp_arena_alloc(&r->fn_arena, &r->alloc, size);
     if (func == NULL)
