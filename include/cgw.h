@@ -129,9 +129,9 @@ typedef int (*cgw_write_fn)(void *ctx, const char *buf, size_t len);
 /** Write to a file.  A regular file (or none yet) is replaced atomically:
  *  the profile goes to a temporary file in the file's folder (a short
  *  name, ".cgw-" and 12 random letters, created exclusively so it cannot
- *  be guessed in advance), given the old file's mode (a new file gets
- *  0666 & ~umask, as with fopen()), fsynced and renamed over the file
- *  only when cgw_finish() succeeds, then the folder is fsynced; on any
+ *  be guessed in advance), given the old file's permission bits (a new
+ *  file gets 0666 & ~umask, as with fopen()), fsynced and renamed over
+ *  the file only when cgw_finish() succeeds, then the folder is fsynced; on any
  *  failure the file is left untouched and the temporary file removed
  *  (except a failed fsync of the folder, reported with the new file
  *  already in place).  A symlink is followed to the file it names, which

@@ -2,9 +2,10 @@
  * the path.  A FIFO, a pipe named /dev/fd/N and /dev/null are written
  * through and stay what they were; a symlink is followed (the link
  * stays, the file it names is replaced, in its own folder, even when it
- * does not exist yet); an existing file keeps its mode and a new one
- * gets 0666 & ~umask; a 250-byte name works; two writers of one path use
- * different temporary names, not made from the process ID. */
+ * does not exist yet); an existing file keeps its permission bits (not
+ * set-user-ID) and a new one gets 0666 & ~umask; a 250-byte name works;
+ * two writers of one path use different temporary names, not made from
+ * the process ID. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -170,6 +171,9 @@ static void modes_and_long_name(void)
     write_bulk(fresh);
     CHECK(stat(fresh, &st) == 0 && (st.st_mode & 07777) == 0604);
     expect_profile(fresh);
+    CHECK(chmod(fresh, 04750) == 0); /* set-user-ID is not carried over */
+    write_bulk(fresh);
+    CHECK(stat(fresh, &st) == 0 && (st.st_mode & 07777) == 0750);
     CHECK(unlink(fresh) == 0);
 
     char name[251];

@@ -152,8 +152,10 @@ static int open_temp(cgw_writer *w, struct path *p)
     size_t dir = slash == NULL ? 0 : (size_t)(slash - p->target) + 1;
     size_t plen = sizeof TEMP_PREFIX - 1;
     p->temp = cgwp_alloc(&w->alloc, dir + plen + TEMP_RANDOM + 1);
-    if (p->temp == NULL)
+    if (p->temp == NULL) {
+        errno = ENOMEM;
         return -1;
+    }
     memcpy(p->temp, p->target, dir);
     memcpy(p->temp + dir, TEMP_PREFIX, plen);
     for (int tries = 0; tries < 100; tries++) {
@@ -184,7 +186,9 @@ static int open_sink(cgw_writer *w, struct path *p, const char *path)
     /* a folder one may write but not read is not synced */
     int ok = p->dir_fd >= 0 || (p->target != NULL && errno == EACCES);
     int fd = ok ? open_temp(w, p) : -1;
-    if (fd >= 0 && exists && fchmod(fd, st.st_mode & 07777) != 0) {
+    /* the permission bits, not set-user-ID and the like, which a write
+     * through fopen() would have cleared */
+    if (fd >= 0 && exists && fchmod(fd, st.st_mode & 0777) != 0) {
         int e = errno;
         close(fd);
         unlink(p->temp);
