@@ -2,6 +2,7 @@
  * the same files, in the same run, and their peak memory on a big file.
  *
  *   bench-reader [MID_MB [BIG_MB]]     (defaults 16 and 1024)
+ *   bench-reader flood                 (the flood files alone)
  *
  * Files (written into the current folder, removed at the end):
  * - mid: cggen --positions instr,line --events 4 (cgw_generate), MID_MB;
@@ -11,6 +12,10 @@
  * - real0: the same run with Callgrind's default options (fewer cost
  *   lines, so calls and names weigh more);
  * - big: the same cggen shape, BIG_MB.
+ * - flood: 83,000 names built to collide in the reader's former hash
+ *   (tests/flood.c; a 3 MB file that took 13.6 s), against as many
+ *   ordinary names of the same length: the ratio of their times is
+ *   about 1 with a keyed hash, and was in the hundreds.
  * The reader (with CGW_READ_CHECK, cgverify's checks) and cgverify
  * ($CGVERIFY) each run in a child process, so time and peak RSS are
  * theirs alone; the best of 3 runs counts.  callgrind_annotate
@@ -31,6 +36,8 @@
 
 #define BENCH_NAME "bench-reader"
 #include "bench.h"
+#include "../tests/testutil.h" /* cgwt_flood_next() */
+
 #include "counting.h"
 
 /* The reader's allocations while it reads the cost lines of path (the
@@ -152,8 +159,48 @@ static int make_real(const char *path, int jumps)
     return run(argv, NULL, &rss) > 0 && file_size(path) > 0;
 }
 
+#define FLOOD_NAMES 83000
+
+static void write_names(const char *path, int flood)
+{
+    FILE *f = fopen(path, "w");
+    if (f == NULL)
+        die("cannot write a flood file");
+    fprintf(f, "# callgrind format\nversion: 1\npositions: line\nevents: Ir\n");
+    char name[17];
+    uint64_t counter = 0;
+    for (int i = 1; i <= FLOOD_NAMES; i++) {
+        if (flood)
+            cgwt_flood_next(&counter, name);
+        else
+            snprintf(name, sizeof name, "f%015d", i);
+        fprintf(f, "fn=(%d) %s\n%d 1\n", i, name, i);
+    }
+    if (fclose(f) != 0)
+        die("cannot write a flood file");
+}
+
+static void measure_flood(void)
+{
+    const char *flood = "bench-reader-flood.out", *plain = "bench-reader-plain.out";
+    write_names(flood, 1);
+    write_names(plain, 0);
+    long rss;
+    double tf = best_of(3, NULL, flood, &rss), tp = best_of(3, NULL, plain, &rss);
+    if (tf < 0 || tp < 0)
+        die("the reader failed on a flood file");
+    printf("flood %d names built to collide in the former hash %.3f s, ordinary names "
+           "%.3f s: ratio %.2f\n", FLOOD_NAMES, tf, tp, tf / tp);
+    remove(flood);
+    remove(plain);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "flood") == 0) {
+        measure_flood();
+        return 0;
+    }
     unsigned mid = argc > 1 ? (unsigned)atoi(argv[1]) : 16;
     unsigned big = argc > 2 ? (unsigned)atoi(argv[2]) : 1024;
     const char *mid_path = "bench-reader-mid.out", *real_path = "bench-reader-real.out",
@@ -181,5 +228,6 @@ int main(int argc, char **argv)
     make_profile(big_path, big, 0);
     measure("big", big_path, 0);
     remove(big_path);
+    measure_flood();
     return 0;
 }

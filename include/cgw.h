@@ -151,10 +151,22 @@ typedef struct cgw_writer cgw_writer;
 /** Sink callback: write all len bytes; return 0, or -1 with errno set. */
 typedef int (*cgw_write_fn)(void *ctx, const char *buf, size_t len);
 
-/** Write to a file, atomically: the profile goes to a temporary file in the
- *  same folder, renamed over path only when cgw_finish() succeeds; on any
- *  failure path is left untouched and the temporary file removed.
- *  Returns NULL with errno set (EINVAL, ENOMEM, or open()'s) on failure. */
+/** Write to a file.  A regular file (or none yet) is replaced atomically:
+ *  the profile goes to a temporary file in the file's folder (a short
+ *  name, ".cgw-" and 12 random letters, created exclusively so it cannot
+ *  be guessed in advance), given the old file's permission bits (a new
+ *  file gets 0666 & ~umask, as with fopen()), fsynced and renamed over
+ *  the file only when cgw_finish() succeeds, then the folder is fsynced; on any
+ *  failure the file is left untouched and the temporary file removed
+ *  (except a failed fsync of the folder, reported with the new file
+ *  already in place).  A symlink is followed to the file it names, which
+ *  is replaced in its own folder; the link stays.  Anything else at path
+ *  (a device such as /dev/null, a FIFO, a pipe as /dev/fd/N) is written
+ *  through as fopen(path, "w") would, never replaced: there a failure
+ *  cannot take back what was written.  The owner of a replaced file is
+ *  the caller, and a hard link to it keeps the old contents.  Returns
+ *  NULL with errno set (EINVAL, ENOMEM, ELOOP, or stat()'s, open()'s,
+ *  readlink()'s) on failure. */
 CGW_API cgw_writer *cgw_open_path(const char *path, const cgw_options *opts);
 
 /** Write to an open descriptor, retrying short writes and EINTR.  The

@@ -33,7 +33,7 @@ static void expect_previous_only(void)
     struct dirent *e;
     int files = 0;
     while ((e = readdir(d)) != NULL)
-        files += e->d_name[0] != '.';
+        files += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
     closedir(d);
     CHECK(files == 1); /* the target and nothing else */
 }

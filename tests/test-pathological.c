@@ -1,6 +1,7 @@
 /* test-pathological: inputs built to be slow or to break limits, read in
  * bounded time with the right diagnostics and no crash: a name a million
- * bytes long, a million IDs, a million-line relative chain, a chain that
+ * bytes long, a million IDs, names and IDs built to collide in a hash
+ * table, a million-line relative chain, a chain that
  * goes below zero, and 2^64-1 everywhere.  alarm() turns a hang into a
  * failure; the limit is generous, as this is no speed test. */
 #include <stdio.h>
@@ -14,12 +15,14 @@ typedef struct counts {
     uint64_t records, costs, errors, by_code;
     const char *code;
     size_t longest;
+    uint64_t excess; /* inclusive-excess warnings */
 } counts;
 
 static void diag(void *ctx, const cgw_diagnostic *d)
 {
     counts *c = ctx;
     c->errors += d->severity == CGW_ERROR;
+    c->excess += strcmp(d->code, "inclusive-excess") == 0;
     if (c->code != NULL && strcmp(d->code, c->code) == 0)
         c->by_code++;
 }
@@ -27,7 +30,7 @@ static void diag(void *ctx, const cgw_diagnostic *d)
 /* Read text with CGW_READ_CHECK; diagnostics of code are counted. */
 static counts read_all(const char *text, size_t len, const char *code)
 {
-    counts c = { 0, 0, 0, 0, code, 0 };
+    counts c = { 0, 0, 0, 0, code, 0, 0 };
     cgw_read_options o = { CGW_READ_CHECK, diag, &c, NULL, 0 };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     CHECK(r != NULL);
@@ -118,6 +121,102 @@ static void many_ids(void)
     printf("a million IDs: read, no error\n");
 }
 
+/* Names that all collide in the reader's former hash (a 2.5 MB file of
+ * them took 18 s), defined with IDs whose former keys share their low
+ * 20 bits: the former reader spends minutes here (FLOOD^2/2 probes), the
+ * keyed one a fraction of a second, so the alarm cannot be reached by a
+ * slow machine, only by a hash a file can flood. */
+#define FLOOD 300000
+
+static void hash_flood(void)
+{
+    text t = head();
+    char name[17], line[96];
+    uint64_t counter = 0;
+    for (int i = 1; i <= FLOOD; i++) {
+        cgwt_flood_next(&counter, name);
+        uint64_t id = cgwt_old_id_unmix((uint64_t)i << 20);
+        snprintf(line, sizeof line, "fn=(%llu) %s\n%d 1\n", (unsigned long long)id, name, i);
+        adds(&t, line);
+    }
+    alarm(60);
+    counts c = read_all(t.p, t.len, NULL);
+    alarm(300);
+    CHECK_U64(c.errors, 0);
+    CHECK_U64(c.costs, FLOOD);
+    CHECK_U64(c.longest, 16);
+    free(t.p);
+    printf("%d names and IDs built to collide in the former hash: read in time\n", FLOOD);
+}
+
+/* An allocator that keeps the peak of the bytes in use. */
+typedef struct peak {
+    size_t live, top;
+} peak;
+
+static void *peak_realloc(void *ctx, void *block, size_t n)
+{
+    peak *p = ctx;
+    size_t *head = block != NULL ? (size_t *)block - 2 : NULL;
+    if (head != NULL)
+        p->live -= head[0];
+    head = realloc(head, n + 2 * sizeof *head);
+    CHECK(head != NULL);
+    head[0] = n;
+    p->live += n;
+    p->top = p->live > p->top ? p->live : p->top;
+    return head + 2;
+}
+
+static void *peak_malloc(void *ctx, size_t n)
+{
+    return peak_realloc(ctx, NULL, n);
+}
+
+static void peak_free(void *ctx, void *block)
+{
+    if (block != NULL) {
+        ((peak *)ctx)->live -= ((size_t *)block - 2)[0];
+        free((size_t *)block - 2);
+    }
+}
+
+/* 5,000 events and 10,000 functions, in 190 KB: the inclusive costs were
+ * summed per function for every event (1.2 GB here); now for the first
+ * 64 only, said once, and an excess in the first event is still found. */
+static void many_events(void)
+{
+    text t = { NULL, 0, 0 };
+    char line[64];
+    adds(&t, "# callgrind format\nversion: 1\npositions: line\nevents:");
+    for (int i = 0; i < 5000; i++) {
+        snprintf(line, sizeof line, " e%d", i);
+        adds(&t, line);
+    }
+    adds(&t, "\nfn=(1) caller\n1 1\ncfn=(2) callee\ncalls=1 1\n1 100\nfn=(2)\n1 1\n");
+    for (int i = 3; i < 10003; i++) {
+        snprintf(line, sizeof line, "fn=(%d) f%d\n1 1\n", i, i);
+        adds(&t, line);
+    }
+    peak mem = { 0, 0 };
+    cgw_allocator alloc = { peak_malloc, peak_realloc, peak_free, &mem };
+    counts c = { 0, 0, 0, 0, "check-events-cut", 0, 0 };
+    cgw_read_options o = { CGW_READ_CHECK, diag, &c, &alloc, 0 };
+    cgw_reader *r = cgw_reader_open_memory(t.p, t.len, &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    while (CHECK_ST(cgw_reader_next(r, &rec), CGW_OK), rec != NULL)
+        c.costs += rec->kind == CGW_REC_COST;
+    cgw_reader_close(r);
+    CHECK_U64(c.excess, 1);
+    CHECK_U64(c.by_code, 1);
+    CHECK_U64(c.costs, 10002);
+    printf("5,000 events, 10,000 functions (%zu bytes): peak %zu bytes\n", t.len, mem.top);
+    CHECK(mem.top < 64u << 20);
+    CHECK(mem.live == 0);
+    free(t.p);
+}
+
 static void relative_chains(void)
 {
     text t = head();
@@ -158,6 +257,8 @@ int main(void)
     alarm(300); /* a hang is a failure */
     long_name();
     many_ids();
+    hash_flood();
+    many_events();
     relative_chains();
     all_ones();
     return 0;

@@ -114,6 +114,15 @@ char *cgwt_facts(const char *text, size_t len, int sum_parts);
 /* Facts texts (of several profiles, one after another) summed by key. */
 char *cgwt_facts_sum(const char *text);
 
+/* Hash flooding (flood.c).  cgwt_old_hash() is the reader's hash before
+ * issue 26 (seed 0); cgwt_flood_next() writes the next name of 16 bytes
+ * (from *counter, which it advances) that has the same cgwt_old_hash()
+ * as every other; cgwt_old_id_unmix() inverts the former key of an ID,
+ * so that IDs sharing the low bits of their keys can be made. */
+uint64_t cgwt_old_hash(const char *str, size_t len);
+void cgwt_flood_next(uint64_t *counter, char out[17]);
+uint64_t cgwt_old_id_unmix(uint64_t key);
+
 #endif
 
 /* Scenarios (scenarios.c): fixed sequences of writer calls that the sink,

@@ -3,6 +3,7 @@
 
 #include "alloc.h"
 #include "hash.h"
+#include "random.h"
 
 int cgwp_hash_grow(cgwp_hash *table, const cgw_allocator *alloc, size_t min_slots)
 {
@@ -38,4 +39,9 @@ void cgwp_hash_free(cgwp_hash *table, const cgw_allocator *alloc)
 {
     cgwp_free(alloc, table->keys); /* the block of both */
     memset(table, 0, sizeof *table);
+}
+
+void cgwp_hash_key_init(cgwp_hash_key *key)
+{
+    cgwp_random(key, sizeof *key);
 }

@@ -74,30 +74,72 @@ static inline uint64_t cgwp_hash_mix(uint64_t x)
     return x;
 }
 
-/* The hash of str[0..len) with seed, eight bytes a multiply (a byte a
- * multiply took 5% of the reader's instructions on a Callgrind file with
- * long C++ names).  *high, when not NULL, gets the OR of every 8-byte
- * word, so that (*high & CGWP_BYTES(0x80)) == 0 says the name is ASCII. */
-static inline uint64_t cgwp_hash_bytes(const char *str, size_t len, uint64_t seed,
-                                       uint64_t *high)
+/* The secret of one table's owner (a reader, a writer): 128 random bits
+ * (cgwp_hash_key_init), so that the slots of a name cannot be known
+ * before the run and no input can choose names that collide. */
+typedef struct cgwp_hash_key {
+    uint64_t k0, k1;
+} cgwp_hash_key;
+
+void cgwp_hash_key_init(cgwp_hash_key *key);
+
+#define CGWP_ROTL(x, b) ((uint64_t)((x) << (b)) | ((x) >> (64 - (b))))
+#define CGWP_SIPROUND(v0, v1, v2, v3)                                          \
+    do {                                                                       \
+        v0 += v1; v1 = CGWP_ROTL(v1, 13); v1 ^= v0; v0 = CGWP_ROTL(v0, 32);    \
+        v2 += v3; v3 = CGWP_ROTL(v3, 16); v3 ^= v2;                            \
+        v0 += v3; v3 = CGWP_ROTL(v3, 21); v3 ^= v0;                            \
+        v2 += v1; v1 = CGWP_ROTL(v1, 17); v1 ^= v2; v2 = CGWP_ROTL(v2, 32);    \
+    } while (0)
+
+/* SipHash-1-3 of str[0..len) under key, with tweak (a writer's scope)
+ * folded into the key: a keyed pseudo-random function, so that without
+ * the key no set of names is more likely to collide than any other (a
+ * multiply-xor per word, as before, is inverted a word at a time: with
+ * its seed known, a last word chosen after the others cancels them, and
+ * tests/flood.c makes any number of names of one hash that way).  The words are read in the
+ * host's order; the hash never leaves the process.  *high, when not NULL,
+ * gets the OR of every word, so that (*high & CGWP_BYTES(0x80)) == 0
+ * says the name is ASCII. */
+static inline uint64_t cgwp_hash_bytes(const char *str, size_t len, const cgwp_hash_key *key,
+                                       uint64_t tweak, uint64_t *high)
 {
-    uint64_t hash = (len ^ seed) * 0x9e3779b97f4a7c15u, any = 0, word;
+    uint64_t k1 = key->k1 ^ tweak;
+    uint64_t v0 = key->k0 ^ 0x736f6d6570736575u, v1 = k1 ^ 0x646f72616e646f6du;
+    uint64_t v2 = key->k0 ^ 0x6c7967656e657261u, v3 = k1 ^ 0x7465646279746573u;
+    uint64_t any = 0, word;
     size_t i = 0;
     for (; len - i >= 8; i += 8) {
         memcpy(&word, str + i, sizeof word);
         any |= word;
-        hash = (hash ^ word) * 0xff51afd7ed558ccdu;
-        hash ^= hash >> 32;
+        v3 ^= word;
+        CGWP_SIPROUND(v0, v1, v2, v3);
+        v0 ^= word;
     }
-    if (i < len) {
-        for (word = 0; i < len; i++)
-            word = word << 8 | (unsigned char)str[i];
-        any |= word;
-        hash = (hash ^ word) * 0xff51afd7ed558ccdu;
-    }
+    for (word = 0; i < len; i++)
+        word = word << 8 | (unsigned char)str[i];
+    any |= word;
+    word |= (uint64_t)len << 56;
+    v3 ^= word;
+    CGWP_SIPROUND(v0, v1, v2, v3);
+    v0 ^= word;
+    v2 ^= 0xff;
+    CGWP_SIPROUND(v0, v1, v2, v3);
+    CGWP_SIPROUND(v0, v1, v2, v3);
+    CGWP_SIPROUND(v0, v1, v2, v3);
     if (high != NULL)
         *high = any;
-    return cgwp_hash_mix(hash);
+    return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* The key of an integer an input chooses (a compressed ID): a keyed
+ * bijection, so that equal keys still mean equal integers; the secret
+ * xor and odd multiplier come before the fixed mixer, so that the
+ * integers that share slots under the mixer alone (found by inverting
+ * it) are scattered. */
+static inline uint64_t cgwp_hash_int(const cgwp_hash_key *key, uint64_t x)
+{
+    return cgwp_hash_mix((x ^ key->k0) * (key->k1 | 1));
 }
 
 #endif /* CGW_COMMON_HASH_H */

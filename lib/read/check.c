@@ -1,7 +1,10 @@
 /* check.c - the checks of CGW_READ_CHECK that need a whole part:
  * callees without a block of their own, and inclusive costs that a
  * function cannot have had.  Split blocks and name clashes are found as
- * fn= lines come (emit.c). */
+ * fn= lines come (emit.c).  The inclusive costs are summed per function
+ * for the first CGWR_CHECK_EVENTS events only, so that their memory
+ * follows the functions, not functions times events (a 188 KB file of
+ * thousands of events and functions once needed 2.36 GB). */
 #include "read.h"
 
 static void add(uint64_t *to, const uint64_t *from, size_t count)
@@ -19,7 +22,8 @@ void cgwr_check_block(cgw_reader *r)
     cgwr_fn *func = r->fns[r->fn_index];
     const uint64_t *totals = r->part.totals;
     uint64_t *start = r->block_start;
-    for (size_t i = 0; func->nagg == r->nevents && i < r->nevents; i++) {
+    size_t nchecked = cgwr_checked_events(r);
+    for (size_t i = 0; func->nagg == nchecked && i < nchecked; i++) {
         uint64_t grew = totals[i] - start[i];
         func->agg[i] = grew > UINT64_MAX - func->agg[i] ? UINT64_MAX : func->agg[i] + grew;
         start[i] = totals[i]; /* counted once, however often the block is ended */
@@ -31,7 +35,7 @@ void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *c
     if (callee < 0)
         return;
     cgwr_fn *caller = r->fns[r->fn_index], *callee_fn = r->fns[callee];
-    size_t nevents = r->nevents;
+    size_t nevents = cgwr_checked_events(r);
     if (!callee_fn->called)
         callee_fn->call_line = line;
     callee_fn->called = 1;
@@ -45,7 +49,7 @@ void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *c
 
 void cgwr_check_part(cgw_reader *r)
 {
-    size_t nevents = r->nevents;
+    size_t nevents = cgwr_checked_events(r);
     for (size_t k = 0; k < r->nfns; k++) {
         const cgwr_fn *func = r->fns[k];
         if (func->called && func->blocks == 0)

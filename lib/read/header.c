@@ -119,6 +119,11 @@ static void events_line(cgw_reader *r, const char *cur, const char *end)
     if (count > 200)
         cgwr_diag(r, r->lineno, CGWR_MANY_EVENTS,
                   "%zu events; KCachegrind refuses a file with more than 200", count);
+    if (count > CGWR_CHECK_EVENTS && (r->flags & CGW_READ_CHECK))
+        cgwr_diag(r, r->lineno, CGWR_CHECK_EVENTS_CUT,
+                  "%zu events: inclusive costs are checked for the first %d only "
+                  "(the sums per function would need %zu bytes each)", count,
+                  CGWR_CHECK_EVENTS, 3 * count * sizeof(uint64_t));
     if (size_events(r, count) < 0)
         return;
     pt->pub.events = pt->events;

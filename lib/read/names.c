@@ -12,6 +12,7 @@ void cgwr_names_init(cgw_reader *r)
 {
     r->names.chunk_size = CHUNK;
     r->fn_arena.chunk_size = CHUNK;
+    cgwp_hash_key_init(&r->hash_key);
 }
 
 /* The one copy of str[0..len); NULL (and a sticky ENOMEM) on failure. */
@@ -25,7 +26,7 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len)
     if (cgwp_hash_reserve(&r->pool, &r->alloc, 1024) < 0)
         goto nomem;
     uint64_t high;
-    uint64_t key = cgwp_hash_bytes(str, len, 0, &high);
+    uint64_t key = cgwp_hash_bytes(str, len, &r->hash_key, 0, &high);
     size_t slot = cgwp_hash_start(&r->pool, key);
     for (; r->pool.vals[slot] != 0; slot = cgwp_hash_next(&r->pool, slot)) {
         const cgwr_str *old = (const cgwr_str *)r->pool.vals[slot];
@@ -52,7 +53,7 @@ nomem:
     return NULL;
 }
 
-/* The slot of ID key (cgwp_hash_mix of the ID) in ids: its own, or the
+/* The slot of ID key (cgwp_hash_int of the ID) in ids: its own, or the
  * empty one where it would go. */
 static size_t id_slot(const cgwp_hash *ids, uint64_t key)
 {
@@ -69,7 +70,7 @@ const cgwr_str *cgwr_id_name(cgw_reader *r, int kind, uint64_t id)
     const cgwp_hash *ids = &r->ids[kind];
     if (ids->vals == NULL)
         return NULL;
-    return (const cgwr_str *)ids->vals[id_slot(ids, cgwp_hash_mix(id))];
+    return (const cgwr_str *)ids->vals[id_slot(ids, cgwp_hash_int(&r->hash_key, id))];
 }
 
 static const char *const spec_kind[CGWR_NKINDS] = { "object", "file", "function" };
@@ -89,7 +90,7 @@ const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char 
     const cgwr_str *name = cgwr_intern(r, str, len);
     if (name == NULL)
         return NULL;
-    uint64_t key = cgwp_hash_mix(id);
+    uint64_t key = cgwp_hash_int(&r->hash_key, id);
     size_t slot = id_slot(ids, key);
     if (ids->vals[slot] == 0) {
         cgwp_hash_put(ids, slot, key, (uintptr_t)name);
@@ -200,9 +201,14 @@ void cgwr_ids_reset(cgw_reader *r)
     cgwp_hash_clear(&r->fn_table);
 }
 
-static uint64_t fn_key(const cgwr_str *ob, const cgwr_str *fl, const cgwr_str *name)
+/* The addresses of interned names, whose gaps an input sets with the
+ * lengths of its names: combined with secret odd multipliers, so that
+ * no input can make two triples add up alike. */
+static uint64_t fn_key(const cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
+                       const cgwr_str *name)
 {
-    return cgwp_hash_mix((uintptr_t)ob * 31 + (uintptr_t)fl * 7 + (uintptr_t)name);
+    uint64_t sum = ((uintptr_t)ob * (r->hash_key.k0 | 1) + (uintptr_t)fl) * (r->hash_key.k1 | 1);
+    return cgwp_hash_mix(sum + (uintptr_t)name);
 }
 
 /* The index of function (ob, fl, name) in the part, added when new;
@@ -220,7 +226,7 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
     }
     if (cgwp_hash_reserve(&r->fn_table, &r->alloc, 1024) < 0)
         goto nomem;
-    uint64_t key = fn_key(ob, fl, name);
+    uint64_t key = fn_key(r, ob, fl, name);
     size_t slot = cgwp_hash_start(&r->fn_table, key);
     for (uintptr_t entry; (entry = r->fn_table.vals[slot]) != 0;
          slot = cgwp_hash_next(&r->fn_table, slot)) {
@@ -243,7 +249,7 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
         goto nomem;
     /* from chunks, never moved: a growing array of them was copied at
      * each doubling, into pages the kernel must fault in */
-    size_t nagg = (r->flags & CGW_READ_CHECK) ? r->nevents : 0;
+    size_t nagg = (r->flags & CGW_READ_CHECK) ? cgwr_checked_events(r) : 0;
     size_t size = sizeof(cgwr_fn) + 3 * nagg * sizeof(uint64_t);
     cgwr_fn *func = cgwp_arena_alloc(&r->fn_arena, &r->alloc, size);
     if (func == NULL)

@@ -41,6 +41,7 @@ enum cgwr_code {
     /* the spec's corners and what the main readers crash on or misread */
     CGWR_POSITIONS_ORDER, CGWR_EMPTY_FUNCTION, CGWR_HEX_ID, CGWR_INDENTED_COST,
     CGWR_HEX_PREFIX, CGWR_OB_IN_FUNCTION, CGWR_HEX_STEP, CGWR_GZIP_INPUT,
+    CGWR_CHECK_EVENTS_CUT,
     CGWR_NCODES
 };
 
@@ -60,7 +61,7 @@ typedef struct cgwr_fn {
     const cgwr_str *ob, *fl, *name;
     uint64_t first_line, call_line;
     uint32_t blocks;
-    uint32_t nagg; /* the part's events with CGW_READ_CHECK, else 0 */
+    uint32_t nagg; /* cgwr_checked_events() with CGW_READ_CHECK, else 0 */
     int called, recursive;
     uint64_t agg[]; /* self, outgoing, incoming: 3 x nagg */
 } cgwr_fn;
@@ -131,8 +132,9 @@ struct cgw_reader {
 
     /* names */
     cgwp_arena names;  /* every cgwr_str, for the reader's life */
+    cgwp_hash_key hash_key; /* the secret of the tables below */
     cgwp_hash pool;    /* hash of a string -> its cgwr_str */
-    cgwp_hash ids[CGWR_NKINDS]; /* cgwp_hash_mix(ID) -> cgwr_str, per part */
+    cgwp_hash ids[CGWR_NKINDS]; /* cgwp_hash_int(ID) -> cgwr_str, per part */
     const cgwr_str *unknown; /* "???" */
 
     /* functions of the part */
@@ -317,6 +319,16 @@ void cgwr_body_reset(cgw_reader *r);
 int cgwr_fast_lines(cgw_reader *r);
 
 /* check.c: the whole-part checks of CGW_READ_CHECK */
+
+/* The events whose inclusive costs are checked: the first 64 (Callgrind
+ * writes at most 17), so that the sums of a function take at most
+ * 3 x 64 x 8 bytes whatever the events: line lists. */
+#define CGWR_CHECK_EVENTS 64
+static inline size_t cgwr_checked_events(const cgw_reader *r)
+{
+    return r->nevents < CGWR_CHECK_EVENTS ? r->nevents : CGWR_CHECK_EVENTS;
+}
+
 void cgwr_check_block(cgw_reader *r);
 /* the cost line of a call from line to callee (a function index, or
  * negative after an error) */

@@ -14,6 +14,7 @@ void cgwp_tables_init(cgw_writer *w)
 {
     w->names.chunk_size = CHUNK;
     w->event_names.chunk_size = CHUNK;
+    cgwp_hash_key_init(&w->hash_key);
 }
 
 static int grow_names(cgw_writer *w, cgwp_table *table)
@@ -48,9 +49,10 @@ static uint32_t find(const cgwp_table *table, const char *name, size_t len, uint
 
 /* A name's key: its bytes and the scope that, for a function, is part of
  * its identity. */
-static uint64_t name_key(const char *name, size_t len, uint32_t scope_ob, uint32_t scope_fl)
+static uint64_t name_key(const cgw_writer *w, const char *name, size_t len, uint32_t scope_ob,
+                         uint32_t scope_fl)
 {
-    return cgwp_hash_bytes(name, len, (uint64_t)scope_ob << 32 | scope_fl, NULL);
+    return cgwp_hash_bytes(name, len, &w->hash_key, (uint64_t)scope_ob << 32 | scope_fl, NULL);
 }
 
 static uint32_t recent_slot(const char *name)
@@ -83,7 +85,7 @@ cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *na
     size_t len = strlen(name);
     if (len > UINT32_MAX)
         return cgwp_fail(w, CGW_EINVAL, "a name of %zu bytes is too long", len);
-    uint64_t key = name_key(name, len, scope_ob, scope_fl);
+    uint64_t key = name_key(w, name, len, scope_ob, scope_fl);
     size_t slot = 0;
     uint32_t found = find(table, name, len, scope_ob, scope_fl, key, &slot);
     if (found != 0) {
@@ -122,7 +124,7 @@ const cgwp_name *cgwp_lookup(const cgw_writer *w, int kind, const char *name)
     const cgwp_table *table = &w->tables[kind];
     size_t len = strlen(name);
     size_t slot;
-    uint32_t found = find(table, name, len, 0, 0, name_key(name, len, 0, 0), &slot);
+    uint32_t found = find(table, name, len, 0, 0, name_key(w, name, len, 0, 0), &slot);
     return found ? &table->names[found - 1] : NULL;
 }
 

@@ -104,6 +104,7 @@ struct cgw_writer {
     uint64_t *totals;
     uint64_t room; /* every total can take this much more without wrapping */
     cgwp_table tables[CGWP_NTABLES];
+    cgwp_hash_key hash_key; /* the secret of the tables' indexes */
     cgwp_arena names;                /* body names of this part */
     cgwp_arena event_names;
     uint32_t next_ob, next_fl;       /* chosen by cgw_object/cgw_file */
