@@ -27,6 +27,9 @@
  * sink after it.  A caller may therefore ignore every status and check once,
  * at cgw_close() or cgw_finish().
  *
+ * (One installed header by design, so it is long: every call is documented
+ * here, in the order of its lifecycle.)
+ *
  * No call prints, aborts, or allocates per cost line.  Memory comes from the
  * allocator in cgw_options (libc's when NULL).  A writer is not thread-safe;
  * distinct writers are independent (the library has no global mutable state).

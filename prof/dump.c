@@ -340,6 +340,44 @@ static void dump_free(dump *d)
     prof_lines_free(d->lines);
 }
 
+/* The header of thread k's part: what was folded into it, or not
+ * recorded, as desc: lines. */
+static void part_notes(const dump *d, cgw_writer *w, size_t k)
+{
+    char note[64];
+    uint64_t folded = d->threads[k]->folded;
+    if (folded != 0) {
+        snprintf(note, sizeof note, "%llu finished threads folded into this part",
+                 (unsigned long long)folded);
+        cgw_add_desc(w, "Threads", note);
+    }
+    uint64_t dropped = prof_load(&d->threads[k]->dropped);
+    if (dropped != 0) {
+        snprintf(note, sizeof note, "%llu calls not recorded (out of memory)",
+                 (unsigned long long)dropped);
+        cgw_add_desc(w, "Warning", note);
+    }
+}
+
+/* A part for each thread that made calls; thread: only when there are
+ * several: Qt Creator stops reading the header at it. */
+static void write_parts(dump *d, cgw_writer *w, fnsum *sum)
+{
+    size_t busy = 0, parts = 0;
+    for (size_t k = 0; k < d->nthreads; k++)
+        busy += d->nsnaps[k] != 0;
+    for (size_t k = 0; k < d->nthreads; k++) {
+        if (d->nsnaps[k] == 0)
+            continue;
+        if (parts++ > 0)
+            cgw_new_part(w);
+        if (busy > 1)
+            cgw_set_thread(w, d->threads[k]->number);
+        part_notes(d, w, k);
+        write_thread(d, w, k, sum);
+    }
+}
+
 /* Write every thread's profile to path (into d->fd when it is not -1):
  * 0, or -1 with errno set and a message in err. */
 static int write_profile(dump *d, const char *path, char *err, size_t errlen)
@@ -368,34 +406,7 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
         errno = e;
         return -1;
     }
-    /* thread: only when there are several: Qt Creator stops reading the
-     * header at it */
-    size_t busy = 0, parts = 0;
-    for (size_t k = 0; k < d->nthreads; k++)
-        busy += d->nsnaps[k] != 0;
-    for (size_t k = 0; k < d->nthreads; k++) {
-        if (d->nsnaps[k] == 0)
-            continue;
-        if (parts++ > 0)
-            cgw_new_part(w);
-        if (busy > 1)
-            cgw_set_thread(w, d->threads[k]->number);
-        uint64_t folded = d->threads[k]->folded;
-        if (folded != 0) {
-            char note[64];
-            snprintf(note, sizeof note, "%llu finished threads folded into this part",
-                     (unsigned long long)folded);
-            cgw_add_desc(w, "Threads", note);
-        }
-        uint64_t dropped = prof_load(&d->threads[k]->dropped);
-        if (dropped != 0) {
-            char note[64];
-            snprintf(note, sizeof note, "%llu calls not recorded (out of memory)",
-                     (unsigned long long)dropped);
-            cgw_add_desc(w, "Warning", note);
-        }
-        write_thread(d, w, k, sum);
-    }
+    write_parts(d, w, sum);
     free(sum);
     cgw_status st = cgw_finish(w);
     if (st != CGW_OK) {
