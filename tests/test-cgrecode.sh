@@ -94,4 +94,26 @@ if [ -n "$CORPUS" ] && [ -f "$CORPUS/valgrind319-line.callgrind" ]; then
     [ "$(totals "$f")" = "$(totals "$tmp/vg")" ] || fail "corpus totals differ"
     echo "valgrind319-line: $(wc -c <"$f") bytes, --compact $(wc -c <"$tmp/vg")"
 fi
+
+# getopt_long: --opt=value, options after the file, "--", one wording for
+# usage errors
+"$CGRECODE" "$tmp/in" --positions=line --output="$tmp/g1" || fail "--positions=line after FILE: exit $?"
+cmp -s "$tmp/g1" "$tmp/portable" || fail "--positions=line after FILE differs"
+"$CGRECODE" "$tmp/in" --jumps --compact >"$tmp/g2" || fail "--jumps --compact after FILE: exit $?"
+cmp -s "$tmp/g2" "$tmp/compact" || fail "options after FILE differ from before it"
+cp "$tmp/in" "$tmp/-x"
+in_tmp "$CGRECODE" --compact --jumps -- -x >"$tmp/g3" || fail "-- -x: exit $?"
+cmp -s "$tmp/g3" "$tmp/compact" || fail "-- -x differs"
+usage_error cgrecode "$CGRECODE" --positions=nope "$tmp/in"
+usage_error cgrecode "$CGRECODE" --positions
+usage_error cgrecode "$CGRECODE" --frobnicate "$tmp/in"
+usage_error cgrecode "$CGRECODE" "$tmp/in" --compact=1
+usage_error cgrecode "$CGRECODE" "$tmp/in" -Z
+usage_error cgrecode "$CGRECODE" "$tmp/in" "$tmp/in"
+usage_error cgrecode "$CGRECODE" --mod-filename s/a/b/ "$tmp/in"
+usage_error cgrecode "$CGRECODE"
+in_tmp "$CGRECODE" -x >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "^cgrecode: unknown option '-x'" "$tmp/err" || fail "-x without --: $rc $(cat "$tmp/err")"
+"$CGRECODE" --help | grep -q '^usage: cgrecode' || fail "--help"
+"$CGRECODE" --version | grep -q '^cgrecode (libcgw) [0-9]' || fail "--version"
 echo "cgrecode: modes, stdin, errors and exit codes right"

@@ -91,3 +91,24 @@ grep -qF "cgverify: $tmp/fifo: bus error while reading: the file was truncated" 
     fail "SIGBUS message: $(cat "$tmp/err")"
 
 echo "cgverify: exit codes, plain, strict, quiet, stdin, JSON output and SIGBUS as documented"
+
+# getopt_long: options after files, "--", one wording for usage errors in
+# all six tools
+"$CGVERIFY" "$tmp/warn" --strict >/dev/null; rc=$?
+[ $rc -eq 1 ] || fail "--strict after FILE: exit $rc"
+"$CGVERIFY" "$tmp/good" -q >"$tmp/out" || fail "-q after FILE: exit $?"
+[ -s "$tmp/out" ] && fail "-q after FILE printed $(cat "$tmp/out")"
+cp "$tmp/good" "$tmp/--strict"
+in_tmp "$CGVERIFY" -q -- --strict good || fail "-- --strict (a file): exit $?"
+usage_error cgverify "$CGVERIFY"
+usage_error cgverify "$CGVERIFY" --frobnicate "$tmp/good"
+usage_error cgverify "$CGVERIFY" "$tmp/good" --json=yes
+usage_error cgverify "$CGVERIFY" -qZ "$tmp/good"
+grep -q "^cgverify: unknown option '-Z'" "$tmp/usage.err" || fail "-qZ: $(cat "$tmp/usage.err")"
+usage_error cgmerge "$CGMERGE" --frobnicate "$tmp/good"
+usage_error cgmerge "$CGMERGE" --positions=nope "$tmp/good"
+usage_error cgdiff "$CGDIFF" --top=x "$tmp/good" "$tmp/good"
+usage_error cgdiff "$CGDIFF" "$tmp/good" "$tmp/good" --top
+usage_error cgconvert "${CGCONVERT:-./tools/cgconvert}" --frobnicate
+"$CGVERIFY" --help | grep -q '^usage: cgverify' || fail "--help"
+"$CGVERIFY" --version | grep -q '^cgverify (libcgw) [0-9]' || fail "--version"

@@ -1,6 +1,7 @@
 /* cgverify - check Callgrind profiles: re-parse, check, round-trip, totals.
  * A thin tool over the libcgw reader: argument parsing and printing. */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,33 +205,44 @@ static int verify(const char *path, tool_text *out)
     return valid ? 0 : 1;
 }
 
-int main(int argc, char **argv)
+enum { O_STRICT = TOOL_O_NEXT, O_JSON, O_ROUNDTRIP };
+
+static const struct option longopts[] = {
+    { "strict", no_argument, NULL, O_STRICT },
+    { "quiet", no_argument, NULL, 'q' },
+    { "json", no_argument, NULL, O_JSON },
+    { "roundtrip", no_argument, NULL, O_ROUNDTRIP },
+    { "help", no_argument, NULL, TOOL_O_HELP },
+    { "version", no_argument, NULL, TOOL_O_VERSION },
+    { NULL, 0, NULL, 0 }
+};
+
+/* 0 to go on, else 1 + the exit status. */
+static int parse(int argc, char **argv)
 {
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        } else if (!strcmp(a, "--strict")) {
-            strict = 1;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            quiet = 1;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--roundtrip")) {
-            roundtrip = 1;
-        } else if (tool_info_option("cgverify", usage, a) == 0) {
-            return 0;
-        } else {
-            fprintf(stderr, "cgverify: unknown option %s\n%s", a, usage);
-            return 2;
+    int c;
+    while ((c = tool_getopt("cgverify", argc, argv, "hq", longopts)) != -1) {
+        switch (c) {
+        case O_STRICT: strict = 1; break;
+        case 'q': quiet = 1; break;
+        case O_JSON: json = 1; break;
+        case O_ROUNDTRIP: roundtrip = 1; break;
+        case 'h': case TOOL_O_HELP: return 1 + tool_info_option("cgverify", usage, "-h");
+        case TOOL_O_VERSION: return 1 + tool_info_option("cgverify", usage, "--version");
+        default: fputs(usage, stderr); return 3; /* said by tool_getopt() */
         }
     }
-    if (i == argc) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    if (optind == argc)
+        return 1 + tool_usage_error("cgverify", usage, "no input");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    int i = parse(argc, argv);
+    if (i != 0)
+        return i - 1;
+    i = optind;
     tool_text out = { 0 };
     tool_add(&out, "{\"files\":[", 10);
     int worst = 0;
