@@ -1,11 +1,13 @@
 /* cgrecode - write any Callgrind or Cachegrind file again through the
  * libcgw writer (cgw_recode()): portable by default, or compact. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cgw.h>
@@ -120,6 +122,36 @@ static int parse(int argc, char **argv, opts *o)
     return 0;
 }
 
+/* Where the profile starts on stdout when it can be taken back there: a
+ * regular file that stderr does not share (its messages would go too);
+ * -1 for a pipe, a terminal or such a file. */
+static off_t stdout_start(void)
+{
+    struct stat so, se;
+    if (fstat(STDOUT_FILENO, &so) != 0 || !S_ISREG(so.st_mode))
+        return -1;
+    if (fstat(STDERR_FILENO, &se) == 0 && se.st_dev == so.st_dev && se.st_ino == so.st_ino)
+        return -1;
+    int fl = fcntl(STDOUT_FILENO, F_GETFL);
+    if (fl < 0)
+        return -1;
+    return (fl & O_APPEND) ? so.st_size : lseek(STDOUT_FILENO, 0, SEEK_CUR);
+}
+
+/* The profile refused (w freed): nothing of it stays at out, or say
+ * what did go to stdout. */
+static void take_back(const char *out, off_t start)
+{
+    if (out != NULL)
+        fputs("cgrecode: nothing written\n", stderr);
+    else if (start >= 0 && ftruncate(STDOUT_FILENO, start) == 0 &&
+             lseek(STDOUT_FILENO, start, SEEK_SET) == start)
+        fputs("cgrecode: nothing written (stdout cut back to where it was)\n", stderr);
+    else
+        fputs("cgrecode: what went to stdout is an incomplete profile: discard it "
+              "(-o FILE writes nothing in this case)\n", stderr);
+}
+
 int main(int argc, char **argv)
 {
     opts o = { { "cgrecode", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, { 0, 0, 0, NULL }, 0,
@@ -155,11 +187,11 @@ int main(int argc, char **argv)
         free(in.mem.p);
         return 2;
     }
+    off_t start = out == NULL ? stdout_start() : -1;
     cgw_status st = cgw_recode(r, w, flags);
     rc = 0;
     if (st == CGW_OK && in.errors > 0 && !force) {
-        fprintf(stderr, "cgrecode: %s: %" PRIu64 " errors in the input; nothing written\n",
-                file, in.errors);
+        fprintf(stderr, "cgrecode: %s: %" PRIu64 " errors in the input\n", file, in.errors);
         rc = 1;
     } else if (st == CGW_OK) {
         st = cgw_finish(w);
@@ -169,6 +201,8 @@ int main(int argc, char **argv)
         rc = st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
     }
     cgw_free(w);
+    if (rc != 0)
+        take_back(out, start);
     cgw_reader_close(r);
     free(in.mem.p);
     return rc;
