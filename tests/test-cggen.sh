@@ -48,3 +48,23 @@ fi
 "$CGGEN" -o "$tmp/no/such/dir/x" 2>/dev/null; rc=$?
 [ $rc -eq 2 ] || fail "an unwritable path: exit $rc"
 echo "cggen: deterministic, sized, strictly valid, exit codes right"
+
+# getopt_long: --opt=value, options in any order, "--", one wording for
+# usage errors
+"$CGGEN" --seed=7 --output="$tmp/g1" || fail "--seed=7 --output=: exit $?"
+cmp -s "$tmp/a" "$tmp/g1" || fail "--seed=7 differs from --seed 7"
+"$CGGEN" -o "$tmp/g2" --seed 7 -- || fail "-o first, then --seed, then --: exit $?"
+cmp -s "$tmp/a" "$tmp/g2" || fail "-o before --seed gives other bytes"
+"$CGGEN" --see=7 -o "$tmp/g3" && cmp -s "$tmp/a" "$tmp/g3" || fail "an unambiguous prefix (--see)"
+usage_error cggen "$CGGEN" --seed=x
+usage_error cggen "$CGGEN" --seed
+usage_error cggen "$CGGEN" --frobnicate
+usage_error cggen "$CGGEN" --inline=1
+usage_error cggen "$CGGEN" -Z
+usage_error cggen "$CGGEN" --seed 1 -- extra
+usage_error cggen "$CGGEN" extra
+"$CGGEN" --seed=x 2>&1 | grep -q "^cggen: bad value for --seed: 'x'$" || fail "--seed=x message"
+"$CGGEN" --seed 2>&1 | grep -q "^cggen: a value is needed after '--seed'$" || fail "--seed message"
+"$CGGEN" --help | grep -q '^usage: cggen' || fail "--help"
+"$CGGEN" --version | grep -q '^cggen (libcgw) [0-9]' || fail "--version"
+exit 0

@@ -94,4 +94,50 @@ if [ -n "$CORPUS" ] && [ -f "$CORPUS/valgrind319-line.callgrind" ]; then
     [ "$(totals "$f")" = "$(totals "$tmp/vg")" ] || fail "corpus totals differ"
     echo "valgrind319-line: $(wc -c <"$f") bytes, --compact $(wc -c <"$tmp/vg")"
 fi
+
+# a bad input past the writer's first flush: a regular file as stdout is
+# cut back to where it was (">>" keeps what was there), a pipe is told
+# the truth; -o writes nothing
+"$CGGEN" --seed 1 --size 1M -o "$tmp/big" || fail "cggen 1M"
+{ cat "$tmp/big"; printf 'fn=(99999)\n1 1\n'; } >"$tmp/badbig"
+"$CGRECODE" "$tmp/badbig" >"$tmp/so" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "bad input to stdout: exit $rc"
+[ -s "$tmp/so" ] && fail "bad input: $(wc -c <"$tmp/so") bytes left on stdout"
+grep -q '^cgrecode: nothing written (stdout cut back to where it was)$' "$tmp/err" || fail "stdout file: $(cat "$tmp/err")"
+echo kept >"$tmp/so"
+"$CGRECODE" "$tmp/badbig" >>"$tmp/so" 2>/dev/null
+[ "$(cat "$tmp/so")" = kept ] || fail ">> stdout: $(wc -c <"$tmp/so") bytes, not the line kept"
+"$CGRECODE" "$tmp/badbig" 2>"$tmp/err" | wc -c >"$tmp/n"
+[ "$(cat "$tmp/n")" -gt 0 ] || fail "the pipe case needs a flush to test the message"
+grep -q '^cgrecode: what went to stdout is an incomplete profile: discard it' "$tmp/err" ||
+    fail "pipe: $(cat "$tmp/err")"
+grep -q 'nothing written' "$tmp/err" && fail "pipe: says nothing written"
+"$CGRECODE" "$tmp/badbig" -o "$tmp/bo" 2>"$tmp/err"
+[ -e "$tmp/bo" ] && fail "-o left a file"
+grep -q '^cgrecode: nothing written$' "$tmp/err" || fail "-o: $(cat "$tmp/err")"
+"$CGRECODE" "$tmp/badbig" >"$tmp/so2" 2>&1
+grep -q '^cgrecode: what went to stdout is an incomplete profile' "$tmp/so2" ||
+    fail "stdout and stderr one file: the messages must stay"
+
+# getopt_long: --opt=value, options after the file, "--", one wording for
+# usage errors
+"$CGRECODE" "$tmp/in" --positions=line --output="$tmp/g1" || fail "--positions=line after FILE: exit $?"
+cmp -s "$tmp/g1" "$tmp/portable" || fail "--positions=line after FILE differs"
+"$CGRECODE" "$tmp/in" --jumps --compact >"$tmp/g2" || fail "--jumps --compact after FILE: exit $?"
+cmp -s "$tmp/g2" "$tmp/compact" || fail "options after FILE differ from before it"
+cp "$tmp/in" "$tmp/-x"
+in_tmp "$CGRECODE" --compact --jumps -- -x >"$tmp/g3" || fail "-- -x: exit $?"
+cmp -s "$tmp/g3" "$tmp/compact" || fail "-- -x differs"
+usage_error cgrecode "$CGRECODE" --positions=nope "$tmp/in"
+usage_error cgrecode "$CGRECODE" --positions
+usage_error cgrecode "$CGRECODE" --frobnicate "$tmp/in"
+usage_error cgrecode "$CGRECODE" "$tmp/in" --compact=1
+usage_error cgrecode "$CGRECODE" "$tmp/in" -Z
+usage_error cgrecode "$CGRECODE" "$tmp/in" "$tmp/in"
+usage_error cgrecode "$CGRECODE" --mod-filename s/a/b/ "$tmp/in"
+usage_error cgrecode "$CGRECODE"
+in_tmp "$CGRECODE" -x >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "^cgrecode: unknown option '-x'" "$tmp/err" || fail "-x without --: $rc $(cat "$tmp/err")"
+"$CGRECODE" --help | grep -q '^usage: cgrecode' || fail "--help"
+"$CGRECODE" --version | grep -q '^cgrecode (libcgw) [0-9]' || fail "--version"
 echo "cgrecode: modes, stdin, errors and exit codes right"

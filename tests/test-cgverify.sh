@@ -67,13 +67,46 @@ fi
 printf 'events: Ir\nfn=a\n1 18446744073709551615\ntotals: 18446744073709551615\n' >"$tmp/big"
 "$CGVERIFY" --json "$tmp/good" "$tmp/bad" "$tmp/big" >"$tmp/json"; rc=$?
 [ $rc -eq 1 ] || fail "--json exit $rc"
-want_good='{"path":"'"$tmp"'/good","valid":true,"errors":0,"warnings":0,"parts":[{"part":1,"events":["Ir"],"totals":[3],"summary":[3],"totals_line":[3],"cost_lines":1,"calls":0,"functions":1}],"diagnostics":[]}'
+want_good='{"path":"'"$tmp"'/good","valid":true,"read_error":null,"errors":0,"warnings":0,"parts":[{"part":1,"events":["Ir"],"totals":[3],"summary":[3],"totals_line":[3],"cost_lines":1,"calls":0,"functions":1}],"diagnostics":[]}'
 grep -qF "$want_good" "$tmp/json" || fail "--json good: $(cat "$tmp/json")"
 grep -qF '"summary":null,"totals_line":null' "$tmp/json" || fail "--json nulls: $(cat "$tmp/json")"
-grep -qF '{"line":3,"severity":"error","code":"undefined-id","message":"function ID (2) is used' "$tmp/json" ||
+grep -qF '{"line":3,"severity":"error","fails":true,"code":"undefined-id","message":"function ID (2) is used' "$tmp/json" ||
     fail "--json diagnostic: $(cat "$tmp/json")"
 grep -qF '"totals":[18446744073709551615]' "$tmp/json" || fail "--json 64-bit: $(cat "$tmp/json")"
-case $(head -c 10 "$tmp/json") in '{"files":[') ;; *) fail "--json start";; esac
+case $(head -c 36 "$tmp/json") in '{"format":2,"strict":false,"files":[') ;; *) fail "--json start";; esac
+
+# --json is valid UTF-8 JSON whatever the bytes: a name with invalid
+# UTF-8 (each bad byte U+FFFD), a file name with one, an excerpt cut in
+# the middle of a character (left out), a file that cannot be read (in
+# the output with its error); a warning stays "warning" under --strict,
+# with "fails" saying it fails the run
+jsoncheck() {
+    command -v python3 >/dev/null 2>&1 || return 0
+    python3 -c 'import json,sys; json.loads(sys.stdin.buffer.read().decode("utf-8"))' <"$1" ||
+        fail "$2: not valid UTF-8 JSON: $(cat "$1")"
+}
+e19=$(printf '\303\251%.0s' 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19)
+bad8=$(printf '\377')
+printf '# callgrind format\nversion: 1\npositions: line\nevents: Ir\nfl=(1) a\377\376b.c\nfn=(1) m\303\n1 3\nx%s%s 5\n' "$e19" "$e19" >"$tmp/u8-$bad8"
+"$CGVERIFY" --json --strict "$tmp/u8-$bad8" "$tmp/warn" "$tmp/missing" >"$tmp/json8" 2>"$tmp/err8"; rc=$?
+[ $rc -eq 2 ] || fail "--json with a missing file: exit $rc"
+jsoncheck "$tmp/json8" "--json on crafted bytes"
+grep -qF '"path":"'"$tmp"'/u8-\ufffd"' "$tmp/json8" || fail "invalid file name: $(cat "$tmp/json8")"
+grep -qF 'name \"a\ufffd\ufffdb.c\" is not valid UTF-8' "$tmp/json8" || fail "invalid name: $(cat "$tmp/json8")"
+grep -qF 'name \"m\ufffd\" is not valid' "$tmp/json8" || fail "a name's cut character: $(cat "$tmp/json8")"
+grep -qF '"message":"unknown line \"x'"$e19"'\""' "$tmp/json8" ||
+    fail "an excerpt cut in a character: $(cat "$tmp/json8")"
+grep -qF '"severity":"warning","fails":true,"code":"no-positions"' "$tmp/json8" ||
+    fail "--strict warning: $(cat "$tmp/json8")"
+grep -q '"severity":"error","fails":[a-z]*,"code":"no-positions"' "$tmp/json8" &&
+    fail "--strict made a warning an error"
+grep -qF '{"path":"'"$tmp"'/missing","valid":false,"read_error":"No such file or directory","errors":0,"warnings":0,"parts":[],"diagnostics":[]}]}' "$tmp/json8" ||
+    fail "missing file: $(cat "$tmp/json8")"
+grep -qF "cgverify: $tmp/missing: No such file or directory" "$tmp/err8" || fail "missing file on stderr"
+"$CGVERIFY" --json "$tmp/warn" >"$tmp/json9" || fail "--json warnings alone: exit $?"
+grep -qF '"severity":"warning","fails":false' "$tmp/json9" || fail "a warning without --strict: $(cat "$tmp/json9")"
+jsoncheck "$tmp/json9" "--json warnings"
+jsoncheck "$tmp/json" "--json"
 # A file that shrinks under its mapping raises SIGBUS: cgverify names the
 # file it was reading and exits 2, as for an I/O error.  The signal is sent
 # while it waits on a FIFO (read, not mapped), past its start.
@@ -91,3 +124,24 @@ grep -qF "cgverify: $tmp/fifo: bus error while reading: the file was truncated" 
     fail "SIGBUS message: $(cat "$tmp/err")"
 
 echo "cgverify: exit codes, plain, strict, quiet, stdin, JSON output and SIGBUS as documented"
+
+# getopt_long: options after files, "--", one wording for usage errors in
+# all six tools
+"$CGVERIFY" "$tmp/warn" --strict >/dev/null; rc=$?
+[ $rc -eq 1 ] || fail "--strict after FILE: exit $rc"
+"$CGVERIFY" "$tmp/good" -q >"$tmp/out" || fail "-q after FILE: exit $?"
+[ -s "$tmp/out" ] && fail "-q after FILE printed $(cat "$tmp/out")"
+cp "$tmp/good" "$tmp/--strict"
+in_tmp "$CGVERIFY" -q -- --strict good || fail "-- --strict (a file): exit $?"
+usage_error cgverify "$CGVERIFY"
+usage_error cgverify "$CGVERIFY" --frobnicate "$tmp/good"
+usage_error cgverify "$CGVERIFY" "$tmp/good" --json=yes
+usage_error cgverify "$CGVERIFY" -qZ "$tmp/good"
+grep -q "^cgverify: unknown option '-Z'" "$tmp/usage.err" || fail "-qZ: $(cat "$tmp/usage.err")"
+usage_error cgmerge "$CGMERGE" --frobnicate "$tmp/good"
+usage_error cgmerge "$CGMERGE" --positions=nope "$tmp/good"
+usage_error cgdiff "$CGDIFF" --top=x "$tmp/good" "$tmp/good"
+usage_error cgdiff "$CGDIFF" "$tmp/good" "$tmp/good" --top
+usage_error cgconvert "${CGCONVERT:-./tools/cgconvert}" --frobnicate
+"$CGVERIFY" --help | grep -q '^usage: cgverify' || fail "--help"
+"$CGVERIFY" --version | grep -q '^cgverify (libcgw) [0-9]' || fail "--version"

@@ -207,7 +207,7 @@ static int from_folded(int argc, char **argv, args *a)
     int c, rc = 0;
     const char *event = NULL;
     optind = 1;
-    while (rc == 0 && (c = getopt_long(argc, argv, "-o:h", longopts, NULL)) != -1) {
+    while (rc == 0 && (c = tool_getopt("cgconvert", argc, argv, "-o:h", longopts)) != -1) {
         if (c == OPT_EVENT)
             event = optarg;
         else if (c == 1)
@@ -222,7 +222,7 @@ static int from_folded(int argc, char **argv, args *a)
 static int parse(int argc, char **argv, args *a)
 {
     int c;
-    while ((c = getopt_long(argc, argv, "-o:h", longopts, NULL)) != -1) {
+    while ((c = tool_getopt("cgconvert", argc, argv, "-o:h", longopts)) != -1) {
         switch (c) {
         case OPT_FROM: a->from = optarg; break;
         case OPT_TO: a->to = optarg; break;
@@ -232,7 +232,7 @@ static int parse(int argc, char **argv, args *a)
         case 'h': fputs(usage, stdout); return 0;
         case 'V': printf("cgconvert (libcgw) %s\n", cgw_version()); return 0;
         case 1: a->file = optarg; a->nfiles++; break;
-        default: return fail_usage("bad arguments", NULL);
+        default: fputs(usage, stderr); return 2; /* said by tool_getopt() */
         }
     }
     if ((a->from == NULL) == (a->to == NULL))

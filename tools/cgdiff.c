@@ -51,7 +51,7 @@ static int parse(int argc, char **argv, opts *o)
 {
     int c, k;
     char *end;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+    while ((c = tool_getopt("cgdiff", argc, argv, "ho:", longopts)) != -1) {
         if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
             if (k > 0)
                 return k;

@@ -1,5 +1,6 @@
 /* cggen - write a synthetic Callgrind profile (cgw_generate()). */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,10 +19,81 @@ static const char usage[] =
     "The same arguments give the same bytes.  Exit 0, or 2 on a usage or\n"
     "I/O error.\n";
 
-static int bad(const char *opt, const char *val)
+enum { O_SEED = TOOL_O_NEXT, O_SIZE, O_POS, O_INLINE, O_JUMPS, O_COMPACT, O_FUNCTIONS,
+       O_FILES, O_OBJECTS, O_EVENTS, O_CALLS, O_PARTS };
+
+static const struct option longopts[] = {
+    { "seed", required_argument, NULL, O_SEED },
+    { "size", required_argument, NULL, O_SIZE },
+    { "positions", required_argument, NULL, O_POS },
+    { "inline", no_argument, NULL, O_INLINE },
+    { "jumps", no_argument, NULL, O_JUMPS },
+    { "compact", no_argument, NULL, O_COMPACT },
+    { "functions", required_argument, NULL, O_FUNCTIONS },
+    { "files", required_argument, NULL, O_FILES },
+    { "objects", required_argument, NULL, O_OBJECTS },
+    { "events", required_argument, NULL, O_EVENTS },
+    { "calls-per-fn", required_argument, NULL, O_CALLS },
+    { "parts", required_argument, NULL, O_PARTS },
+    { "output", required_argument, NULL, 'o' },
+    { "help", no_argument, NULL, TOOL_O_HELP },
+    { "version", no_argument, NULL, TOOL_O_VERSION },
+    { NULL, 0, NULL, 0 }
+};
+
+/* The unsigned field of g that option c sets; NULL for another c. */
+static unsigned *count_field(cgw_gen_options *g, int c)
 {
-    fprintf(stderr, "cggen: bad value for %s: '%s'\n%s", opt, val ? val : "", usage);
-    return 2;
+    switch (c) {
+    case O_FUNCTIONS: return &g->functions;
+    case O_FILES: return &g->files;
+    case O_OBJECTS: return &g->objects;
+    case O_EVENTS: return &g->events;
+    case O_CALLS: return &g->calls_per_fn;
+    case O_PARTS: return &g->parts;
+    default: return NULL;
+    }
+}
+
+/* Option c with value v into g, wo or *out: 0, or -1 when v is bad. */
+static int take(int c, const char *v, cgw_gen_options *g, cgw_options *wo, const char **out)
+{
+    unsigned *field = count_field(g, c);
+    uint64_t x;
+    switch (c) {
+    case O_SEED: return tool_uint(v, UINT64_MAX, &g->seed);
+    case O_SIZE: return tool_size(v, &g->size);
+    case O_POS: return tool_positions(v, wo);
+    case O_INLINE: g->flags |= CGW_GEN_INLINE; return 0;
+    case O_JUMPS: g->flags |= CGW_GEN_JUMPS; return 0;
+    case O_COMPACT: wo->flags |= CGW_COMPACT; return 0;
+    case 'o': *out = v; return 0;
+    default:
+        if (field == NULL || tool_uint(v, UINT32_MAX, &x) < 0)
+            return -1;
+        *field = (unsigned)x;
+        return 0;
+    }
+}
+
+/* 0 to go on, else 1 + the exit status. */
+static int parse(int argc, char **argv, cgw_gen_options *g, cgw_options *wo, const char **out)
+{
+    int c;
+    while ((c = tool_getopt("cggen", argc, argv, "ho:", longopts)) != -1) {
+        if (c == 'h' || c == TOOL_O_HELP || c == TOOL_O_VERSION)
+            return 1 + tool_info_option("cggen", usage, c == TOOL_O_VERSION ? "--version" : "-h");
+        if (c == '?') { /* said by tool_getopt() */
+            fputs(usage, stderr);
+            return 3;
+        }
+        if (take(c, optarg, g, wo, out) < 0)
+            return 1 + tool_usage_error("cggen", usage, "bad value for --%s: '%s'",
+                                        tool_option_name(longopts, c), optarg);
+    }
+    if (optind < argc)
+        return 1 + tool_usage_error("cggen", usage, "unexpected argument '%s'", argv[optind]);
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -30,51 +102,9 @@ int main(int argc, char **argv)
     cgw_gen_defaults(&g);
     cgw_options wo = { CGW_POS_LINE, 0, 0, NULL };
     const char *out = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        uint64_t x;
-        unsigned *field = !strcmp(a, "--functions")      ? &g.functions
-                        : !strcmp(a, "--files")          ? &g.files
-                        : !strcmp(a, "--objects")        ? &g.objects
-                        : !strcmp(a, "--events")         ? &g.events
-                        : !strcmp(a, "--calls-per-fn")   ? &g.calls_per_fn
-                        : !strcmp(a, "--parts")          ? &g.parts
-                        : NULL;
-        if (field != NULL) {
-            if (v == NULL || tool_uint(v, UINT32_MAX, &x) < 0)
-                return bad(a, v);
-            *field = (unsigned)x;
-            i++;
-        } else if (!strcmp(a, "--seed")) {
-            if (v == NULL || tool_uint(v, UINT64_MAX, &g.seed) < 0)
-                return bad(a, v);
-            i++;
-        } else if (!strcmp(a, "--size")) {
-            if (v == NULL || tool_size(v, &g.size) < 0)
-                return bad(a, v);
-            i++;
-        } else if (!strcmp(a, "--positions")) {
-            if (v == NULL || tool_positions(v, &wo) < 0)
-                return bad(a, v);
-            i++;
-        } else if (!strcmp(a, "-o")) {
-            if (v == NULL)
-                return bad(a, v);
-            out = v;
-            i++;
-        } else if (!strcmp(a, "--inline")) {
-            g.flags |= CGW_GEN_INLINE;
-        } else if (!strcmp(a, "--jumps")) {
-            g.flags |= CGW_GEN_JUMPS;
-        } else if (!strcmp(a, "--compact")) {
-            wo.flags |= CGW_COMPACT;
-        } else if (tool_info_option("cggen", usage, a) == 0) {
-            return 0;
-        } else {
-            fprintf(stderr, "cggen: unknown argument %s\n%s", a, usage);
-            return 2;
-        }
-    }
+    int rc = parse(argc, argv, &g, &wo, &out);
+    if (rc != 0)
+        return rc - 1;
     cgw_writer *w = tool_open_output("cggen", out, &wo);
     if (w == NULL)
         return 2;

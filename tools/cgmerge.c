@@ -43,7 +43,7 @@ typedef struct opts {
 static int parse(int argc, char **argv, opts *o)
 {
     int c, k;
-    while ((c = getopt_long(argc, argv, "ho:", longopts, NULL)) != -1) {
+    while ((c = tool_getopt("cgmerge", argc, argv, "ho:", longopts)) != -1) {
         if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
             if (k > 0)
                 return k;

@@ -1,10 +1,13 @@
 /* cgrecode - write any Callgrind or Cachegrind file again through the
  * libcgw writer (cgw_recode()): portable by default, or compact. */
 #include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cgw.h>
@@ -13,7 +16,7 @@
 
 static const char usage[] =
     "usage: cgrecode [--compact] [--positions line|instr|instr,line] [--jumps]\n"
-    "                [-o FILE] FILE\n"
+    "                [--force] [-o FILE] FILE\n"
     "Read a Callgrind or Cachegrind profile ('-' reads stdin) and write it again\n"
     "through libcgw to FILE (atomically) or to stdout; a FILE ending in .gz is\n"
     "gzip-compressed (the input may be gzip too).  By default the output is\n"
@@ -72,40 +75,94 @@ static unsigned input_positions(input *in)
     return m;
 }
 
-int main(int argc, char **argv)
+enum { O_COMPACT = TOOL_O_NEXT, O_JUMPS, O_POS };
+
+static const struct option longopts[] = {
+    { "compact", no_argument, NULL, O_COMPACT },
+    { "jumps", no_argument, NULL, O_JUMPS },
+    { "positions", required_argument, NULL, O_POS },
+    TOOL_INPUT_OPTIONS
+};
+
+typedef struct opts {
+    tool_inputs in; /* its force and out */
+    cgw_options wo;
+    unsigned flags;
+    const char *file;
+} opts;
+
+/* 0 to go on, else 1 + the exit status. */
+static int parse(int argc, char **argv, opts *o)
 {
-    cgw_options wo = { 0, 0, 0, NULL };
-    unsigned flags = 0;
-    int force = 0;
-    const char *out = NULL, *file = NULL;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--compact")) {
-            wo.flags |= CGW_COMPACT;
-        } else if (!strcmp(a, "--force")) {
-            force = 1;
-        } else if (!strcmp(a, "--jumps")) {
-            flags |= CGW_RECODE_JUMPS;
-        } else if (!strcmp(a, "--positions") && i + 1 < argc) {
-            if (tool_positions(argv[++i], &wo) < 0) {
-                fprintf(stderr, "cgrecode: bad positions '%s'\n%s", argv[i], usage);
-                return 2;
-            }
-        } else if (!strcmp(a, "-o") && i + 1 < argc) {
-            out = argv[++i];
-        } else if (tool_info_option("cgrecode", usage, a) == 0) {
-            return 0;
-        } else if ((a[0] != '-' || !strcmp(a, "-")) && file == NULL) {
-            file = a;
-        } else {
-            fprintf(stderr, "cgrecode: unexpected argument %s\n%s", a, usage);
-            return 2;
+    int c, k;
+    while ((c = tool_getopt("cgrecode", argc, argv, "ho:", longopts)) != -1) {
+        if (c == O_COMPACT) {
+            o->wo.flags |= CGW_COMPACT;
+        } else if (c == O_JUMPS) {
+            o->flags |= CGW_RECODE_JUMPS;
+        } else if (c == O_POS) {
+            if (tool_positions(optarg, &o->wo) < 0)
+                return 1 + tool_usage_error("cgrecode", usage, "bad positions '%s'", optarg);
+        } else if (c == TOOL_O_MODFILE || c == TOOL_O_MODFN) {
+            return 1 + tool_usage_error("cgrecode", usage, "unknown option '--%s'",
+                                        tool_option_name(longopts, c));
+        } else if ((k = tool_inputs_option(&o->in, c, optarg)) > 0) {
+            return k;
+        } else if (k < 0) { /* said by tool_getopt() */
+            fputs(usage, stderr);
+            return 3;
         }
     }
-    if (file == NULL) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    if (optind == argc)
+        return 1 + tool_usage_error("cgrecode", usage, "no input");
+    if (argc - optind > 1)
+        return 1 + tool_usage_error("cgrecode", usage, "one input only, not also '%s'",
+                                    argv[optind + 1]);
+    o->file = argv[optind];
+    return 0;
+}
+
+/* Where the profile starts on stdout when it can be taken back there: a
+ * regular file that stderr does not share (its messages would go too);
+ * -1 for a pipe, a terminal or such a file. */
+static off_t stdout_start(void)
+{
+    struct stat so, se;
+    if (fstat(STDOUT_FILENO, &so) != 0 || !S_ISREG(so.st_mode))
+        return -1;
+    if (fstat(STDERR_FILENO, &se) == 0 && se.st_dev == so.st_dev && se.st_ino == so.st_ino)
+        return -1;
+    int fl = fcntl(STDOUT_FILENO, F_GETFL);
+    if (fl < 0)
+        return -1;
+    return (fl & O_APPEND) ? so.st_size : lseek(STDOUT_FILENO, 0, SEEK_CUR);
+}
+
+/* The profile refused (w freed): nothing of it stays at out, or say
+ * what did go to stdout. */
+static void take_back(const char *out, off_t start)
+{
+    if (out != NULL)
+        fputs("cgrecode: nothing written\n", stderr);
+    else if (start >= 0 && ftruncate(STDOUT_FILENO, start) == 0 &&
+             lseek(STDOUT_FILENO, start, SEEK_SET) == start)
+        fputs("cgrecode: nothing written (stdout cut back to where it was)\n", stderr);
+    else
+        fputs("cgrecode: what went to stdout is an incomplete profile: discard it "
+              "(-o FILE writes nothing in this case)\n", stderr);
+}
+
+int main(int argc, char **argv)
+{
+    opts o = { { "cgrecode", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, { 0, 0, 0, NULL }, 0,
+               NULL };
+    int rc = parse(argc, argv, &o);
+    if (rc != 0)
+        return rc - 1;
+    cgw_options wo = o.wo;
+    unsigned flags = o.flags;
+    int force = o.in.force;
+    const char *out = o.in.out, *file = o.file;
     input in = { .path = strcmp(file, "-") ? file : NULL };
     if (in.path == NULL && tool_slurp(STDIN_FILENO, &in.mem) < 0) {
         fprintf(stderr, "cgrecode: stdin: %s\n", strerror(errno));
@@ -130,11 +187,11 @@ int main(int argc, char **argv)
         free(in.mem.p);
         return 2;
     }
+    off_t start = out == NULL ? stdout_start() : -1;
     cgw_status st = cgw_recode(r, w, flags);
-    int rc = 0;
+    rc = 0;
     if (st == CGW_OK && in.errors > 0 && !force) {
-        fprintf(stderr, "cgrecode: %s: %" PRIu64 " errors in the input; nothing written\n",
-                file, in.errors);
+        fprintf(stderr, "cgrecode: %s: %" PRIu64 " errors in the input\n", file, in.errors);
         rc = 1;
     } else if (st == CGW_OK) {
         st = cgw_finish(w);
@@ -144,6 +201,8 @@ int main(int argc, char **argv)
         rc = st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
     }
     cgw_free(w);
+    if (rc != 0)
+        take_back(out, start);
     cgw_reader_close(r);
     free(in.mem.p);
     return rc;

@@ -1,6 +1,7 @@
 /* cgverify - check Callgrind profiles: re-parse, check, round-trip, totals.
  * A thin tool over the libcgw reader: argument parsing and printing. */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,21 +23,62 @@ static const char usage[] =
 
 static int strict, quiet, json, roundtrip;
 
-static void add_json_string(tool_text *t, const char *s)
+/* The length of the well-formed UTF-8 character s[0..n) starts with
+ * (n > 0): 1 to 4.  0 when there is none: then *cut is the length of
+ * the start of one that stops early (the next byte continues no
+ * character, or s ends), 0 for a byte that starts none (stray,
+ * overlong, a surrogate, past U+10FFFF). */
+static int utf8_char(const unsigned char *s, size_t n, size_t *cut)
 {
-    tool_add(t, "\"", 1);
-    for (; s != NULL && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            char e[2] = { '\\', (char)c };
-            tool_add(t, e, 2);
-        } else if (c < 0x20) {
-            tool_addf(t, "\\u%04x", c);
-        } else {
-            tool_add(t, s, 1);
+    unsigned c = s[0];
+    int len = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
+    *cut = 0;
+    for (int i = 1; i < len; i++) {
+        if ((size_t)i == n || (s[i] & 0xc0) != 0x80) {
+            *cut = (size_t)i;
+            return 0;
         }
+        if (i == 1 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
+                       (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f)))
+            return 0;
+    }
+    return len;
+}
+
+/* s as a JSON string, always valid UTF-8: a byte that starts no
+ * character, or the start of one that stops early, becomes one U+FFFD
+ * (written \ufffd, as Unicode's "maximal subpart" practice says); but
+ * with cut_ok (messages but invalid-utf8's) a character that stops early
+ * is left out: a message quotes at most so many bytes of a line, which
+ * may end inside a character, so excerpts are cut by characters. */
+static void add_json_text(tool_text *t, const char *s, int cut_ok)
+{
+    const unsigned char *u = (const unsigned char *)(s ? s : "");
+    size_t n = strlen((const char *)u), cut;
+    tool_add(t, "\"", 1);
+    while (n > 0) {
+        size_t k = (size_t)utf8_char(u, n, &cut);
+        if (k == 0) {
+            if (!cut_ok || cut == 0)
+                tool_add(t, "\\ufffd", 6);
+            k = cut ? cut : 1;
+        } else if (u[0] == '"' || u[0] == '\\') {
+            char e[2] = { '\\', (char)u[0] };
+            tool_add(t, e, 2);
+        } else if (u[0] < 0x20) {
+            tool_addf(t, "\\u%04x", u[0]);
+        } else {
+            tool_add(t, (const char *)u, k);
+        }
+        u += k;
+        n -= k;
     }
     tool_add(t, "\"", 1);
+}
+
+static void add_json_string(tool_text *t, const char *s)
+{
+    add_json_text(t, s, 0);
 }
 
 static void add_json_u64s(tool_text *t, const uint64_t *v, size_t n)
@@ -57,6 +99,7 @@ typedef struct report {
     uint64_t errors, warnings;
     uint64_t parts, cost_lines, calls, functions;
     tool_text parts_json, diags_json, totals;
+    char read_error[256]; /* why the file could not be read; "" when it was */
 } report;
 
 static void on_diag(void *ctx, const cgw_diagnostic *d)
@@ -65,11 +108,13 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
     int error = d->severity == CGW_ERROR || strict;
     if (json) {
         tool_text *t = &rep->diags_json;
-        tool_addf(t, "%s{\"line\":%" PRIu64 ",\"severity\":\"%s\",\"code\":", t->len ? "," : "",
-             d->line, error ? "error" : "warning");
+        tool_addf(t, "%s{\"line\":%" PRIu64 ",\"severity\":\"%s\",\"fails\":%s,\"code\":",
+                  t->len ? "," : "", d->line, d->severity == CGW_ERROR ? "error" : "warning",
+                  error ? "true" : "false");
         add_json_string(t, d->code);
         tool_add(t, ",\"message\":", 11);
-        add_json_string(t, d->message);
+        /* an invalid-utf8 message quotes a name whole: its bytes are the news */
+        add_json_text(t, d->message, strcmp(d->code, "invalid-utf8") != 0);
         tool_add(t, "}", 1);
         return;
     }
@@ -121,77 +166,93 @@ static void progress(const report *rep, const cgw_reader *r, uint64_t *next)
     fprintf(stderr, "\rcgverify: %s: %" PRIu64 " MiB read", rep->path, at >> 20);
 }
 
-/* Check one file; 0 valid, 1 invalid, 2 I/O error. */
-static int verify(const char *path, tool_text *out)
+/* Say on stderr why rep's file could not be read (and keep it for
+ * --json); returns 2. */
+static int read_failed(report *rep, const char *what, const char *why)
 {
-    report rep = { .path = path };
-    int is_stdin = strcmp(path, "-") == 0;
-    tool_text in = { 0 };
+    snprintf(rep->read_error, sizeof rep->read_error, "%s%s", what, why);
+    fprintf(stderr, "cgverify: %s: %s\n", rep->path, rep->read_error);
+    return 2;
+}
+
+/* Read rep's file (stdin kept in *in for --roundtrip): 0, or 2 after
+ * read_failed(). */
+static int check(report *rep, tool_text *in)
+{
+    int is_stdin = strcmp(rep->path, "-") == 0;
     int tty = !json && isatty(2);
     /* only the part ends are read (and functions for the progress line);
      * the round trip below reads every record with options of its own */
     unsigned skip = CGW_SKIP(CGW_REC_PART) | CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_COST) |
                     CGW_SKIP(CGW_REC_CALL) | CGW_SKIP(CGW_REC_JUMP) |
                     CGW_SKIP(CGW_REC_COND_JUMP) | (tty ? 0 : CGW_SKIP(CGW_REC_FUNCTION));
-    cgw_read_options o = { CGW_READ_CHECK | CGW_READ_MAP, on_diag, &rep, NULL, skip };
-    cgw_reader *r;
-    if (is_stdin && roundtrip) {
-        if (tool_slurp(0, &in) < 0) {
-            fprintf(stderr, "cgverify: stdin: %s\n", strerror(errno));
-            return 2;
-        }
-        r = cgw_reader_open_memory(in.p, in.len, &o);
-    } else {
-        r = is_stdin ? cgw_reader_open_fd(0, &o) : cgw_reader_open_path(path, &o);
-    }
-    if (r == NULL) {
-        fprintf(stderr, "cgverify: %s: %s\n", path, strerror(errno));
-        free(in.p);
-        return 2;
-    }
+    cgw_read_options o = { CGW_READ_CHECK | CGW_READ_MAP, on_diag, rep, NULL, skip };
+    if (is_stdin && roundtrip && tool_slurp(0, in) < 0)
+        return read_failed(rep, "", strerror(errno));
+    cgw_reader *r = is_stdin && roundtrip ? cgw_reader_open_memory(in->p, in->len, &o)
+                  : is_stdin              ? cgw_reader_open_fd(0, &o)
+                                          : cgw_reader_open_path(rep->path, &o);
+    if (r == NULL)
+        return read_failed(rep, "", strerror(errno));
     const cgw_record *rec;
     cgw_status st;
     uint64_t next = 256u << 20;
     while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
         if (rec->kind == CGW_REC_PART_END)
-            part_end(&rep, rec);
+            part_end(rep, rec);
         if (tty && rec->kind == CGW_REC_FUNCTION)
-            progress(&rep, r, &next);
+            progress(rep, r, &next);
     }
     if (tty && next > (256u << 20))
         fputs("\r\033[K", stderr);
     if (st != CGW_OK) {
-        fprintf(stderr, "cgverify: %s: %s\n", path, cgw_reader_errmsg(r));
+        read_failed(rep, "", cgw_reader_errmsg(r));
         cgw_reader_close(r);
-        free(in.p);
         return 2;
     }
-    cgw_reader_counts(r, &rep.errors, &rep.warnings);
+    cgw_reader_counts(r, &rep->errors, &rep->warnings);
     cgw_reader_close(r);
-    if (roundtrip) {
-        uint64_t diffs = 0;
-        st = cgw_roundtrip(is_stdin ? NULL : path, in.p, in.len, &o, &diffs);
-        if (st != CGW_OK) {
-            fprintf(stderr, "cgverify: %s: round trip: %s\n", path, cgw_strerror(st));
-            free(in.p);
-            return 2;
-        }
-        rep.errors += diffs;
-    }
+    if (!roundtrip)
+        return 0;
+    uint64_t diffs = 0;
+    st = cgw_roundtrip(is_stdin ? NULL : rep->path, in->p, in->len, &o, &diffs);
+    if (st != CGW_OK)
+        return read_failed(rep, "round trip: ", cgw_strerror(st));
+    rep->errors += diffs;
+    return 0;
+}
+
+/* rep as one element of --json's "files". */
+static void add_json_report(tool_text *out, const report *rep, int valid)
+{
+    tool_addf(out, "%s{\"path\":", out->p[out->len - 1] == '[' ? "" : ",");
+    add_json_string(out, rep->path);
+    tool_addf(out, ",\"valid\":%s,\"read_error\":", valid ? "true" : "false");
+    if (rep->read_error[0])
+        add_json_text(out, rep->read_error, 1);
+    else
+        tool_add(out, "null", 4);
+    tool_addf(out, ",\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64 ",\"parts\":[", rep->errors,
+              rep->warnings);
+    if (rep->parts_json.p)
+        tool_add(out, rep->parts_json.p, rep->parts_json.len);
+    tool_add(out, "],\"diagnostics\":[", 17);
+    if (rep->diags_json.p)
+        tool_add(out, rep->diags_json.p, rep->diags_json.len);
+    tool_add(out, "]}", 2);
+}
+
+/* Check one file; 0 valid, 1 invalid, 2 I/O error. */
+static int verify(const char *path, tool_text *out)
+{
+    report rep = { .path = path };
+    tool_text in = { 0 };
+    int rc = check(&rep, &in);
     free(in.p);
-    int valid = rep.errors == 0 && (!strict || rep.warnings == 0);
+    int valid = rc == 0 && rep.errors == 0 && (!strict || rep.warnings == 0);
     if (json) {
-        tool_addf(out, "%s{\"path\":", out->len > 10 ? "," : "");
-        add_json_string(out, path);
-        tool_addf(out, ",\"valid\":%s,\"errors\":%" PRIu64 ",\"warnings\":%" PRIu64 ",\"parts\":[",
-             valid ? "true" : "false", rep.errors, rep.warnings);
-        if (rep.parts_json.p)
-            tool_add(out, rep.parts_json.p, rep.parts_json.len);
-        tool_add(out, "],\"diagnostics\":[", 17);
-        if (rep.diags_json.p)
-            tool_add(out, rep.diags_json.p, rep.diags_json.len);
-        tool_add(out, "]}", 2);
-    } else if (!quiet) {
+        add_json_report(out, &rep, valid);
+    } else if (!quiet && rc == 0) {
         printf("%s: %s: %" PRIu64 " part%s, %" PRIu64 " cost lines, %" PRIu64 " calls, %" PRIu64
                " functions, %" PRIu64 " errors, %" PRIu64 " warnings; totals%s\n",
                path, valid ? "valid" : "INVALID", rep.parts, rep.parts == 1 ? "" : "s",
@@ -201,38 +262,50 @@ static int verify(const char *path, tool_text *out)
     free(rep.parts_json.p);
     free(rep.diags_json.p);
     free(rep.totals.p);
-    return valid ? 0 : 1;
+    return rc != 0 ? rc : valid ? 0 : 1;
+}
+
+enum { O_STRICT = TOOL_O_NEXT, O_JSON, O_ROUNDTRIP };
+
+static const struct option longopts[] = {
+    { "strict", no_argument, NULL, O_STRICT },
+    { "quiet", no_argument, NULL, 'q' },
+    { "json", no_argument, NULL, O_JSON },
+    { "roundtrip", no_argument, NULL, O_ROUNDTRIP },
+    { "help", no_argument, NULL, TOOL_O_HELP },
+    { "version", no_argument, NULL, TOOL_O_VERSION },
+    { NULL, 0, NULL, 0 }
+};
+
+/* 0 to go on, else 1 + the exit status. */
+static int parse(int argc, char **argv)
+{
+    int c;
+    while ((c = tool_getopt("cgverify", argc, argv, "hq", longopts)) != -1) {
+        switch (c) {
+        case O_STRICT: strict = 1; break;
+        case 'q': quiet = 1; break;
+        case O_JSON: json = 1; break;
+        case O_ROUNDTRIP: roundtrip = 1; break;
+        case 'h': case TOOL_O_HELP: return 1 + tool_info_option("cgverify", usage, "-h");
+        case TOOL_O_VERSION: return 1 + tool_info_option("cgverify", usage, "--version");
+        default: fputs(usage, stderr); return 3; /* said by tool_getopt() */
+        }
+    }
+    if (optind == argc)
+        return 1 + tool_usage_error("cgverify", usage, "no input");
+    return 0;
 }
 
 int main(int argc, char **argv)
 {
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--")) {
-            i++;
-            break;
-        } else if (!strcmp(a, "--strict")) {
-            strict = 1;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            quiet = 1;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--roundtrip")) {
-            roundtrip = 1;
-        } else if (tool_info_option("cgverify", usage, a) == 0) {
-            return 0;
-        } else {
-            fprintf(stderr, "cgverify: unknown option %s\n%s", a, usage);
-            return 2;
-        }
-    }
-    if (i == argc) {
-        fputs(usage, stderr);
-        return 2;
-    }
+    int i = parse(argc, argv);
+    if (i != 0)
+        return i - 1;
+    i = optind;
     tool_text out = { 0 };
-    tool_add(&out, "{\"files\":[", 10);
+    /* "format" goes up when a key changes meaning or goes away */
+    tool_addf(&out, "{\"format\":2,\"strict\":%s,\"files\":[", strict ? "true" : "false");
     int worst = 0;
     tool_catch_sigbus("cgverify");
     for (; i < argc; i++) {

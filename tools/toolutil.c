@@ -1,6 +1,7 @@
 /* toolutil.c - argument parsing, text and the SIGBUS handler shared by
  * the tools. */
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -50,6 +51,57 @@ int tool_info_option(const char *tool, const char *usage, const char *a)
         return 0;
     }
     return -1;
+}
+
+int tool_usage_error(const char *tool, const char *usage, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "%s: ", tool);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n%s", usage);
+    return 2;
+}
+
+/* Why getopt_long() (opterr 0, ':' leading its short options) refused
+ * the argument it last read, c being its '?' or ':'. */
+static void say_bad_option(const char *tool, int c, char **argv)
+{
+    const char *a = argv[optind - 1];
+    int n = (int)strcspn(a, "=");
+    if (a[0] != '-' || a[1] != '-') /* a short option, maybe one of -qx */
+        fprintf(stderr, "%s: %s '-%c'\n", tool,
+                c == ':' ? "a value is needed after" : "unknown option", optopt);
+    else if (c == ':')
+        fprintf(stderr, "%s: a value is needed after '%.*s'\n", tool, n, a);
+    else if (a[n] == '=' && optopt != 0)
+        fprintf(stderr, "%s: '%.*s' takes no value\n", tool, n, a);
+    else
+        fprintf(stderr, "%s: unknown or ambiguous option '%.*s'\n", tool, n, a);
+}
+
+const char *tool_option_name(const struct option *longopts, int c)
+{
+    for (; longopts->name != NULL; longopts++)
+        if (longopts->val == c)
+            return longopts->name;
+    return "";
+}
+
+int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
+                const struct option *longopts)
+{
+    char so[64];
+    size_t k = shortopts[0] == '-' || shortopts[0] == '+';
+    snprintf(so, sizeof so, "%.*s:%s", (int)k, shortopts, shortopts + k);
+    opterr = 0;
+    int c = getopt_long(argc, argv, so, longopts, NULL);
+    if (c == '?' || c == ':') {
+        say_bad_option(tool, c, argv);
+        return '?';
+    }
+    return c;
 }
 
 void tool_print_error(void *ctx, const struct cgw_diagnostic *d)

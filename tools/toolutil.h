@@ -37,6 +37,22 @@ int tool_size(const char *s, uint64_t *v);
  * exit status, when a is one of them; -1 otherwise. */
 int tool_info_option(const char *tool, const char *usage, const char *a);
 
+/* getopt_long() for every tool: options may follow file names and "--"
+ * ends them; a usage error is said as tool_usage_error() says it (and
+ * '?' returned), never with getopt's own wording. */
+struct option;
+int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
+                const struct option *longopts);
+/* The long name of the option whose value is c in longopts ("" if none). */
+const char *tool_option_name(const struct option *longopts, int c);
+/* "TOOL: MESSAGE" and the usage on stderr: the wording of every usage
+ * error; returns 2, the exit status. */
+int tool_usage_error(const char *tool, const char *usage, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Files read mapped (CGW_READ_MAP) raise SIGBUS when they shrink while
  * they are read: after tool_catch_sigbus(), the tool then says so for the
  * path last given to tool_reading() and exits 2, as for an I/O error. */
