@@ -12,9 +12,9 @@ voidpf cgwp_zalloc(voidpf opaque, uInt items, uInt size)
     return cgwp_alloc(opaque, (size_t)items * size);
 }
 
-void cgwp_zfree(voidpf opaque, voidpf p)
+void cgwp_zfree(voidpf opaque, voidpf block)
 {
-    cgwp_free(opaque, p);
+    cgwp_free(opaque, block);
 }
 #else
 /* ISO C wants something in a translation unit. */

@@ -9,10 +9,10 @@
 #include "config.h"
 
 /* The first two bytes of every gzip member (RFC 1952). */
-static inline int cgwp_is_gzip(const void *p, size_t n)
+static inline int cgwp_is_gzip(const void *data, size_t len)
 {
-    const unsigned char *b = p;
-    return n >= 2 && b[0] == 0x1f && b[1] == 0x8b;
+    const unsigned char *bytes = data;
+    return len >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
 }
 
 #ifdef HAVE_ZLIB
@@ -22,7 +22,7 @@ static inline int cgwp_is_gzip(const void *p, size_t n)
 /* zalloc and zfree of a z_stream whose opaque is a cgw_allocator, so
  * that zlib's memory comes from the writer's or reader's allocator. */
 voidpf cgwp_zalloc(voidpf opaque, uInt items, uInt size);
-void cgwp_zfree(voidpf opaque, voidpf p);
+void cgwp_zfree(voidpf opaque, voidpf block);
 #endif
 
 #endif /* CGW_COMMON_GZ_H */

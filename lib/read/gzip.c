@@ -50,33 +50,33 @@ static int feed(struct cgwr_gz *gz)
     z_stream *zs = &gz->zs;
     if (gz->mem != NULL) {
         size_t left = gz->mem_len - (size_t)gz->fed;
-        uInt n = left > (1u << 30) ? 1u << 30 : (uInt)left;
+        uInt len = left > (1u << 30) ? 1u << 30 : (uInt)left;
         zs->next_in = gz->mem + gz->fed;
-        zs->avail_in = n;
-        gz->fed += n;
-        gz->src_eof = n == 0;
+        zs->avail_in = len;
+        gz->fed += len;
+        gz->src_eof = len == 0;
         return 0;
     }
     cgw_reader *r = gz->r;
-    long n = cgwr_read_some(r, r->src_fn, r->src_ctx, (char *)gz->in, GZ_IN);
-    if (n < 0)
+    long len = cgwr_read_some(r, r->src_fn, r->src_ctx, (char *)gz->in, GZ_IN);
+    if (len < 0)
         return -1;
     zs->next_in = gz->in;
-    zs->avail_in = (uInt)n;
-    gz->fed += (uint64_t)n;
-    gz->src_eof = n == 0;
+    zs->avail_in = (uInt)len;
+    gz->fed += (uint64_t)len;
+    gz->src_eof = len == 0;
     return 0;
 }
 
 /* The member that ended is followed by another one: start on it. */
 static int next_member(struct cgwr_gz *gz)
 {
-    unsigned char c = gz->zs.next_in[0];
-    if (c != 0x1f) {
+    unsigned char byte = gz->zs.next_in[0];
+    if (byte != 0x1f) {
         cgwr_fail(gz->r, CGW_EIO,
                   "gzip input: the byte at offset %llu, after the end of gzip member %u, "
                   "is 0x%02x, not the start of another member (0x1f 0x8b)",
-                  at(gz), gz->members, c);
+                  at(gz), gz->members, byte);
         return -1;
     }
     gz->member_end = 0;
@@ -175,29 +175,29 @@ static struct cgwr_gz *gz_new(cgw_reader *r)
     return gz;
 }
 
-/* A gzip callback input whose first n bytes are in p. */
-static int gz_start(cgw_reader *r, const char *p, size_t n)
+/* A gzip callback input whose first len bytes are in bytes. */
+static int gz_start(cgw_reader *r, const char *bytes, size_t len)
 {
     struct cgwr_gz *gz = gz_new(r);
     if (gz != NULL)
-        gz->in = cgwp_alloc(&r->alloc, n > GZ_IN ? n : GZ_IN);
+        gz->in = cgwp_alloc(&r->alloc, len > GZ_IN ? len : GZ_IN);
     if (gz == NULL || gz->in == NULL) {
         cgwr_fail(r, CGW_ENOMEM, "out of memory for the gzip inflater");
         return -1;
     }
-    memcpy(gz->in, p, n);
+    memcpy(gz->in, bytes, len);
     gz->zs.next_in = gz->in;
-    gz->zs.avail_in = (uInt)n;
-    gz->fed = n;
+    gz->zs.avail_in = (uInt)len;
+    gz->fed = len;
     return 0;
 }
 
-int cgwr_gz_memory(cgw_reader *r, const char *p, size_t len)
+int cgwr_gz_memory(cgw_reader *r, const char *bytes, size_t len)
 {
     struct cgwr_gz *gz = gz_new(r);
     if (gz == NULL)
         return -1;
-    gz->mem = (const unsigned char *)p;
+    gz->mem = (const unsigned char *)bytes;
     gz->mem_len = len;
     return 0;
 }
@@ -222,17 +222,17 @@ static void no_zlib(cgw_reader *r)
               "first with gzip -d");
 }
 
-static int gz_start(cgw_reader *r, const char *p, size_t n)
+static int gz_start(cgw_reader *r, const char *bytes, size_t len)
 {
-    (void)p;
-    (void)n;
+    (void)bytes;
+    (void)len;
     no_zlib(r);
     return -1;
 }
 
-int cgwr_gz_memory(cgw_reader *r, const char *p, size_t len)
+int cgwr_gz_memory(cgw_reader *r, const char *bytes, size_t len)
 {
-    (void)p;
+    (void)bytes;
     (void)len;
     no_zlib(r);
     return 0;
@@ -259,17 +259,17 @@ long cgwr_sniff_read(void *ctx, char *buf, size_t len)
 {
     cgw_reader *r = ctx;
     size_t got = 0;
-    long n = 1;
-    while (got < 2 && got < len && n > 0) {
-        n = cgwr_read_some(r, r->src_fn, r->src_ctx, buf + got, len - got);
-        if (n < 0) {
+    long nread = 1;
+    while (got < 2 && got < len && nread > 0) {
+        nread = cgwr_read_some(r, r->src_fn, r->src_ctx, buf + got, len - got);
+        if (nread < 0) {
             errno = EIO; /* not EINTR: the error is already sticky */
             return -1;
         }
-        got += (size_t)n;
+        got += (size_t)nread;
     }
     if (!cgwp_is_gzip(buf, got)) {
-        r->read_fn = n == 0 ? at_end : r->src_fn;
+        r->read_fn = nread == 0 ? at_end : r->src_fn;
         r->read_ctx = r->src_ctx;
         return (long)got;
     }

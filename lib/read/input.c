@@ -25,13 +25,13 @@ static long read_fd(void *ctx, char *buf, size_t len)
     return (long)read(*(const int *)ctx, buf, len);
 }
 
-/* The offset past the last '\n' of p[0..n), or 0.  Lines are short: a
+/* The offset past the last '\n' of text[0..len), or 0.  Lines are short: a
  * backward scan stops soon. */
-static size_t whole_lines(const char *p, size_t n)
+static size_t whole_lines(const char *text, size_t len)
 {
-    while (n > 0 && p[n - 1] != '\n')
-        n--;
-    return n;
+    while (len > 0 && text[len - 1] != '\n')
+        len--;
+    return len;
 }
 
 
@@ -54,10 +54,10 @@ static void map_window(cgw_reader *r)
         r->map_dropped = keep;
     }
 #endif
-    size_t n = r->mem_len - r->mem_off;
-    if (n > MAP_WINDOW)
-        n = MAP_WINDOW;
-    r->whole_end = r->mem_off + whole_lines(r->mem + r->mem_off, n);
+    size_t span = r->mem_len - r->mem_off;
+    if (span > MAP_WINDOW)
+        span = MAP_WINDOW;
+    r->whole_end = r->mem_off + whole_lines(r->mem + r->mem_off, span);
 }
 
 int cgwr_input_map(cgw_reader *r, int fd)
@@ -66,16 +66,16 @@ int cgwr_input_map(cgw_reader *r, int fd)
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
         (uintmax_t)st.st_size > SIZE_MAX)
         return 0;
-    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (m == MAP_FAILED)
+    void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (map == MAP_FAILED)
         return 0;
-    if (cgwp_is_gzip(m, (size_t)st.st_size)) {
+    if (cgwp_is_gzip(map, (size_t)st.st_size)) {
         /* read in blocks and inflated: memory stays flat */
-        munmap(m, (size_t)st.st_size);
+        munmap(map, (size_t)st.st_size);
         return 0;
     }
-    r->map = m;
-    r->mem = m;
+    r->map = map;
+    r->mem = map;
     r->mem_len = (size_t)st.st_size;
     map_window(r);
     return 1;
@@ -102,13 +102,13 @@ int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx)
 }
 
 /* Memory is used in place; gzip in memory is inflated into blocks. */
-int cgwr_input_memory(cgw_reader *r, const char *p, size_t len)
+int cgwr_input_memory(cgw_reader *r, const char *text, size_t len)
 {
-    if (cgwp_is_gzip(p, len))
-        return cgwr_gz_memory(r, p, len) < 0 ? -1 : block(r);
-    r->mem = p;
+    if (cgwp_is_gzip(text, len))
+        return cgwr_gz_memory(r, text, len) < 0 ? -1 : block(r);
+    r->mem = text;
     r->mem_len = len;
-    r->whole_end = whole_lines(p, len);
+    r->whole_end = whole_lines(text, len);
     return 0;
 }
 
@@ -135,20 +135,20 @@ void cgwr_input_free(cgw_reader *r)
 long cgwr_read_some(cgw_reader *r, cgw_read_fn fn, void *ctx, char *buf, size_t room)
 {
     for (;;) {
-        long n = fn(ctx, buf, room);
-        if (n < 0 && errno == EINTR)
+        long got = fn(ctx, buf, room);
+        if (got < 0 && errno == EINTR)
             continue;
-        if (n > 0 && (unsigned long)n > room) {
+        if (got > 0 && (unsigned long)got > room) {
             cgwr_fail(r, CGW_EIO, "the read callback returned %ld bytes for a buffer of %zu",
-                      n, room);
+                      got, room);
             return -1;
         }
-        if (n < 0) {
+        if (got < 0) {
             cgwr_fail(r, CGW_EIO, "read failed after line %llu: %s",
                       (unsigned long long)r->lineno, strerror(errno));
             return -1;
         }
-        return n;
+        return got;
     }
 }
 
@@ -170,16 +170,16 @@ static int fill(cgw_reader *r)
         r->buf = nb;
         r->buf_cap *= 2;
     }
-    long n = cgwr_read_some(r, r->read_fn, r->read_ctx, r->buf + r->buf_end,
+    long got = cgwr_read_some(r, r->read_fn, r->read_ctx, r->buf + r->buf_end,
                             r->buf_cap - r->buf_end);
-    if (n < 0)
+    if (got < 0)
         return -1;
-    if (n == 0)
+    if (got == 0)
         r->eof = 1;
-    size_t whole = whole_lines(r->buf + r->buf_end, (size_t)n);
+    size_t whole = whole_lines(r->buf + r->buf_end, (size_t)got);
     if (whole > 0)
         r->whole_end = r->buf_end + whole;
-    r->buf_end += (size_t)n;
+    r->buf_end += (size_t)got;
     return 0;
 }
 
@@ -188,19 +188,19 @@ static const char *fd_line(cgw_reader *r, size_t *len, int *final_nl)
 {
     size_t scanned = 0;
     for (;;) {
-        char *p = r->buf + r->buf_start;
+        char *line = r->buf + r->buf_start;
         size_t avail = r->buf_end - r->buf_start;
-        char *nl = memchr(p + scanned, '\n', avail - scanned);
+        char *nl = memchr(line + scanned, '\n', avail - scanned);
         if (nl != NULL) {
-            *len = (size_t)(nl - p);
+            *len = (size_t)(nl - line);
             r->buf_start += *len + 1;
-            return p;
+            return line;
         }
         if (r->eof) {
             r->buf_start = r->buf_end;
             *len = avail;
             *final_nl = 0;
-            return avail ? p : NULL;
+            return avail ? line : NULL;
         }
         scanned = avail;
         if (fill(r) < 0)
@@ -210,27 +210,27 @@ static const char *fd_line(cgw_reader *r, size_t *len, int *final_nl)
 
 static const char *mem_line(cgw_reader *r, size_t *len, int *final_nl)
 {
-    const char *p = r->mem + r->mem_off;
+    const char *line = r->mem + r->mem_off;
     size_t avail = r->mem_len - r->mem_off;
-    const char *nl = memchr(p, '\n', avail);
+    const char *nl = memchr(line, '\n', avail);
     if (nl == NULL) {
         r->mem_off = r->mem_len;
         *len = avail;
         *final_nl = 0;
-        return avail ? p : NULL;
+        return avail ? line : NULL;
     }
-    *len = (size_t)(nl - p);
+    *len = (size_t)(nl - line);
     r->mem_off += *len + 1;
     if (r->map != NULL && r->mem_off >= r->whole_end)
         map_window(r);
-    return p;
+    return line;
 }
 
 const char *cgwr_getline(cgw_reader *r, size_t *len)
 {
     int final_nl = 1;
-    const char *p = r->mem ? mem_line(r, len, &final_nl) : fd_line(r, len, &final_nl);
-    if (p == NULL)
+    const char *line = r->mem ? mem_line(r, len, &final_nl) : fd_line(r, len, &final_nl);
+    if (line == NULL)
         return NULL;
     r->lineno++;
     r->consumed += *len + final_nl;
@@ -238,23 +238,23 @@ const char *cgwr_getline(cgw_reader *r, size_t *len)
     if (!final_nl)
         cgwr_diag(r, r->lineno, CGWR_NO_FINAL_NEWLINE,
                   "the last line has no newline (Qt Creator needs one)");
-    const char *z = memchr(p, 0, *len);
-    if (z != NULL) {
+    const char *nul = memchr(line, 0, *len);
+    if (nul != NULL) {
         cgwr_diag(r, r->lineno, CGWR_NUL_BYTE,
                   "NUL byte at column %zu; the rest of the line is ignored, "
-                  "as KCachegrind does", (size_t)(z - p) + 1);
-        *len = (size_t)(z - p);
+                  "as KCachegrind does", (size_t)(nul - line) + 1);
+        *len = (size_t)(nul - line);
     }
-    if (*len > 0 && p[*len - 1] == '\r') {
+    if (*len > 0 && line[*len - 1] == '\r') {
         cgwr_diag(r, r->lineno, CGWR_CR,
                   "line ends in CR LF; speedscope rejects \\r and callgrind_annotate "
                   "keeps it in names");
         (*len)--;
     }
-    const char *cr = memchr(p, '\r', *len);
+    const char *cr = memchr(line, '\r', *len);
     if (cr != NULL)
         cgwr_diag(r, r->lineno, CGWR_CR_IN_LINE,
                   "CR at column %zu, inside the line; readers keep it in names and text, "
-                  "and the libcgw writer refuses it", (size_t)(cr - p) + 1);
-    return p;
+                  "and the libcgw writer refuses it", (size_t)(cr - line) + 1);
+    return line;
 }

@@ -6,22 +6,22 @@
 
 #include "read.h"
 
-static cgw_reader *reader_new(const cgw_read_options *o)
+static cgw_reader *reader_new(const cgw_read_options *opts)
 {
     cgw_allocator alloc;
     unsigned kinds = CGW_SKIP(CGW_REC_PART_END + 1) - CGW_SKIP(CGW_REC_PART);
     unsigned flags = CGW_READ_CHECK | CGW_READ_MAP;
-    int options_ok = o == NULL || !((o->flags & ~flags) || (o->skip & ~kinds));
-    cgw_reader *r = cgwp_new_handle(options_ok, o ? o->allocator : NULL, sizeof *r, &alloc);
+    int options_ok = opts == NULL || !((opts->flags & ~flags) || (opts->skip & ~kinds));
+    cgw_reader *r = cgwp_new_handle(options_ok, opts ? opts->allocator : NULL, sizeof *r, &alloc);
     if (r == NULL)
         return NULL;
     r->alloc = alloc;
     r->fd = -1;
-    if (o != NULL) {
-        r->flags = o->flags;
-        r->diag = o->diag;
-        r->diag_ctx = o->diag_ctx;
-        r->skip = o->skip;
+    if (opts != NULL) {
+        r->flags = opts->flags;
+        r->diag = opts->diag;
+        r->diag_ctx = opts->diag_ctx;
+        r->skip = opts->skip;
     }
     r->part.pub.version = 1;
     r->part.pub.positions = CGW_POS_LINE;
@@ -79,9 +79,9 @@ cgw_reader *cgw_reader_open_path(const char *path, const cgw_read_options *opts)
         return NULL;
     cgw_reader *r = reader_new(opts);
     if (r == NULL) {
-        int e = errno;
+        int saved_errno = errno;
         close(fd);
-        errno = e;
+        errno = saved_errno;
         return NULL;
     }
     if ((r->flags & CGW_READ_MAP) && cgwr_input_map(r, fd)) {
@@ -134,15 +134,15 @@ cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
         if (cgwr_fast_lines(r))
             continue;
         size_t len;
-        const char *p = cgwr_getline(r, &len);
-        if (p == NULL) {
+        const char *line = cgwr_getline(r, &len);
+        if (line == NULL) {
             if (r->err == CGW_OK)
                 finish(r);
             continue;
         }
-        r->line = p;
+        r->line = line;
         r->line_len = len;
-        cgwr_line(r, p, len);
+        cgwr_line(r, line, len);
     }
     if (r->err != CGW_OK)
         return r->err;

@@ -20,174 +20,177 @@ typedef struct place {
     const char *start; /* of the line */
 } place;
 
-static cgw_status bad(cgw_stacks *s, const place *at, const char *p, const char *what)
+static cgw_status bad(cgw_stacks *s, const place *at, const char *where, const char *what)
 {
     return cgwc_stacks_fail(s, CGW_EINVAL, "%s:%llu:%zu: %s", at->name,
-                            (unsigned long long)at->line, (size_t)(p - at->start) + 1, what);
+                            (unsigned long long)at->line, (size_t)(where - at->start) + 1, what);
 }
 
-static int blank(char c)
+static int blank(char byte)
 {
-    return c == ' ' || c == '\t';
+    return byte == ' ' || byte == '\t';
 }
 
-/* Bytes [p, e) of a name: no control byte (a tab neither: the writer
+/* Bytes [cursor, end) of a name: no control byte (a tab neither: the writer
  * refuses it, readers split names at it), well-formed UTF-8 (the
  * reader warns about anything else).  NULL when good, else the first
  * bad byte. */
-static const char *bad_byte(const char *p, const char *e)
+static const char *bad_byte(const char *cursor, const char *end)
 {
-    while (p < e) {
-        unsigned char c = (unsigned char)*p;
-        size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-        if (c < 0x20 || c == 0x7f || n == 0 || (size_t)(e - p) < n ||
-            (n == 2 && c < 0xc2) || (n == 4 && c > 0xf4))
-            return p;
-        for (size_t i = 1; i < n; i++)
-            if (((unsigned char)p[i] >> 6) != 2)
-                return p;
-        if ((n == 3 && c == 0xe0 && (unsigned char)p[1] < 0xa0) ||
-            (n == 4 && c == 0xf0 && (unsigned char)p[1] < 0x90) ||
-            (n == 4 && c == 0xf4 && (unsigned char)p[1] > 0x8f) ||
-            (n == 3 && c == 0xed && (unsigned char)p[1] > 0x9f))
-            return p;
-        p += n;
+    while (cursor < end) {
+        unsigned char byte = (unsigned char)*cursor;
+        size_t len = byte < 0x80 ? 1 : (byte >> 5) == 6 ? 2 : (byte >> 4) == 14 ? 3 :
+                     (byte >> 3) == 30 ? 4 : 0;
+        if (byte < 0x20 || byte == 0x7f || len == 0 || (size_t)(end - cursor) < len ||
+            (len == 2 && byte < 0xc2) || (len == 4 && byte > 0xf4))
+            return cursor;
+        for (size_t i = 1; i < len; i++)
+            if (((unsigned char)cursor[i] >> 6) != 2)
+                return cursor;
+        if ((len == 3 && byte == 0xe0 && (unsigned char)cursor[1] < 0xa0) ||
+            (len == 4 && byte == 0xf0 && (unsigned char)cursor[1] < 0x90) ||
+            (len == 4 && byte == 0xf4 && (unsigned char)cursor[1] > 0x8f) ||
+            (len == 3 && byte == 0xed && (unsigned char)cursor[1] > 0x9f))
+            return cursor;
+        cursor += len;
     }
     return NULL;
 }
 
-/* A decimal number [p, e) up to 2^64-1: 0, or -1. */
-static int number(const char *p, const char *e, uint64_t *v)
+/* A decimal number [cursor, end) up to 2^64-1: 0, or -1. */
+static int number(const char *cursor, const char *end, uint64_t *value)
 {
-    uint64_t x = 0;
-    if (p == e)
+    uint64_t total = 0;
+    if (cursor == end)
         return -1;
-    for (; p < e; p++) {
-        unsigned d = (unsigned char)*p - '0';
-        if (d > 9 || x > (UINT64_MAX - d) / 10)
+    for (; cursor < end; cursor++) {
+        unsigned digit = (unsigned char)*cursor - '0';
+        if (digit > 9 || total > (UINT64_MAX - digit) / 10)
             return -1;
-        x = x * 10 + d;
+        total = total * 10 + digit;
     }
-    *v = x;
+    *value = total;
     return 0;
 }
 
-/* The parts of one frame [p, e), trimmed: object, file, name, line. */
+/* The parts of one frame, trimmed: object, file, name, line. */
 typedef struct frame_parts {
     const char *obj, *file, *name;
     size_t olen, flen, nlen;
     uint64_t line;
 } frame_parts;
 
-/* "NAME (FILE:LINE)": 1 when [p, e) is one, with a non-empty NAME. */
-static int pyspy(const char *p, const char *e, frame_parts *f)
+/* "NAME (FILE:LINE)": 1 when [start, end) is one, with a non-empty NAME. */
+static int pyspy(const char *start, const char *end, frame_parts *parts)
 {
-    if (e - p < 5 || e[-1] != ')')
+    if (end - start < 5 || end[-1] != ')')
         return 0;
-    const char *open = e - 1, *colon = NULL;
-    while (open > p && open[-1] != '(')
+    const char *open = end - 1, *colon = NULL;
+    while (open > start && open[-1] != '(')
         open--;
-    if (open - p < 3 || open[-2] != ' ')
+    if (open - start < 3 || open[-2] != ' ')
         return 0;
-    for (const char *q = open; q < e - 1; q++)
-        if (*q == ':')
-            colon = q;
+    for (const char *cursor = open; cursor < end - 1; cursor++)
+        if (*cursor == ':')
+            colon = cursor;
     if (colon == NULL || colon == open || blank(*open) || blank(colon[-1]) ||
-        number(colon + 1, e - 1, &f->line) < 0)
+        number(colon + 1, end - 1, &parts->line) < 0)
         return 0;
-    f->file = open;
-    f->flen = (size_t)(colon - open);
-    f->name = p;
-    f->nlen = (size_t)(open - 2 - p);
-    while (f->nlen > 0 && blank(p[f->nlen - 1]))
-        f->nlen--;
-    return f->nlen > 0;
+    parts->file = open;
+    parts->flen = (size_t)(colon - open);
+    parts->name = start;
+    parts->nlen = (size_t)(open - 2 - start);
+    while (parts->nlen > 0 && blank(start[parts->nlen - 1]))
+        parts->nlen--;
+    return parts->nlen > 0;
 }
 
-static void split_frame(const char *p, const char *e, frame_parts *f)
+static void split_frame(const char *start, const char *end, frame_parts *parts)
 {
-    memset(f, 0, sizeof *f);
-    if (pyspy(p, e, f))
+    memset(parts, 0, sizeof *parts);
+    if (pyspy(start, end, parts))
         return;
-    f->name = p;
-    f->nlen = (size_t)(e - p);
-    if (f->nlen > 4 && e[-4] == '_' && e[-3] == '[' && e[-1] == ']' &&
-        strchr("kji01", e[-2]) != NULL && !blank(e[-5])) {
-        f->nlen -= 4;
-        if (e[-2] == 'k') {
-            f->obj = "[kernel.kallsyms]";
-            f->olen = strlen(f->obj);
+    parts->name = start;
+    parts->nlen = (size_t)(end - start);
+    if (parts->nlen > 4 && end[-4] == '_' && end[-3] == '[' && end[-1] == ']' &&
+        strchr("kji01", end[-2]) != NULL && !blank(end[-5])) {
+        parts->nlen -= 4;
+        if (end[-2] == 'k') {
+            parts->obj = "[kernel.kallsyms]";
+            parts->olen = strlen(parts->obj);
         }
         return;
     }
-    const char *tick = memchr(p, '`', f->nlen);
-    if (tick != NULL && tick > p && tick + 1 < e && !blank(tick[-1]) && !blank(tick[1])) {
-        f->obj = p;
-        f->olen = (size_t)(tick - p);
-        f->name = tick + 1;
-        f->nlen = (size_t)(e - tick - 1);
+    const char *tick = memchr(start, '`', parts->nlen);
+    if (tick != NULL && tick > start && tick + 1 < end && !blank(tick[-1]) && !blank(tick[1])) {
+        parts->obj = start;
+        parts->olen = (size_t)(tick - start);
+        parts->name = tick + 1;
+        parts->nlen = (size_t)(end - tick - 1);
     }
 }
 
-/* The frame [p, e) as a function of the stack. */
-static cgw_status frame(cgw_stacks *s, const place *at, const char *p, const char *e,
+/* The frame [begin, end) as a function of the stack. */
+static cgw_status frame(cgw_stacks *s, const place *at, const char *begin, const char *end,
                         cgwc_frame *out)
 {
-    const char *start = p;
-    while (p < e && blank(*p))
-        p++;
-    while (e > p && blank(e[-1]))
-        e--;
-    if (p == e)
+    const char *start = begin;
+    while (begin < end && blank(*begin))
+        begin++;
+    while (end > begin && blank(end[-1]))
+        end--;
+    if (begin == end)
         return bad(s, at, start, "empty frame (expected a name between ';')");
-    const char *b = bad_byte(p, e);
-    if (b != NULL)
-        return bad(s, at, b, "a control byte or invalid UTF-8 in a frame");
-    frame_parts f;
-    split_frame(p, e, &f);
+    const char *bad_at = bad_byte(begin, end);
+    if (bad_at != NULL)
+        return bad(s, at, bad_at, "a control byte or invalid UTF-8 in a frame");
+    frame_parts parts;
+    split_frame(begin, end, &parts);
     uint32_t obj, file, name;
-    cgw_status st = cgwc_stacks_name(s, f.obj, f.olen, &obj);
+    cgw_status st = cgwc_stacks_name(s, parts.obj, parts.olen, &obj);
     if (st == CGW_OK)
-        st = cgwc_stacks_name(s, f.file, f.flen, &file);
+        st = cgwc_stacks_name(s, parts.file, parts.flen, &file);
     if (st == CGW_OK)
-        st = cgwc_stacks_name(s, f.name, f.nlen, &name);
+        st = cgwc_stacks_name(s, parts.name, parts.nlen, &name);
     if (st == CGW_OK)
         st = cgwc_stacks_function(s, obj, file, name, &out->fn);
-    out->line = f.line;
+    out->line = parts.line;
     return st;
 }
 
-/* One line [p, e) without its line end. */
-static cgw_status line(cgw_stacks *s, unsigned ev, const place *at, const char *p,
-                       const char *e)
+/* One line [begin, stop) without its line end. */
+static cgw_status line(cgw_stacks *s, unsigned ev, const place *at, const char *begin,
+                       const char *stop)
 {
-    while (e > p && blank(e[-1]))
-        e--;
-    if (e == p)
+    while (stop > begin && blank(stop[-1]))
+        stop--;
+    if (stop == begin)
         return CGW_OK; /* blank line */
-    const char *c = e;
-    while (c > p && !blank(c[-1]))
-        c--;
+    const char *digits = stop;
+    while (digits > begin && !blank(digits[-1]))
+        digits--;
     uint64_t count;
-    if (c == p)
-        return number(p, e, &count) == 0
-                   ? bad(s, at, p, "a count without a stack (expected 'FRAME;FRAME... COUNT')")
-                   : bad(s, at, e, "no count at the end of the line (expected 'FRAME;FRAME... COUNT')");
-    if (number(c, e, &count) < 0)
-        return bad(s, at, c, "the line does not end with a count (a decimal number below 2^64)");
-    size_t n = 0;
-    for (const char *f = p; f < c; n++) {
-        const char *semi = memchr(f, ';', (size_t)(c - f));
-        const char *end = semi != NULL ? semi : c;
-        if (cgwc_grow(&s->a, &s->frames, &s->capframes, n + 1, sizeof *s->frames) < 0)
+    if (digits == begin)
+        return number(begin, stop, &count) == 0
+                   ? bad(s, at, begin, "a count without a stack (expected 'FRAME;FRAME... COUNT')")
+                   : bad(s, at, stop,
+                         "no count at the end of the line (expected 'FRAME;FRAME... COUNT')");
+    if (number(digits, stop, &count) < 0)
+        return bad(s, at, digits,
+                   "the line does not end with a count (a decimal number below 2^64)");
+    size_t nframes = 0;
+    for (const char *cursor = begin; cursor < digits; nframes++) {
+        const char *semi = memchr(cursor, ';', (size_t)(digits - cursor));
+        const char *end = semi != NULL ? semi : digits;
+        if (cgwc_grow(&s->a, &s->frames, &s->capframes, nframes + 1, sizeof *s->frames) < 0)
             return cgwc_stacks_fail(s, CGW_ENOMEM, "%s:%llu: out of memory for %zu frames",
-                                    at->name, (unsigned long long)at->line, n + 1);
-        cgw_status st = frame(s, at, f, end, &s->frames[n]);
+                                    at->name, (unsigned long long)at->line, nframes + 1);
+        cgw_status st = frame(s, at, cursor, end, &s->frames[nframes]);
         if (st != CGW_OK)
             return st;
-        f = semi != NULL ? semi + 1 : c; /* c[-1] is a blank: a last ';' leaves one */
+        cursor = semi != NULL ? semi + 1 : digits; /* digits[-1] is a blank: a last ';' leaves one */
     }
-    return cgwc_stacks_add(s, ev, s->frames, n, count, at->name, at->line);
+    return cgwc_stacks_add(s, ev, s->frames, nframes, count, at->name, at->line);
 }
 
 cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event, const char *name,
@@ -208,13 +211,13 @@ cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event, const char *n
         return st;
     place at = { name != NULL ? name : "-", 0, text };
     const char *end = text + len;
-    for (const char *p = text; st == CGW_OK && p < end;) {
-        const char *nl = memchr(p, '\n', (size_t)(end - p));
-        const char *e = nl != NULL ? nl : end;
+    for (const char *cursor = text; st == CGW_OK && cursor < end;) {
+        const char *nl = memchr(cursor, '\n', (size_t)(end - cursor));
+        const char *eol = nl != NULL ? nl : end;
         at.line++;
-        at.start = p;
-        st = line(s, ev, &at, p, e > p && e[-1] == '\r' ? e - 1 : e);
-        p = nl != NULL ? nl + 1 : end;
+        at.start = cursor;
+        st = line(s, ev, &at, cursor, eol > cursor && eol[-1] == '\r' ? eol - 1 : eol);
+        cursor = nl != NULL ? nl + 1 : end;
     }
     return st;
 }

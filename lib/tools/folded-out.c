@@ -89,10 +89,10 @@ static cgw_status no_memory(folded_out *o)
 
 /* --------------------------------------------------------- the call graph */
 
-static int fn_eq(const void *ctx, uint32_t e, const void *key)
+static int fn_eq(const void *ctx, uint32_t entry, const void *key)
 {
-    const out_fn *a = &((const folded_out *)ctx)->fns[e], *b = key;
-    return a->obj == b->obj && a->file == b->file && a->name == b->name;
+    const out_fn *left = &((const folded_out *)ctx)->fns[entry], *right = key;
+    return left->obj == right->obj && left->file == right->file && left->name == right->name;
 }
 
 /* The reader hands out equal names as equal pointers: they are the key. */
@@ -100,13 +100,13 @@ static cgw_status function(folded_out *o, const char *obj, const char *file,
                            const char *name, uint32_t *id)
 {
     out_fn key = { obj, file, name };
-    uint64_t h = cgwc_hash(CGWC_HASH0, &key, sizeof key);
+    uint64_t hash = cgwc_hash(CGWC_HASH0, &key, sizeof key);
     size_t slot;
-    if (cgwc_index_find(&o->fn_ix, h, fn_eq, o, &key, id, &slot))
+    if (cgwc_index_find(&o->fn_ix, hash, fn_eq, o, &key, id, &slot))
         return CGW_OK;
     if (cgwc_grow(o->a, &o->fns, &o->capfns, o->nfns + 1, sizeof *o->fns) < 0 ||
         cgwc_grow(o->a, &o->self, &o->capself, o->nfns + 1, sizeof *o->self) < 0 ||
-        cgwc_index_put(&o->fn_ix, o->a, slot, h, (uint32_t)o->nfns) < 0)
+        cgwc_index_put(&o->fn_ix, o->a, slot, hash, (uint32_t)o->nfns) < 0)
         return no_memory(o);
     o->fns[o->nfns] = key;
     o->self[o->nfns] = 0;
@@ -114,45 +114,45 @@ static cgw_status function(folded_out *o, const char *obj, const char *file,
     return CGW_OK;
 }
 
-static int edge_eq(const void *ctx, uint32_t e, const void *key)
+static int edge_eq(const void *ctx, uint32_t entry, const void *key)
 {
-    const out_edge *a = &((const folded_out *)ctx)->edges[e], *b = key;
-    return a->caller == b->caller && a->callee == b->callee;
+    const out_edge *left = &((const folded_out *)ctx)->edges[entry], *right = key;
+    return left->caller == right->caller && left->callee == right->callee;
 }
 
-static cgw_status add(folded_out *o, uint64_t *sum, uint64_t v)
+static cgw_status add(folded_out *o, uint64_t *sum, uint64_t value)
 {
-    if (v > UINT64_MAX - *sum)
+    if (value > UINT64_MAX - *sum)
         return fail(o, CGW_ERANGE, "a cost passes 2^64-1", NULL);
-    *sum += v;
+    *sum += value;
     return CGW_OK;
 }
 
 static cgw_status edge(folded_out *o, uint32_t caller, uint32_t callee, uint64_t incl)
 {
     out_edge key = { caller, callee, 0 };
-    uint64_t h = cgwc_hash(CGWC_HASH0, &key, 2 * sizeof key.caller);
-    uint32_t e;
+    uint64_t hash = cgwc_hash(CGWC_HASH0, &key, 2 * sizeof key.caller);
+    uint32_t entry;
     size_t slot;
     if (caller == callee) /* recursion adds no stack */
         return CGW_OK;
-    if (!cgwc_index_find(&o->edge_ix, h, edge_eq, o, &key, &e, &slot)) {
+    if (!cgwc_index_find(&o->edge_ix, hash, edge_eq, o, &key, &entry, &slot)) {
         if (cgwc_grow(o->a, &o->edges, &o->capedges, o->nedges + 1, sizeof *o->edges) < 0 ||
-            cgwc_index_put(&o->edge_ix, o->a, slot, h, (uint32_t)o->nedges) < 0)
+            cgwc_index_put(&o->edge_ix, o->a, slot, hash, (uint32_t)o->nedges) < 0)
             return no_memory(o);
-        e = (uint32_t)o->nedges++;
-        o->edges[e] = key;
+        entry = (uint32_t)o->nedges++;
+        o->edges[entry] = key;
     }
-    return add(o, &o->edges[e].incl, incl);
+    return add(o, &o->edges[entry].incl, incl);
 }
 
-/* The column of event (NULL: the first) in part p; -1 when none. */
-static long column(const cgw_part *p, const char *event)
+/* The column of event (NULL: the first) in part; -1 when none. */
+static long column(const cgw_part *part, const char *event)
 {
     if (event == NULL)
-        return p->nevents > 0 ? 0 : -1;
-    for (size_t i = 0; i < p->nevents; i++)
-        if (strcmp(p->events[i].name, event) == 0)
+        return part->nevents > 0 ? 0 : -1;
+    for (size_t i = 0; i < part->nevents; i++)
+        if (strcmp(part->events[i].name, event) == 0)
             return (long)i;
     return -1;
 }
@@ -182,28 +182,28 @@ static cgw_status read_graph(folded_out *o, cgw_reader *r, const char *event)
     return o->err;
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
+static uint64_t sat_add(uint64_t left, uint64_t right)
 {
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+    return left > UINT64_MAX - right ? UINT64_MAX : left + right;
 }
 
 /* Each function's root weight: self plus calls made, less calls taken. */
 static void root_weights(folded_out *o)
 {
     uint64_t *in = o->root + o->nfns; /* the second half, scratch */
-    for (size_t f = 0; f < o->nfns; f++) {
-        o->root[f] = o->self[f];
-        in[f] = 0;
+    for (size_t func = 0; func < o->nfns; func++) {
+        o->root[func] = o->self[func];
+        in[func] = 0;
     }
-    for (size_t e = 0; e < o->nedges; e++) {
-        const out_edge *x = &o->edges[e];
-        if (o->comp[x->caller] == o->comp[x->callee])
+    for (size_t at = 0; at < o->nedges; at++) {
+        const out_edge *call = &o->edges[at];
+        if (o->comp[call->caller] == o->comp[call->callee])
             continue;
-        o->root[x->caller] = sat_add(o->root[x->caller], x->incl);
-        in[x->callee] = sat_add(in[x->callee], x->incl);
+        o->root[call->caller] = sat_add(o->root[call->caller], call->incl);
+        in[call->callee] = sat_add(in[call->callee], call->incl);
     }
-    for (size_t f = 0; f < o->nfns; f++)
-        o->root[f] = o->root[f] > in[f] ? o->root[f] - in[f] : 0;
+    for (size_t func = 0; func < o->nfns; func++)
+        o->root[func] = o->root[func] > in[func] ? o->root[func] - in[func] : 0;
 }
 
 /* Which calls are recursion: those inside a strongly connected component
@@ -226,51 +226,51 @@ static cgw_status recursion(folded_out *o)
 /* The callers of each function, from the edges. */
 static cgw_status index_callers(folded_out *o)
 {
-    size_t n = o->nfns;
-    o->in_at = o->a->malloc(o->a->ctx, (n + 1) * sizeof *o->in_at);
+    size_t count = o->nfns;
+    o->in_at = o->a->malloc(o->a->ctx, (count + 1) * sizeof *o->in_at);
     o->in_edges = o->a->malloc(o->a->ctx, (o->nedges + 1) * sizeof *o->in_edges);
-    o->root = o->a->malloc(o->a->ctx, (2 * n + 1) * sizeof *o->root);
-    o->comp = o->a->malloc(o->a->ctx, (n + 1) * sizeof *o->comp);
+    o->root = o->a->malloc(o->a->ctx, (2 * count + 1) * sizeof *o->root);
+    o->comp = o->a->malloc(o->a->ctx, (count + 1) * sizeof *o->comp);
     if (o->in_at == NULL || o->in_edges == NULL || o->root == NULL ||
         o->comp == NULL)
         return no_memory(o);
-    memset(o->in_at, 0, (n + 1) * sizeof *o->in_at);
-    for (size_t e = 0; e < o->nedges; e++)
-        o->in_at[o->edges[e].callee + 1]++;
-    for (size_t f = 0; f < n; f++)
-        o->in_at[f + 1] += o->in_at[f];
-    for (size_t e = 0; e < o->nedges; e++) {
-        uint32_t c = o->edges[e].callee;
-        o->in_edges[o->in_at[c]++] = (uint32_t)e;
+    memset(o->in_at, 0, (count + 1) * sizeof *o->in_at);
+    for (size_t at = 0; at < o->nedges; at++)
+        o->in_at[o->edges[at].callee + 1]++;
+    for (size_t func = 0; func < count; func++)
+        o->in_at[func + 1] += o->in_at[func];
+    for (size_t at = 0; at < o->nedges; at++) {
+        uint32_t callee = o->edges[at].callee;
+        o->in_edges[o->in_at[callee]++] = (uint32_t)at;
     }
-    for (size_t f = n; f > 0; f--) /* the loop above moved each start to the next's */
-        o->in_at[f] = o->in_at[f - 1];
+    for (size_t func = count; func > 0; func--) /* the loop above moved each start to the next's */
+        o->in_at[func] = o->in_at[func - 1];
     o->in_at[0] = 0;
     return recursion(o);
 }
 
 /* ------------------------------------------------------------ the stacks */
 
-static int put(folded_out *o, const char *s, size_t n)
+static int put(folded_out *o, const char *bytes, size_t len)
 {
-    if (cgwc_grow(o->a, &o->line, &o->capline, o->linelen + n + 1, 1) < 0)
+    if (cgwc_grow(o->a, &o->line, &o->capline, o->linelen + len + 1, 1) < 0)
         return -1;
-    memcpy(o->line + o->linelen, s, n);
-    o->linelen += n;
+    memcpy(o->line + o->linelen, bytes, len);
+    o->linelen += len;
     return 0;
 }
 
 /* A frame's name: ';' would split it, so it becomes ':'; a kernel
  * function gets back the _[k] that folded-in.c takes off. */
-static int put_name(folded_out *o, const out_fn *f)
+static int put_name(folded_out *o, const out_fn *func)
 {
-    size_t start = o->linelen, n = strlen(f->name);
-    if (put(o, f->name, n) < 0)
+    size_t start = o->linelen, len = strlen(func->name);
+    if (put(o, func->name, len) < 0)
         return -1;
     for (size_t i = start; i < o->linelen; i++)
         if (o->line[i] == ';')
             o->line[i] = ':';
-    if (f->obj != NULL && strcmp(f->obj, "[kernel.kallsyms]") == 0)
+    if (func->obj != NULL && strcmp(func->obj, "[kernel.kallsyms]") == 0)
         return put(o, "_[k]", 4);
     return 0;
 }
@@ -288,8 +288,8 @@ static cgw_status emit(folded_out *o, uint64_t amount)
     for (size_t i = o->depth; i > 0; i--)
         if ((i < o->depth && put(o, ";", 1) < 0) || put_name(o, &o->fns[o->frames[i - 1].fn]) < 0)
             return no_memory(o);
-    int n = snprintf(num, sizeof num, " %llu\n", (unsigned long long)amount);
-    if (put(o, num, (size_t)n) < 0)
+    int len = snprintf(num, sizeof num, " %llu\n", (unsigned long long)amount);
+    if (put(o, num, (size_t)len) < 0)
         return no_memory(o);
     if (o->write(o->ctx, o->line, o->linelen) < 0)
         return fail(o, CGW_EIO, "writing: ", strerror(errno));
@@ -305,38 +305,38 @@ static cgw_status add_share(folded_out *o, uint32_t caller, uint64_t weight)
     return CGW_OK;
 }
 
-/* The callers of frame t's function that are not in the stack yet, and
+/* The callers of frame top's function that are not in the stack yet, and
  * no caller (NO_CALLER: the stack starts here), each with its share of
- * t's amount; none when the function has neither. */
-static cgw_status expand(folded_out *o, out_frame *t)
+ * top's amount; none when the function has neither. */
+static cgw_status expand(folded_out *o, out_frame *top)
 {
     long double sum = 0;
-    t->begin = t->next = o->nshares;
-    for (uint32_t i = o->in_at[t->fn]; i < o->in_at[t->fn + 1]; i++) {
-        const out_edge *e = &o->edges[o->in_edges[i]];
-        if (e->incl == 0 || o->comp[e->caller] == o->comp[t->fn])
+    top->begin = top->next = o->nshares;
+    for (uint32_t i = o->in_at[top->fn]; i < o->in_at[top->fn + 1]; i++) {
+        const out_edge *call = &o->edges[o->in_edges[i]];
+        if (call->incl == 0 || o->comp[call->caller] == o->comp[top->fn])
             continue;
-        if (add_share(o, e->caller, e->incl) != CGW_OK)
+        if (add_share(o, call->caller, call->incl) != CGW_OK)
             return o->err;
-        sum += e->incl;
+        sum += call->incl;
     }
-    if (o->nshares > t->begin && o->root[t->fn] > 0) {
-        if (add_share(o, NO_CALLER, o->root[t->fn]) != CGW_OK)
+    if (o->nshares > top->begin && o->root[top->fn] > 0) {
+        if (add_share(o, NO_CALLER, o->root[top->fn]) != CGW_OK)
             return o->err;
-        sum += o->root[t->fn];
+        sum += o->root[top->fn];
     }
-    t->end = o->nshares;
-    t->expanded = 1;
+    top->end = o->nshares;
+    top->expanded = 1;
     uint64_t given = 0;
-    for (size_t i = t->begin; i < t->end; i++) {
-        long double x = (long double)t->amount * o->shares[i].amount / sum;
-        uint64_t share = x >= (long double)t->amount ? t->amount : (uint64_t)x;
-        share = share > t->amount - given ? t->amount - given : share;
+    for (size_t i = top->begin; i < top->end; i++) {
+        long double exact = (long double)top->amount * o->shares[i].amount / sum;
+        uint64_t share = exact >= (long double)top->amount ? top->amount : (uint64_t)exact;
+        share = share > top->amount - given ? top->amount - given : share;
         o->shares[i].amount = share;
         given += share;
     }
-    for (size_t i = t->begin; t->end > t->begin && given < t->amount;
-         i = i + 1 < t->end ? i + 1 : t->begin) {
+    for (size_t i = top->begin; top->end > top->begin && given < top->amount;
+         i = i + 1 < top->end ? i + 1 : top->begin) {
         o->shares[i].amount++;
         given++;
     }
@@ -347,8 +347,8 @@ static cgw_status push(folded_out *o, uint32_t fn, uint64_t amount)
 {
     if (cgwc_grow(o->a, &o->frames, &o->capframes, o->depth + 1, sizeof *o->frames) < 0)
         return no_memory(o);
-    out_frame f = { fn, amount, 0, 0, 0, 0 };
-    o->frames[o->depth++] = f;
+    out_frame frame = { fn, amount, 0, 0, 0, 0 };
+    o->frames[o->depth++] = frame;
     return CGW_OK;
 }
 
@@ -359,20 +359,20 @@ static cgw_status stacks_of(folded_out *o, uint32_t leaf)
 {
     cgw_status st = push(o, leaf, o->self[leaf]);
     while (st == CGW_OK && o->depth > 0) {
-        out_frame *t = &o->frames[o->depth - 1];
-        if (!t->expanded) {
-            st = expand(o, t);
-            if (st == CGW_OK && t->begin == t->end)
-                st = emit(o, t->amount);
-            if (st != CGW_OK || t->begin < t->end)
+        out_frame *top = &o->frames[o->depth - 1];
+        if (!top->expanded) {
+            st = expand(o, top);
+            if (st == CGW_OK && top->begin == top->end)
+                st = emit(o, top->amount);
+            if (st != CGW_OK || top->begin < top->end)
                 continue;
-        } else if (t->next < t->end) {
-            out_share sh = o->shares[t->next++];
+        } else if (top->next < top->end) {
+            out_share sh = o->shares[top->next++];
             if (sh.amount > 0)
                 st = sh.caller == NO_CALLER ? emit(o, sh.amount) : push(o, sh.caller, sh.amount);
             continue;
         }
-        o->nshares = t->begin;
+        o->nshares = top->begin;
         o->depth--;
     }
     return st;
@@ -405,9 +405,9 @@ cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn, v
         return fail(&o, CGW_EUSAGE, r == NULL ? "the reader is NULL" : "the callback is NULL",
                     NULL);
     if (read_graph(&o, r, event) == CGW_OK && index_callers(&o) == CGW_OK)
-        for (size_t f = 0; f < o.nfns && o.err == CGW_OK; f++)
-            if (o.self[f] > 0)
-                stacks_of(&o, (uint32_t)f);
+        for (size_t func = 0; func < o.nfns && o.err == CGW_OK; func++)
+            if (o.self[func] > 0)
+                stacks_of(&o, (uint32_t)func);
     release(&o);
     return o.err;
 }

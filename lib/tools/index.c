@@ -5,22 +5,22 @@
 
 #include "convert.h"
 
-static void *libc_malloc(void *ctx, size_t n)
+static void *libc_malloc(void *ctx, size_t size)
 {
     (void)ctx;
-    return malloc(n ? n : 1);
+    return malloc(size ? size : 1);
 }
 
-static void *libc_realloc(void *ctx, void *p, size_t n)
+static void *libc_realloc(void *ctx, void *block, size_t size)
 {
     (void)ctx;
-    return realloc(p, n ? n : 1);
+    return realloc(block, size ? size : 1);
 }
 
-static void libc_free(void *ctx, void *p)
+static void libc_free(void *ctx, void *block)
 {
     (void)ctx;
-    free(p);
+    free(block);
 }
 
 const cgw_allocator *cgwc_libc(void)
@@ -29,58 +29,59 @@ const cgw_allocator *cgwc_libc(void)
     return &libc;
 }
 
-int cgwc_grow(const cgw_allocator *a, void *p, size_t *cap, size_t need, size_t elem)
+int cgwc_grow(const cgw_allocator *alloc, void *array, size_t *cap, size_t need, size_t elem)
 {
-    void **pp = p;
+    void **pp = array;
     if (need <= *cap)
         return 0;
-    size_t n = *cap ? *cap : 16;
-    while (n < need) {
-        if (n > SIZE_MAX / 2)
+    size_t count = *cap ? *cap : 16;
+    while (count < need) {
+        if (count > SIZE_MAX / 2)
             return -1;
-        n *= 2;
+        count *= 2;
     }
-    if (n > SIZE_MAX / elem)
+    if (count > SIZE_MAX / elem)
         return -1;
-    void *q = *pp ? a->realloc(a->ctx, *pp, n * elem) : a->malloc(a->ctx, n * elem);
-    if (q == NULL)
+    void *grown = *pp ? alloc->realloc(alloc->ctx, *pp, count * elem)
+                      : alloc->malloc(alloc->ctx, count * elem);
+    if (grown == NULL)
         return -1;
-    *pp = q;
-    *cap = n;
+    *pp = grown;
+    *cap = count;
     return 0;
 }
 
-uint64_t cgwc_hash(uint64_t h, const void *p, size_t n)
+uint64_t cgwc_hash(uint64_t hash, const void *data, size_t len)
 {
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 0x100000001b3u;
-    return h;
+    const unsigned char *bytes = data;
+    for (size_t i = 0; i < len; i++)
+        hash = (hash ^ bytes[i]) * 0x100000001b3u;
+    return hash;
 }
 
 /* The 32 bits of a hash that the slots keep and start probing from. */
-static uint32_t fold(uint64_t h)
+static uint32_t fold(uint64_t hash)
 {
-    return (uint32_t)(h ^ (h >> 32));
+    return (uint32_t)(hash ^ (hash >> 32));
 }
 
-int cgwc_index_find(const cgwc_index *ix, uint64_t h, cgwc_eq_fn eq, const void *ctx,
+int cgwc_index_find(const cgwc_index *ix, uint64_t hash, cgwc_eq_fn eq, const void *ctx,
                     const void *key, uint32_t *found, size_t *slot)
 {
     if (ix->nslots == 0) {
         *slot = 0;
         return 0;
     }
-    uint32_t hv = fold(h);
+    uint32_t hv = fold(hash);
     size_t mask = ix->nslots - 1, i = hv & mask;
     for (;; i = (i + 1) & mask) {
-        const cgwc_slot *s = &ix->slots[i];
-        if (s->entry == 0) {
+        const cgwc_slot *here = &ix->slots[i];
+        if (here->entry == 0) {
             *slot = i;
             return 0;
         }
-        if (s->hash == hv && eq(ctx, s->entry - 1, key)) {
-            *found = s->entry - 1;
+        if (here->hash == hv && eq(ctx, here->entry - 1, key)) {
+            *found = here->entry - 1;
             return 1;
         }
     }
@@ -88,54 +89,54 @@ int cgwc_index_find(const cgwc_index *ix, uint64_t h, cgwc_eq_fn eq, const void 
 
 /* The index twice as large (16 slots at first), entries moved by their
  * kept hashes. */
-static int rehash(cgwc_index *ix, const cgw_allocator *a)
+static int rehash(cgwc_index *ix, const cgw_allocator *alloc)
 {
-    size_t n = ix->nslots ? ix->nslots * 2 : 16;
-    if (n > SIZE_MAX / sizeof(cgwc_slot) || n > ((size_t)1 << 33))
+    size_t count = ix->nslots ? ix->nslots * 2 : 16;
+    if (count > SIZE_MAX / sizeof(cgwc_slot) || count > ((size_t)1 << 33))
         return -1;
-    cgwc_slot *s = a->malloc(a->ctx, n * sizeof *s);
-    if (s == NULL)
+    cgwc_slot *slots = alloc->malloc(alloc->ctx, count * sizeof *slots);
+    if (slots == NULL)
         return -1;
-    memset(s, 0, n * sizeof *s);
+    memset(slots, 0, count * sizeof *slots);
     for (size_t k = 0; k < ix->nslots; k++) {
-        cgwc_slot o = ix->slots[k];
-        if (o.entry == 0)
+        cgwc_slot old = ix->slots[k];
+        if (old.entry == 0)
             continue;
-        size_t i = (size_t)o.hash & (n - 1);
-        while (s[i].entry != 0)
-            i = (i + 1) & (n - 1);
-        s[i] = o;
+        size_t i = (size_t)old.hash & (count - 1);
+        while (slots[i].entry != 0)
+            i = (i + 1) & (count - 1);
+        slots[i] = old;
     }
     if (ix->slots != NULL)
-        a->free(a->ctx, ix->slots);
-    ix->slots = s;
-    ix->nslots = n;
+        alloc->free(alloc->ctx, ix->slots);
+    ix->slots = slots;
+    ix->nslots = count;
     return 0;
 }
 
-int cgwc_index_put(cgwc_index *ix, const cgw_allocator *a, size_t slot, uint64_t h,
+int cgwc_index_put(cgwc_index *ix, const cgw_allocator *alloc, size_t slot, uint64_t hash,
                    uint32_t entry)
 {
     if (entry == UINT32_MAX)
         return -1;
     if ((ix->count + 1) * 2 > ix->nslots) {
-        if (rehash(ix, a) < 0)
+        if (rehash(ix, alloc) < 0)
             return -1;
         size_t mask = ix->nslots - 1;
-        slot = fold(h) & mask;
+        slot = fold(hash) & mask;
         while (ix->slots[slot].entry != 0)
             slot = (slot + 1) & mask;
     }
     ix->slots[slot].entry = entry + 1;
-    ix->slots[slot].hash = fold(h);
+    ix->slots[slot].hash = fold(hash);
     ix->count++;
     return 0;
 }
 
-void cgwc_index_free(cgwc_index *ix, const cgw_allocator *a)
+void cgwc_index_free(cgwc_index *ix, const cgw_allocator *alloc)
 {
     if (ix->slots != NULL)
-        a->free(a->ctx, ix->slots);
+        alloc->free(alloc->ctx, ix->slots);
     ix->slots = NULL;
     ix->nslots = ix->count = 0;
 }

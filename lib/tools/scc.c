@@ -20,66 +20,67 @@ typedef struct scc {
     uint32_t counter, ncomp;
 } scc;
 
-static void visit(scc *g, uint32_t v)
+static void visit(scc *graph, uint32_t vertex)
 {
-    g->index[v] = g->low[v] = g->counter++;
-    g->stack[g->nstack++] = v;
-    g->frames[g->depth].v = v;
-    g->frames[g->depth++].next = g->at[v];
+    graph->index[vertex] = graph->low[vertex] = graph->counter++;
+    graph->stack[graph->nstack++] = vertex;
+    graph->frames[graph->depth].v = vertex;
+    graph->frames[graph->depth++].next = graph->at[vertex];
 }
 
 /* The top frame has no neighbour left: close it, and its component when
  * it is the component's root. */
-static void leave(scc *g)
+static void leave(scc *graph)
 {
-    uint32_t v = g->frames[--g->depth].v;
-    if (g->low[v] == g->index[v]) {
-        uint32_t w;
+    uint32_t vertex = graph->frames[--graph->depth].v;
+    if (graph->low[vertex] == graph->index[vertex]) {
+        uint32_t member;
         do {
-            w = g->stack[--g->nstack];
-            g->comp[w] = g->ncomp;
-            g->low[w] = UNSEEN - 1; /* off the stack: never lowers another's */
-        } while (w != v);
-        g->ncomp++;
+            member = graph->stack[--graph->nstack];
+            graph->comp[member] = graph->ncomp;
+            graph->low[member] = UNSEEN - 1; /* off the stack: never lowers another's */
+        } while (member != vertex);
+        graph->ncomp++;
     }
-    if (g->depth > 0) {
-        uint32_t u = g->frames[g->depth - 1].v;
-        if (g->low[v] < g->low[u])
-            g->low[u] = g->low[v];
+    if (graph->depth > 0) {
+        uint32_t parent = graph->frames[graph->depth - 1].v;
+        if (graph->low[vertex] < graph->low[parent])
+            graph->low[parent] = graph->low[vertex];
     }
 }
 
-int cgwc_scc(const cgw_allocator *a, size_t n, const uint32_t *at, const uint32_t *to,
+int cgwc_scc(const cgw_allocator *alloc, size_t count, const uint32_t *at, const uint32_t *to,
              uint32_t *comp)
 {
-    scc g = { at, to, NULL, NULL, NULL, comp, NULL, 0, 0, 0, 0 };
-    g.index = a->malloc(a->ctx, (n + 1) * sizeof *g.index);
-    g.low = a->malloc(a->ctx, (n + 1) * sizeof *g.low);
-    g.stack = a->malloc(a->ctx, (n + 1) * sizeof *g.stack);
-    g.frames = a->malloc(a->ctx, (n + 1) * sizeof *g.frames);
-    int ok = g.index && g.low && g.stack && g.frames;
+    scc graph = { at, to, NULL, NULL, NULL, comp, NULL, 0, 0, 0, 0 };
+    graph.index = alloc->malloc(alloc->ctx, (count + 1) * sizeof *graph.index);
+    graph.low = alloc->malloc(alloc->ctx, (count + 1) * sizeof *graph.low);
+    graph.stack = alloc->malloc(alloc->ctx, (count + 1) * sizeof *graph.stack);
+    graph.frames = alloc->malloc(alloc->ctx, (count + 1) * sizeof *graph.frames);
+    int ok = graph.index && graph.low && graph.stack && graph.frames;
     if (ok)
-        memset(g.index, 0xff, n * sizeof *g.index);
-    for (uint32_t s = 0; ok && s < n; s++) {
-        if (g.index[s] != UNSEEN)
+        memset(graph.index, 0xff, count * sizeof *graph.index);
+    for (uint32_t root = 0; ok && root < count; root++) {
+        if (graph.index[root] != UNSEEN)
             continue;
-        visit(&g, s);
-        while (g.depth > 0) {
-            scc_frame *f = &g.frames[g.depth - 1];
-            if (f->next == at[f->v + 1]) {
-                leave(&g);
+        visit(&graph, root);
+        while (graph.depth > 0) {
+            scc_frame *frame = &graph.frames[graph.depth - 1];
+            if (frame->next == at[frame->v + 1]) {
+                leave(&graph);
                 continue;
             }
-            uint32_t w = to[f->next++];
-            if (g.index[w] == UNSEEN)
-                visit(&g, w);
-            else if (g.index[w] < g.low[f->v] && g.low[w] != UNSEEN - 1)
-                g.low[f->v] = g.index[w];
+            uint32_t neighbour = to[frame->next++];
+            if (graph.index[neighbour] == UNSEEN)
+                visit(&graph, neighbour);
+            else if (graph.index[neighbour] < graph.low[frame->v]
+                     && graph.low[neighbour] != UNSEEN - 1)
+                graph.low[frame->v] = graph.index[neighbour];
         }
     }
-    void *blocks[] = { g.index, g.low, g.stack, g.frames };
+    void *blocks[] = { graph.index, graph.low, graph.stack, graph.frames };
     for (size_t i = 0; i < 4; i++)
         if (blocks[i] != NULL)
-            a->free(a->ctx, blocks[i]);
+            alloc->free(alloc->ctx, blocks[i]);
     return ok ? 0 : -1;
 }

@@ -15,17 +15,17 @@ static const char CALL[] = "cgw_stacks_write";
 /* Self costs first, then calls by callee; each by line and event. */
 static int cmp_cells(const void *pa, const void *pb)
 {
-    const cgwc_cell *a = pa, *b = pb;
-    if (a->fn != b->fn)
-        return a->fn < b->fn ? -1 : 1;
-    if (a->callee != b->callee) {
-        if (a->callee == CGWC_NONE || b->callee == CGWC_NONE)
-            return a->callee == CGWC_NONE ? -1 : 1;
-        return a->callee < b->callee ? -1 : 1;
+    const cgwc_cell *left = pa, *right = pb;
+    if (left->fn != right->fn)
+        return left->fn < right->fn ? -1 : 1;
+    if (left->callee != right->callee) {
+        if (left->callee == CGWC_NONE || right->callee == CGWC_NONE)
+            return left->callee == CGWC_NONE ? -1 : 1;
+        return left->callee < right->callee ? -1 : 1;
     }
-    if (a->line != b->line)
-        return a->line < b->line ? -1 : 1;
-    return a->ev < b->ev ? -1 : a->ev > b->ev;
+    if (left->line != right->line)
+        return left->line < right->line ? -1 : 1;
+    return left->ev < right->ev ? -1 : left->ev > right->ev;
 }
 
 static const char *name_of(const cgw_stacks *s, uint32_t id, const char *none)
@@ -45,20 +45,20 @@ static int take(cgw_stacks *s, uint32_t id)
     return was;
 }
 
-/* A qualified name for function f, not taken yet, in s->shown[f]. */
-static cgw_status qualify(cgw_stacks *s, uint32_t f, char *buf, size_t cap)
+/* A qualified name for function func, not taken yet, in s->shown[func]. */
+static cgw_status qualify(cgw_stacks *s, uint32_t func, char *buf, size_t cap)
 {
-    const cgwc_fn *fn = &s->fns[f];
+    const cgwc_fn *fn = &s->fns[func];
     const char *obj = name_of(s, fn->obj, NULL), *file = name_of(s, fn->file, NULL);
     size_t base = (size_t)snprintf(buf, cap, "%s%s%s%s%s%s%s", s->strs[fn->name].p,
                                    obj ? " [" : "", obj ? obj : "", obj ? "]" : "",
                                    file ? " (" : "", file ? file : "", file ? ")" : "");
     int taken = 1;
-    for (unsigned k = 2, n = 0; taken == 1; k++) {
-        cgw_status st = cgwc_stacks_name(s, buf, base + n, &s->shown[f]);
-        if (st != CGW_OK || (taken = take(s, s->shown[f])) < 0)
+    for (unsigned k = 2, suffix = 0; taken == 1; k++) {
+        cgw_status st = cgwc_stacks_name(s, buf, base + suffix, &s->shown[func]);
+        if (st != CGW_OK || (taken = take(s, s->shown[func])) < 0)
             return st != CGW_OK ? st : cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory");
-        n = (unsigned)snprintf(buf + base, cap - base, " #%u", k);
+        suffix = (unsigned)snprintf(buf + base, cap - base, " #%u", k);
     }
     return CGW_OK;
 }
@@ -75,15 +75,15 @@ static cgw_status show_names(cgw_stacks *s)
         return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
     }
     memset(uses, 0, nstrs * sizeof *uses);
-    for (size_t f = 0; f < s->nfns; f++)
-        uses[s->fns[f].name]++;
+    for (size_t func = 0; func < s->nfns; func++)
+        uses[s->fns[func].name]++;
     for (size_t i = 0; i < nstrs; i++)
         longest = s->strs[i].len > longest ? s->strs[i].len : longest;
-    for (size_t f = 0; f < s->nfns; f++) { /* the names of their own first */
-        const cgwc_fn *fn = &s->fns[f];
-        s->shown[f] = CGWC_NONE;
+    for (size_t func = 0; func < s->nfns; func++) { /* the names of their own first */
+        const cgwc_fn *fn = &s->fns[func];
+        s->shown[func] = CGWC_NONE;
         if ((uses[fn->name] == 1 || (fn->obj == CGWC_NONE && fn->file == CGWC_NONE)) &&
-            take(s, (s->shown[f] = fn->name)) < 0)
+            take(s, (s->shown[func] = fn->name)) < 0)
             longest = SIZE_MAX;
     }
     s->a.free(s->a.ctx, uses);
@@ -92,9 +92,9 @@ static cgw_status show_names(cgw_stacks *s)
     if (buf == NULL)
         return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
     cgw_status st = CGW_OK;
-    for (size_t f = 0; f < s->nfns && st == CGW_OK; f++)
-        if (s->shown[f] == CGWC_NONE)
-            st = qualify(s, (uint32_t)f, buf, cap);
+    for (size_t func = 0; func < s->nfns && st == CGW_OK; func++)
+        if (s->shown[func] == CGWC_NONE)
+            st = qualify(s, (uint32_t)func, buf, cap);
     s->a.free(s->a.ctx, buf);
     return st;
 }
@@ -104,30 +104,30 @@ static cgw_status show_names(cgw_stacks *s)
  * (the writer's NULL object would mean the caller's). */
 static cgw_target target_of(const cgw_stacks *s, uint32_t fn, int objects)
 {
-    const cgwc_fn *f = &s->fns[fn];
-    cgw_target t = { objects ? name_of(s, f->obj, "???") : NULL, name_of(s, f->file, "???"),
-                     name_of(s, s->shown[fn], NULL) };
-    return t;
+    const cgwc_fn *func = &s->fns[fn];
+    cgw_target target = { objects ? name_of(s, func->obj, "???") : NULL,
+                          name_of(s, func->file, "???"), name_of(s, s->shown[fn], NULL) };
+    return target;
 }
 
 /* Cells [i, end) share a function, callee and line: one cost line or
  * call with a cost a column.  Returns the end of the group. */
 static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int objects)
 {
-    const cgwc_cell *c = &s->cells[i];
+    const cgwc_cell *cell = &s->cells[i];
     uint64_t costs[CGWC_MAX_EVENTS] = { 0 }, count = 0;
     size_t j = i;
-    for (; j < s->ncells && s->cells[j].fn == c->fn && s->cells[j].callee == c->callee &&
-           s->cells[j].line == c->line;
+    for (; j < s->ncells && s->cells[j].fn == cell->fn && s->cells[j].callee == cell->callee &&
+           s->cells[j].line == cell->line;
          j++) {
         costs[s->cells[j].ev] = s->cells[j].value;
         count += s->cells[j].count;
     }
-    if (c->callee == CGWC_NONE) {
-        cgw_cost(w, &c->line, costs, s->nev);
+    if (cell->callee == CGWC_NONE) {
+        cgw_cost(w, &cell->line, costs, s->nev);
     } else {
-        cgw_target t = target_of(s, c->callee, objects);
-        cgw_call(w, &t, count, NULL, &c->line, costs, s->nev);
+        cgw_target target = target_of(s, cell->callee, objects);
+        cgw_call(w, &target, count, NULL, &cell->line, costs, s->nev);
     }
     return j;
 }
@@ -168,11 +168,11 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
     for (size_t i = 0; i < s->nfns && !objects; i++)
         objects = s->fns[i].obj != CGWC_NONE;
     for (size_t i = 0; i < s->ncells && cgw_error(w) == CGW_OK;) {
-        cgw_target f = target_of(s, s->cells[i].fn, objects);
-        if (f.object != NULL)
-            cgw_object(w, f.object);
-        cgw_file(w, f.file);
-        cgw_function(w, f.function);
+        cgw_target target = target_of(s, s->cells[i].fn, objects);
+        if (target.object != NULL)
+            cgw_object(w, target.object);
+        cgw_file(w, target.file);
+        cgw_function(w, target.function);
         uint32_t fn = s->cells[i].fn;
         while (i < s->ncells && s->cells[i].fn == fn && cgw_error(w) == CGW_OK)
             i = write_group(s, w, i, objects);

@@ -15,39 +15,39 @@
 
 #define CHUNK_SIZE 65536
 
-cgw_stacks *cgw_stacks_new(const cgw_allocator *a)
+cgw_stacks *cgw_stacks_new(const cgw_allocator *alloc)
 {
-    if (a == NULL)
-        a = cgwc_libc();
-    cgw_stacks *s = a->malloc(a->ctx, sizeof *s);
+    if (alloc == NULL)
+        alloc = cgwc_libc();
+    cgw_stacks *s = alloc->malloc(alloc->ctx, sizeof *s);
     if (s == NULL)
         return NULL;
     memset(s, 0, sizeof *s);
-    s->a = *a;
+    s->a = *alloc;
     return s;
 }
 
-static void release(const cgw_allocator *a, void *p)
+static void release(const cgw_allocator *alloc, void *block)
 {
-    if (p != NULL)
-        a->free(a->ctx, p);
+    if (block != NULL)
+        alloc->free(alloc->ctx, block);
 }
 
 void cgw_stacks_free(cgw_stacks *s)
 {
     if (s == NULL)
         return;
-    const cgw_allocator *a = &s->a;
+    const cgw_allocator *alloc = &s->a;
     for (size_t i = 0; i < s->nchunks; i++)
-        release(a, s->chunks[i]);
+        release(alloc, s->chunks[i]);
     void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->seen, s->shown, s->taken,
                        s->frames };
     for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
-        release(a, blocks[i]);
-    cgwc_index_free(&s->str_ix, a);
-    cgwc_index_free(&s->fn_ix, a);
-    cgwc_index_free(&s->cell_ix, a);
-    a->free(a->ctx, s);
+        release(alloc, blocks[i]);
+    cgwc_index_free(&s->str_ix, alloc);
+    cgwc_index_free(&s->fn_ix, alloc);
+    cgwc_index_free(&s->cell_ix, alloc);
+    alloc->free(alloc->ctx, s);
 }
 
 const char *cgw_stacks_errmsg(const cgw_stacks *s)
@@ -75,48 +75,48 @@ static cgw_status no_memory(cgw_stacks *s)
 
 /* ----------------------------------------------------------------- names */
 
-/* Room for n bytes in the arena. */
-static char *arena(cgw_stacks *s, size_t n)
+/* Room for len bytes in the arena. */
+static char *arena(cgw_stacks *s, size_t len)
 {
-    if (n > s->left) {
-        size_t size = n > CHUNK_SIZE ? n : CHUNK_SIZE;
-        char *c;
+    if (len > s->left) {
+        size_t size = len > CHUNK_SIZE ? len : CHUNK_SIZE;
+        char *chunk;
         if (cgwc_grow(&s->a, &s->chunks, &s->capchunks, s->nchunks + 1, sizeof *s->chunks) < 0 ||
-            (c = s->a.malloc(s->a.ctx, size)) == NULL)
+            (chunk = s->a.malloc(s->a.ctx, size)) == NULL)
             return NULL;
-        s->chunks[s->nchunks++] = c;
-        s->at = c;
+        s->chunks[s->nchunks++] = chunk;
+        s->at = chunk;
         s->left = size;
     }
-    char *p = s->at;
-    s->at += n;
-    s->left -= n;
-    return p;
+    char *start = s->at;
+    s->at += len;
+    s->left -= len;
+    return start;
 }
 
-static int str_eq(const void *ctx, uint32_t e, const void *key)
+static int str_eq(const void *ctx, uint32_t entry, const void *key)
 {
-    const cgwc_str *a = &((const cgw_stacks *)ctx)->strs[e], *b = key;
-    return a->len == b->len && memcmp(a->p, b->p, a->len) == 0;
+    const cgwc_str *left = &((const cgw_stacks *)ctx)->strs[entry], *right = key;
+    return left->len == right->len && memcmp(left->p, right->p, left->len) == 0;
 }
 
-cgw_status cgwc_stacks_name(cgw_stacks *s, const char *p, size_t len, uint32_t *id)
+cgw_status cgwc_stacks_name(cgw_stacks *s, const char *bytes, size_t len, uint32_t *id)
 {
-    if (p == NULL) {
+    if (bytes == NULL) {
         *id = CGWC_NONE;
         return CGW_OK;
     }
-    cgwc_str key = { p, len };
-    uint64_t h = cgwc_hash(CGWC_HASH0, p, len);
+    cgwc_str key = { bytes, len };
+    uint64_t hash = cgwc_hash(CGWC_HASH0, bytes, len);
     size_t slot;
-    if (cgwc_index_find(&s->str_ix, h, str_eq, s, &key, id, &slot))
+    if (cgwc_index_find(&s->str_ix, hash, str_eq, s, &key, id, &slot))
         return CGW_OK;
     char *copy;
     if (cgwc_grow(&s->a, &s->strs, &s->capstrs, s->nstrs + 1, sizeof *s->strs) < 0 ||
         (copy = arena(s, len + 1)) == NULL ||
-        cgwc_index_put(&s->str_ix, &s->a, slot, h, (uint32_t)s->nstrs) < 0)
+        cgwc_index_put(&s->str_ix, &s->a, slot, hash, (uint32_t)s->nstrs) < 0)
         return no_memory(s);
-    memcpy(copy, p, len);
+    memcpy(copy, bytes, len);
     copy[len] = '\0';
     s->strs[s->nstrs].p = copy;
     s->strs[s->nstrs].len = len;
@@ -124,23 +124,23 @@ cgw_status cgwc_stacks_name(cgw_stacks *s, const char *p, size_t len, uint32_t *
     return CGW_OK;
 }
 
-static int fn_eq(const void *ctx, uint32_t e, const void *key)
+static int fn_eq(const void *ctx, uint32_t entry, const void *key)
 {
-    const cgwc_fn *a = &((const cgw_stacks *)ctx)->fns[e], *b = key;
-    return a->obj == b->obj && a->file == b->file && a->name == b->name;
+    const cgwc_fn *left = &((const cgw_stacks *)ctx)->fns[entry], *right = key;
+    return left->obj == right->obj && left->file == right->file && left->name == right->name;
 }
 
 cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint32_t name,
                                 uint32_t *id)
 {
     cgwc_fn key = { obj, file, name };
-    uint64_t h = cgwc_hash(CGWC_HASH0, &key, sizeof key);
+    uint64_t hash = cgwc_hash(CGWC_HASH0, &key, sizeof key);
     size_t slot;
-    if (cgwc_index_find(&s->fn_ix, h, fn_eq, s, &key, id, &slot))
+    if (cgwc_index_find(&s->fn_ix, hash, fn_eq, s, &key, id, &slot))
         return CGW_OK;
     if (cgwc_grow(&s->a, &s->fns, &s->capfns, s->nfns + 1, sizeof *s->fns) < 0 ||
         cgwc_grow(&s->a, &s->seen, &s->capseen, s->nfns + 1, sizeof *s->seen) < 0 ||
-        cgwc_index_put(&s->fn_ix, &s->a, slot, h, (uint32_t)s->nfns) < 0)
+        cgwc_index_put(&s->fn_ix, &s->a, slot, hash, (uint32_t)s->nfns) < 0)
         return no_memory(s);
     s->fns[s->nfns] = key;
     s->seen[s->nfns].stamp = 0;
@@ -149,17 +149,17 @@ cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint
 }
 
 /* An event name as the events: line takes it: [A-Za-z_][A-Za-z0-9_]*. */
-static int letter(char c)
+static int letter(char byte)
 {
-    return c == '_' || (unsigned)((c | 32) - 'a') < 26u;
+    return byte == '_' || (unsigned)((byte | 32) - 'a') < 26u;
 }
 
-static int event_name_ok(const char *n)
+static int event_name_ok(const char *name)
 {
-    if (!letter(n[0]))
+    if (!letter(name[0]))
         return 0;
-    for (size_t i = 1; n[i] != '\0'; i++)
-        if (!letter(n[i]) && (unsigned)(n[i] - '0') >= 10u)
+    for (size_t i = 1; name[i] != '\0'; i++)
+        if (!letter(name[i]) && (unsigned)(name[i] - '0') >= 10u)
             return 0;
     return 1;
 }
@@ -189,50 +189,51 @@ cgw_status cgwc_stacks_event(cgw_stacks *s, const char *name, unsigned *ev)
 
 /* ----------------------------------------------------------------- costs */
 
-static int cell_eq(const void *ctx, uint32_t e, const void *key)
+static int cell_eq(const void *ctx, uint32_t entry, const void *key)
 {
-    const cgwc_cell *a = &((const cgw_stacks *)ctx)->cells[e], *b = key;
-    return a->fn == b->fn && a->callee == b->callee && a->ev == b->ev && a->line == b->line;
+    const cgwc_cell *left = &((const cgw_stacks *)ctx)->cells[entry], *right = key;
+    return left->fn == right->fn && left->callee == right->callee && left->ev == right->ev &&
+           left->line == right->line;
 }
 
 /* Add value (and one stack) to the cell of (fn, callee, line, ev). */
 static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value)
 {
-    uint64_t h = cgwc_hash(CGWC_HASH0, &key->fn, 3 * sizeof key->fn);
-    h = cgwc_hash(h, &key->line, sizeof key->line);
-    uint32_t e;
+    uint64_t hash = cgwc_hash(CGWC_HASH0, &key->fn, 3 * sizeof key->fn);
+    hash = cgwc_hash(hash, &key->line, sizeof key->line);
+    uint32_t entry;
     size_t slot;
-    if (!cgwc_index_find(&s->cell_ix, h, cell_eq, s, key, &e, &slot)) {
+    if (!cgwc_index_find(&s->cell_ix, hash, cell_eq, s, key, &entry, &slot)) {
         if (cgwc_grow(&s->a, &s->cells, &s->capcells, s->ncells + 1, sizeof *s->cells) < 0 ||
-            cgwc_index_put(&s->cell_ix, &s->a, slot, h, (uint32_t)s->ncells) < 0)
+            cgwc_index_put(&s->cell_ix, &s->a, slot, hash, (uint32_t)s->ncells) < 0)
             return no_memory(s);
-        e = (uint32_t)s->ncells++;
-        s->cells[e] = *key;
-        s->cells[e].value = s->cells[e].count = 0;
+        entry = (uint32_t)s->ncells++;
+        s->cells[entry] = *key;
+        s->cells[entry].value = s->cells[entry].count = 0;
     }
-    s->cells[e].value += value; /* never past the event's total, checked */
-    s->cells[e].count++;
+    s->cells[entry].value += value; /* never past the event's total, checked */
+    s->cells[entry].count++;
     return CGW_OK;
 }
 
-/* Fold the recursion of fr[0..n) in place; returns the frames left. */
-static size_t fold(cgw_stacks *s, cgwc_frame *fr, size_t n)
+/* Fold the recursion of fr[0..count) in place; returns the frames left. */
+static size_t fold(cgw_stacks *s, cgwc_frame *fr, size_t count)
 {
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        cgwc_seen *w = &s->seen[fr[i].fn];
-        if (w->stamp == s->serial && w->at < m && fr[w->at].fn == fr[i].fn) {
-            m = w->at; /* back where it was: the frames since are recursion */
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++) {
+        cgwc_seen *seen = &s->seen[fr[i].fn];
+        if (seen->stamp == s->serial && seen->at < kept && fr[seen->at].fn == fr[i].fn) {
+            kept = seen->at; /* back where it was: the frames since are recursion */
         } else {
-            w->stamp = s->serial;
-            w->at = m;
+            seen->stamp = s->serial;
+            seen->at = kept;
         }
-        fr[m++] = fr[i]; /* the latest line: where the stack goes on from */
+        fr[kept++] = fr[i]; /* the latest line: where the stack goes on from */
     }
-    return m;
+    return kept;
 }
 
-cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t n,
+cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nframes,
                            uint64_t count, const char *name, uint64_t line)
 {
     if (s->err != CGW_OK)
@@ -240,17 +241,17 @@ cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t n,
     if (s->sorted)
         return cgwc_stacks_fail(s, CGW_EUSAGE, "%s:%llu: stacks added after cgw_stacks_write()",
                                 name, (unsigned long long)line);
-    if (n == 0 || count == 0)
+    if (nframes == 0 || count == 0)
         return CGW_OK;
     if (count > UINT64_MAX - s->totals[ev])
         return cgwc_stacks_fail(s, CGW_ERANGE, "%s:%llu: the total of event %s passes 2^64-1",
                                 name, (unsigned long long)line, s->events[ev]);
     s->totals[ev] += count;
     s->serial++;
-    n = fold(s, fr, n);
-    cgwc_cell key = { fr[n - 1].fn, CGWC_NONE, ev, fr[n - 1].line, 0, 0 };
+    nframes = fold(s, fr, nframes);
+    cgwc_cell key = { fr[nframes - 1].fn, CGWC_NONE, ev, fr[nframes - 1].line, 0, 0 };
     cgw_status st = add_cell(s, &key, count);
-    for (size_t i = 1; st == CGW_OK && i < n; i++) {
+    for (size_t i = 1; st == CGW_OK && i < nframes; i++) {
         key.fn = fr[i - 1].fn;
         key.callee = fr[i].fn;
         key.line = fr[i - 1].line;

@@ -82,15 +82,15 @@ cgw_status cgwc_stacks_fail(cgw_stacks *s, cgw_status st, const char *fmt, ...)
     ;
 /* The column of event name (added when new) in *ev: OK, EINVAL, ENOMEM. */
 cgw_status cgwc_stacks_event(cgw_stacks *s, const char *name, unsigned *ev);
-/* The interned name p[0..len) in *id (CGWC_NONE when p is NULL). */
-cgw_status cgwc_stacks_name(cgw_stacks *s, const char *p, size_t len, uint32_t *id);
+/* The interned name bytes[0..len) in *id (CGWC_NONE when bytes is NULL). */
+cgw_status cgwc_stacks_name(cgw_stacks *s, const char *bytes, size_t len, uint32_t *id);
 /* The function (obj, file, name: interned names) in *id. */
 cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint32_t name,
                                 uint32_t *id);
-/* A stack fr[0..n), root first, seen count times for event ev; an error
+/* A stack fr[0..nframes), root first, seen count times for event ev; an error
  * message names the input and line given.  fr is reduced in place (its
  * recursion folded). */
-cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t n,
+cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nframes,
                            uint64_t count, const char *name, uint64_t line);
 
 #endif

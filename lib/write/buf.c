@@ -6,20 +6,20 @@
 
 #include "write.h"
 
-static cgw_status sink_write(cgw_writer *w, const char *p, size_t n)
+static cgw_status sink_write(cgw_writer *w, const char *bytes, size_t size)
 {
-    if (n == 0)
+    if (size == 0)
         return CGW_OK;
     errno = 0;
-    if (w->sink_write(w->sink_ctx, p, n) == 0) {
-        w->sent += n;
+    if (w->sink_write(w->sink_ctx, bytes, size) == 0) {
+        w->sent += size;
         return CGW_OK;
     }
-    int e = errno;
-    if (e == ENOMEM)
+    int errnum = errno;
+    if (errnum == ENOMEM)
         return cgwp_fail(w, CGW_ENOMEM, "out of memory in the sink");
     return cgwp_fail(w, CGW_EIO, "write to the sink failed: %s",
-                     e ? strerror(e) : "no errno given");
+                     errnum ? strerror(errnum) : "no errno given");
 }
 
 cgw_status cgwp_flush(cgw_writer *w)
@@ -31,32 +31,32 @@ cgw_status cgwp_flush(cgw_writer *w)
     return st;
 }
 
-cgw_status cgwp_put(cgw_writer *w, const char *p, size_t n)
+cgw_status cgwp_put(cgw_writer *w, const char *bytes, size_t size)
 {
     if (w->err != CGW_OK)
         return w->err;
-    if (n == 0)
+    if (size == 0)
         return CGW_OK;
-    if (w->cap - w->len >= n) {
-        memcpy(w->buf + w->len, p, n);
-        w->len += n;
+    if (w->cap - w->len >= size) {
+        memcpy(w->buf + w->len, bytes, size);
+        w->len += size;
         return CGW_OK;
     }
     cgw_status st = cgwp_flush(w);
     if (st != CGW_OK)
         return st;
-    if (n >= w->cap)
-        return sink_write(w, p, n);
-    memcpy(w->buf, p, n);
-    w->len = n;
+    if (size >= w->cap)
+        return sink_write(w, bytes, size);
+    memcpy(w->buf, bytes, size);
+    w->len = size;
     return CGW_OK;
 }
 
-char *cgwp_reserve_slow(cgw_writer *w, size_t n)
+char *cgwp_reserve_slow(cgw_writer *w, size_t size)
 {
     if (cgwp_flush(w) != CGW_OK)
         return NULL;
-    if (w->cap >= n)
+    if (w->cap >= size)
         return w->buf;
     /* A buffer smaller than one line (tests sweep sizes from 1 byte): the
      * line is formatted aside and cgwp_commit() passes it through. */

@@ -37,8 +37,8 @@ static int pump(struct cgwp_gz *gz, int flush)
             errno = EIO;
             return -1;
         }
-        size_t n = GZ_OUT - zs->avail_out;
-        if (n > 0 && gz->inner(gz->inner_ctx, (const char *)gz->out, n) != 0)
+        size_t produced = GZ_OUT - zs->avail_out;
+        if (produced > 0 && gz->inner(gz->inner_ctx, (const char *)gz->out, produced) != 0)
             return -1;
     } while (zs->avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
     return 0;
@@ -48,13 +48,13 @@ static int gz_write(void *ctx, const char *buf, size_t len)
 {
     struct cgwp_gz *gz = ctx;
     while (len > 0) {
-        uInt n = len > (1u << 30) ? 1u << 30 : (uInt)len;
+        uInt chunk = len > (1u << 30) ? 1u << 30 : (uInt)len;
         gz->zs.next_in = (const Bytef *)buf;
-        gz->zs.avail_in = n;
+        gz->zs.avail_in = chunk;
         if (pump(gz, Z_NO_FLUSH) != 0)
             return -1;
-        buf += n;
-        len -= n;
+        buf += chunk;
+        len -= chunk;
     }
     return 0;
 }
@@ -62,15 +62,15 @@ static int gz_write(void *ctx, const char *buf, size_t len)
 static int gz_close(cgw_writer *w, void *ctx, int commit)
 {
     struct cgwp_gz *gz = ctx;
-    int r = commit ? pump(gz, Z_FINISH) : 0;
-    int e = errno;
-    if (gz->inner_close != NULL && gz->inner_close(w, gz->inner_ctx, commit && r == 0) != 0 &&
-        r == 0) {
-        r = -1;
-        e = errno;
+    int rc = commit ? pump(gz, Z_FINISH) : 0;
+    int saved_errno = errno;
+    if (gz->inner_close != NULL && gz->inner_close(w, gz->inner_ctx, commit && rc == 0) != 0 &&
+        rc == 0) {
+        rc = -1;
+        saved_errno = errno;
     }
-    errno = e;
-    return r;
+    errno = saved_errno;
+    return rc;
 }
 
 int cgwp_gz_new(cgw_writer *w)

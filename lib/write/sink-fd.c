@@ -8,18 +8,18 @@
 int cgwp_fd_write_all(int fd, const char *buf, size_t len)
 {
     while (len > 0) {
-        ssize_t r = write(fd, buf, len);
-        if (r < 0) {
+        ssize_t written = write(fd, buf, len);
+        if (written < 0) {
             if (errno == EINTR)
                 continue;
             return -1;
         }
-        if (r == 0) {
+        if (written == 0) {
             errno = EIO;
             return -1;
         }
-        buf += r;
-        len -= (size_t)r;
+        buf += written;
+        len -= (size_t)written;
     }
     return 0;
 }

@@ -12,53 +12,53 @@ struct memory {
     size_t len, cap;
 };
 
-static int reserve(struct memory *m, size_t n)
+static int reserve(struct memory *mem, size_t need)
 {
-    if (m->cap - m->len >= n)
+    if (mem->cap - mem->len >= need)
         return 0;
-    size_t cap = m->cap ? m->cap : 4096;
-    while (cap - m->len < n) {
+    size_t cap = mem->cap ? mem->cap : 4096;
+    while (cap - mem->len < need) {
         if (cap > SIZE_MAX / 2) {
             errno = ENOMEM;
             return -1;
         }
         cap *= 2;
     }
-    char *p = cgwp_realloc(&m->w->alloc, m->data, cap);
-    if (p == NULL) {
+    char *grown = cgwp_realloc(&mem->w->alloc, mem->data, cap);
+    if (grown == NULL) {
         errno = ENOMEM;
         return -1;
     }
-    m->data = p;
-    m->cap = cap;
+    mem->data = grown;
+    mem->cap = cap;
     return 0;
 }
 
 static int memory_write(void *ctx, const char *buf, size_t len)
 {
-    struct memory *m = ctx;
-    if (reserve(m, len) != 0)
+    struct memory *mem = ctx;
+    if (reserve(mem, len) != 0)
         return -1;
-    memcpy(m->data + m->len, buf, len);
-    m->len += len;
+    memcpy(mem->data + mem->len, buf, len);
+    mem->len += len;
     return 0;
 }
 
 static int memory_close(cgw_writer *w, void *ctx, int commit)
 {
-    struct memory *m = ctx;
-    int r = 0;
-    if (commit && reserve(m, 1) == 0) {
-        m->data[m->len] = '\0';
-        *m->bufp = m->data;
-        *m->lenp = m->len;
-        m->data = NULL;
+    struct memory *mem = ctx;
+    int rc = 0;
+    if (commit && reserve(mem, 1) == 0) {
+        mem->data[mem->len] = '\0';
+        *mem->bufp = mem->data;
+        *mem->lenp = mem->len;
+        mem->data = NULL;
     } else {
-        r = commit ? -1 : 0;
+        rc = commit ? -1 : 0;
     }
-    cgwp_free(&w->alloc, m->data);
-    cgwp_free(&w->alloc, m);
-    return r;
+    cgwp_free(&w->alloc, mem->data);
+    cgwp_free(&w->alloc, mem);
+    return rc;
 }
 
 cgw_writer *cgw_open_memory(char **bufp, size_t *lenp, const cgw_options *opts)
@@ -72,16 +72,16 @@ cgw_writer *cgw_open_memory(char **bufp, size_t *lenp, const cgw_options *opts)
     cgw_writer *w = cgwp_new(opts);
     if (w == NULL)
         return NULL;
-    struct memory *m = cgwp_alloc(&w->alloc, sizeof *m);
-    if (m == NULL) {
+    struct memory *mem = cgwp_alloc(&w->alloc, sizeof *mem);
+    if (mem == NULL) {
         cgwp_destroy(w);
         errno = ENOMEM;
         return NULL;
     }
-    memset(m, 0, sizeof *m);
-    m->w = w;
-    m->bufp = bufp;
-    m->lenp = lenp;
-    cgwp_bind_sink(w, memory_write, memory_close, m);
+    memset(mem, 0, sizeof *mem);
+    mem->w = w;
+    mem->bufp = bufp;
+    mem->lenp = lenp;
+    cgwp_bind_sink(w, memory_write, memory_close, mem);
     return w;
 }
