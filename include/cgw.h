@@ -782,7 +782,7 @@ typedef struct cgw_stacks cgw_stacks;
 
 /** New, empty stacks, memory from a (libc's when NULL).  NULL when out of
  *  memory. */
-CGW_API cgw_stacks *cgw_stacks_new(const cgw_allocator *a);
+CGW_API cgw_stacks *cgw_stacks_new(const cgw_allocator *alloc);
 
 /** Add folded stacks text[0..len) as counts of event (NULL: "Samples";
  *  each new name is a new event column, up to 64; the same name again

@@ -145,8 +145,8 @@ int cgwp_fd_write_all(int fd, const char *buf, size_t len);
 
 /* buf.c */
 cgw_status cgwp_flush(cgw_writer *w);
-cgw_status cgwp_put(cgw_writer *w, const char *p, size_t n);
-char *cgwp_reserve_slow(cgw_writer *w, size_t n);
+cgw_status cgwp_put(cgw_writer *w, const char *bytes, size_t size);
+char *cgwp_reserve_slow(cgw_writer *w, size_t size);
 
 /* Room for need bytes: a pointer into the buffer, or into w->line when the
  * buffer is smaller than need; NULL after an error.  cgwp_commit() takes the
