@@ -5,6 +5,7 @@
  * crash, die or misread; and the files KCachegrind reads otherwise read
  * as KCachegrind reads them. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -240,6 +241,17 @@ static void noted_warnings(void)
         CHECK_U64(sh.total[0], 5 + 7 + ((uint64_t)1 << 53) + 435); /* 435 = 0 + ... + 29 */
         CHECK_U64(sh.total[1], 1);
     }
+    /* the last line without its '\n', in a buffer that ends there (ASan
+     * sees a read past it): read by the general parser */
+    static const char last[] = "events: Ir Dr\nfn=a\n+0 5";
+    char *exact = malloc(sizeof last - 1);
+    CHECK(exact != NULL);
+    memcpy(exact, last, sizeof last - 1);
+    got g = read_text(exact, sizeof last - 1);
+    free(exact);
+    CHECK_U64(g.total, 5);
+    CHECK_U64(g.warnings, 5); /* no-format-line, no-positions, no-final-newline, relative-first,
+                               * few-costs */
 }
 
 int main(void)

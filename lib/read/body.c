@@ -230,12 +230,14 @@ void cgwr_position_line(cgw_reader *r, const char *cur, const char *end)
         return;
     }
     uint64_t pos[CGW_NPOS_MAX], *line_costs = r->costs[r->nq];
-    const char *stop = cgwr_scan(r, cur, end, pos, line_costs);
+    /* an unterminated line has nothing readable after it: the scanner
+     * needs a byte that stops it */
+    const char *stop = r->unterminated ? NULL : cgwr_scan(r, cur, end, pos, line_costs);
     uint64_t notes = r->notes;
     if (stop == NULL && notes != 0)
         stop = r->notes_stop;
     r->notes = 0;
-    if (r->unterminated || stop != end) {
+    if (stop != end) {
         int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
         cur = positions(r, cur, end, pos, 0);
         if (cur == NULL || costs(r, cur, end, line_costs, is_jump) < 0) {
