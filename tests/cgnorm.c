@@ -156,7 +156,8 @@ static char *line_text(const norm *nm, const char *key, const uint64_t *count,
  * kcgdump sorts them. */
 static void print(norm *nm)
 {
-    qsort(nm->entries, nm->nentries, sizeof *nm->entries, by_key);
+    if (nm->nentries > 0) /* entries is NULL then */
+        qsort(nm->entries, nm->nentries, sizeof *nm->entries, by_key);
     size_t nlines = 0;
     char **lines = must(calloc(nm->nentries + 1, sizeof *lines));
     lines[nlines++] = line_text(nm, "T", NULL, nm->totals);
