@@ -5,6 +5,7 @@
  * crash, die or misread; and the files KCachegrind reads otherwise read
  * as KCachegrind reads them. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "testutil.h"
@@ -168,11 +169,97 @@ static void as_kcachegrind(void)
     CHECK_U64(g.warnings, 2); /* no-format-line and no-positions: ob= before fn= is fine */
 }
 
+/* The warnings shown ("line:code," each) and counted, and the totals of
+ * event 0 and 1, of a read whose records of the kinds in skip are not
+ * handed out. */
+typedef struct shown {
+    char log[600];
+    uint64_t warnings, total[2];
+} shown;
+
+static void on_shown(void *ctx, const cgw_diagnostic *d)
+{
+    shown *sh = ctx;
+    size_t used = strlen(sh->log);
+    snprintf(sh->log + used, sizeof sh->log - used, "%llu:%s,", (unsigned long long)d->line,
+             d->code);
+}
+
+static shown read_shown(const char *text, unsigned skip)
+{
+    shown sh;
+    memset(&sh, 0, sizeof sh);
+    cgw_read_options o = { CGW_READ_CHECK, on_shown, &sh, NULL, skip };
+    cgw_reader *r = cgw_reader_open_memory(text, strlen(text), &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
+        if (rec->kind == CGW_REC_PART_END)
+            memcpy(sh.total, rec->costs, sizeof sh.total);
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    cgw_reader_counts(r, NULL, &sh.warnings);
+    cgw_reader_close(r);
+    return sh;
+}
+
+/* Position lines that are read once and warned about, however the reader
+ * takes them (one by one with their records, or in runs when cost, call
+ * and jump records are skipped): a relative position on a block's first
+ * line, fewer costs than events (none on a jump's source line is fine,
+ * fewer too), a cost of 2^53 or more, in the order the line gives them,
+ * after its trailing blank's; and when the warnings are only counted
+ * after 20 of a code are shown. */
+static void noted_warnings(void)
+{
+    static char text[4096];
+    int len = snprintf(text, sizeof text, "%s",
+                       "# callgrind format\nevents: Ir Dr\nfn=a\n+1 5\n2 7 \n"
+                       "3 9007199254740992 1\ncfn=b\ncalls=1 9\n4 3\njump=2 10\n5\n"
+                       "jump=1 11\n6 1\n");
+    for (int i = 0; i < 30; i++) /* lines 14 to 43: few-costs 31 to 43 only counted */
+        len += snprintf(text + len, sizeof text - (size_t)len, "+1 %d\n", i);
+    const char *log = "2:no-positions,4:relative-first,4:few-costs,5:blank,5:few-costs,"
+                      "6:big-value,9:few-costs,10:nonportable-line,12:nonportable-line,"
+                      "13:jump-costs,";
+    unsigned skips[] = { 0, CGW_SKIP(CGW_REC_COST),
+                         CGW_SKIP(CGW_REC_COST) | CGW_SKIP(CGW_REC_CALL) |
+                             CGW_SKIP(CGW_REC_JUMP) | CGW_SKIP(CGW_REC_COND_JUMP) };
+    for (size_t i = 0; i < sizeof skips / sizeof *skips; i++) {
+        shown sh = read_shown(text, skips[i]);
+        char want[900];
+        snprintf(want, sizeof want, "%s", log);
+        for (int line = 14; line <= 30; line++) /* 20 few-costs shown */
+            snprintf(want + strlen(want), sizeof want - strlen(want), "%d:few-costs,", line);
+        /* at the end: the call has no cost line of its own block, and how
+         * many few-costs warnings were only counted */
+        snprintf(want + strlen(want), sizeof want - strlen(want),
+                 "8:callee-without-block,0:few-costs,");
+        CHECK_STR(sh.log, want);
+        /* no-positions, relative-first, few-costs 3 + 30, blank, big-value,
+         * nonportable-line 2, jump-costs, callee-without-block */
+        CHECK_U64(sh.warnings, 1 + 1 + 33 + 1 + 1 + 2 + 1 + 1);
+        CHECK_U64(sh.total[0], 5 + 7 + ((uint64_t)1 << 53) + 435); /* 435 = 0 + ... + 29 */
+        CHECK_U64(sh.total[1], 1);
+    }
+    /* the last line without its '\n', in a buffer that ends there (ASan
+     * sees a read past it): read by the general parser */
+    static const char last[] = "events: Ir Dr\nfn=a\n+0 5";
+    char *exact = malloc(sizeof last - 1);
+    CHECK(exact != NULL);
+    memcpy(exact, last, sizeof last - 1);
+    got g = read_text(exact, sizeof last - 1);
+    free(exact);
+    CHECK_U64(g.total, 5);
+    CHECK_U64(g.warnings, 5); /* no-format-line, no-positions, no-final-newline, relative-first,
+                               * few-costs */
+}
+
 int main(void)
 {
     valid();
     errors();
     as_kcachegrind();
+    noted_warnings();
     printf("grammar corners read as the spec and the main readers say\n");
     return 0;
 }

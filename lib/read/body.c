@@ -80,6 +80,49 @@ static const char *subposition(cgw_reader *r, const char *cur, const char *end, 
     return next;
 }
 
+/* The warnings cgwr_scan() noted on a position line (CGWR_NOTE_*), in
+ * the order the line gives them; positions() and costs() report theirs
+ * through it too. */
+CGWP_COLD void cgwr_position_notes(cgw_reader *r, uint64_t notes)
+{
+    if (notes & CGWR_NOTE_RELATIVE_FIRST)
+        cgwr_diag(r, r->lineno, CGWR_RELATIVE_FIRST,
+                  "relative position on the first line of a function block");
+    if (notes & CGWR_NOTE_BIG)
+        cgwr_diag(r, r->lineno, CGWR_BIG_VALUE,
+                  "a cost of 2^53 or more (gprof2dot and speedscope lose precision)");
+    if (notes & CGWR_NOTE_FEW)
+        cgwr_diag(r, r->lineno, CGWR_FEW_COSTS,
+                  "%zu costs for %zu events (speedscope reads the missing ones as NaN)",
+                  (size_t)(notes >> CGWR_NOTE_SHIFT), r->nevents);
+}
+
+CGWP_COLD const char *cgwr_scan_finish(cgw_reader *r, const char *cur, uint64_t *costs,
+                                       size_t ncosts, uint64_t any)
+{
+    size_t ne = r->nevents;
+    uint64_t notes = r->notes | CGWR_NOTE_READ;
+    r->notes = 0;
+    if ((cur = cgwr_scan_costs(cur, ne, costs, &ncosts, &any)) == NULL)
+        return NULL;
+    if (any >= CGWR_BIG_COST)
+        notes |= CGWR_NOTE_BIG;
+    if (ncosts != ne) {
+        memset(costs + ncosts, 0, (ne - ncosts) * sizeof *costs);
+        if (r->call.kind != CGW_REC_JUMP && r->call.kind != CGW_REC_COND_JUMP)
+            notes |= CGWR_NOTE_FEW | (uint64_t)ncosts << CGWR_NOTE_SHIFT;
+    }
+    r->notes = notes;
+    r->notes_stop = cur;
+    return NULL;
+}
+
+CGWP_COLD const char *cgwr_scan_relative_first(cgw_reader *r, const char *cur, uint64_t *costs)
+{
+    r->notes = CGWR_NOTE_RELATIVE_FIRST;
+    return cgwr_scan_finish(r, cur, costs, 0, 0);
+}
+
 /* Parse npos subpositions into out (canonical order).  is_target: a call
  * or jump target, which does not move the base.  NULL on error (reported). */
 static const char *positions(cgw_reader *r, const char *cur, const char *end, uint64_t *out,
@@ -110,8 +153,7 @@ static const char *positions(cgw_reader *r, const char *cur, const char *end, ui
     if (npos > 0 && cur < end && !cgwr_blank(*cur)) /* none: the costs start here */
         goto bad;
     if (relative && !is_target && (r->first_in_block || !r->seen_cost))
-        cgwr_diag(r, r->lineno, CGWR_RELATIVE_FIRST,
-                  "relative position on the first line of a function block");
+        cgwr_position_notes(r, CGWR_NOTE_RELATIVE_FIRST);
     if (!is_target)
         cgwr_set_base(r, out);
     return cur;
@@ -163,16 +205,14 @@ static int costs(cgw_reader *r, const char *cur, const char *end, uint64_t *out,
     if (flags & CGWR_NUM_HEX)
         cgwr_diag(r, r->lineno, CGWR_HEX_COST,
                   "hex cost (callgrind_annotate and Qt Creator read it as 0)");
-    if (any >= CGWR_BIG_COST)
-        cgwr_diag(r, r->lineno, CGWR_BIG_VALUE,
-                  "a cost of 2^53 or more (gprof2dot and speedscope lose precision)");
+    uint64_t notes = any >= CGWR_BIG_COST ? CGWR_NOTE_BIG : 0;
     if (ncosts < ne) {
         if (!is_jump)
-            cgwr_diag(r, r->lineno, CGWR_FEW_COSTS,
-                      "%zu costs for %zu events (speedscope reads the missing ones as NaN)",
-                      ncosts, ne);
+            notes |= CGWR_NOTE_FEW | (uint64_t)ncosts << CGWR_NOTE_SHIFT;
         memset(out + ncosts, 0, (ne - ncosts) * sizeof *out);
     }
+    if (notes)
+        cgwr_position_notes(r, notes);
     return 0;
 }
 
@@ -190,7 +230,14 @@ void cgwr_position_line(cgw_reader *r, const char *cur, const char *end)
         return;
     }
     uint64_t pos[CGW_NPOS_MAX], *line_costs = r->costs[r->nq];
-    if (r->unterminated || cgwr_scan(r, cur, end, pos, line_costs) != end) {
+    /* an unterminated line has nothing readable after it: the scanner
+     * needs a byte that stops it */
+    const char *stop = r->unterminated ? NULL : cgwr_scan(r, cur, end, pos, line_costs);
+    uint64_t notes = r->notes;
+    if (stop == NULL && notes != 0)
+        stop = r->notes_stop;
+    r->notes = 0;
+    if (stop != end) {
         int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
         cur = positions(r, cur, end, pos, 0);
         if (cur == NULL || costs(r, cur, end, line_costs, is_jump) < 0) {
@@ -198,6 +245,8 @@ void cgwr_position_line(cgw_reader *r, const char *cur, const char *end)
             return;
         }
     } else {
+        if (notes)
+            cgwr_position_notes(r, notes);
         cgwr_set_base(r, pos);
     }
     cgwr_emit_position(r, pos, line_costs);

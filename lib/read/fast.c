@@ -1,8 +1,8 @@
 /* fast.c - the reader's fast path: the commonest lines taken straight
  * from the input, without finding their end first, when they need no
- * diagnostic; anything else goes to cgwr_getline() and the general
- * parser (part.c, body.c).  A line taken here means what emit.h says,
- * as it does there. */
+ * diagnostic or only those cgwr_scan() notes; anything else goes to
+ * cgwr_getline() and the general parser (part.c, body.c).  A line
+ * taken here means what emit.h says, as it does there. */
 #include <string.h>
 
 #include "emit.h"
@@ -25,11 +25,33 @@ static CGWP_HOT_INLINE int take(cgw_reader *r, const char *line, const char *sto
     return 1;
 }
 
+/* A position line cgwr_scan() read and left to fast_position() for the
+ * warnings it noted (r->notes): taken, then noted, after its trailing
+ * blank's warning, as the general parser notes them.  0 when it is not
+ * such a line, or does not end where cgwr_scan() stopped. */
+static CGWP_COLD int noted_position(cgw_reader *r, const char *line, uint64_t *pos,
+                                   uint64_t *costs)
+{
+    uint64_t notes = r->notes;
+    r->notes = 0;
+    if (!take(r, line, r->notes_stop))
+        return 0;
+    cgwr_position_notes(r, notes);
+    cgwr_set_base(r, pos);
+    cgwr_emit_position(r, pos, costs);
+    return 1;
+}
+
 /* A position line: see fast_line(). */
 static int fast_position(cgw_reader *r, const char *line, const char *end)
 {
     uint64_t pos[CGW_NPOS_MAX], *costs = r->costs[r->nq];
-    if (r->nevents == 0 || r->fn == NULL || !take(r, line, cgwr_scan(r, line, end, pos, costs)))
+    if (r->nevents == 0 || r->fn == NULL)
+        return 0;
+    const char *stop = cgwr_scan(r, line, end, pos, costs);
+    if (__builtin_expect(stop == NULL, 0))
+        return r->notes != 0 && noted_position(r, line, pos, costs);
+    if (!take(r, line, stop))
         return 0;
     cgwr_set_base(r, pos);
     cgwr_emit_position(r, pos, costs);
@@ -372,9 +394,13 @@ static void run_account(cgw_reader *r, uint64_t cost_lines, uint64_t jumps, uint
  * when the caller skips their records too and the warnings they get are
  * only counted (cgwr_only_counted(): shown often enough already, or no
  * callback): trailing blanks, and jump lines (run_call(),
- * run_jump()).  A cost line that ends in a blank, has fewer costs than
- * events, or would wrap a total ends the run, as does any other line;
- * the caller then reads it as usual.  Returns where the run stopped. */
+ * run_jump()).  The run ends before a cost line that ends in a blank,
+ * has a relative position on a block's first line, a cost of 2^53 or
+ * more or fewer costs than events (the warnings cgwr_scan() notes), or
+ * would wrap a total, and before any line cgwr_scan() gives up on or
+ * any other line; the caller then reads it as usual (fast_line(), whose
+ * cgwr_scan() reads the noted ones once, and the general parser the
+ * others).  Returns where the run stopped. */
 static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, const char *end,
                                             const size_t npos)
 {

@@ -1,6 +1,6 @@
 /* scan.h - the scanners of the reader's fast path: numbers, positions
- * and the cost line read once with no diagnostic to give, inline in the
- * files that read lines (body.c tries cgwr_scan() first too).  They only
+ * and the cost line read once, its warnings noted, inline in the files
+ * that read lines (body.c tries cgwr_scan() first too).  They only
  * read the reader's state.  Never installed. */
 #ifndef CGW_READ_SCAN_H
 #define CGW_READ_SCAN_H
@@ -16,16 +16,31 @@ static inline int cgwr_starts_position(char byte)
     return (byte >= '0' && byte <= '9') || byte == '+' || byte == '-' || byte == '*';
 }
 
-/* The common position line, parsed once with no diagnostic to give:
- * single spaces, decimal or lowercase 0x numbers short enough not to
- * overflow, relative steps that stay in range, costs below 2^53, one for
- * every event (none on a jump's source line).  cgwr_scan() stops at the first
- * byte that does not continue the line, or at a blank just before the
- * '\n', and returns it (take() checks that it ends the line), or NULL to
- * send the line to the general parser, which reports whatever made this
- * one give up.  It needs a readable byte that is not a digit or a blank
- * after the line (a '\n', or what cgwr_getline() cut off), so it needs
- * no bound. */
+/* The position line, read once: single spaces, decimal or lowercase 0x
+ * numbers short enough not to overflow, relative steps that stay in
+ * range, and up to one cost for every event.  What such a line may still
+ * be warned about is not a reason to read it again: a relative position
+ * on a block's first line, a cost of 2^53 or more, fewer costs than
+ * events (the rest are 0; a jump's source line has none, as Callgrind
+ * writes it, and is not warned about) are noted in *notes
+ * (CGWR_NOTE_*, the number of costs read above CGWR_NOTE_SHIFT), for
+ * cgwr_position_notes() to report once the line is taken.  cgwr_scan()
+ * stops at the first byte that does not continue the line, or at a blank
+ * just before the '\n', and returns it (take() checks that it ends the
+ * line), or NULL to send the line to the general parser (body.c), which
+ * reports whatever made this one give up: a tab or several blanks,
+ * uppercase hex, a 0X prefix, a hex step or cost, an overflow, more
+ * costs than events, a malformed number.  It needs a readable byte that
+ * is not a digit or a blank after the line (a '\n', or what
+ * cgwr_getline() cut off), so it needs no bound. */
+enum {
+    CGWR_NOTE_RELATIVE_FIRST = 1,
+    CGWR_NOTE_BIG = 2,
+    CGWR_NOTE_FEW = 4,
+    CGWR_NOTE_READ = 8, /* set with any: the line was read */
+    CGWR_NOTE_SHIFT = 16
+};
+
 static CGWP_HOT_INLINE const char *cgwr_digits(const char *text, uint64_t *value)
 {
     /* past 19 digits the value may have wrapped: the general parser.
@@ -146,33 +161,60 @@ static CGWP_HOT_INLINE const char *cgwr_scan_positions(const cgw_reader *r, cons
     return cur;
 }
 
-static CGWP_HOT_INLINE const char *cgwr_scan(const cgw_reader *r, const char *cur, const char *end,
-                                        uint64_t *pos, uint64_t *costs)
+/* The costs at cur, each after one blank, after the *ncosts ones read
+ * already (their bits or-ed in *any), up to ne of them: cgwr_scan()'s
+ * loop.  Returns where they stop, or the blank that ends the line just
+ * before its '\n'; NULL when a blank is followed by anything else. */
+static CGWP_HOT_INLINE const char *cgwr_scan_costs(const char *cur, size_t ne, uint64_t *costs,
+                                                   size_t *ncosts, uint64_t *any)
+{
+    size_t count = *ncosts;
+    uint64_t bits = *any;
+    while (*cur == ' ') {
+        const char *next;
+        if (count == ne || (next = cgwr_digits(cur + 1, &costs[count])) == NULL) {
+            if (cur[1] == '\n') /* a trailing blank: see take() */
+                break;
+            return NULL;
+        }
+        cur = next;
+        bits |= costs[count++];
+    }
+    *ncosts = count;
+    *any = bits;
+    return cur;
+}
+
+/* cgwr_scan()'s rare branches, which finish the line (body.c): the
+ * costs of a position line from cur on, ncosts of them already read
+ * into costs (their bits or-ed in any); or, after a relative position on
+ * a block's first line, all of them.  They return NULL, and set
+ * r->notes (CGWR_NOTE_READ and what the line gets) and r->notes_stop
+ * (what cgwr_scan() would return) when the line is one cgwr_scan()
+ * reads. */
+CGWP_COLD const char *cgwr_scan_finish(cgw_reader *r, const char *cur, uint64_t *costs,
+                                       size_t ncosts, uint64_t any);
+CGWP_COLD const char *cgwr_scan_relative_first(cgw_reader *r, const char *cur, uint64_t *costs);
+
+static CGWP_HOT_INLINE const char *cgwr_scan(cgw_reader *r, const char *cur, const char *end,
+                                             uint64_t *pos, uint64_t *costs)
 {
     size_t ne = r->nevents;
     int relative = 0;
     if ((cur = cgwr_scan_positions(r, cur, end, pos, &relative)) == NULL)
         return NULL;
     if (relative && (r->first_in_block || !r->seen_cost))
-        return NULL;
+        return cgwr_scan_relative_first(r, cur, costs);
     uint64_t any = 0;
     size_t ncosts = 0;
-    while (*cur == ' ') {
-        const char *next;
-        if (ncosts == ne || (next = cgwr_digits(cur + 1, &costs[ncosts])) == NULL) {
-            if (cur[1] == '\n') /* a trailing blank: see take() */
-                break;
-            return NULL;
-        }
-        cur = next;
-        any |= costs[ncosts++];
-    }
-    if (any >= CGWR_BIG_COST)
+    if ((cur = cgwr_scan_costs(cur, ne, costs, &ncosts, &any)) == NULL)
         return NULL;
+    if (any >= CGWR_BIG_COST)
+        return cgwr_scan_finish(r, cur, costs, ncosts, any);
     if (ncosts != ne) {
         /* the source line of a jump has no costs, as Callgrind writes it */
         if (ncosts != 0 || r->call.kind == 0 || r->call.kind == CGW_REC_CALL)
-            return NULL;
+            return cgwr_scan_finish(r, cur, costs, ncosts, any);
         memset(costs, 0, ne * sizeof *costs);
     }
     return cur;
