@@ -254,11 +254,29 @@ static void noted_warnings(void)
                                * few-costs */
 }
 
+/* What KCachegrind reads as 32 bits, and names readers strip: warned
+ * of, naming the reader (issue 25). */
+static void portability(void)
+{
+    WARN("events: Ir\nfn=f\n1 1\n+2147483648 1\n", "big-position", 4);
+    WARN("events: Ir\nfn=f\n4294967296 1\n", "big-position", 3);
+    WARN("positions: instr line\nevents: Ir\nfn=f\n0x1 1 1\n+1 -1 1\n0x2 4294967296 1\n",
+         "big-position", 6);
+    got g = READ("positions: instr line\nevents: Ir\nfn=f\n0x100000000 5 1\n");
+    CHECK_U64(g.warnings, 2); /* positions-not-line, no-format-line: an address is fine */
+    WARN("events: Ir\nfl=a.c\nfn=\vmain\n1 1\n", "name-blank", 3);
+    g = READ("events: Ir\nfl=a.c\nfn=main\f\n1 1\n");
+    CHECK_U64(g.errors, 0);
+    WARN("positions: instr\nevents: Ir\nfn=f\n0x1 1\njfn=g\njump=1 0x10\n0x2\nfn=g\n0x10 1\n",
+         "nonportable-line", 5);
+}
+
 int main(void)
 {
     valid();
     errors();
     as_kcachegrind();
+    portability();
     noted_warnings();
     printf("grammar corners read as the spec and the main readers say\n");
     return 0;

@@ -60,6 +60,10 @@ static const char *subposition(cgw_reader *r, const char *cur, const char *end, 
         return next;
     }
     *relative = 1;
+    if ((value >> 31) != 0)
+        cgwr_diag(r, r->lineno, CGWR_BIG_POSITION,
+                  "a relative step of 2^31 or more (KCachegrind reads steps as 32 bits and "
+                  "misplaces the costs)");
     if (flags & CGWR_NUM_HEX)
         cgwr_diag(r, r->lineno, CGWR_HEX_STEP,
                   "a relative step in hex, as the grammar allows (callgrind_annotate and "
@@ -150,6 +154,11 @@ static const char *positions(cgw_reader *r, const char *cur, const char *end, ui
             goto bad;
         cur = next;
     }
+    /* the line is the last subposition of the array */
+    if ((r->part.pub.positions & CGW_POS_LINE) && (out[npos - 1] >> 32) != 0)
+        cgwr_diag(r, r->lineno, CGWR_BIG_POSITION,
+                  "line %llu is 2^32 or more (KCachegrind reads line numbers as 32 bits)",
+                  (unsigned long long)out[npos - 1]);
     if (npos > 0 && cur < end && !cgwr_blank(*cur)) /* none: the costs start here */
         goto bad;
     if (relative && !is_target && (r->first_in_block || !r->seen_cost))

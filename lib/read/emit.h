@@ -127,7 +127,8 @@ static CGWP_HOT_INLINE void cgwr_kcachegrind_only(cgw_reader *r, const char *key
 {
     if (!cgwr_warning_counted(r, CGWR_NONPORTABLE_LINE))
         cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
-                  "%.*s= lines are read by KCachegrind only", (int)len, key);
+                  "%.*s= lines are read by KCachegrind only (gprof2dot throws on jfn=, "
+                  "speedscope on jump=)", (int)len, key);
 }
 
 static CGWP_HOT_INLINE void cgwr_trailing_blank(cgw_reader *r)

@@ -203,8 +203,8 @@ static CGWP_HOT_INLINE int fast_spec(cgw_reader *r, const char *line, const char
             return 0;
         text = rparen + 2;
     }
-    if (cgwr_blank(*text) || *text == '(' || (nl = name_end(text, end)) == NULL || nl == text ||
-        cgwr_blank(nl[-1]))
+    if (cgwr_space(*text) || *text == '(' || (nl = name_end(text, end)) == NULL || nl == text ||
+        cgwr_space(nl[-1]))
         return 0;
     cgwr_take_line(r, (size_t)(nl + 1 - line));
     r->part.body = 1;

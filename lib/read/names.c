@@ -180,7 +180,8 @@ const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len
     const char *name_end = end, *name = cgwr_trim(value, &name_end);
     if (name != value || name_end != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
-                  "blanks around the %s name; speedscope and gprof2dot strip them",
+                  "white space around the %s name; speedscope and gprof2dot strip it "
+                  "(callgrind_annotate \\v and \\f too)",
                   spec_kind[kind]);
     if (name == name_end)
         empty_name(r, kind);

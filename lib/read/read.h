@@ -41,7 +41,7 @@ enum cgwr_code {
     /* the spec's corners and what the main readers crash on or misread */
     CGWR_POSITIONS_ORDER, CGWR_EMPTY_FUNCTION, CGWR_HEX_ID, CGWR_INDENTED_COST,
     CGWR_HEX_PREFIX, CGWR_OB_IN_FUNCTION, CGWR_HEX_STEP, CGWR_GZIP_INPUT,
-    CGWR_CHECK_EVENTS_CUT,
+    CGWR_CHECK_EVENTS_CUT, CGWR_BIG_POSITION,
     CGWR_NCODES
 };
 
@@ -225,17 +225,24 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
                   const cgwr_str *name, uint64_t line);
 void cgwr_names_free(cgw_reader *r);
 
+/* White space readers strip from around a name: blanks, \v and \f. */
+static inline int cgwr_space(char ch)
+{
+    return ch == ' ' || ch == '\t' || ch == '\v' || ch == '\f';
+}
+
 static inline int cgwr_blank(char ch)
 {
     return ch == ' ' || ch == '\t';
 }
 
-/* cur..*end without leading and trailing blanks; returns the new start. */
+/* cur..*end without the white space readers strip around a name
+ * (cgwr_space()); returns the new start. */
 static inline const char *cgwr_trim(const char *cur, const char **end)
 {
-    while (cur < *end && cgwr_blank(*cur))
+    while (cur < *end && cgwr_space(*cur))
         cur++;
-    while (*end > cur && cgwr_blank((*end)[-1]))
+    while (*end > cur && cgwr_space((*end)[-1]))
         (*end)--;
     return cur;
 }

@@ -135,14 +135,18 @@ static CGWP_HOT_INLINE const char *cgwr_one_position(const char *cur, const char
         *relative = 1;
         if ((cur = cgwr_digits(cur + 1, &step)) == NULL)
             return NULL;
-        if (ch == '+' ? step > UINT64_MAX - base : step > base)
+        /* a step of 2^31 or more: the general parser's big-position */
+        if ((step >> 31) != 0 || (ch == '+' ? step > UINT64_MAX - base : step > base))
             return NULL;
         *out = ch == '+' ? base + step : base - step;
         return cur;
     }
     if (ch == '0' && cur[1] == 'x')
         return cgwr_hex_digits(cur + 2, end, out);
-    return cgwr_digits(cur, out);
+    /* a decimal of 2^32 or more may be a line KCachegrind misreads: the
+     * general parser knows which subposition it is */
+    cur = cgwr_digits(cur, out);
+    return cur != NULL && (*out >> 32) == 0 ? cur : NULL;
 }
 
 /* The subpositions of a position line or of a call's target, in the
