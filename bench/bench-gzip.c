@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench-gzip: gzip input and output against their floors, in one run.
  *
  *   bench-gzip [MB]     (default 32: the profile's text, in MB)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench-prof: libcgwprof's overhead per instrumented call, from the same
  * program built four ways and run alternately in the same run: without
  * instrumentation (prof-plain), with -finstrument-functions and the C

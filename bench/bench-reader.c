@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench-reader: the reader API and cgverify against callgrind_annotate on
  * the same files, in the same run, and their peak memory on a big file.
  *

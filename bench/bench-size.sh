@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # bench-size: the bytes libcgw writes (cgrecode, portable and --compact
 # --jumps) against Callgrind's own file for the same data.  The Callgrind
 # files are made now with valgrind (a Python start-up, in the shapes of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench-writer: the writer against a hand-written fprintf writer that
  * makes the same bytes, and against the physical limit (memcpy and write()
  * of the identical, pre-rendered bytes), in the same run, all three into

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.h - what the benchmarks share: a clock, the exit on a failure,
  * the cggen profile they time, and a read with cgverify's checks.  A
  * benchmark defines BENCH_NAME, then includes it once (inline: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* counting.h - an allocator for the benchmarks that counts the calls
  * through libcgw's allocator hook.  Each benchmark includes it once. */
 #ifndef CGW_BENCH_COUNTING_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prof-loop: the program bench-prof times, built four times from this
  * file: prof-plain as is, prof-empty with -finstrument-functions and the
  * C library's empty hooks, prof-gprof with -pg, and prof-instr with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* demo.c - the program that ./quickstart demo profiles with libcgwprof.
  * It counts the words of a generated text in a hash table, sorts them by
  * count with qsort() and with a recursive merge sort, and prints the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # demo.sh BUILD PROFILE - the steps of ./quickstart demo, also run by
 # tests/test-demo.sh: run the profiled demo (built in BUILD with
 # -finstrument-functions and libcgwprof) so that it writes PROFILE, check

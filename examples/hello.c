@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hello.c - the smallest libcgw program: a two-function profile written
  * to callgrind.out.hello (or the path given), ready for callgrind_annotate
  * or KCachegrind. */

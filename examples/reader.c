@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reader.c - the smallest libcgw reader program: the ten functions with
  * the highest self cost (first event) of a profile, over all its parts.
  *

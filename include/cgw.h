@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cgw.h - write and read profiles in the Callgrind format.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cgwprof.h - control of libcgwprof, the ready profiler for programs
  * compiled with -finstrument-functions.

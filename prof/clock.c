@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* clock.c - the profiler's clock: choose the TSC or CLOCK_MONOTONIC, and
  * calibrate the TSC against CLOCK_MONOTONIC at each dump, over the whole
  * run. */

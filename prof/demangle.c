@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* demangle.c - readable names for C++ and Rust symbols, with the C++
  * runtime's own demangler, __cxa_demangle().  A C++ program has it
  * loaded; for a C program that calls mangled code (a C++ library loaded

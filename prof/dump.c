@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dump.c - write the profile through libcgw: one part per thread (with
  * thread:), each function's self time on its entry position, each call
  * edge with its count and inclusive time, all in nanoseconds.  The path

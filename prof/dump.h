@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* dump.h - what the dump shares between its files: dump.c writes the
  * profile, resolve.c names the addresses, unload.c keeps the calls and
  * names of objects that dlclose() unloaded. */

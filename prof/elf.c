@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* elf.c - reading ELF images mapped whole: header and section checks,
  * and the separate debug file of a stripped object, where its .symtab
  * went.  The debug file is found the way gdb finds it: by build ID

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* env.c - the profiler's environment variables, read the way a program
  * that may be setuid or setgid must: a user who runs a setuid program
  * built with libcgwprof must not choose where root's profile is written

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fold.c - CGWPROF_THREADS=fold: a thread that ends adds its calls to
  * one part for all finished threads and is freed, so a program that
  * starts thousands of short threads keeps memory and parts to the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hooks.c - the two functions that -finstrument-functions calls around
  * every instrumented function, and the library's start and end.
  *

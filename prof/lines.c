@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lines.c - source file and line of a code address, from the debug info
  * through elfutils' libdwfl when configure found it; without it the
  * profile has names and instruction addresses only. */

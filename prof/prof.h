@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prof.h - internals of libcgwprof, the -finstrument-functions profiler:
  * the per-thread data the hooks fill, the clock, and what the dump needs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* resolve.c - the names of the addresses a dump found: object, symbol
  * (demangled), file and line; or, for an object that dlclose()
  * unloaded, the names taken at the unload (unload.c).  Addresses that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* signal.c - a profile when SIGINT, SIGTERM or SIGABRT (abort()) kills
  * the program, as Callgrind writes one; then the signal goes on with
  * its default action, so the program still dies of it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* symbols.c - what a code address is: the loaded ELF object that holds
  * it (dl_iterate_phdr), its address inside that object's file (what
  * objdump and the debug info use), and the function symbol around it,

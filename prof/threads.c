@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* threads.c - the per-thread data behind the hooks: the list of threads,
  * the shadow stack, the edge table, and what fork and thread exit do.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* unload.c - dlclose() through the profiler: the dump names addresses
  * as they are loaded when it runs, so the calls into an object that was
  * unloaded since would get another object's names (one loaded at the

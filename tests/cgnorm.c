@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cgnorm: what libcgw's reader reads from a profile, printed in the
  * normalised form of the KCachegrind oracle (../shared/oracles, kcgdump
  * with KCGNORM=1), so that test-oracles.sh can diff the two:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-exports: the shared library exports exactly the calls that cgw.h
 # declares with CGW_API, all prefixed cgw_; libcgwprof exports only its
 # hooks, cgwprof_dump() and dlclose().

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compat-profiles DIR: one profile for each writer feature and option,
  * each on top of the same small program (two events, four functions in
  * two files, calls within and across files, a recursive call), into

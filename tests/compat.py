@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """compat.py: what the reference readers read in each profile libcgw writes.
 
 Usage: compat.py --check README | --update README  LIST

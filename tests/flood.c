@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* flood.c - names that all collide under the reader's former hash (a
  * multiply-xor per 8-byte word, seed 0), to show that the keyed hash now
  * in lib/common/hash.h scatters them. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # kcgdump.sh - sourced by the tests that ask KCachegrind's own loader:
 # sets kcgdump to kcgdump built from ../shared/oracles (built once, or
 # again when its sources change; ./quickstart shares one between its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prof-plug: a plugin that prof-subject's dlclose mode loads and
  * unloads, compiled with -finstrument-functions.  Built twice, as
  * libprofplug-a and libprofplug-b, from the same code under other names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* prof-subject: a program with a known call graph, compiled with
  * -finstrument-functions and linked with libcgwprof; test-prof runs it
  * in each mode and checks the profile it leaves.  Built again as

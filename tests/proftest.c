@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proftest.c - running prof-subject and reading its profiles back, for
  * the tests of libcgwprof (proftest.h). */
 #include <stdio.h>

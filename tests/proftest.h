@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* proftest.h - what the tests of libcgwprof share: running
  * prof-subject in a mode, and reading its profile back (through the
  * reader with its checks, the round trip and callgrind_annotate) into

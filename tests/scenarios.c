@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scenarios.c - writer call sequences shared by the tests: the four
  * examples of the Callgrind format specification and richer profiles
  * that use every call of the API. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* subject: the program that tests/test-real profiles with valgrind: a
  * little recursion, a loop, an inlined helper from a header, and a
  * second thread, so every kind of record shows up. */

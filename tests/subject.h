@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* subject.h - an inline helper, so the profile has fi=/fe= lines. */
 static inline unsigned mix(unsigned x)
 {

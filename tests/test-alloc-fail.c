@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-alloc-fail: make the Nth allocation fail, for every N, on every
  * sink: the writer reports CGW_ENOMEM (or open returns NULL with errno
  * ENOMEM), frees everything, and commits nothing. */

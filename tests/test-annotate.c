@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-annotate: every scenario read by callgrind_annotate: its PROGRAM
  * TOTALS and each function's self cost equal what the test wrote. */
 #include <stdio.h>

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-cgconvert: the tool's directions, inputs, events, exit codes and
 # messages, on inputs with known answers; every profile it writes passes
 # cgverify --strict, and callgrind_annotate and speedscope (when present)

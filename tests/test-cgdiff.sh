@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-cgdiff: the report of two small profiles, worked out by hand, the
 # --fail-above gate, the difference profile, and the exit codes.
 . "${CGW_SRCDIR:-.}/tests/tools.sh"

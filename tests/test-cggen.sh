@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-cggen: the tool's determinism, size, output forms and exit codes;
 # its output passes cgverify --strict.
 . "${CGW_SRCDIR:-.}/tests/tools.sh"

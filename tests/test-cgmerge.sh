@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-cgmerge: the tool's sums, its order-free output, 1,000 inputs on
 # one command line, stdin, parts, rewrites, and its exit codes.  (The sums
 # at each position and call are checked by test-merge.)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-cgrecode: the tool's modes, output forms and exit codes.  (The
 # preservation of totals, self costs and call edges over every real file
 # is checked by test-real through cgw_recode.)

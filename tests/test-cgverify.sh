@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-cgverify: the tool's exit codes, output forms and options.
 . "${CGW_SRCDIR:-.}/tests/tools.sh"
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-cgwprof: the cgwprof launcher preloads libcgwprof into a program
 # built with -finstrument-functions and not linked with it
 # (tests/prof-preload): without it the C library's hooks do nothing and

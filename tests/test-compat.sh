@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-compat: one profile for each writer feature and option
 # (tests/compat-profiles) and libcgwprof's with one and with several
 # threads, read by KCachegrind's loader, callgrind_annotate, gprof2dot and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-convert: folded stacks to a profile (cgw_stacks_*) and back
  * (cgw_write_folded), against answers worked out by hand: self costs,
  * call edges with their inclusive costs and counts, recursion counted

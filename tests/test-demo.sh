@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-demo: the steps of ./quickstart demo (examples/demo.sh): the
 # profiled demo writes its profile, cgverify accepts it, and the reader
 # example and callgrind_annotate show the demo's own functions with

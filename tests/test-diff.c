@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-diff: cgw_diff_*() against changes worked out by hand: the rows
  * (totals, self and inclusive, sorted), the profile of the difference
  * read back, events only one side has, rewrites, overflow and misuse. */

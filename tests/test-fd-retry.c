@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-fd-retry: the fd sink finishes the profile through a pipe whose
  * writes are cut short and interrupted (EINTR) by a timer signal. */
 #define _DEFAULT_SOURCE

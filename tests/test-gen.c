@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-gen: cgw_generate() (cggen) over many seeds and feature mixes:
  * the same options give the same bytes; every profile reads back with no
  * error, totals equal to its summary:, one block per function, and a

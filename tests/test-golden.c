@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-golden: the format specification's four examples (and the richer
  * scenarios) come out byte for byte as the files in tests/data.  Run with
  * CGW_GOLDEN_UPDATE=1 to rewrite them after a deliberate change. */

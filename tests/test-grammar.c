@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-grammar: the corners of the format's grammar (section 3.2 of the
  * spec) and what the main readers crash on or misread, as the reader
  * must judge them: valid input read as the spec says, with a warning

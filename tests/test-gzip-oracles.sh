@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-gzip-oracles: what cgverify's gzip-input warning says of other
 # readers, asked of them: callgrind_annotate, gprof2dot's CallgrindParser
 # and KCachegrind's loader opening a file by its name, as QCachegrind does

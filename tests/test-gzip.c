@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-gzip: gzip input on every kind of input.  A generated profile
  * (over three read blocks) is compressed by gzip(1), and read as a path,
  * a mapped path, a descriptor, a pipe, a callback of short reads and

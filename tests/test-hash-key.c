@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-hash-key: the keyed hash of lib/common/hash.h against names and
  * IDs built to collide.  Names that all share one value of the reader's
  * former hash (and IDs that share the low bits of their former keys)

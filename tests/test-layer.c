@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-layer: the calls for code that writes through a writer on its
  * caller's behalf (state, options, bytes, error, set_error) and the
  * calls that name the order of subpositions. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-merge-oracle: KCachegrind's own loader (kcgdump, built from
 # ../shared/oracles) reads in a cgmerge output the totals, every
 # function's self cost and every call edge (count and inclusive cost) that

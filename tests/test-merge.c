@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-merge: cgw_merge_*() against sums worked out by hand, the
  * order-free output (associative and commutative, byte for byte), 1,000
  * inputs in constant memory, name rewrites, parts, overflow and misuse. */

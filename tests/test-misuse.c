@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-misuse: every misuse is refused with its documented status, the
  * message names the call, nothing reaches the sink, and the error sticks. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-no-alloc: writing cost lines, calls and jumps allocates nothing:
  * a profile of 200,000 lines makes exactly as many allocations as one of
  * 10 lines with the same names. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # test-oracles: libcgw's reader against KCachegrind's own loader.
 #
 # Every file of the corpus (real files from other writers), the spec's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-parts: several parts in one file: each repeats its header from
  * part: on (with the pid:), has fresh name tables (IDs defined again
  * from 1), its own thread:, summary: and totals:, and reads back in

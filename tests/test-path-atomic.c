@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-path-atomic: the path sink replaces the target only when the whole
  * profile was written.  A write failure at every size (RLIMIT_FSIZE), an
  * API error, or a writer freed unfinished leave the previous file intact

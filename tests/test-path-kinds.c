@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-path-kinds: what cgw_open_path() does with each kind of thing at
  * the path.  A FIFO, a pipe named /dev/fd/N and /dev/null are written
  * through and stay what they were; a symlink is followed (the link

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-pathological: inputs built to be slow or to break limits, read in
  * bounded time with the right diagnostics and no crash: a name a million
  * bytes long, a million IDs, names and IDs built to collide in a hash

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-positions: subposition encoding in every mode: absolute after fn=,
  * relative (+N, -N, *) from the previous cost or source line, targets that
  * do not move the base, hex addresses, CGW_COMPACT's shorter form and

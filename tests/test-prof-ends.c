@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-prof-ends: libcgwprof on prof-subject when calls and programs
  * end abnormally: longjmp() out of nested calls, and death by SIGINT,
  * SIGTERM and abort(), which still leaves a profile (atomically). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-prof-env: libcgwprof where the program runs: setuid (the
  * environment is not trusted), stripped with a separate debug file
  * (names from it), and loading and unloading plugins (the names of an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-prof: libcgwprof on prof-subject, a program with a known call
  * graph: exact call counts per edge, self and inclusive times that add
  * up, to the ns (no nanosecond counted twice through recursion), names

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-read-fail: the reader through a read callback that gives short
  * reads, EINTR, and then fails with EIO at read number N, for every N;
  * and the reader whose allocation number N fails, for every N.  Short

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-reader: what the reader makes of small inputs.  One malformed
  * input per error class, each asserting the code and the line; portability
  * warnings; and the resolved records of a file that uses every rule

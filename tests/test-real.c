@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-real: real profiles.  valgrind makes Callgrind files of
  * tests/subject with each option that changes the output, and Cachegrind
  * files; with the files of ../shared/corpus they are all read: no error,

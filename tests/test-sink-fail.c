@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-sink-fail: make the Nth sink write fail, for every N and several
  * errno values: the status is CGW_EIO, sticky, the message names the call
  * and the error, and no byte reaches the sink after the failure. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-sinks: every sink, and every buffer size from 1 byte up, gives the
  * same bytes for the same calls. */
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-threads: many writers and readers in many threads at once.  The
  * library has no global mutable state, so every thread's profile is
  * byte for byte the one a single thread writes, and reads back with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-totals: totals: is the exact per-event sum of the self-cost lines
  * of its part (inclusive call costs excluded); a sum past 2^64-1 is
  * CGW_ERANGE with nothing written, never a wrapped number. */

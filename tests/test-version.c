@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test-version: the header, the library and configure agree. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testutil.h - helpers shared by the test programs: checks that exit on
  * failure, a counting and failing allocator, a capturing and failing
  * sink, and the callgrind_annotate cross-check. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools.sh - sourced by the shell tests of the tools: the tools of the
 # build folder (each overridable from the environment), a scratch folder
 # removed at exit, and fail().

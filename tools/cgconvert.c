@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cgconvert - folded stacks (the flame-graph format) to and from the
  * Callgrind format: argument parsing and files over cgw_stacks_*() and
  * cgw_write_folded(). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cgdiff - what changed between two profiles (cgw_diff_*()). */
 #include <errno.h>
 #include <getopt.h>

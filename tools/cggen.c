@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cggen - write a synthetic Callgrind profile (cgw_generate()). */
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cgmerge - sum Callgrind profiles into one (cgw_merge_*()). */
 #include <errno.h>
 #include <getopt.h>

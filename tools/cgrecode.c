@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cgrecode - write any Callgrind or Cachegrind file again through the
  * libcgw writer (cgw_recode()): portable by default, or compact. */
 #include <errno.h>

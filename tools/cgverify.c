@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cgverify - check Callgrind profiles: re-parse, check, round-trip, totals.
  * A thin tool over the libcgw reader: argument parsing and printing. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* toolutil.c - argument parsing, text and the SIGBUS handler shared by
  * the tools. */
 #include <errno.h>

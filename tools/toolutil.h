@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* toolutil.h - argument parsing, text and the SIGBUS handler shared by
  * the tools (not installed). */
 #ifndef CGW_TOOLUTIL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc.c - libc's allocator as a cgw_allocator, and the calls through
  * a cgw_allocator that the writer and the reader share. */
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* alloc.h - memory from a cgw_allocator, for the writer, the reader and
  * everything built on them.  Nothing here aborts: a NULL return becomes
  * CGW_ENOMEM in the caller.  Never installed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arena.c - chunks of memory freed together. */
 #include <string.h>
 

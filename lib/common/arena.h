@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arena.h - memory handed out in chunks and freed all at once: the
  * writer's names of a part, the reader's names and a part's functions.
  * Never installed. */

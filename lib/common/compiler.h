@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compiler.h - hints to the compiler shared by the writer and the reader.
  * CGWP_COLD: a rare path kept out of its caller's body.  CGWP_HOT_INLINE:
  * a helper of a hot path that must be inlined into it.  CGWP_BYTES(b):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fmt.c - integers formatted by hand, straight into the output buffer,
  * three decimal digits at a time from a table of 0..999 (4 KB each for
  * the plain and the zero-padded forms); no printf family on the hot

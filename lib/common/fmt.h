@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fmt.h - integers formatted by hand, straight into an output buffer;
  * each call returns the end of what it wrote.  A decimal takes at most
  * 20 bytes, a 0x hex number 18; give them one byte more (the digits are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* formula.c - one parser for the formulas of derived events: the writer
  * refuses a bad one (cgw_add_derived_event), the reader drops it with a
  * warning, so that what the reader accepts the writer can write again. */

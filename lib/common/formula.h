@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* formula.h - the grammar of derived events, shared by the writer and
  * the reader.  Never installed. */
 #ifndef CGW_FORMULA_H

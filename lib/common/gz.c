@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gz.c - zlib's memory calls on a cgw_allocator (see gz.h). */
 #include <stdint.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gz.h - what the reader's and the writer's gzip code share: the magic
  * bytes that tell a gzip stream (never the file name), and zlib's memory
  * calls on a cgw_allocator.  Never installed. */

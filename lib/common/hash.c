@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hash.c - growing and clearing the one hash table (hash.h). */
 #include <string.h>
 

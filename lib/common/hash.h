@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hash.h - the one hash table of the library, and its hash functions.
  *
  * An open-addressing table with linear probing at a load of at most one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* message.c - the text of a sticky error. */
 #include <stdio.h>
 

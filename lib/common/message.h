@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* message.h - the text of a sticky error, for the writer and the reader
  * alike.  Never installed. */
 #ifndef CGW_COMMON_MESSAGE_H

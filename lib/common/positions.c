@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* positions.c - the one place that knows the order of subpositions in a
  * position array and on a positions: line: Callgrind's, instr, bb, line
  * (callgrind/dump.c writes them so, and callgrind_annotate dies on any

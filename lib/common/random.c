@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* random.c - unpredictable bytes (random.h). */
 #include "config.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* random.h - bytes an input cannot predict: the keys of the hash tables
  * (so that no file can choose names that collide) and the names of
  * temporary files.  Never installed. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utf8.c - well-formed UTF-8, for the writer and the reader. */
 #include "utf8.h"
 

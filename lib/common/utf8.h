@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* utf8.h - whether bytes are well-formed UTF-8, for the writer (which
  * refuses names gprof2dot would reject) and the reader (which warns of
  * them).  Never installed. */

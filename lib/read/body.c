@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* body.c - the general parser of body lines: spec lines (ob= fl= fi=
  * fe= fn= cob= cfi= cfn= calls= jump= jcnd= jfi= jfn=) and position lines
  * (costs, and the source lines of calls and jumps), with every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.c - the checks of CGW_READ_CHECK that need a whole part:
  * callees without a block of their own, and inclusive costs that a
  * function cannot have had.  Split blocks and name clashes are found as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diag.c - the reader's diagnostics: stable codes, severities, the
  * per-code limit, and the sticky error that ends a read. */
 #include <stdarg.h>

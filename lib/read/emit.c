@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit.c - what a parsed body line does (emit.h): the out-of-line
  * part, the name lines (a function block, an inline file, a callee),
  * and the end and reset of the body state. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* emit.h - what a parsed body line does to the reader: the position
  * base, the records handed out, the part's totals, the pending call or
  * jump and its callee.  The general parser (body.c) and the fast path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fast.c - the reader's fast path: the commonest lines taken straight
  * from the input, without finding their end first, when they need no
  * diagnostic or only those cgwr_scan() notes; anything else goes to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gzip.c - gzip input.  Every kind of input is told gzip or text by its
  * first two bytes (1f 8b), never by a file name, once: a callback or
  * descriptor on its first read (cgwr_sniff_read()), memory at open, a

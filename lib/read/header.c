@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* header.c - header lines (key: value), and the part's header handed
  * out as a CGW_REC_PART record once it is complete (cgwr_announce_part(),
  * before the part's first body record).  When a part starts and ends is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input.c - lines from a descriptor or a read callback (read in
  * large blocks), from memory (used in place) or from a mapped file; gzip
  * input of any kind comes through gzip.c's inflater, in blocks.  A

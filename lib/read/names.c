@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* names.c - the reader's pool of interned names, the
  * three per-part ID tables (objects, files, functions) and the set of
  * functions of a part.  All of it grows with distinct names only. */

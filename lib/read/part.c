@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* part.c - the lifecycle of a part in one place: it starts (with the
  * input, or at a part: or other header line after a body), each line goes
  * to the header (header.c) or the body (body.c), and it ends (at the next

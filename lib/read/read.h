@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* read.h - the reader's private state, shared by the files of lib/read.
  * Never installed.  Cross-file names use the cgwr_ prefix. */
 #ifndef CGW_READ_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* reader.c - opening a reader on an input, handing out records, closing. */
 #include <errno.h>
 #include <fcntl.h>

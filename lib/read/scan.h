@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scan.h - the scanners of the reader's fast path: numbers, positions
  * and the cost line read once, its warnings noted, inline in the files
  * that read lines (body.c tries cgwr_scan() first too).  They only

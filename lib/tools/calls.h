@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* calls.h - what every file of lib/tools that writes calls= lines must
  * agree on.  Built on <cgw.h> alone; never installed. */
 #ifndef CGW_TOOLS_CALLS_H

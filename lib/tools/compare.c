@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* compare.c - two records compared as the data they carry. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* convert.h - what the converters of lib/tools share (folded stacks in
  * and out): memory through a cgw_allocator, arrays that grow, and a hash
  * index over entries that the caller stores.  Not installed. */

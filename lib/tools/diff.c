@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diff.c - two profiles compared (cgdiff): a merger whose two parts are
  * the old and the new side, walked with the part last so that each
  * position, call and function meets its counterpart. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* folded-in.c - folded stacks ("root;caller;leaf COUNT", the input of
  * flamegraph.pl) read into a cgw_stacks, with the frame annotations that
  * profilers add:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* folded-out.c - a Callgrind profile written as folded stacks.
  *
  * The profile keeps each function's self cost and the inclusive cost of

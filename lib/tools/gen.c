@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gen.c - synthetic profiles shaped like real ones (cggen, tests, benches).
  *
  * A plan is drawn first from the seed: functions with their file, object,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* index.c - memory, growing arrays and the hash index that the
  * converters share (convert.h). */
 #include <stdlib.h>

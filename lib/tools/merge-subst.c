@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge-subst.c - names rewritten before they are merged, with the
  * s/RE/REPL/[gi] expressions of cg_annotate's --mod-filename and
  * --mod-funcname: RE is a POSIX extended regular expression, REPL may

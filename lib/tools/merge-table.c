@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge-table.c - the merger's memory: its allocator, the first error,
  * interned names and the word-keyed tables that hold the sums. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge-walk.c - the sums in canonical order: every entry sorted by the
  * names of its function, source file and target and by its positions,
  * never by when it came, so that the output does not depend on the

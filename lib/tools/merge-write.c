@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge-write.c - the merged profile written through a writer: once dry,
  * to find any sum that passes 2^64-1 before a byte is written, then for
  * real, one function block after another in the canonical order. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.c - the merger's life and its input side: every record of a
  * reader added to the sums (cgw_merge_*, and the differ's inputs).  Names
  * are rewritten once per distinct name of a reader, through a cache of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.h - the state shared by the merger and the differ: interned
  * names, aggregation tables keyed by words, and the sorted walk over
  * them (lib/tools, built on <cgw.h> alone; never installed). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* recode.c - a reader's records written again through a writer: the one
  * place that maps records to writer calls (cgverify --roundtrip), and
  * whole files recoded (cgrecode). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* roundtrip.c - read, write again through the writer into memory,
  * read that back, and compare the two record streams. */
 #include <errno.h>

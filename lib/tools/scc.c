@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scc.c - the strongly connected components of a graph (Tarjan's
  * algorithm, with a stack of frames instead of recursion: a chain of
  * calls can be a million deep).  folded-out.c calls edges inside one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stacks-write.c - a cgw_stacks written through a writer: one block a
  * function, in the order the functions first came, with its self costs
  * by line, then its calls by callee and line.  A name that several

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stacks.c - stacks of frames with counts gathered into a call graph:
  * self costs on the leaves, one call edge per caller/callee pair and
  * call line, with the inclusive cost of the stacks through it.  A stack

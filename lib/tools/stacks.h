@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stacks.h - the state of a cgw_stacks: stacks of frames with their
  * counts, kept as a call graph (self costs and call edges) ready to be
  * written through a writer.  Shared by stacks.c (the graph) and

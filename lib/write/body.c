@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* body.c - position specs, cost lines, calls and jumps.  Portable mode
  * writes fl= before every fn=, cob= (when objects are used), cfi= and cfn=
  * before every calls=, and full cost vectors.  CGW_COMPACT writes specs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* buf.c - the output buffer between the writer and its sink.  Small writes
  * are copied in; a write at least as large as the buffer goes straight to
  * the sink after a flush.  After an error nothing reaches the sink. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* error.c - the sticky first error, its message, and argument checks. */
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* gzip.c - gzip output (CGW_GZIP): deflate between the writer's buffer
  * and its sink.  The sink the caller chose is wrapped: what the buffer
  * flushes is compressed into out, each full out goes to the sink, and a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* header.c - the header calls and the header and totals lines.  The header
  * is kept until the first body call and written in Callgrind's order:
  * format line, version, creator, pid, cmd, part, thread, desc, positions,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* names.c - the name-compression tables: objects (ob, cob), files (fl, fi,
  * fe, cfi, jfi), functions (fn, cfn, jfn), plus the event names of the
  * header.  An entry gets its ID when it is first written, so IDs are dense

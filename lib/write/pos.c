@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pos.c - subpositions.  Relative forms (+N, -N, *) count from the
  * previous cost line, call and jump source lines included; a call or jump
  * target never moves that base.  The first line after fn= is absolute.

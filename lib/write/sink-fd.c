@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sink-fd.c - write to a descriptor the caller owns. */
 #include <errno.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sink-memory.c - write into a growing buffer handed over at finish. */
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sink-path.c - write a file as a careful program replaces one.  A
  * regular file (or a new one) gets a temporary file beside it, under a
  * short random name, with the old file's mode; it is fsynced and renamed

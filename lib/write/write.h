@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* write.h - the writer's private state, shared by the files of lib/write.
  * Never installed.  Cross-file names use the cgwp_ prefix. */
 #ifndef CGW_WRITE_H

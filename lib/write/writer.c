@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* writer.c - creating a writer on a sink, parts, finishing and freeing. */
 #include <errno.h>
 #include <string.h>

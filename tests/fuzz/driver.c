@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* driver.c - runs a fuzz target without libFuzzer: over every file named
  * on the command line (folders: every file in them), then over N
  * mutations of each (flipped, inserted, deleted and duplicated bytes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fail.c - how a fuzz target reports a broken property: a message and
  * abort(), which both libFuzzer and driver.c treat as a crash. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-folded: any bytes as folded stacks (cgw_stacks_add_folded).
  * Never a crash or a hang.  Refused input gets EINVAL or ERANGE and a
  * message that names the input and a line inside it.  Accepted input

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-gzip: any bytes, gzip or not, read from memory and through a read
  * callback of short reads (1 to 61 bytes a call, so the magic bytes and
  * the gzip header arrive in pieces).  Never a crash, a hang or a leak;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-merge: any input merged with itself.  The merger may refuse it
  * only as documented (EINVAL: names or events the writer refuses, two
  * formulas for a derived event; ERANGE: a sum past 2^64-1); otherwise the

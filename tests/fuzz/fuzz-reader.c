@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-reader: any bytes through the reader with cgverify's checks
  * (CGW_READ_CHECK).  Never a crash or a hang; the read ends with OK;
  * every diagnostic has a code, a message and a line inside the input;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-roundtrip: every input the reader accepts without an error goes
  * through cgw_roundtrip() (cgverify --roundtrip): written again by the
  * writer and read back, it must give the same records and totals.

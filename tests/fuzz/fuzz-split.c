@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-split: any bytes read twice, once from memory in place and once
  * through a read callback that hands them out in pieces of 1 to 61
  * bytes (sizes drawn from the input), which puts the end of a read

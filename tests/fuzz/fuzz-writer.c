@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz-writer: bytes decoded into a sequence of writer calls (options,
  * events, names good and bad, costs, calls, jumps, inline files, parts).
  * When the writer finishes without error, its output must read back with

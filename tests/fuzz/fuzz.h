@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz.h - the entry point every fuzz target defines: libFuzzer's, so
  * that one source builds both with -fsanitize=fuzzer (configure
  * --enable-fuzzers) and with driver.c, which make check uses to run the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* records.c - what the fuzz targets that read an input twice share: the
  * next record of a read that must not fail, and the check that two reads
  * gave the same record on the same line. */
