@@ -270,6 +270,12 @@ static void portability(void)
     CHECK_U64(g.errors, 0);
     WARN("positions: instr\nevents: Ir\nfn=f\n0x1 1\njfn=g\njump=1 0x10\n0x2\nfn=g\n0x10 1\n",
          "nonportable-line", 5);
+    /* a redundant cfi= of an absolute path: callgrind_annotate loses the
+     * callers; Callgrind never writes one, nor does libcgw now */
+    WARN("events: Ir\nfl=(1) /src/a.c\nfn=f\n1 1\ncfi=(1)\ncfn=g\ncalls=1 1\n1 1\nfn=g\n1 1\n",
+         "cfi-same-file", 5);
+    g = READ("events: Ir\nfl=(1) a.c\nfn=f\n1 1\ncfi=(1)\ncfn=g\ncalls=1 1\n1 1\nfn=g\n1 1\n");
+    CHECK_U64(g.warnings, 2); /* a relative name: no-format-line and no-positions only */
 }
 
 int main(void)

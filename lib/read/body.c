@@ -134,7 +134,7 @@ static const char *positions(cgw_reader *r, const char *cur, const char *end, ui
                              int is_target)
 {
     size_t npos = r->part.pub.npos;
-    int relative = 0, reported = 0;
+    int relative = 0, reported = 0, line_decimal = 0;
     for (size_t i = 0; i < npos; i++) {
         if (i > 0) {
             if (cur < end && !cgwr_blank(*cur))
@@ -149,14 +149,17 @@ static const char *positions(cgw_reader *r, const char *cur, const char *end, ui
             }
             goto bad;
         }
+        if (slot == (int)npos - 1 && (r->part.pub.positions & CGW_POS_LINE))
+            line_decimal = *cur >= '0' && *cur <= '9' &&
+                           !(cur[0] == '0' && cur + 1 < end && (cur[1] == 'x' || cur[1] == 'X'));
         const char *next = subposition(r, cur, end, r->base[slot], &out[slot], &relative,
                                        &reported);
         if (next == NULL)
             goto bad;
         cur = next;
     }
-    /* the line is the last subposition of the array */
-    if ((r->part.pub.positions & CGW_POS_LINE) && (out[npos - 1] >> 32) != 0)
+    /* a line written in decimal (the array's last subposition) */
+    if (line_decimal && (out[npos - 1] >> 32) != 0)
         cgwr_diag(r, r->lineno, CGWR_BIG_POSITION,
                   "line %llu is 2^32 or more (KCachegrind reads line numbers as 32 bits)",
                   (unsigned long long)out[npos - 1]);

@@ -86,6 +86,7 @@ static const struct {
     [CGWR_GZIP_INPUT] = { "gzip-input", CGW_WARNING },
     [CGWR_CHECK_EVENTS_CUT] = { "check-events-cut", CGW_WARNING },
     [CGWR_BIG_POSITION] = { "big-position", CGW_WARNING },
+    [CGWR_CFI_SAME_FILE] = { "cfi-same-file", CGW_WARNING },
 };
 
 static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)
