@@ -10,6 +10,15 @@
  * every case. */
 #include "write.h"
 
+/* Whether the step from base to value is below 2^31 either way:
+ * KCachegrind reads a step as a signed 32-bit number, so a larger one is
+ * written absolute. */
+static int step_fits(uint64_t value, uint64_t base)
+{
+    uint64_t step = value >= base ? value - base : base - value;
+    return step < (uint64_t)1 << 31;
+}
+
 static char *absolute(char *out, uint64_t value, int hex)
 {
     return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
@@ -31,7 +40,7 @@ char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
         int hex = i < w->npos - ((w->positions & CGW_POS_LINE) != 0);
         if (i > 0)
             *out++ = ' ';
-        if (!rel || !cgwp_step_fits(pos[i], w->base[i]))
+        if (!rel || !step_fits(pos[i], w->base[i]))
             out = absolute(out, pos[i], hex);
         else if (compact)
             out = shortest(out, pos[i], w->base[i], hex);

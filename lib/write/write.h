@@ -212,15 +212,6 @@ void cgwp_tables_free(cgw_writer *w);
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
 char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target);
 
-/* Whether the step from base to value is below 2^31 either way:
- * KCachegrind reads a step as a signed 32-bit number, so a larger one is
- * written absolute. */
-static CGWP_HOT_INLINE int cgwp_step_fits(uint64_t value, uint64_t base)
-{
-    uint64_t step = value >= base ? value - base : base - value;
-    return step < (uint64_t)1 << 31;
-}
-
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
  * The usual case, a relative step in portable mode, is inline. */
