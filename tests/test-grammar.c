@@ -265,6 +265,9 @@ static void portability(void)
          "big-position", 6);
     got g = READ("positions: instr line\nevents: Ir\nfn=f\n0x100000000 5 1\n");
     CHECK_U64(g.warnings, 2); /* positions-not-line, no-format-line: an address is fine */
+    g = READ("events: Ir\nfn=f\n0x10000000A 1\n"); /* the general parser's */
+    CHECK_U64(g.warnings, 3); /* no-positions, no-format-line, uppercase-hex: a line in hex
+                               * is not warned of */
     WARN("events: Ir\nfl=a.c\nfn=\vmain\n1 1\n", "name-blank", 3);
     g = READ("events: Ir\nfl=a.c\nfn=main\f\n1 1\n");
     CHECK_U64(g.errors, 0);

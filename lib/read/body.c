@@ -24,11 +24,12 @@ static const char *skip(cgw_reader *r, const char *cur, const char *end)
 }
 
 /* One subposition at cur (before end) into *out, counted from base when
- * it is relative (*relative is then set).  Returns its end; NULL when it
- * is malformed (*reported stays 0: the caller says so) or out of range
- * (reported here, *reported set). */
+ * it is relative (*relative is then set; *decimal is set when it is
+ * absolute and decimal).  Returns its end; NULL when it is malformed
+ * (*reported stays 0: the caller says so) or out of range (reported here,
+ * *reported set). */
 static const char *subposition(cgw_reader *r, const char *cur, const char *end, uint64_t base,
-                               uint64_t *out, int *relative, int *reported)
+                               uint64_t *out, int *relative, int *decimal, int *reported)
 {
     int flags = 0;
     uint64_t value;
@@ -57,6 +58,7 @@ static const char *subposition(cgw_reader *r, const char *cur, const char *end, 
                   "uppercase hex (Qt Creator reads lowercase only)");
     if (!is_step) {
         *reported = 0;
+        *decimal = !(flags & CGWR_NUM_HEX);
         *out = value;
         return next;
     }
@@ -149,13 +151,13 @@ static const char *positions(cgw_reader *r, const char *cur, const char *end, ui
             }
             goto bad;
         }
-        if (slot == (int)npos - 1 && (r->part.pub.positions & CGW_POS_LINE))
-            line_decimal = *cur >= '0' && *cur <= '9' &&
-                           !(cur[0] == '0' && cur + 1 < end && (cur[1] == 'x' || cur[1] == 'X'));
+        int decimal = 0;
         const char *next = subposition(r, cur, end, r->base[slot], &out[slot], &relative,
-                                       &reported);
+                                       &decimal, &reported);
         if (next == NULL)
             goto bad;
+        if (slot == (int)npos - 1 && (r->part.pub.positions & CGW_POS_LINE))
+            line_decimal = decimal;
         cur = next;
     }
     /* a line written in decimal (the array's last subposition) */
