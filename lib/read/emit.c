@@ -136,7 +136,7 @@ static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *na
     }
     /* inside an fi= file the readers disagree on the current one: there
      * a cfi= of it is needed */
-    if (slot == &r->cfi && name == r->fi && name == r->cur_fl && name->s[0] == '/')
+    if (cgwr_cfi_same_file(r, slot, name))
         cgwr_diag(r, r->lineno, CGWR_CFI_SAME_FILE,
                   "cfi= names the caller's own file (callgrind_annotate strips the working "
                   "folder from fl= names but not from cfi= ones: run in the source folder, "

@@ -25,6 +25,15 @@ void cgwr_totals_overflow(cgw_reader *r, const uint64_t *costs);
 void cgwr_emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *costs);
 void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name);
 
+/* Whether a cfi= of name, into slot, names the caller's own file by an
+ * absolute path: callgrind_annotate then loses the callers, so the
+ * general parser warns of it and the fast path leaves the line to it. */
+static inline int cgwr_cfi_same_file(const cgw_reader *r, const cgwr_str *const *slot,
+                                     const cgwr_str *name)
+{
+    return slot == &r->cfi && name == r->fi && name == r->cur_fl && name->s[0] == '/';
+}
+
 /* A cost or source line's positions become the base of relative ones. */
 static inline void cgwr_set_base(cgw_reader *r, const uint64_t *pos)
 {

@@ -127,8 +127,7 @@ static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *line)
     }
     const char *next;
     const cgwr_str *name = line[3] == '=' ? id_ref(r, kind, line + 4, &next) : NULL;
-    /* a cfi= of the caller's own file: the general parser warns of it */
-    if (name == NULL || (slot == &r->cfi && name == r->fi && name == r->cur_fl))
+    if (name == NULL || cgwr_cfi_same_file(r, slot, name))
         return 0;
     *slot = name;
     if (kind == CGWR_FN)
