@@ -126,7 +126,8 @@ cgw_status cgw_file(cgw_writer *w, const char *name)
     return choose(w, "cgw_file", CGWP_FL, "file name", name, &w->next_fl);
 }
 
-static cgw_status unknown_file(cgw_writer *w, uint32_t *fl)
+/* The entry of the "???" file, for a function named without a file. */
+cgw_status cgwp_unknown_file(cgw_writer *w, uint32_t *fl)
 {
     if (w->unknown_fl == 0) {
         cgw_status st = cgwp_intern(w, CGWP_FL, NULL, "???", 0, 0, &w->unknown_fl);
@@ -142,26 +143,36 @@ cgw_status cgw_function(cgw_writer *w, const char *name)
     uint32_t fl = w ? w->next_fl : 0, fn;
     cgw_status st = enter_body(w, "cgw_function");
     if (st == CGW_OK && fl == 0)
-        st = unknown_file(w, &fl);
+        st = cgwp_unknown_file(w, &fl);
     if (st == CGW_OK)
         st = cgwp_intern(w, CGWP_FN, "function name", name, w->next_ob, fl, &fn);
-    if (st == CGW_OK)
-        st = cgwp_end_function(w);
+    if (st != CGW_OK)
+        return st;
+    return cgwp_open_function(w, w->next_ob, fl, fn);
+}
+
+/* The fn= block of function entry fn in object ob and file fl (entries;
+ * ob 0: none), its names interned and checked; they become the object
+ * and file of the next cgw_function(), as if cgw_object() and cgw_file()
+ * had chosen them. */
+cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn)
+{
+    cgw_status st = cgwp_end_function(w);
     if (st != CGW_OK)
         return st;
     int compact = (w->flags & CGW_COMPACT) != 0;
     if (!compact)
         st = cgwp_puts(w, "\n", 1);
-    if (st == CGW_OK && w->next_ob != 0 && w->next_ob != w->written_ob)
-        st = cgwp_write_name(w, "ob=", CGWP_OB, w->next_ob);
-    w->written_ob = w->next_ob;
+    if (st == CGW_OK && ob != 0 && ob != w->written_ob)
+        st = cgwp_write_name(w, "ob=", CGWP_OB, ob);
+    w->written_ob = ob;
     if (st == CGW_OK && (!compact || fl != w->written_fl))
         st = cgwp_write_name(w, "fl=", CGWP_FL, fl);
     w->written_fl = fl;
     if (st == CGW_OK)
         st = cgwp_write_name(w, "fn=", CGWP_FN, fn);
-    w->cur_ob = w->next_ob;
-    w->cur_fl = w->cur_fi = fl;
+    w->next_ob = w->cur_ob = ob;
+    w->next_fl = w->cur_fl = w->cur_fi = fl;
     w->cur_fn = fn;
     w->base_valid = 0;
     return st;
@@ -334,21 +345,42 @@ static CGWP_HOT_INLINE cgw_status put_association(cgw_writer *w, const char *key
     return cgwp_commit(w, start, out);
 }
 
+/* The checks of a call before its callee is known. */
+cgw_status cgwp_enter_call(cgw_writer *w, const char *call, uint64_t count,
+                           const uint64_t *target_pos, const uint64_t *source_pos,
+                           const uint64_t *inclusive, size_t ncosts)
+{
+    cgw_status st = enter_association(w, call, source_pos, target_pos);
+    if (st == CGW_OK && count == 0 && !(w->flags & CGW_COMPACT))
+        st = cgwp_fail(w, CGW_EINVAL, "call count 0 (callgrind_annotate turns such a call "
+                       "into self cost); only CGW_COMPACT allows it");
+    if (st == CGW_OK)
+        st = check_costs(w, "inclusive", inclusive, ncosts);
+    return st;
+}
+
 cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
                     const uint64_t *target_pos, const uint64_t *source_pos,
                     const uint64_t *inclusive, size_t ncosts)
 {
     uint32_t ob, fl, fn;
-    cgw_status st = enter_association(w, "cgw_call", source_pos, target_pos);
-    int compact = w && (w->flags & CGW_COMPACT);
-    if (st == CGW_OK && count == 0 && !compact)
-        st = cgwp_fail(w, CGW_EINVAL, "call count 0 (callgrind_annotate turns such a call "
-                       "into self cost); only CGW_COMPACT allows it");
-    if (st == CGW_OK)
-        st = check_costs(w, "inclusive", inclusive, ncosts);
+    cgw_status st = cgwp_enter_call(w, "cgw_call", count, target_pos, source_pos, inclusive,
+                                    ncosts);
     if (st == CGW_OK)
         st = resolve(w, callee, "callee", &ob, &fl, &fn);
-    if (st == CGW_OK && ob != 0 && (compact ? ob != w->cur_ob : 1))
+    if (st != CGW_OK)
+        return st;
+    return cgwp_put_call(w, ob, fl, fn, count, target_pos, source_pos, inclusive, ncosts);
+}
+
+/* The lines of a checked call to function entry fn of object ob, file fl. */
+cgw_status cgwp_put_call(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn, uint64_t count,
+                         const uint64_t *target_pos, const uint64_t *source_pos,
+                         const uint64_t *inclusive, size_t ncosts)
+{
+    cgw_status st = CGW_OK;
+    int compact = (w->flags & CGW_COMPACT) != 0;
+    if (ob != 0 && (compact ? ob != w->cur_ob : 1))
         st = cgwp_write_name(w, "cob=", CGWP_OB, ob);
     /* cfi= only for a callee in another file: callgrind_annotate strips
      * the working folder from fl= names but not from cfi= ones.  Inside an

@@ -251,8 +251,16 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
 cgw_status cgwp_write_header(cgw_writer *w);
 cgw_status cgwp_write_totals(cgw_writer *w);
 
-/* body.c */
+/* body.c; the string calls and handles.c's calls share these */
 cgw_status cgwp_begin_body(cgw_writer *w);
 cgw_status cgwp_end_function(cgw_writer *w);
+cgw_status cgwp_unknown_file(cgw_writer *w, uint32_t *fl);
+cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn);
+cgw_status cgwp_enter_call(cgw_writer *w, const char *call, uint64_t count,
+                           const uint64_t *target_pos, const uint64_t *source_pos,
+                           const uint64_t *inclusive, size_t ncosts);
+cgw_status cgwp_put_call(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn, uint64_t count,
+                         const uint64_t *target_pos, const uint64_t *source_pos,
+                         const uint64_t *inclusive, size_t ncosts);
 
 #endif /* CGW_WRITE_H */
