@@ -21,7 +21,7 @@ static cgw_status enter_body(cgw_writer *w, const char *call)
 
 /* cur_fn is set only in the body, so a call refused here has not written
  * the header either. */
-static cgw_status enter_function(cgw_writer *w, const char *call)
+cgw_status cgwp_enter_function(cgw_writer *w, const char *call)
 {
     cgw_status st = cgwp_enter(w, call, CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
     if (st != CGW_OK)
@@ -181,11 +181,20 @@ cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t 
 cgw_status cgw_inline_file(cgw_writer *w, const char *name)
 {
     uint32_t fl;
-    cgw_status st = enter_function(w, "cgw_inline_file");
+    cgw_status st = cgwp_enter_function(w, "cgw_inline_file");
     if (st == CGW_OK)
         st = cgwp_intern(w, CGWP_FL, "inline file name", name, 0, 0, &fl);
-    if (st != CGW_OK || fl == w->cur_fi)
+    if (st != CGW_OK)
         return st;
+    return cgwp_switch_file(w, fl);
+}
+
+/* Costs from file entry fl from now on: fi=, or fe= back to the
+ * function's own file. */
+cgw_status cgwp_switch_file(cgw_writer *w, uint32_t fl)
+{
+    if (fl == w->cur_fi)
+        return CGW_OK;
     w->cur_fi = fl;
     return cgwp_write_name(w, fl == w->cur_fl ? "fe=" : "fi=", CGWP_FL, fl);
 }
@@ -241,7 +250,7 @@ static CGWP_COLD cgw_status check_totals(cgw_writer *w, const uint64_t *costs, s
 static CGWP_COLD cgw_status check_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
                                        size_t ncosts)
 {
-    cgw_status st = enter_function(w, "cgw_cost");
+    cgw_status st = cgwp_enter_function(w, "cgw_cost");
     if (st == CGW_OK && pos == NULL)
         st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
     if (st == CGW_OK)
@@ -298,7 +307,7 @@ static cgw_status resolve(cgw_writer *w, const cgw_target *target, const char *w
 static cgw_status enter_association(cgw_writer *w, const char *call, const uint64_t *source,
                                      const uint64_t *target)
 {
-    cgw_status st = enter_function(w, call);
+    cgw_status st = cgwp_enter_function(w, call);
     if (st == CGW_OK && source == NULL)
         st = cgwp_fail(w, CGW_EINVAL, "source position is NULL");
     if (st == CGW_OK)

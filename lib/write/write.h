@@ -100,6 +100,7 @@ struct cgw_writer {
     int has_summary;
     int late_summary;   /* given in the body: written before totals: */
     unsigned part;
+    uint16_t tag; /* in every handle this writer gives (handles.c) */
 
     /* body of the current part */
     uint64_t *totals;
@@ -251,10 +252,15 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
 cgw_status cgwp_write_header(cgw_writer *w);
 cgw_status cgwp_write_totals(cgw_writer *w);
 
+/* handles.c: the tag of a new writer, which its handles carry */
+uint16_t cgwp_next_tag(void);
+
 /* body.c; the string calls and handles.c's calls share these */
 cgw_status cgwp_begin_body(cgw_writer *w);
 cgw_status cgwp_end_function(cgw_writer *w);
 cgw_status cgwp_unknown_file(cgw_writer *w, uint32_t *fl);
+cgw_status cgwp_enter_function(cgw_writer *w, const char *call);
+cgw_status cgwp_switch_file(cgw_writer *w, uint32_t fl);
 cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn);
 cgw_status cgwp_enter_call(cgw_writer *w, const char *call, uint64_t count,
                            const uint64_t *target_pos, const uint64_t *source_pos,

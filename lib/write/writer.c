@@ -56,6 +56,7 @@ cgw_writer *cgwp_new(const cgw_options *opts)
     }
     w->state = CGWP_ST_HEADER;
     w->part = 1;
+    w->tag = cgwp_next_tag();
     return w;
 }
 
