@@ -213,17 +213,40 @@ void cgwp_tables_free(cgw_writer *w);
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
 char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target);
 
+/* Whether CGW_COMPACT writes subposition slot i of value relative (a
+ * step of step from its base), that is, whether "+step" is no longer than
+ * the absolute form; 0 also when it is not plain which, for
+ * cgwp_pos_any() to work out.  Steps below 1000 only, so that no length
+ * is computed: any absolute hex form from 0x1000 is longer, and so is any
+ * decimal from 1000. */
+static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, uint64_t step)
+{
+    if (step >= 1000)
+        return 0;
+    int hex = i < w->npos - ((w->positions & CGW_POS_LINE) != 0);
+    if (value >= (hex ? 0x1000u : 1000u))
+        return 1;
+    if (hex)
+        return 0;
+    unsigned step_len = step < 10 ? 1 : step < 100 ? 2 : 3;
+    unsigned value_len = value < 10 ? 1 : value < 100 ? 2 : 3;
+    return 1 + step_len <= value_len;
+}
+
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
- * The usual case, a relative step in portable mode, is inline. */
+ * The usual case, a relative step of a cost or source line, is inline;
+ * in compact mode when the relative form is plainly the shorter. */
 static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *pos,
                                       int is_target)
 {
-    if (is_target || !w->base_valid || (w->flags & (CGW_COMPACT | CGW_NO_POS_COMPRESSION)))
+    if (is_target || !w->base_valid || (w->flags & CGW_NO_POS_COMPRESSION))
         return cgwp_pos_any(w, out, pos, is_target);
+    int compact = (w->flags & CGW_COMPACT) != 0;
     /* the step's size is known in the branch that writes its sign: one
-     * more compare there sends a step of 2^31 or more to cgwp_pos_any(),
-     * which starts the line again from the bases, left untouched here */
+     * more compare there sends a step of 2^31 or more, or in compact mode
+     * one that is not plainly shorter relative, to cgwp_pos_any(), which
+     * starts the line again from the bases, left untouched here */
     char *start = out;
     for (int i = 0; i < w->npos; i++) {
         uint64_t value = pos[i], base = w->base[i];
@@ -232,12 +255,14 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
         if (value == base) {
             *out++ = '*';
         } else if (value > base) {
-            if (value - base >= (uint64_t)1 << 31)
+            if (value - base >= (uint64_t)1 << 31 ||
+                (compact && !cgwp_compact_rel(w, i, value, value - base)))
                 return cgwp_pos_any(w, start, pos, is_target);
             *out = '+';
             out = cgwp_fmt_dec(out + 1, value - base);
         } else {
-            if (base - value >= (uint64_t)1 << 31)
+            if (base - value >= (uint64_t)1 << 31 ||
+                (compact && !cgwp_compact_rel(w, i, value, base - value)))
                 return cgwp_pos_any(w, start, pos, is_target);
             *out = '-';
             out = cgwp_fmt_dec(out + 1, base - value);
