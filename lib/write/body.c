@@ -59,6 +59,7 @@ cgw_status cgwp_begin_body(cgw_writer *w)
     cgw_status st = cgwp_write_header(w);
     if (st == CGW_OK)
         w->state = CGWP_ST_BODY;
+    cgwp_gate(w);
     return st;
 }
 
@@ -113,6 +114,8 @@ static cgw_status choose(cgw_writer *w, const char *call, int kind, const char *
     cgw_status st = enter_body(w, call);
     if (st == CGW_OK)
         st = cgwp_intern(w, kind, what, name, 0, 0, slot);
+    if (st == CGW_OK)
+        cgwp_gate(w);
     return st;
 }
 
@@ -175,6 +178,7 @@ cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t 
     w->next_fl = w->cur_fl = w->cur_fi = fl;
     w->cur_fn = fn;
     w->base_valid = 0;
+    cgwp_gate(w);
     return st;
 }
 
@@ -204,9 +208,7 @@ cgw_status cgwp_switch_file(cgw_writer *w, uint32_t fl)
 static int cost_ready(const cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
                       size_t ncosts)
 {
-    return w != NULL && w->err == CGW_OK && w->state == CGWP_ST_BODY && w->cur_fn != 0 &&
-           w->next_ob == w->cur_ob && (w->next_fl == 0 || w->next_fl == w->cur_fl) &&
-           pos != NULL && ncosts <= w->nevents && (costs != NULL || ncosts == 0) &&
+    return w != NULL && w->costs_open && pos != NULL && ncosts <= w->nevents && (costs != NULL || ncosts == 0) &&
            (w->line_slot < 0 || (pos[w->line_slot] >> 32) == 0);
 }
 
@@ -243,6 +245,7 @@ static CGWP_COLD cgw_status check_totals(cgw_writer *w, const uint64_t *costs, s
         w->totals[i] -= costs[i];
     for (i = 0; i + 1 < ncosts && costs[i] <= UINT64_MAX - w->totals[i]; i++)
         ;
+    w->call = "cgw_cost";
     return cgwp_fail(w, CGW_ERANGE, "the total of event %zu would pass 2^64-1", i + 1);
 }
 
@@ -267,10 +270,14 @@ cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, s
         if (st != CGW_OK)
             return st;
     }
-    w->call = "cgw_cost";
-    char *start = cgwp_reserve(w, w->line_max);
-    if (start == NULL)
-        return w->err;
+    /* w->call, for the messages, is set only where a message can come */
+    char *start = w->buf + w->len;
+    if (w->cap - w->len < w->line_max) {
+        w->call = "cgw_cost";
+        start = cgwp_reserve_slow(w, w->line_max);
+        if (start == NULL)
+            return w->err;
+    }
     uint64_t any;
     char *out = cgwp_pos(w, start, pos, 0);
     out = put_costs(w, out, costs, ncosts, &any);

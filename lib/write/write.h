@@ -116,7 +116,19 @@ struct cgw_writer {
     uint32_t unknown_fl;             /* entry of "???" once interned */
     uint64_t base[CGW_NPOS_MAX];    /* previous cost line's position */
     int base_valid;
+    /* cgw_cost()'s state checks passed at once: no error, in the body, a
+     * function open and its object and file still the chosen ones;
+     * cgwp_gate() recomputes it on every change of those */
+    int costs_open;
 };
+
+/* Recompute w->costs_open; every change of the state, the error, the
+ * current function or the chosen object or file calls it. */
+static inline void cgwp_gate(cgw_writer *w)
+{
+    w->costs_open = w->err == CGW_OK && w->state == CGWP_ST_BODY && w->cur_fn != 0 &&
+                    w->next_ob == w->cur_ob && (w->next_fl == 0 || w->next_fl == w->cur_fl);
+}
 
 /* error.c */
 cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
