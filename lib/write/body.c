@@ -362,9 +362,10 @@ static CGWP_HOT_INLINE cgw_status put_association(cgw_writer *w, const char *key
 }
 
 /* The checks of a call before its callee is known. */
-cgw_status cgwp_enter_call(cgw_writer *w, const char *call, uint64_t count,
-                           const uint64_t *target_pos, const uint64_t *source_pos,
-                           const uint64_t *inclusive, size_t ncosts)
+static CGWP_HOT_INLINE cgw_status enter_call(cgw_writer *w, const char *call, uint64_t count,
+                                             const uint64_t *target_pos,
+                                             const uint64_t *source_pos,
+                                             const uint64_t *inclusive, size_t ncosts)
 {
     cgw_status st = enter_association(w, call, source_pos, target_pos);
     if (st == CGW_OK && count == 0 && !(w->flags & CGW_COMPACT))
@@ -375,24 +376,11 @@ cgw_status cgwp_enter_call(cgw_writer *w, const char *call, uint64_t count,
     return st;
 }
 
-cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
-                    const uint64_t *target_pos, const uint64_t *source_pos,
-                    const uint64_t *inclusive, size_t ncosts)
-{
-    uint32_t ob, fl, fn;
-    cgw_status st = cgwp_enter_call(w, "cgw_call", count, target_pos, source_pos, inclusive,
-                                    ncosts);
-    if (st == CGW_OK)
-        st = resolve(w, callee, "callee", &ob, &fl, &fn);
-    if (st != CGW_OK)
-        return st;
-    return cgwp_put_call(w, ob, fl, fn, count, target_pos, source_pos, inclusive, ncosts);
-}
-
 /* The lines of a checked call to function entry fn of object ob, file fl. */
-cgw_status cgwp_put_call(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn, uint64_t count,
-                         const uint64_t *target_pos, const uint64_t *source_pos,
-                         const uint64_t *inclusive, size_t ncosts)
+static CGWP_HOT_INLINE cgw_status put_call(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn,
+                                           uint64_t count, const uint64_t *target_pos,
+                                           const uint64_t *source_pos,
+                                           const uint64_t *inclusive, size_t ncosts)
 {
     cgw_status st = CGW_OK;
     int compact = (w->flags & CGW_COMPACT) != 0;
@@ -411,6 +399,37 @@ cgw_status cgwp_put_call(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn, u
         return st;
     return put_association(w, "calls=", count, NULL, target_pos, source_pos, 1, inclusive,
                            ncosts);
+}
+
+cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
+                    const uint64_t *target_pos, const uint64_t *source_pos,
+                    const uint64_t *inclusive, size_t ncosts)
+{
+    uint32_t ob, fl, fn;
+    cgw_status st = enter_call(w, "cgw_call", count, target_pos, source_pos, inclusive, ncosts);
+    if (st == CGW_OK)
+        st = resolve(w, callee, "callee", &ob, &fl, &fn);
+    if (st != CGW_OK)
+        return st;
+    return put_call(w, ob, fl, fn, count, target_pos, source_pos, inclusive, ncosts);
+}
+
+/* cgw_call() of a registered callee, here so that both inline the
+ * checks and the lines. */
+cgw_status cgw_call_h(cgw_writer *w, cgw_name_id callee, uint64_t count,
+                      const uint64_t *target_pos, const uint64_t *source_pos,
+                      const uint64_t *inclusive, size_t ncosts)
+{
+    uint32_t fn;
+    cgw_status st = enter_call(w, "cgw_call_h", count, target_pos, source_pos, inclusive,
+                               ncosts);
+    if (st == CGW_OK)
+        st = cgwp_handle(w, callee, CGWP_FN, "the callee", 0, &fn);
+    if (st != CGW_OK)
+        return st;
+    const cgwp_name *name = &w->tables[CGWP_FN].names[fn - 1];
+    return put_call(w, name->scope_ob, name->scope_fl, fn, count, target_pos, source_pos,
+                    inclusive, ncosts);
 }
 
 static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, int cond,

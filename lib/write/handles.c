@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* handles.c - names registered once (cgw_intern, cgw_intern_function)
- * and the calls that take their handles instead of strings.  A handle is
+ * and the calls that take their handles instead of strings (cgw_call_h
+ * is in body.c, which inlines its lines as cgw_call's).  A handle is
  * a table entry with what makes it checkable: bits 0-31 the entry (index
  * + 1), 32-33 the table (+ 1), 34-47 the part (modulo 2^14), 48-63 the
  * writer's tag (a serial of the process, never 0).  So a handle of
  * another writer, part or kind is refused instead of naming some other
- * entry, and the check is one compare of the upper half and one of the
- * entry against the table's size. */
+ * entry, and the check (cgwp_handle() in write.h) is one compare of the
+ * upper half and one of the entry against the table's size. */
 #include "write.h"
 
-#define PART_BITS 14
-#define PART_MASK ((1u << PART_BITS) - 1)
 
 /* Writers opened one after another get different tags: a handle passed
  * to the wrong one of two open writers is always caught (for 65,535
@@ -26,17 +25,10 @@ uint16_t cgwp_next_tag(void)
     return (uint16_t)(tag % 0xffffu + 1);
 }
 
-/* The upper half of every handle of table kind in this writer's part. */
-static uint64_t upper(const cgw_writer *w, int kind)
-{
-    return (uint64_t)w->tag << 48 | (uint64_t)(w->part & PART_MASK) << 34 |
-           (uint64_t)(kind + 1) << 32;
-}
-
 static cgw_name_id make(const cgw_writer *w, int kind, uint32_t entry)
 {
     cgw_name_id id;
-    id.bits = upper(w, kind) | entry;
+    id.bits = cgwp_handle_upper(w, kind) | entry;
     return id;
 }
 
@@ -52,14 +44,15 @@ static const char *kind_name(unsigned kind)
 
 /* Why handle bits is not an entry of table kind: the error, naming the
  * argument what. */
-static CGWP_COLD cgw_status refuse(cgw_writer *w, uint64_t bits, int kind, const char *what)
+CGWP_COLD cgw_status cgwp_refuse_handle(cgw_writer *w, uint64_t bits, int kind,
+                                        const char *what)
 {
-    unsigned part = (unsigned)(bits >> 34) & PART_MASK;
+    unsigned part = (unsigned)(bits >> 34) & CGWP_PART_MASK;
     if (bits == 0)
         return cgwp_fail(w, CGW_EINVAL, "%s is CGW_NO_NAME", what);
     if ((bits >> 48) != w->tag)
         return cgwp_fail(w, CGW_EINVAL, "%s is a handle of another writer", what);
-    if (part != (w->part & PART_MASK))
+    if (part != (w->part & CGWP_PART_MASK))
         return cgwp_fail(w, CGW_EINVAL, "%s is a handle of part %u, not of this part (%u): "
                          "cgw_new_part() starts fresh names; register them again", what,
                          part, w->part);
@@ -67,22 +60,6 @@ static CGWP_COLD cgw_status refuse(cgw_writer *w, uint64_t bits, int kind, const
         return cgwp_fail(w, CGW_EINVAL, "%s is %s, not %s", what,
                          kind_name((unsigned)(bits >> 32) & 3), kind_name((unsigned)kind + 1));
     return cgwp_fail(w, CGW_EINVAL, "%s is not a handle this writer gave", what);
-}
-
-/* The table entry of handle id, which must be of table kind; with
- * optional, CGW_NO_NAME is entry 0. */
-static CGWP_HOT_INLINE cgw_status entry_of(cgw_writer *w, cgw_name_id id, int kind,
-                                           const char *what, int optional, uint32_t *entry)
-{
-    uint32_t low = (uint32_t)id.bits;
-    if ((id.bits & ~(uint64_t)UINT32_MAX) == upper(w, kind) && low - 1 < w->tables[kind].count) {
-        *entry = low;
-        return CGW_OK;
-    }
-    *entry = 0;
-    if (optional && id.bits == 0)
-        return CGW_OK;
-    return refuse(w, id.bits, kind, what);
 }
 
 static const int states = CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY;
@@ -109,9 +86,9 @@ cgw_name_id cgw_intern_function(cgw_writer *w, cgw_name_id object, cgw_name_id f
     uint32_t ob, fl, fn = 0;
     cgw_status st = cgwp_enter(w, "cgw_intern_function", states);
     if (st == CGW_OK)
-        st = entry_of(w, object, CGWP_OB, "the object", 1, &ob);
+        st = cgwp_handle(w, object, CGWP_OB, "the object", 1, &ob);
     if (st == CGW_OK)
-        st = entry_of(w, file, CGWP_FL, "the file", 1, &fl);
+        st = cgwp_handle(w, file, CGWP_FL, "the file", 1, &fl);
     if (st == CGW_OK && fl == 0)
         st = cgwp_unknown_file(w, &fl);
     if (st == CGW_OK)
@@ -133,7 +110,7 @@ cgw_status cgw_function_h(cgw_writer *w, cgw_name_id fn)
     uint32_t entry;
     cgw_status st = cgwp_enter(w, "cgw_function_h", states);
     if (st == CGW_OK)
-        st = entry_of(w, fn, CGWP_FN, "the function", 0, &entry);
+        st = cgwp_handle(w, fn, CGWP_FN, "the function", 0, &entry);
     if (st == CGW_OK)
         st = enter_body(w, "cgw_function_h");
     if (st != CGW_OK)
@@ -147,24 +124,8 @@ cgw_status cgw_inline_file_h(cgw_writer *w, cgw_name_id file)
     uint32_t fl;
     cgw_status st = cgwp_enter_function(w, "cgw_inline_file_h");
     if (st == CGW_OK)
-        st = entry_of(w, file, CGWP_FL, "the file", 0, &fl);
+        st = cgwp_handle(w, file, CGWP_FL, "the file", 0, &fl);
     if (st != CGW_OK)
         return st;
     return cgwp_switch_file(w, fl);
-}
-
-cgw_status cgw_call_h(cgw_writer *w, cgw_name_id callee, uint64_t count,
-                      const uint64_t *target_pos, const uint64_t *source_pos,
-                      const uint64_t *inclusive, size_t ncosts)
-{
-    uint32_t fn;
-    cgw_status st = cgwp_enter_call(w, "cgw_call_h", count, target_pos, source_pos, inclusive,
-                                    ncosts);
-    if (st == CGW_OK)
-        st = entry_of(w, callee, CGWP_FN, "the callee", 0, &fn);
-    if (st != CGW_OK)
-        return st;
-    const cgwp_name *name = &w->tables[CGWP_FN].names[fn - 1];
-    return cgwp_put_call(w, name->scope_ob, name->scope_fl, fn, count, target_pos, source_pos,
-                         inclusive, ncosts);
 }

@@ -289,8 +289,37 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
 cgw_status cgwp_write_header(cgw_writer *w);
 cgw_status cgwp_write_totals(cgw_writer *w);
 
-/* handles.c: the tag of a new writer, which its handles carry */
+/* handles.c: the tag of a new writer, which its handles carry; why a
+ * handle is refused (cold) */
 uint16_t cgwp_next_tag(void);
+cgw_status cgwp_refuse_handle(cgw_writer *w, uint64_t bits, int kind, const char *what);
+
+/* A handle: bits 0-31 the entry, 32-33 the table + 1, 34-47 the part
+ * (modulo 2^14), 48-63 the writer's tag (handles.c says more).  The
+ * upper half of every handle of table kind in this writer's part: */
+#define CGWP_PART_MASK ((1u << 14) - 1)
+static inline uint64_t cgwp_handle_upper(const cgw_writer *w, int kind)
+{
+    return (uint64_t)w->tag << 48 | (uint64_t)(w->part & CGWP_PART_MASK) << 34 |
+           (uint64_t)(kind + 1) << 32;
+}
+
+/* The table entry of handle id, which must be of table kind; with
+ * optional, CGW_NO_NAME is entry 0.  what names the argument. */
+static CGWP_HOT_INLINE cgw_status cgwp_handle(cgw_writer *w, cgw_name_id id, int kind,
+                                              const char *what, int optional, uint32_t *entry)
+{
+    uint32_t low = (uint32_t)id.bits;
+    if ((id.bits & ~(uint64_t)UINT32_MAX) == cgwp_handle_upper(w, kind) &&
+        low - 1 < w->tables[kind].count) {
+        *entry = low;
+        return CGW_OK;
+    }
+    *entry = 0;
+    if (optional && id.bits == 0)
+        return CGW_OK;
+    return cgwp_refuse_handle(w, id.bits, kind, what);
+}
 
 /* body.c; the string calls and handles.c's calls share these */
 cgw_status cgwp_begin_body(cgw_writer *w);
@@ -299,11 +328,5 @@ cgw_status cgwp_unknown_file(cgw_writer *w, uint32_t *fl);
 cgw_status cgwp_enter_function(cgw_writer *w, const char *call);
 cgw_status cgwp_switch_file(cgw_writer *w, uint32_t fl);
 cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn);
-cgw_status cgwp_enter_call(cgw_writer *w, const char *call, uint64_t count,
-                           const uint64_t *target_pos, const uint64_t *source_pos,
-                           const uint64_t *inclusive, size_t ncosts);
-cgw_status cgwp_put_call(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn, uint64_t count,
-                         const uint64_t *target_pos, const uint64_t *source_pos,
-                         const uint64_t *inclusive, size_t ncosts);
 
 #endif /* CGW_WRITE_H */
