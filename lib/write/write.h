@@ -229,20 +229,20 @@ char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
  * step of step from its base), that is, whether "+step" is no longer than
  * the absolute form; 0 also when it is not plain which, for
  * cgwp_pos_any() to work out.  Steps below 1000 only, so that no length
- * is computed: any absolute hex form from 0x1000 is longer, and so is any
- * decimal from 1000. */
+ * is computed: any absolute form from 1000 is longer (4 digits, or "0x"
+ * and 3), and below it the lengths are a few compares. */
 static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, uint64_t step)
 {
     if (step >= 1000)
         return 0;
-    int hex = i < w->npos - ((w->positions & CGW_POS_LINE) != 0);
-    if (value >= (hex ? 0x1000u : 1000u))
+    if (value >= 1000)
         return 1;
-    if (hex)
-        return 0;
-    unsigned step_len = step < 10 ? 1 : step < 100 ? 2 : 3;
-    unsigned value_len = value < 10 ? 1 : value < 100 ? 2 : 3;
-    return 1 + step_len <= value_len;
+    unsigned step_len = step < 10 ? 1 : step < 100 ? 2 : 3, abs_len;
+    if (i < w->npos - ((w->positions & CGW_POS_LINE) != 0)) /* hex */
+        abs_len = value < 16 ? 3 : value < 256 ? 4 : 5;
+    else
+        abs_len = value < 10 ? 1 : value < 100 ? 2 : 3;
+    return 1 + step_len <= abs_len;
 }
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
