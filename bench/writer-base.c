@@ -43,6 +43,52 @@ static const char *header(const profile *p)
 
 /* ------------------------------------------------------ fprintf */
 
+/* What both fprintf writers write alike: the name lines, spec(id) with
+ * the name the first time. */
+static void put_name(FILE *f, unsigned *next_id, const char *spec, name *n, int kind)
+{
+    if (n->id != 0) {
+        fprintf(f, "%s(%u)\n", spec, n->id);
+    } else {
+        n->id = ++next_id[kind];
+        fprintf(f, "%s(%u) %s\n", spec, n->id, n->str);
+    }
+}
+
+/* Function fi's block name lines (ob= when it changes, fl=, fn=), with
+ * fnid the functions' own IDs; *written_ob and *cur_fl follow them. */
+static void put_block(FILE *f, unsigned *next_id, profile *p, name *fnid, uint32_t fi,
+                      uint32_t *written_ob, uint32_t *cur_fl)
+{
+    const func *fn = &p->funcs[fi];
+    fputc('\n', f);
+    if (fn->ob != *written_ob)
+        put_name(f, next_id, "ob=", &p->objs[fn->ob], 0);
+    *written_ob = fn->ob;
+    put_name(f, next_id, "fl=", &p->files[fn->fl], 1);
+    *cur_fl = fn->fl;
+    put_name(f, next_id, "fn=", &fnid[fi], 2);
+}
+
+/* Callee fi's name lines: cfi= only for another file, as libcgw. */
+static void put_callee(FILE *f, unsigned *next_id, profile *p, name *fnid, uint32_t fi,
+                       uint32_t cur_fl)
+{
+    const func *fn = &p->funcs[fi];
+    put_name(f, next_id, "cob=", &p->objs[fn->ob], 0);
+    if (fn->fl != cur_fl)
+        put_name(f, next_id, "cfi=", &p->files[fn->fl], 1);
+    put_name(f, next_id, "cfn=", &fnid[fi], 2);
+}
+
+static void put_totals(FILE *f, const profile *p, const uint64_t *totals)
+{
+    fprintf(f, "\ntotals:");
+    for (size_t e = 0; e < p->nev; e++)
+        fprintf(f, " %llu", (unsigned long long)totals[e]);
+    fputc('\n', f);
+}
+
 /* What a careful hand-written writer does: fprintf per field, name
  * compression with IDs it keeps itself, relative positions. */
 typedef struct fstate {
@@ -52,16 +98,6 @@ typedef struct fstate {
     uint64_t base[2];
     int base_valid;
 } fstate;
-
-static void f_name(fstate *s, const char *spec, name *n, int kind)
-{
-    if (n->id != 0) {
-        fprintf(s->f, "%s(%u)\n", spec, n->id);
-    } else {
-        n->id = ++s->next_id[kind];
-        fprintf(s->f, "%s(%u) %s\n", spec, n->id, n->str);
-    }
-}
 
 static void f_pos(fstate *s, const uint64_t *pos, int is_target)
 {
@@ -104,16 +140,9 @@ void with_fprintf(profile *p, FILE *f)
     uint32_t written_ob = UINT32_MAX, cur_fl = UINT32_MAX;
     for (size_t i = 0; i < p->nops; i++) {
         const op *x = &p->ops[i];
-        const func *fn = &p->funcs[x->fn];
         switch (x->kind) {
         case OP_FN:
-            fputc('\n', f);
-            if (fn->ob != written_ob)
-                f_name(&s, "ob=", &p->objs[fn->ob], 0);
-            written_ob = fn->ob;
-            f_name(&s, "fl=", &p->files[fn->fl], 1);
-            cur_fl = fn->fl;
-            f_name(&s, "fn=", &fnid[x->fn], 2);
+            put_block(f, s.next_id, p, fnid, x->fn, &written_ob, &cur_fl);
             s.base_valid = 0;
             break;
         case OP_COST:
@@ -121,10 +150,7 @@ void with_fprintf(profile *p, FILE *f)
             f_costs(&s, x->costs, totals);
             break;
         case OP_CALL:
-            f_name(&s, "cob=", &p->objs[fn->ob], 0);
-            if (fn->fl != cur_fl) /* as libcgw: cfi= only for another file */
-                f_name(&s, "cfi=", &p->files[fn->fl], 1);
-            f_name(&s, "cfn=", &fnid[x->fn], 2);
+            put_callee(f, s.next_id, p, fnid, x->fn, cur_fl);
             fprintf(f, "calls=%llu ", (unsigned long long)x->count);
             f_pos(&s, x->target, 1);
             fputc('\n', f);
@@ -133,10 +159,7 @@ void with_fprintf(profile *p, FILE *f)
             break;
         }
     }
-    fprintf(f, "\ntotals:");
-    for (size_t e = 0; e < p->nev; e++)
-        fprintf(f, " %llu", (unsigned long long)totals[e]);
-    fputc('\n', f);
+    put_totals(f, p, totals);
     free(fnid);
 }
 
@@ -190,16 +213,6 @@ static void l_formats(lstate *s)
     snprintf(s->target, sizeof s->target, "calls=%%llu %s\n", abs);
 }
 
-static void l_name(lstate *s, const char *spec, name *n, int kind)
-{
-    if (n->id != 0) {
-        fprintf(s->f, "%s(%u)\n", spec, n->id);
-    } else {
-        n->id = ++s->next_id[kind];
-        fprintf(s->f, "%s(%u) %s\n", spec, n->id, n->str);
-    }
-}
-
 /* A position line with its costs, in one fprintf; it becomes the base. */
 static void l_line(lstate *s, const uint64_t *pos, const uint64_t *costs)
 {
@@ -235,16 +248,9 @@ void with_fprintf_line(profile *p, FILE *f)
     uint32_t written_ob = UINT32_MAX, cur_fl = UINT32_MAX;
     for (size_t i = 0; i < p->nops; i++) {
         const op *x = &p->ops[i];
-        const func *fn = &p->funcs[x->fn];
         switch (x->kind) {
         case OP_FN:
-            fputs("\n", f);
-            if (fn->ob != written_ob)
-                l_name(&s, "ob=", &p->objs[fn->ob], 0);
-            written_ob = fn->ob;
-            l_name(&s, "fl=", &p->files[fn->fl], 1);
-            cur_fl = fn->fl;
-            l_name(&s, "fn=", &fnid[x->fn], 2);
+            put_block(f, s.next_id, p, fnid, x->fn, &written_ob, &cur_fl);
             s.base_valid = 0;
             break;
         case OP_COST:
@@ -253,10 +259,7 @@ void with_fprintf_line(profile *p, FILE *f)
                 totals[e] += x->costs[e];
             break;
         case OP_CALL:
-            l_name(&s, "cob=", &p->objs[fn->ob], 0);
-            if (fn->fl != cur_fl)
-                l_name(&s, "cfi=", &p->files[fn->fl], 1);
-            l_name(&s, "cfn=", &fnid[x->fn], 2);
+            put_callee(f, s.next_id, p, fnid, x->fn, cur_fl);
             if (p->npos == 2)
                 fprintf(f, s.target, (unsigned long long)x->count,
                         (unsigned long long)x->target[0], (unsigned long long)x->target[1]);
@@ -267,10 +270,7 @@ void with_fprintf_line(profile *p, FILE *f)
             break;
         }
     }
-    fprintf(f, "\ntotals:");
-    for (size_t e = 0; e < p->nev; e++)
-        fprintf(f, " %llu", (unsigned long long)totals[e]);
-    fputc('\n', f);
+    put_totals(f, p, totals);
     free(fnid);
 }
 
