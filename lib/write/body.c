@@ -367,6 +367,16 @@ static CGWP_HOT_INLINE cgw_status enter_call(cgw_writer *w, const char *call, ui
                                              const uint64_t *source_pos,
                                              const uint64_t *inclusive, size_t ncosts)
 {
+    /* every check at once, as cost_ready() for a cost line; when one
+     * fails, the calls below say which */
+    int line_slot = w != NULL ? w->line_slot : -1;
+    if (w != NULL && w->costs_open && source_pos != NULL && ncosts <= w->nevents &&
+        (inclusive != NULL || ncosts == 0) && (count != 0 || (w->flags & CGW_COMPACT)) &&
+        (line_slot < 0 || ((source_pos[line_slot] >> 32) == 0 &&
+                           (target_pos == NULL || (target_pos[line_slot] >> 32) == 0)))) {
+        w->call = call;
+        return CGW_OK;
+    }
     cgw_status st = enter_association(w, call, source_pos, target_pos);
     if (st == CGW_OK && count == 0 && !(w->flags & CGW_COMPACT))
         st = cgwp_fail(w, CGW_EINVAL, "call count 0 (callgrind_annotate turns such a call "
