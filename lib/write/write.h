@@ -247,14 +247,30 @@ static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, u
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
- * The usual case, a relative step of a cost or source line, is inline;
- * in compact mode when the relative form is plainly the shorter. */
+ * The usual cases are inline: absolute positions, and a relative step of
+ * a cost or source line (in compact mode when the relative form is
+ * plainly the shorter). */
 static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *pos,
                                       int is_target)
 {
-    if (is_target || !w->base_valid || (w->flags & CGW_NO_POS_COMPRESSION))
-        return cgwp_pos_any(w, out, pos, is_target);
     int compact = (w->flags & CGW_COMPACT) != 0;
+    if (!w->base_valid || (w->flags & CGW_NO_POS_COMPRESSION) || (is_target && !compact)) {
+        /* absolute: a block's first line, a target by default */
+        int nhex = w->npos - ((w->positions & CGW_POS_LINE) != 0);
+        for (int i = 0; i < w->npos; i++) {
+            if (i > 0)
+                *out++ = ' ';
+            out = i < nhex ? cgwp_fmt_hex(out, pos[i]) : cgwp_fmt_dec(out, pos[i]);
+        }
+        if (!is_target) {
+            for (int i = 0; i < w->npos; i++)
+                w->base[i] = pos[i];
+            w->base_valid = 1;
+        }
+        return out;
+    }
+    if (is_target)
+        return cgwp_pos_any(w, out, pos, is_target);
     /* the step's size is known in the branch that writes its sign: one
      * more compare there sends a step of 2^31 or more, or in compact mode
      * one that is not plainly shorter relative, to cgwp_pos_any(), which
