@@ -13,7 +13,10 @@
  *                                 cgw_add_derived_event(), cgw_set_summary()
  *   3. write the body:            cgw_object(), cgw_file(), cgw_function(),
  *                                 cgw_inline_file(), cgw_cost(), cgw_call(),
- *                                 cgw_jump(), cgw_cond_jump()
+ *                                 cgw_jump(), cgw_cond_jump(); or, with
+ *                                 names registered once, cgw_intern(),
+ *                                 cgw_intern_function(), cgw_function_h(),
+ *                                 cgw_inline_file_h(), cgw_call_h()
  *   4. optionally start a part:   cgw_new_part(), then back to 2 (thread,
  *                                 desc and summary only) and 3
  *   5. finish and release:        cgw_close(), or cgw_finish() + cgw_errmsg()
@@ -277,6 +280,53 @@ CGW_API cgw_status cgw_cond_jump(cgw_writer *w, const cgw_target *to,
                                  uint64_t followed, uint64_t executed,
                                  const uint64_t *target_pos,
                                  const uint64_t *source_pos);
+
+/* ------------------------------------------- 3b. names registered once */
+/* A profiler that names the same functions again and again can register
+ * each name once per part and pass the handle: the string calls look
+ * every name up (a hash, or a strcmp() when the same pointer comes back),
+ * the handle calls only check the handle.  Both kinds of call mix freely
+ * and write the same bytes.  A handle belongs to one writer and one part
+ * (cgw_new_part() starts fresh tables): one of another writer, of another
+ * part, of the wrong kind, or CGW_NO_NAME where a name is required, is
+ * CGW_EINVAL. */
+
+/** A registered object, file or function; copy it freely, never look
+ *  inside.  {0} (CGW_NO_NAME) is no name. */
+typedef struct cgw_name_id {
+    uint64_t bits;
+} cgw_name_id;
+#ifdef __cplusplus
+#define CGW_NO_NAME (cgw_name_id{ 0 })
+#else
+#define CGW_NO_NAME ((cgw_name_id){ 0 })
+#endif
+
+typedef enum cgw_name_kind {
+    CGW_NAME_OBJECT = 1, /**< ob=, cob= */
+    CGW_NAME_FILE = 2    /**< fl=, fi=, fe=, cfi= */
+} cgw_name_kind;
+
+/** Register an object or file name (checked as the string calls check
+ *  it) in the current part; CGW_NO_NAME on error, which is sticky as
+ *  every writer error.  Writes nothing: the name goes out on first use. */
+CGW_API cgw_name_id cgw_intern(cgw_writer *w, cgw_name_kind kind, const char *name);
+/** Register a function: its name in object (CGW_NO_NAME: none) and file
+ *  (CGW_NO_NAME: "???"), the identity cgw_object(), cgw_file() and
+ *  cgw_function() give it; CGW_NO_NAME on error. */
+CGW_API cgw_name_id cgw_intern_function(cgw_writer *w, cgw_name_id object, cgw_name_id file,
+                                        const char *name);
+/** cgw_function() of a registered function; its object and file become
+ *  those of the next cgw_function(), as if cgw_object() and cgw_file() had
+ *  chosen them.  OK, EUSAGE, EINVAL, EIO. */
+CGW_API cgw_status cgw_function_h(cgw_writer *w, cgw_name_id fn);
+/** cgw_inline_file() of a registered file.  OK, EUSAGE, EINVAL, EIO. */
+CGW_API cgw_status cgw_inline_file_h(cgw_writer *w, cgw_name_id file);
+/** cgw_call() to a registered function (its own object and file).
+ *  OK, EUSAGE, EINVAL, EIO. */
+CGW_API cgw_status cgw_call_h(cgw_writer *w, cgw_name_id callee, uint64_t count,
+                              const uint64_t *target_pos, const uint64_t *source_pos,
+                              const uint64_t *inclusive, size_t n);
 
 /* -------------------------------------------------------------- 4. parts */
 

@@ -163,6 +163,66 @@ static void steps_and_lines(void)
     free(b);
 }
 
+/* The expected compact form of value after base: the shorter of the
+ * relative and the absolute form, relative on a tie; absolute for a step
+ * of 2^31 or more. */
+static char *shortest_form(char *out, uint64_t value, uint64_t base, int hex)
+{
+    char rel[32], abs[32];
+    uint64_t step = value > base ? value - base : base - value;
+    if (value == base)
+        snprintf(rel, sizeof rel, "*");
+    else
+        snprintf(rel, sizeof rel, "%c%llu", value > base ? '+' : '-', (unsigned long long)step);
+    snprintf(abs, sizeof abs, hex ? "0x%llx" : "%llu", (unsigned long long)value);
+    int use_rel = step < ((uint64_t)1 << 31) && strlen(rel) <= strlen(abs);
+    return out + sprintf(out, "%s", use_rel ? rel : abs);
+}
+
+/* CGW_COMPACT writes the shorter form of every subposition, hex and
+ * decimal, after every base around the lengths' edges: the inline path
+ * and cgwp_pos_any() must agree on each. */
+static void compact_shortest(void)
+{
+    static const uint64_t vs[] = { 0, 1, 9, 10, 15, 16, 99, 100, 255, 256, 257, 999, 1000, 1001,
+                                   4095, 4096, 10000, 65535, 1000000, 2147483647u,
+                                   2147483648u, 4294967295u };
+    const size_t n = sizeof vs / sizeof vs[0];
+    char *buf, *want = malloc(n * n * 4 * 64 + 64), *out = want;
+    size_t len;
+    CHECK(want != NULL);
+    cgw_writer *w = open_function(CGW_POS_INSTR | CGW_POS_LINE, CGW_COMPACT, &buf, &len, 1);
+    out += sprintf(out, "fn=(1) f\n");
+    uint64_t base[2] = { 0, 0 };
+    int first = 1;
+    /* one subposition moves while the other stays, so that its form is
+     * decided alone (a line that falls back is written whole by
+     * cgwp_pos_any()) */
+    for (int moving = 0; moving < 2; moving++) {
+        for (size_t i = 0; i < n * n * 2; i++) {
+            uint64_t pos[2] = { 7, 7 };
+            pos[moving] = i % 2 ? vs[i / 2 % n] : vs[i / 2 / n];
+            CHECK_ST(cgw_cost(w, pos, P1(1), 1), CGW_OK);
+            if (first)
+                out += sprintf(out, "0x%llx %llu", (unsigned long long)pos[0],
+                               (unsigned long long)pos[1]);
+            else {
+                out = shortest_form(out, pos[0], base[0], 1);
+                *out++ = ' ';
+                out = shortest_form(out, pos[1], base[1], 0);
+            }
+            out += sprintf(out, " 1\n");
+            memcpy(base, pos, sizeof base);
+            first = 0;
+        }
+    }
+    sprintf(out, "totals: %zu\n", n * n * 4);
+    char *b = finish_as(w, &buf, &len, 0);
+    CHECK_STR(b, want);
+    free(b);
+    free(want);
+}
+
 int main(void)
 {
     for (uint64_t p = 1;; p *= 10) {
@@ -195,6 +255,7 @@ int main(void)
     instr(CGW_COMPACT, "fn=(1) f\n0x7fabcdef0000 1\n+4 1\njump=3 -4\n+4\njcnd=1/2 -4\n"
                        "+4\n0x1000 1\n0xffffffffffffffff 1\ntotals: 4\n");
     steps_and_lines();
+    compact_shortest();
     printf("subpositions encoded as specified in every mode\n");
     return 0;
 }

@@ -75,6 +75,7 @@ typedef struct gen {
     uint64_t body_lines;           /* cost lines written */
     char *text;      /* every name, NUL-terminated */
     size_t *name_at; /* functions, then files, then objects */
+    cgw_name_id *handles; /* the same names registered in this part */
 } gen;
 
 static const char *const known_events[] = {
@@ -293,7 +294,8 @@ static int plan_names(gen *g)
         bytes += strlen(buf) + 1;
     }
     g->text = gen_alloc(g, bytes);
-    if (g->text == NULL)
+    g->handles = gen_alloc(g, count * sizeof *g->handles);
+    if (g->text == NULL || g->handles == NULL)
         return -1;
     for (size_t i = 0; i < count; i++)
         plan_name(g, i, g->text + g->name_at[i], sizeof buf);
@@ -313,6 +315,26 @@ static const char *fl_name(const gen *g, uint32_t file)
 static const char *ob_name(const gen *g, uint32_t object)
 {
     return g->text + g->name_at[g->o->functions + g->o->files + object];
+}
+
+/* Every name registered in the writer's current part, each function
+ * with its object and file, in the order of name_at. */
+static void register_names(gen *g)
+{
+    const cgw_gen_options *opts = g->o;
+    size_t files = opts->functions, objects = files + opts->files;
+    for (uint32_t i = 0; i < opts->files; i++)
+        g->handles[files + i] = cgw_intern(g->w, CGW_NAME_FILE, fl_name(g, i));
+    for (uint32_t i = 0; i < opts->objects; i++)
+        g->handles[objects + i] = cgw_intern(g->w, CGW_NAME_OBJECT, ob_name(g, i));
+    for (uint32_t i = 0; i < opts->functions; i++)
+        g->handles[i] = cgw_intern_function(g->w, g->handles[objects + g->fns[i].object],
+                                            g->handles[files + g->fns[i].file], fn_name(g, i));
+}
+
+static cgw_name_id fl_handle(const gen *g, uint32_t file)
+{
+    return g->handles[g->o->functions + file];
 }
 
 static int plan(gen *g)
@@ -347,6 +369,7 @@ static void plan_free(gen *g)
     gen_free(g, g->totals);
     gen_free(g, g->name_at);
     gen_free(g, g->text);
+    gen_free(g, g->handles);
 }
 
 /* --------------------------------------------------------------- writing */
@@ -378,12 +401,6 @@ static void step(gen_cursor *cursor, uint64_t *rng)
     cursor->addr += 1 + below(rng, 7);
 }
 
-static cgw_target target_of(const gen *g, uint32_t func)
-{
-    const gen_fn *fn = &g->fns[func];
-    return (cgw_target){ ob_name(g, fn->object), fl_name(g, fn->file), fn_name(g, func) };
-}
-
 /* Call site of edge (of edge->sites): its share of the count and cost. */
 static void call_site(gen *g, const gen_edge *edge, uint32_t site, const uint64_t *src)
 {
@@ -395,8 +412,7 @@ static void call_site(gen *g, const gen_edge *edge, uint32_t site, const uint64_
     uint64_t tp[CGW_NPOS_MAX];
     gen_cursor at = { callee->first_line, callee->addr, 0, 0 };
     position(g, &at, tp);
-    cgw_target target = target_of(g, edge->callee);
-    cgw_call(g->w, &target, count, tp, src, inc, g->nev);
+    cgw_call_h(g->w, g->handles[edge->callee], count, tp, src, inc, g->nev);
 }
 
 static void jump(gen *g, uint32_t func, const gen_cursor *cursor, const uint64_t *src,
@@ -431,15 +447,13 @@ static void function_block(gen *g, uint32_t func, uint64_t lines, uint64_t *rng)
     uint32_t edge = 0, site = 0;
     uint64_t done = 0;
     int inlined = (flags & CGW_GEN_INLINE) && func % 4 == 1 && lines >= 4;
-    cgw_object(g->w, ob_name(g, fn->object));
-    cgw_file(g->w, fl_name(g, fn->file));
-    cgw_function(g->w, fn_name(g, func));
+    cgw_function_h(g->w, g->handles[func]);
     for (uint64_t k = 0; k < lines; k++) {
         if (inlined && k == lines / 3) {
-            cgw_inline_file(g->w, fl_name(g, (fn->file + 1) % g->o->files));
+            cgw_inline_file_h(g->w, fl_handle(g, (fn->file + 1) % g->o->files));
             cur.line = 20 + below(rng, 200);
         } else if (inlined && k == 2 * lines / 3) {
-            cgw_inline_file(g->w, fl_name(g, fn->file));
+            cgw_inline_file_h(g->w, fl_handle(g, fn->file));
             cur.line = fn->first_line + span / 2;
         }
         uint64_t remaining = lines - k, factor = (uint64_t)1 << below(rng, 4); /* 1..8 */
@@ -511,6 +525,7 @@ static void write_profile(gen *g)
         if (g->o->parts > 1)
             cgw_set_thread(g->w, part);
         cgw_set_summary(g->w, g->totals, g->nev);
+        register_names(g);
         uint64_t rng = g->o->seed ^ 0x5bd1e995u;
         for (uint32_t func = 0; func < g->o->functions && cgw_error(g->w) == CGW_OK; func++) {
             uint64_t lines = block_lines(g, func);

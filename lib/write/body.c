@@ -21,7 +21,7 @@ static cgw_status enter_body(cgw_writer *w, const char *call)
 
 /* cur_fn is set only in the body, so a call refused here has not written
  * the header either. */
-static cgw_status enter_function(cgw_writer *w, const char *call)
+cgw_status cgwp_enter_function(cgw_writer *w, const char *call)
 {
     cgw_status st = cgwp_enter(w, call, CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
     if (st != CGW_OK)
@@ -59,6 +59,7 @@ cgw_status cgwp_begin_body(cgw_writer *w)
     cgw_status st = cgwp_write_header(w);
     if (st == CGW_OK)
         w->state = CGWP_ST_BODY;
+    cgwp_gate(w);
     return st;
 }
 
@@ -113,6 +114,8 @@ static cgw_status choose(cgw_writer *w, const char *call, int kind, const char *
     cgw_status st = enter_body(w, call);
     if (st == CGW_OK)
         st = cgwp_intern(w, kind, what, name, 0, 0, slot);
+    if (st == CGW_OK)
+        cgwp_gate(w);
     return st;
 }
 
@@ -126,7 +129,8 @@ cgw_status cgw_file(cgw_writer *w, const char *name)
     return choose(w, "cgw_file", CGWP_FL, "file name", name, &w->next_fl);
 }
 
-static cgw_status unknown_file(cgw_writer *w, uint32_t *fl)
+/* The entry of the "???" file, for a function named without a file. */
+cgw_status cgwp_unknown_file(cgw_writer *w, uint32_t *fl)
 {
     if (w->unknown_fl == 0) {
         cgw_status st = cgwp_intern(w, CGWP_FL, NULL, "???", 0, 0, &w->unknown_fl);
@@ -142,39 +146,59 @@ cgw_status cgw_function(cgw_writer *w, const char *name)
     uint32_t fl = w ? w->next_fl : 0, fn;
     cgw_status st = enter_body(w, "cgw_function");
     if (st == CGW_OK && fl == 0)
-        st = unknown_file(w, &fl);
+        st = cgwp_unknown_file(w, &fl);
     if (st == CGW_OK)
         st = cgwp_intern(w, CGWP_FN, "function name", name, w->next_ob, fl, &fn);
-    if (st == CGW_OK)
-        st = cgwp_end_function(w);
+    if (st != CGW_OK)
+        return st;
+    return cgwp_open_function(w, w->next_ob, fl, fn);
+}
+
+/* The fn= block of function entry fn in object ob and file fl (entries;
+ * ob 0: none), its names interned and checked; they become the object
+ * and file of the next cgw_function(), as if cgw_object() and cgw_file()
+ * had chosen them. */
+cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn)
+{
+    cgw_status st = cgwp_end_function(w);
     if (st != CGW_OK)
         return st;
     int compact = (w->flags & CGW_COMPACT) != 0;
     if (!compact)
         st = cgwp_puts(w, "\n", 1);
-    if (st == CGW_OK && w->next_ob != 0 && w->next_ob != w->written_ob)
-        st = cgwp_write_name(w, "ob=", CGWP_OB, w->next_ob);
-    w->written_ob = w->next_ob;
+    if (st == CGW_OK && ob != 0 && ob != w->written_ob)
+        st = cgwp_write_name(w, "ob=", CGWP_OB, ob);
+    w->written_ob = ob;
     if (st == CGW_OK && (!compact || fl != w->written_fl))
         st = cgwp_write_name(w, "fl=", CGWP_FL, fl);
     w->written_fl = fl;
     if (st == CGW_OK)
         st = cgwp_write_name(w, "fn=", CGWP_FN, fn);
-    w->cur_ob = w->next_ob;
-    w->cur_fl = w->cur_fi = fl;
+    w->next_ob = w->cur_ob = ob;
+    w->next_fl = w->cur_fl = w->cur_fi = fl;
     w->cur_fn = fn;
     w->base_valid = 0;
+    cgwp_gate(w);
     return st;
 }
 
 cgw_status cgw_inline_file(cgw_writer *w, const char *name)
 {
     uint32_t fl;
-    cgw_status st = enter_function(w, "cgw_inline_file");
+    cgw_status st = cgwp_enter_function(w, "cgw_inline_file");
     if (st == CGW_OK)
         st = cgwp_intern(w, CGWP_FL, "inline file name", name, 0, 0, &fl);
-    if (st != CGW_OK || fl == w->cur_fi)
+    if (st != CGW_OK)
         return st;
+    return cgwp_switch_file(w, fl);
+}
+
+/* Costs from file entry fl from now on: fi=, or fe= back to the
+ * function's own file. */
+cgw_status cgwp_switch_file(cgw_writer *w, uint32_t fl)
+{
+    if (fl == w->cur_fi)
+        return CGW_OK;
     w->cur_fi = fl;
     return cgwp_write_name(w, fl == w->cur_fl ? "fe=" : "fi=", CGWP_FL, fl);
 }
@@ -184,9 +208,7 @@ cgw_status cgw_inline_file(cgw_writer *w, const char *name)
 static int cost_ready(const cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
                       size_t ncosts)
 {
-    return w != NULL && w->err == CGW_OK && w->state == CGWP_ST_BODY && w->cur_fn != 0 &&
-           w->next_ob == w->cur_ob && (w->next_fl == 0 || w->next_fl == w->cur_fl) &&
-           pos != NULL && ncosts <= w->nevents && (costs != NULL || ncosts == 0) &&
+    return w != NULL && w->costs_open && pos != NULL && ncosts <= w->nevents && (costs != NULL || ncosts == 0) &&
            (w->line_slot < 0 || (pos[w->line_slot] >> 32) == 0);
 }
 
@@ -223,6 +245,7 @@ static CGWP_COLD cgw_status check_totals(cgw_writer *w, const uint64_t *costs, s
         w->totals[i] -= costs[i];
     for (i = 0; i + 1 < ncosts && costs[i] <= UINT64_MAX - w->totals[i]; i++)
         ;
+    w->call = "cgw_cost";
     return cgwp_fail(w, CGW_ERANGE, "the total of event %zu would pass 2^64-1", i + 1);
 }
 
@@ -230,7 +253,7 @@ static CGWP_COLD cgw_status check_totals(cgw_writer *w, const uint64_t *costs, s
 static CGWP_COLD cgw_status check_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
                                        size_t ncosts)
 {
-    cgw_status st = enter_function(w, "cgw_cost");
+    cgw_status st = cgwp_enter_function(w, "cgw_cost");
     if (st == CGW_OK && pos == NULL)
         st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
     if (st == CGW_OK)
@@ -247,10 +270,14 @@ cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, s
         if (st != CGW_OK)
             return st;
     }
-    w->call = "cgw_cost";
-    char *start = cgwp_reserve(w, w->line_max);
-    if (start == NULL)
-        return w->err;
+    /* w->call, for the messages, is set only where a message can come */
+    char *start = w->buf + w->len;
+    if (w->cap - w->len < w->line_max) {
+        w->call = "cgw_cost";
+        start = cgwp_reserve_slow(w, w->line_max);
+        if (start == NULL)
+            return w->err;
+    }
     uint64_t any;
     char *out = cgwp_pos(w, start, pos, 0);
     out = put_costs(w, out, costs, ncosts, &any);
@@ -287,7 +314,7 @@ static cgw_status resolve(cgw_writer *w, const cgw_target *target, const char *w
 static cgw_status enter_association(cgw_writer *w, const char *call, const uint64_t *source,
                                      const uint64_t *target)
 {
-    cgw_status st = enter_function(w, call);
+    cgw_status st = cgwp_enter_function(w, call);
     if (st == CGW_OK && source == NULL)
         st = cgwp_fail(w, CGW_EINVAL, "source position is NULL");
     if (st == CGW_OK)
@@ -334,21 +361,40 @@ static CGWP_HOT_INLINE cgw_status put_association(cgw_writer *w, const char *key
     return cgwp_commit(w, start, out);
 }
 
-cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
-                    const uint64_t *target_pos, const uint64_t *source_pos,
-                    const uint64_t *inclusive, size_t ncosts)
+/* The checks of a call before its callee is known. */
+static CGWP_HOT_INLINE cgw_status enter_call(cgw_writer *w, const char *call, uint64_t count,
+                                             const uint64_t *target_pos,
+                                             const uint64_t *source_pos,
+                                             const uint64_t *inclusive, size_t ncosts)
 {
-    uint32_t ob, fl, fn;
-    cgw_status st = enter_association(w, "cgw_call", source_pos, target_pos);
-    int compact = w && (w->flags & CGW_COMPACT);
-    if (st == CGW_OK && count == 0 && !compact)
+    /* every check at once, as cost_ready() for a cost line; when one
+     * fails, the calls below say which */
+    int line_slot = w != NULL ? w->line_slot : -1;
+    if (w != NULL && w->costs_open && source_pos != NULL && ncosts <= w->nevents &&
+        (inclusive != NULL || ncosts == 0) && (count != 0 || (w->flags & CGW_COMPACT)) &&
+        (line_slot < 0 || ((source_pos[line_slot] >> 32) == 0 &&
+                           (target_pos == NULL || (target_pos[line_slot] >> 32) == 0)))) {
+        w->call = call;
+        return CGW_OK;
+    }
+    cgw_status st = enter_association(w, call, source_pos, target_pos);
+    if (st == CGW_OK && count == 0 && !(w->flags & CGW_COMPACT))
         st = cgwp_fail(w, CGW_EINVAL, "call count 0 (callgrind_annotate turns such a call "
                        "into self cost); only CGW_COMPACT allows it");
     if (st == CGW_OK)
         st = check_costs(w, "inclusive", inclusive, ncosts);
-    if (st == CGW_OK)
-        st = resolve(w, callee, "callee", &ob, &fl, &fn);
-    if (st == CGW_OK && ob != 0 && (compact ? ob != w->cur_ob : 1))
+    return st;
+}
+
+/* The lines of a checked call to function entry fn of object ob, file fl. */
+static CGWP_HOT_INLINE cgw_status put_call(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn,
+                                           uint64_t count, const uint64_t *target_pos,
+                                           const uint64_t *source_pos,
+                                           const uint64_t *inclusive, size_t ncosts)
+{
+    cgw_status st = CGW_OK;
+    int compact = (w->flags & CGW_COMPACT) != 0;
+    if (ob != 0 && (compact ? ob != w->cur_ob : 1))
         st = cgwp_write_name(w, "cob=", CGWP_OB, ob);
     /* cfi= only for a callee in another file: callgrind_annotate strips
      * the working folder from fl= names but not from cfi= ones.  Inside an
@@ -363,6 +409,37 @@ cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
         return st;
     return put_association(w, "calls=", count, NULL, target_pos, source_pos, 1, inclusive,
                            ncosts);
+}
+
+cgw_status cgw_call(cgw_writer *w, const cgw_target *callee, uint64_t count,
+                    const uint64_t *target_pos, const uint64_t *source_pos,
+                    const uint64_t *inclusive, size_t ncosts)
+{
+    uint32_t ob, fl, fn;
+    cgw_status st = enter_call(w, "cgw_call", count, target_pos, source_pos, inclusive, ncosts);
+    if (st == CGW_OK)
+        st = resolve(w, callee, "callee", &ob, &fl, &fn);
+    if (st != CGW_OK)
+        return st;
+    return put_call(w, ob, fl, fn, count, target_pos, source_pos, inclusive, ncosts);
+}
+
+/* cgw_call() of a registered callee, here so that both inline the
+ * checks and the lines. */
+cgw_status cgw_call_h(cgw_writer *w, cgw_name_id callee, uint64_t count,
+                      const uint64_t *target_pos, const uint64_t *source_pos,
+                      const uint64_t *inclusive, size_t ncosts)
+{
+    uint32_t fn;
+    cgw_status st = enter_call(w, "cgw_call_h", count, target_pos, source_pos, inclusive,
+                               ncosts);
+    if (st == CGW_OK)
+        st = cgwp_handle(w, callee, CGWP_FN, "the callee", 0, &fn);
+    if (st != CGW_OK)
+        return st;
+    const cgwp_name *name = &w->tables[CGWP_FN].names[fn - 1];
+    return put_call(w, name->scope_ob, name->scope_fl, fn, count, target_pos, source_pos,
+                    inclusive, ncosts);
 }
 
 static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, int cond,

@@ -100,6 +100,7 @@ struct cgw_writer {
     int has_summary;
     int late_summary;   /* given in the body: written before totals: */
     unsigned part;
+    uint16_t tag; /* in every handle this writer gives (handles.c) */
 
     /* body of the current part */
     uint64_t *totals;
@@ -115,7 +116,19 @@ struct cgw_writer {
     uint32_t unknown_fl;             /* entry of "???" once interned */
     uint64_t base[CGW_NPOS_MAX];    /* previous cost line's position */
     int base_valid;
+    /* cgw_cost()'s state checks passed at once: no error, in the body, a
+     * function open and its object and file still the chosen ones;
+     * cgwp_gate() recomputes it on every change of those */
+    int costs_open;
 };
+
+/* Recompute w->costs_open; every change of the state, the error, the
+ * current function or the chosen object or file calls it. */
+static inline void cgwp_gate(cgw_writer *w)
+{
+    w->costs_open = w->err == CGW_OK && w->state == CGWP_ST_BODY && w->cur_fn != 0 &&
+                    w->next_ob == w->cur_ob && (w->next_fl == 0 || w->next_fl == w->cur_fl);
+}
 
 /* error.c */
 cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
@@ -212,17 +225,56 @@ void cgwp_tables_free(cgw_writer *w);
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
 char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target);
 
+/* Whether CGW_COMPACT writes subposition slot i of value relative (a
+ * step of step from its base), that is, whether "+step" is no longer than
+ * the absolute form; 0 also when it is not plain which, for
+ * cgwp_pos_any() to work out.  Steps below 1000 only, so that no length
+ * is computed: any absolute form from 1000 is longer (4 digits, or "0x"
+ * and 3), and below it the lengths are a few compares. */
+static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, uint64_t step)
+{
+    if (step >= 1000)
+        return 0;
+    if (value >= 1000)
+        return 1;
+    unsigned step_len = step < 10 ? 1 : step < 100 ? 2 : 3, abs_len;
+    if (i < w->npos - ((w->positions & CGW_POS_LINE) != 0)) /* hex */
+        abs_len = value < 16 ? 3 : value < 256 ? 4 : 5;
+    else
+        abs_len = value < 10 ? 1 : value < 100 ? 2 : 3;
+    return 1 + step_len <= abs_len;
+}
+
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
- * The usual case, a relative step in portable mode, is inline. */
+ * The usual cases are inline: absolute positions, and a relative step of
+ * a cost or source line (in compact mode when the relative form is
+ * plainly the shorter). */
 static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *pos,
                                       int is_target)
 {
-    if (is_target || !w->base_valid || (w->flags & (CGW_COMPACT | CGW_NO_POS_COMPRESSION)))
+    int compact = (w->flags & CGW_COMPACT) != 0;
+    if (!w->base_valid || (w->flags & CGW_NO_POS_COMPRESSION) || (is_target && !compact)) {
+        /* absolute: a block's first line, a target by default */
+        int nhex = w->npos - ((w->positions & CGW_POS_LINE) != 0);
+        for (int i = 0; i < w->npos; i++) {
+            if (i > 0)
+                *out++ = ' ';
+            out = i < nhex ? cgwp_fmt_hex(out, pos[i]) : cgwp_fmt_dec(out, pos[i]);
+        }
+        if (!is_target) {
+            for (int i = 0; i < w->npos; i++)
+                w->base[i] = pos[i];
+            w->base_valid = 1;
+        }
+        return out;
+    }
+    if (is_target)
         return cgwp_pos_any(w, out, pos, is_target);
     /* the step's size is known in the branch that writes its sign: one
-     * more compare there sends a step of 2^31 or more to cgwp_pos_any(),
-     * which starts the line again from the bases, left untouched here */
+     * more compare there sends a step of 2^31 or more, or in compact mode
+     * one that is not plainly shorter relative, to cgwp_pos_any(), which
+     * starts the line again from the bases, left untouched here */
     char *start = out;
     for (int i = 0; i < w->npos; i++) {
         uint64_t value = pos[i], base = w->base[i];
@@ -231,12 +283,14 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
         if (value == base) {
             *out++ = '*';
         } else if (value > base) {
-            if (value - base >= (uint64_t)1 << 31)
+            if (value - base >= (uint64_t)1 << 31 ||
+                (compact && !cgwp_compact_rel(w, i, value, value - base)))
                 return cgwp_pos_any(w, start, pos, is_target);
             *out = '+';
             out = cgwp_fmt_dec(out + 1, value - base);
         } else {
-            if (base - value >= (uint64_t)1 << 31)
+            if (base - value >= (uint64_t)1 << 31 ||
+                (compact && !cgwp_compact_rel(w, i, value, base - value)))
                 return cgwp_pos_any(w, start, pos, is_target);
             *out = '-';
             out = cgwp_fmt_dec(out + 1, base - value);
@@ -251,8 +305,44 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
 cgw_status cgwp_write_header(cgw_writer *w);
 cgw_status cgwp_write_totals(cgw_writer *w);
 
-/* body.c */
+/* handles.c: the tag of a new writer, which its handles carry; why a
+ * handle is refused (cold) */
+uint16_t cgwp_next_tag(void);
+cgw_status cgwp_refuse_handle(cgw_writer *w, uint64_t bits, int kind, const char *what);
+
+/* A handle: bits 0-31 the entry, 32-33 the table + 1, 34-47 the part
+ * (modulo 2^14), 48-63 the writer's tag (handles.c says more).  The
+ * upper half of every handle of table kind in this writer's part: */
+#define CGWP_PART_MASK ((1u << 14) - 1)
+static inline uint64_t cgwp_handle_upper(const cgw_writer *w, int kind)
+{
+    return (uint64_t)w->tag << 48 | (uint64_t)(w->part & CGWP_PART_MASK) << 34 |
+           (uint64_t)(kind + 1) << 32;
+}
+
+/* The table entry of handle id, which must be of table kind; with
+ * optional, CGW_NO_NAME is entry 0.  what names the argument. */
+static CGWP_HOT_INLINE cgw_status cgwp_handle(cgw_writer *w, cgw_name_id id, int kind,
+                                              const char *what, int optional, uint32_t *entry)
+{
+    uint32_t low = (uint32_t)id.bits;
+    if ((id.bits & ~(uint64_t)UINT32_MAX) == cgwp_handle_upper(w, kind) &&
+        low - 1 < w->tables[kind].count) {
+        *entry = low;
+        return CGW_OK;
+    }
+    *entry = 0;
+    if (optional && id.bits == 0)
+        return CGW_OK;
+    return cgwp_refuse_handle(w, id.bits, kind, what);
+}
+
+/* body.c; the string calls and handles.c's calls share these */
 cgw_status cgwp_begin_body(cgw_writer *w);
 cgw_status cgwp_end_function(cgw_writer *w);
+cgw_status cgwp_unknown_file(cgw_writer *w, uint32_t *fl);
+cgw_status cgwp_enter_function(cgw_writer *w, const char *call);
+cgw_status cgwp_switch_file(cgw_writer *w, uint32_t fl);
+cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn);
 
 #endif /* CGW_WRITE_H */

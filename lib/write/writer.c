@@ -56,6 +56,7 @@ cgw_writer *cgwp_new(const cgw_options *opts)
     }
     w->state = CGWP_ST_HEADER;
     w->part = 1;
+    w->tag = cgwp_next_tag();
     return w;
 }
 
@@ -105,6 +106,7 @@ static void reset_body(cgw_writer *w)
     w->written_ob = w->written_fl = 0;
     w->unknown_fl = 0;
     w->base_valid = 0;
+    w->costs_open = 0;
 }
 
 /* Close the current part: leave an inlined file, then totals:. */
@@ -150,6 +152,7 @@ cgw_status cgw_finish(cgw_writer *w)
         st = cgwp_flush(w);
     close_sink(w, st == CGW_OK);
     w->state = CGWP_ST_DONE;
+    w->costs_open = 0;
     return w->err;
 }
 
