@@ -38,24 +38,11 @@ static int blank(char byte)
  * bad byte. */
 static const char *bad_byte(const char *cursor, const char *end)
 {
-    while (cursor < end) {
-        unsigned char byte = (unsigned char)*cursor;
-        size_t len = byte < 0x80 ? 1 : (byte >> 5) == 6 ? 2 : (byte >> 4) == 14 ? 3 :
-                     (byte >> 3) == 30 ? 4 : 0;
-        if (byte < 0x20 || byte == 0x7f || len == 0 || (size_t)(end - cursor) < len ||
-            (len == 2 && byte < 0xc2) || (len == 4 && byte > 0xf4))
+    const char *stop = cursor + cgw_utf8_span(cursor, (size_t)(end - cursor));
+    for (; cursor < stop; cursor++) /* a control byte is ASCII: before the span's end */
+        if ((unsigned char)*cursor < 0x20 || *cursor == 0x7f)
             return cursor;
-        for (size_t i = 1; i < len; i++)
-            if (((unsigned char)cursor[i] >> 6) != 2)
-                return cursor;
-        if ((len == 3 && byte == 0xe0 && (unsigned char)cursor[1] < 0xa0) ||
-            (len == 4 && byte == 0xf0 && (unsigned char)cursor[1] < 0x90) ||
-            (len == 4 && byte == 0xf4 && (unsigned char)cursor[1] > 0x8f) ||
-            (len == 3 && byte == 0xed && (unsigned char)cursor[1] > 0x9f))
-            return cursor;
-        cursor += len;
-    }
-    return NULL;
+    return stop < end ? stop : NULL;
 }
 
 /* A decimal number [cursor, end) up to 2^64-1: 0, or -1. */
