@@ -163,6 +163,58 @@ void cgwt_capture_free(cgwt_capture *c)
     memset(c, 0, sizeof *c);
 }
 
+void cgwt_capture_add(cgwt_capture *c, const char *text, size_t len)
+{
+    long fail_at = c->fail_at;
+    c->fail_at = 0; /* an addition by hand never fails */
+    cgwt_capture_write(c, text, len);
+    c->fail_at = fail_at;
+}
+
+void cgwt_capture_str(cgwt_capture *c, const char *s)
+{
+    cgwt_capture_add(c, s, strlen(s));
+}
+
+/* ---------------------------------------------------------------- lines */
+
+void cgwt_lines_add(cgwt_lines *l, const char *s)
+{
+    if (l->n == l->cap) {
+        l->cap = l->cap ? l->cap * 2 : 1024;
+        l->lines = realloc(l->lines, l->cap * sizeof *l->lines);
+        CHECK(l->lines != NULL);
+    }
+    l->lines[l->n] = strdup(s);
+    CHECK(l->lines[l->n] != NULL);
+    l->n++;
+}
+
+static int cmp_lines(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void cgwt_lines_sort(cgwt_lines *l)
+{
+    qsort(l->lines, l->n, sizeof *l->lines, cmp_lines);
+}
+
+char *cgwt_lines_join(cgwt_lines *l, const char *sep)
+{
+    cgwt_capture out;
+    cgwt_capture_init(&out, 0, 0);
+    cgwt_lines_sort(l);
+    for (size_t i = 0; i < l->n; i++) {
+        cgwt_capture_str(&out, l->lines[i]);
+        cgwt_capture_str(&out, i + 1 < l->n ? sep : "");
+        free(l->lines[i]);
+    }
+    free(l->lines);
+    memset(l, 0, sizeof *l);
+    return out.data != NULL ? out.data : strdup("");
+}
+
 /* ---------------------------------------------------------------- model */
 
 void cgwt_model_init(cgwt_model *m, size_t nev)
@@ -474,28 +526,6 @@ uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m)
 
 /* One line per cost or call record, "part|kind|key costs...", from a
  * reader; summed by key after sorting. */
-typedef struct facts {
-    char **lines;
-    size_t n, cap;
-} facts;
-
-static void fact(facts *f, const char *s)
-{
-    if (f->n == f->cap) {
-        f->cap = f->cap ? f->cap * 2 : 1024;
-        f->lines = realloc(f->lines, f->cap * sizeof *f->lines);
-        CHECK(f->lines != NULL);
-    }
-    f->lines[f->n] = strdup(s);
-    CHECK(f->lines[f->n] != NULL);
-    f->n++;
-}
-
-static int cmp_lines(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The key of a line: up to the tab before its numbers. */
 static size_t key_len(const char *s)
 {
@@ -504,9 +534,9 @@ static size_t key_len(const char *s)
 }
 
 /* Sorted, with the numbers of equal keys summed, as one string. */
-static char *summed(facts *f)
+static char *summed(cgwt_lines *f)
 {
-    qsort(f->lines, f->n, sizeof *f->lines, cmp_lines);
+    cgwt_lines_sort(f);
     size_t cap = 4096, len = 0;
     char *out = malloc(cap);
     CHECK(out != NULL);
@@ -546,7 +576,7 @@ static char *summed(facts *f)
  * cgw_recode() writes it so). */
 static char *profile_facts(cgw_reader *r, int sum_parts, uint64_t zero_calls_as)
 {
-    facts f = { 0 };
+    cgwt_lines f = { 0 };
     const cgw_record *rec;
     char buf[8192];
     while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
@@ -569,7 +599,7 @@ static char *profile_facts(cgw_reader *r, int sum_parts, uint64_t zero_calls_as)
         for (size_t i = 0; i < ne && n < sizeof buf - 24; i++)
             n += (size_t)snprintf(buf + n, sizeof buf - n, " %llu",
                                   (unsigned long long)rec->costs[i]);
-        fact(&f, buf);
+        cgwt_lines_add(&f, buf);
     }
     CHECK_STR(cgw_reader_errmsg(r), "");
     return summed(&f);
@@ -633,14 +663,14 @@ char *cgwt_facts(const char *text, size_t len, int sum_parts)
 
 char *cgwt_facts_sum(const char *text)
 {
-    facts f = { 0 };
+    cgwt_lines f = { 0 };
     char line[8192];
     for (const char *p = text; *p != '\0';) {
         size_t n = strcspn(p, "\n");
         CHECK(n < sizeof line);
         memcpy(line, p, n);
         line[n] = '\0';
-        fact(&f, line);
+        cgwt_lines_add(&f, line);
         p += n + (p[n] == '\n');
     }
     return summed(&f);

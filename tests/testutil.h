@@ -48,6 +48,19 @@ typedef struct cgwt_capture {
 void cgwt_capture_init(cgwt_capture *c, long fail_at, int fail_errno);
 int cgwt_capture_write(void *ctx, const char *buf, size_t len);
 void cgwt_capture_free(cgwt_capture *c);
+/* Append text[0..len) (or the C string s) to c, as a write would. */
+void cgwt_capture_add(cgwt_capture *c, const char *text, size_t len);
+void cgwt_capture_str(cgwt_capture *c, const char *s);
+
+/* A growing list of copied strings; lines may be sorted in place. */
+typedef struct cgwt_lines {
+    char **lines;
+    size_t n, cap;
+} cgwt_lines;
+void cgwt_lines_add(cgwt_lines *l, const char *s);
+void cgwt_lines_sort(cgwt_lines *l);
+/* The lines sorted and joined by sep, as a string to free(); l is freed. */
+char *cgwt_lines_join(cgwt_lines *l, const char *sep);
 
 /* What a test wrote, per callgrind_annotate key ("file:function"). */
 #define CGWT_MAX_EV 8
