@@ -130,6 +130,20 @@ void cgwt_alloc_init(cgwt_alloc *t, long fail_at)
 
 /* ----------------------------------------------------------------- sink */
 
+void cgwt_each_alloc_fail(cgwt_attempt_fn attempt, void *ctx)
+{
+    for (long k = 1;; k++) {
+        cgwt_alloc al;
+        cgwt_alloc_init(&al, k);
+        cgw_status st = attempt(&al.a, ctx);
+        CHECK_U64((uint64_t)al.live, 0);
+        if (st == CGW_OK)
+            return;
+        CHECK_ST(st, CGW_ENOMEM);
+        CHECK(al.calls >= k); /* the failure was the allocator's */
+    }
+}
+
 void cgwt_capture_init(cgwt_capture *c, long fail_at, int fail_errno)
 {
     memset(c, 0, sizeof *c);
@@ -155,6 +169,12 @@ int cgwt_capture_write(void *ctx, const char *buf, size_t len)
     c->len += len;
     c->data[c->len] = '\0';
     return 0;
+}
+
+cgw_writer *cgwt_capture_open(cgwt_capture *c, const cgw_options *opts)
+{
+    cgwt_capture_init(c, 0, 0);
+    return cgw_open_callback(cgwt_capture_write, c, opts);
 }
 
 void cgwt_capture_free(cgwt_capture *c)
@@ -720,6 +740,34 @@ void cgwt_expect(const char *file, int line, const char *text, size_t len, const
         cgwt_fail(file, line, "the error is not counted");
     if (records < 2) /* a part and its end, whatever the input */
         cgwt_fail(file, line, "%zu records", records);
+}
+
+char *cgwt_write_checked(cgwt_write_fn write, void *obj, const cgw_options *opts, size_t *len)
+{
+    char *out;
+    cgw_writer *w = cgw_open_memory(&out, len, opts);
+    CHECK(w != NULL);
+    cgw_status st = write(obj, w);
+    if (st == CGW_OK)
+        st = cgw_finish(w);
+    if (st != CGW_OK)
+        cgwt_fail(__FILE__, __LINE__, "writing: %s", cgw_errmsg(w));
+    cgw_free(w);
+    cgwt_readback(out, *len, NULL);
+    cgwt_annotate_parts(out, *len);
+    return out;
+}
+
+cgw_status cgwt_write_captured(cgwt_write_fn write, void *obj)
+{
+    cgwt_capture cap;
+    cgw_writer *w = cgwt_capture_open(&cap, NULL);
+    cgw_status st = w == NULL ? CGW_ENOMEM : write(obj, w);
+    if (w != NULL)
+        CHECK_ST(cgw_close(w), st);
+    CHECK(st != CGW_OK || cap.len > 0);
+    cgwt_capture_free(&cap);
+    return st;
 }
 
 void cgwt_annotate_expect(const char *text, size_t len, size_t nev, const uint64_t *totals,
