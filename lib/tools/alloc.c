@@ -47,6 +47,12 @@ void cgwu_free(const cgw_allocator *alloc, void *block)
         alloc->free(alloc->ctx, block);
 }
 
+void cgwu_free_all(const cgw_allocator *alloc, void *const *blocks, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        cgwu_free(alloc, blocks[i]);
+}
+
 int cgwu_grow(const cgw_allocator *alloc, void *array, size_t *cap, size_t need, size_t elem)
 {
     void **pp = array;

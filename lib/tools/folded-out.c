@@ -383,8 +383,7 @@ static void release(folded_out *o)
 {
     void *blocks[] = { o->fns, o->self, o->edges, o->in_at, o->in_edges, o->root, o->comp,
                        o->frames, o->shares, o->line };
-    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
-        cgwu_free(o->a, blocks[i]);
+    cgwu_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
     cgwu_index_free(&o->fn_ix, o->a);
     cgwu_index_free(&o->edge_ix, o->a);
 }

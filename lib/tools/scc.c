@@ -80,7 +80,6 @@ int cgwc_scc(const cgw_allocator *alloc, size_t count, const uint32_t *at, const
         }
     }
     void *blocks[] = { graph.index, graph.low, graph.stack, graph.frames };
-    for (size_t i = 0; i < 4; i++)
-        cgwu_free(alloc, blocks[i]);
+    cgwu_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
     return ok ? 0 : -1;
 }

@@ -37,8 +37,7 @@ void cgw_stacks_free(cgw_stacks *s)
         cgwu_free(alloc, s->chunks[i]);
     void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->seen, s->shown, s->taken,
                        s->frames };
-    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
-        cgwu_free(alloc, blocks[i]);
+    cgwu_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
     cgwu_index_free(&s->str_ix, alloc);
     cgwu_index_free(&s->fn_ix, alloc);
     cgwu_index_free(&s->cell_ix, alloc);

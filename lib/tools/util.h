@@ -24,6 +24,8 @@ void *cgwu_alloc(const cgw_allocator *alloc, size_t size);
 void *cgwu_realloc(const cgw_allocator *alloc, void *block, size_t size);
 /* NULL is a no-op. */
 void cgwu_free(const cgw_allocator *alloc, void *block);
+/* cgwu_free() of each of blocks[0..count) (a handle's arrays at its end). */
+void cgwu_free_all(const cgw_allocator *alloc, void *const *blocks, size_t count);
 
 /* Make *array hold at least need elements of size elem (*cap counts them),
  * doubling from 16; 0, or -1 when out of memory or the size would

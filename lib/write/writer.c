@@ -157,15 +157,9 @@ void cgwp_destroy(cgw_writer *w)
 {
     cgwp_gz_free(w);
     cgwp_tables_free(w);
-    cgwp_free(&w->alloc, w->buf);
-    cgwp_free(&w->alloc, w->line);
-    cgwp_free(&w->alloc, w->totals);
-    cgwp_free(&w->alloc, w->summary);
-    cgwp_free(&w->alloc, w->creator);
-    cgwp_free(&w->alloc, w->cmd);
-    cgwp_free(&w->alloc, w->descs.p);
-    cgwp_free(&w->alloc, w->events.p);
-    cgwp_free(&w->alloc, w->evnames.p);
+    void *blocks[] = { w->buf, w->line, w->totals, w->summary, w->creator, w->cmd,
+                       w->descs.p, w->events.p, w->evnames.p };
+    cgwp_free_all(&w->alloc, blocks, sizeof blocks / sizeof *blocks);
     cgw_allocator alloc = w->alloc;
     alloc.free(alloc.ctx, w);
 }
