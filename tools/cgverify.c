@@ -282,7 +282,7 @@ static const struct option longopts[] = {
 static int parse(int argc, char **argv)
 {
     int c;
-    while ((c = tool_getopt("cgverify", argc, argv, "hq", longopts)) != -1) {
+    while ((c = tool_getopt("cgverify", usage, argc, argv, "hq", longopts)) != -1) {
         switch (c) {
         case O_STRICT: strict = 1; break;
         case 'q': quiet = 1; break;
@@ -290,7 +290,7 @@ static int parse(int argc, char **argv)
         case O_ROUNDTRIP: roundtrip = 1; break;
         case 'h': case TOOL_O_HELP: return 1 + tool_info_option("cgverify", usage, "-h");
         case TOOL_O_VERSION: return 1 + tool_info_option("cgverify", usage, "--version");
-        default: fputs(usage, stderr); return 3; /* said by tool_getopt() */
+        default: return 3; /* said by tool_getopt() */
         }
     }
     if (optind == argc)
