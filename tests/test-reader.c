@@ -23,7 +23,6 @@ static void errors(void)
     ERR("events: Ir\nfn=a\n1 2x\n", "bad-number", 3);
     ERR("events: Ir\nfn=a\n1x 2\n", "bad-number", 3);
     ERR("events: Ir\nfn=a\ncalls=x 1\n", "bad-number", 3);
-    ERR("version: 2\nevents: Ir\n", "bad-version", 1);
     ERR("version: 1\ncreator: x\n", "missing-events", 1);
     ERR("", "missing-events", 0);
     ERR("fn=a\n1 2\nevents: Ir\n", "cost-before-events", 2);
