@@ -113,6 +113,10 @@ static void folded(void)
         { "a;\xc3\xa9\xe0\x80\x80 3\n", "in:1:5: a control byte or invalid UTF-8 in a frame" },
         { "a;\xc3\xa9\x01\xff 3\n", "in:1:5: a control byte or invalid UTF-8 in a frame" },
         { "a;\xff\x01 3\n", "in:1:3: a control byte or invalid UTF-8 in a frame" },
+        { "a;\xc3\xa9x\xe2\x82\xacy\xff 3\n",
+          "in:1:10: a control byte or invalid UTF-8 in a frame" },
+        { "a;\xc3\xa9x\xe2\x82\xacy\x01 3\n",
+          "in:1:10: a control byte or invalid UTF-8 in a frame" },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         cgw_stacks *s = cgw_stacks_new(NULL);

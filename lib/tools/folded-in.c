@@ -38,11 +38,20 @@ static int blank(char byte)
  * bad byte. */
 static const char *bad_byte(const char *cursor, const char *end)
 {
-    const char *stop = cursor + cgw_utf8_span(cursor, (size_t)(end - cursor));
-    for (; cursor < stop; cursor++) /* a control byte is ASCII: before the span's end */
-        if ((unsigned char)*cursor < 0x20 || *cursor == 0x7f)
+    const char *checked = cursor; /* UTF-8 is good up to here */
+    for (; cursor < end; cursor++) {
+        unsigned char byte = (unsigned char)*cursor;
+        if (byte < 0x20 || byte == 0x7f)
             return cursor;
-    return stop < end ? stop : NULL;
+        /* past the checked span a byte over 0x7f starts a character, or
+         * is where the span stopped: the library's one rule decides */
+        if (byte >= 0x80 && cursor >= checked) {
+            checked = cursor + cgw_utf8_span(cursor, (size_t)(end - cursor));
+            if (checked == cursor)
+                return cursor;
+        }
+    }
+    return NULL;
 }
 
 /* A decimal number [cursor, end) up to 2^64-1: 0, or -1. */
