@@ -742,6 +742,13 @@ void cgwt_expect(const char *file, int line, const char *text, size_t len, const
         cgwt_fail(file, line, "%zu records", records);
 }
 
+void cgwt_expect_warnings(const char *file, int line, const char *text, size_t len,
+                          const cgwt_warning *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cgwt_expect(file, line, text, len, want[i].code, want[i].line, CGW_WARNING);
+}
+
 char *cgwt_write_checked(cgwt_write_fn write, void *obj, const cgw_options *opts, size_t *len)
 {
     char *out;

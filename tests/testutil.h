@@ -113,6 +113,17 @@ void cgwt_expect(const char *file, int line, const char *text, size_t len, const
                  uint64_t at, cgw_severity severity);
 #define CGWT_EXPECT(text, code, at, severity) \
     cgwt_expect(__FILE__, __LINE__, text, sizeof text - 1, code, at, severity)
+/* One input, several warnings: CGWT_WARNINGS(text, { "code", line }, ...). */
+typedef struct cgwt_warning {
+    const char *code;
+    uint64_t line;
+} cgwt_warning;
+void cgwt_expect_warnings(const char *file, int line, const char *text, size_t len,
+                          const cgwt_warning *want, size_t n);
+#define CGWT_WARNINGS(text, ...)                                                          \
+    cgwt_expect_warnings(__FILE__, __LINE__, text, sizeof text - 1,                       \
+                         (const cgwt_warning[]){ __VA_ARGS__ },                           \
+                         sizeof((const cgwt_warning[]){ __VA_ARGS__ }) / sizeof(cgwt_warning))
 
 /* Read a profile back through the reader (with CGW_READ_CHECK): no error,
  * every part's totals: equal to its cost lines (and the first part's to
