@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* test-utf8: cgw_utf8_span(), the one UTF-8 check, and the three places
- * that use it: the writer refuses a name that is not UTF-8, the reader
+/* test-utf8: cgw_utf8_char(), the one UTF-8 decoder, and the places
+ * that use it (cgverify --json has its own test): the writer refuses a name that is not UTF-8, the reader
  * warns of one, cgw_stacks_add_folded() says where its bad byte is. */
 #include <stdint.h>
 #include <stdio.h>
@@ -31,18 +31,59 @@ static const struct {
     { "\xe2\x82", 0 },                       /* cut */
 };
 
+/* How many bytes at the start of text[0..len) are whole characters. */
+static size_t span(const char *text, size_t len)
+{
+    size_t at = 0, step;
+    while (at < len && (step = cgw_utf8_char(text + at, len - at, NULL)) > 0)
+        at += step;
+    return at;
+}
+
 static void spans(void)
 {
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         size_t len = strlen(cases[i].text);
         size_t want = cases[i].span == SIZE_MAX ? len : cases[i].span;
-        CHECK_U64(cgw_utf8_span(cases[i].text, len), want);
+        CHECK_U64(span(cases[i].text, len), want);
         /* a shorter length never takes more */
-        CHECK(cgw_utf8_span(cases[i].text, len / 2) <= len / 2);
+        CHECK(span(cases[i].text, len / 2) <= len / 2);
     }
-    CHECK_U64(cgw_utf8_span(NULL, 0), 0);
-    CHECK_U64(cgw_utf8_span("\xc3\xa9", 1), 0); /* the length bounds a character */
     printf("span: %zu cases\n", sizeof cases / sizeof *cases);
+}
+
+/* What a bad sequence's maximal subpart is: cut, the bytes that start a
+ * character which stops early; 0 for a byte that starts none. */
+static void cuts(void)
+{
+    static const struct {
+        const char *text;
+        size_t len, cut;
+    } bad[] = {
+        { "\xc3", 1, 1 },              /* the text ends */
+        { "\xe2\x82", 2, 2 },
+        { "\xf0\x9f\x98", 3, 3 },
+        { "\xe2(", 2, 1 },             /* the next byte continues none */
+        { "\xf0\x9f\x98(", 4, 3 },
+        { "\x80", 1, 0 },              /* a lone continuation */
+        { "\xc0\xaf", 2, 0 },          /* overlong */
+        { "\xe0\x80\xaf", 3, 0 },
+        { "\xed\xa0\x80", 3, 0 },      /* a surrogate */
+        { "\xf4\x90\x80\x80", 4, 0 },  /* past U+10FFFF */
+        { "\xff", 1, 0 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        size_t cut = 99;
+        CHECK_U64(cgw_utf8_char(bad[i].text, bad[i].len, &cut), 0);
+        CHECK_U64(cut, bad[i].cut);
+    }
+    size_t cut = 99;
+    CHECK_U64(cgw_utf8_char("\xf0\x9f\x98\x80", 4, &cut), 4);
+    CHECK_U64(cut, 0);
+    CHECK_U64(cgw_utf8_char("a", 1, NULL), 1);
+    CHECK_U64(cgw_utf8_char(NULL, 0, &cut), 0);
+    CHECK_U64(cgw_utf8_char("\xc3\xa9", 1, NULL), 0); /* the length bounds a character */
+    printf("cut: %zu maximal subparts\n", sizeof bad / sizeof *bad);
 }
 
 /* Counts the reader's invalid-utf8 warnings and its errors. */
@@ -131,6 +172,7 @@ static void folded(void)
 int main(void)
 {
     spans();
+    cuts();
     writer_and_reader();
     folded();
     return 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* utf8.h - whether bytes are well-formed UTF-8, for the writer (which
  * refuses names gprof2dot would reject) and the reader (which warns of
- * them); the check is cgw_utf8_span() (utf8.c).  Never installed. */
+ * them), by the rule of cgw_utf8_char() (utf8.c).  Never installed. */
 #ifndef CGW_COMMON_UTF8_H
 #define CGW_COMMON_UTF8_H
 
@@ -10,9 +10,6 @@
 #include "cgw.h"
 
 /* 1 when bytes[0..len) is well-formed UTF-8. */
-static inline int cgwp_utf8_valid(const unsigned char *bytes, size_t len)
-{
-    return cgw_utf8_span((const char *)bytes, len) == len;
-}
+int cgwp_utf8_valid(const unsigned char *bytes, size_t len);
 
 #endif /* CGW_COMMON_UTF8_H */

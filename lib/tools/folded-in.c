@@ -38,18 +38,14 @@ static int blank(char byte)
  * bad byte. */
 static const char *bad_byte(const char *cursor, const char *end)
 {
-    const char *checked = cursor; /* UTF-8 is good up to here */
-    for (; cursor < end; cursor++) {
+    while (cursor < end) {
         unsigned char byte = (unsigned char)*cursor;
         if (byte < 0x20 || byte == 0x7f)
             return cursor;
-        /* past the checked span a byte over 0x7f starts a character, or
-         * is where the span stopped: the library's one rule decides */
-        if (byte >= 0x80 && cursor >= checked) {
-            checked = cursor + cgw_utf8_span(cursor, (size_t)(end - cursor));
-            if (checked == cursor)
-                return cursor;
-        }
+        size_t step = byte < 0x80 ? 1 : cgw_utf8_char(cursor, (size_t)(end - cursor), NULL);
+        if (step == 0)
+            return cursor;
+        cursor += step;
     }
     return NULL;
 }
