@@ -90,6 +90,17 @@ enum { CGW_POS_LINE = 1u, CGW_POS_INSTR = 2u, CGW_POS_BB = 4u };
 /** The kinds of positions in position-array order (instr, bb, line) into
  *  kinds[0..n); returns n, 0 when positions holds an unknown bit. */
 CGW_API size_t cgw_pos_kinds(unsigned positions, unsigned kinds[CGW_NPOS_MAX]);
+
+/** The length (1 to 4) of the well-formed UTF-8 character that
+ *  text[0..len) starts with (RFC 3629: no overlong forms, surrogates or
+ *  code points past U+10FFFF).  0 when none starts there (or len is 0):
+ *  then *cut, unless cut is NULL, is how many bytes start a character
+ *  that stops early (the next byte continues none, or the text ends;
+ *  Unicode's "maximal subpart"), 0 for a byte that starts none.  The
+ *  writer refuses a name or header text that is not all UTF-8 (unless
+ *  CGW_EXTENDED) and the reader warns of one [invalid-utf8] by this
+ *  rule; cgw_stacks_add_folded() and cgverify --json use it too. */
+CGW_API size_t cgw_utf8_char(const char *text, size_t len, size_t *cut);
 /** The name of a kind as the positions: line writes it ("instr", "bb",
  *  "line"); NULL for anything else. */
 CGW_API const char *cgw_pos_name(unsigned kind);

@@ -11,7 +11,7 @@ if [ ! -f "$lib" ]; then
 fi
 nm_cmd="${NM:-nm}"
 got=$($nm_cmd -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | sort -u)
-want=$(sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z_]*\)(.*/\1/p' "$header" | sort -u)
+want=$(sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z0-9_]*\)(.*/\1/p' "$header" | sort -u)
 if [ -z "$want" ]; then
     echo "found no CGW_API declarations in $header"; exit 1
 fi

@@ -36,6 +36,17 @@ uint64_t cgwt_calls(part *p, const char *caller, const char *callee)
     return n;
 }
 
+void cgwt_check_calls(const char *file, int line, part *p, const cgwt_call_count *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t got = cgwt_calls(p, want[i].caller, want[i].callee);
+        if (got != want[i].count)
+            cgwt_fail(file, line, "calls %s -> %s: got %llu, want %llu", want[i].caller,
+                      want[i].callee, (unsigned long long)got,
+                      (unsigned long long)want[i].count);
+    }
+}
+
 static void add_record(profile *prof, const cgw_record *r)
 {
     part *p = &prof->parts[prof->nparts - 1];

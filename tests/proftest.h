@@ -42,6 +42,16 @@ fn *cgwt_fn_named(part *p, const char *name);
 edge *cgwt_edge_of(part *p, const char *caller, const char *callee);
 /* The count of calls caller -> callee, summed over call sites (0: none). */
 uint64_t cgwt_calls(part *p, const char *caller, const char *callee);
+/* Calls that a part must have: caller -> callee, count times in all. */
+typedef struct cgwt_call_count {
+    const char *caller, *callee;
+    uint64_t count;
+} cgwt_call_count;
+void cgwt_check_calls(const char *file, int line, part *p, const cgwt_call_count *want, size_t n);
+/* CGWT_CHECK_CALLS(p, { "main", "f", 2 }, { "f", "g", 4 }, ...) */
+#define CGWT_CHECK_CALLS(p, ...)                                                        \
+    cgwt_check_calls(__FILE__, __LINE__, p, (const cgwt_call_count[]){ __VA_ARGS__ },   \
+                     sizeof((const cgwt_call_count[]){ __VA_ARGS__ }) / sizeof(cgwt_call_count))
 /* Read the profile at path: no error from the reader and no
  * inclusive-excess warning, the round trip and (one part)
  * callgrind_annotate agree, and the functions and call edges of each

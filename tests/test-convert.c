@@ -14,23 +14,6 @@
 
 /* ----------------------------------------------------- what a profile says */
 
-typedef struct digest {
-    char **lines;
-    size_t n, cap;
-} digest;
-
-static void add_line(digest *d, const char *s)
-{
-    if (d->n == d->cap) {
-        d->cap = d->cap ? 2 * d->cap : 64;
-        d->lines = realloc(d->lines, d->cap * sizeof *d->lines);
-        CHECK(d->lines != NULL);
-    }
-    d->lines[d->n] = strdup(s);
-    CHECK(d->lines[d->n] != NULL);
-    d->n++;
-}
-
 /* name, with [object] and (file) when the profile has them */
 static int fn_text(char *b, size_t n, const char *obj, const char *file, const char *fn)
 {
@@ -48,18 +31,13 @@ static int costs_text(char *b, size_t n, const uint64_t *c, size_t nev)
     return k;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The profile as sorted lines "fn:LINE=costs" (self), "caller:LINE>callee
  * xCOUNT=costs" (calls), "events=..." and "totals=...", joined by '|'. */
 static char *describe(const char *text, size_t len)
 {
     cgw_reader *r = cgw_reader_open_memory(text, len, NULL);
     const cgw_record *rec;
-    digest d = { 0 };
+    cgwt_lines d = { 0 };
     char b[4096];
     CHECK(r != NULL);
     while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
@@ -87,24 +65,11 @@ static char *describe(const char *text, size_t len)
         } else {
             continue;
         }
-        add_line(&d, b);
+        cgwt_lines_add(&d, b);
     }
     CHECK_STR(cgw_reader_errmsg(r), "");
     cgw_reader_close(r);
-    qsort(d.lines, d.n, sizeof *d.lines, cmp_str);
-    size_t total = 1;
-    for (size_t i = 0; i < d.n; i++)
-        total += strlen(d.lines[i]) + 1;
-    char *out = malloc(total);
-    CHECK(out != NULL);
-    out[0] = '\0';
-    for (size_t i = 0; i < d.n; i++) {
-        strcat(out, d.lines[i]);
-        strcat(out, i + 1 < d.n ? "|" : "");
-        free(d.lines[i]);
-    }
-    free(d.lines);
-    return out;
+    return cgwt_lines_join(&d, "|");
 }
 
 /* ------------------------------------------------------------ conversions */
@@ -147,56 +112,26 @@ static char *from_folded(const char *text, const char *want, size_t *len)
     return buf;
 }
 
-typedef struct text_sink {
-    char *p;
-    size_t len, cap;
-} text_sink;
-
-static int to_text(void *ctx, const char *b, size_t n)
-{
-    text_sink *t = ctx;
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = t->cap ? 2 * t->cap : 4096;
-        while (cap < t->len + n + 1)
-            cap *= 2;
-        char *p = realloc(t->p, cap);
-        if (p == NULL)
-            return -1;
-        t->p = p;
-        t->cap = cap;
-    }
-    memcpy(t->p + t->len, b, n);
-    t->len += n;
-    t->p[t->len] = '\0';
-    return 0;
-}
-
 /* The profile as folded stacks of event, lines sorted and joined by '|'. */
 static char *to_folded(const char *buf, size_t len, const char *event, cgw_status want)
 {
     cgw_reader *r = cgw_reader_open_memory(buf, len, NULL);
-    text_sink t = { NULL, 0, 0 };
+    cgwt_capture t;
     char msg[256];
     CHECK(r != NULL);
-    CHECK_ST(cgw_write_folded(r, event, to_text, &t, msg, sizeof msg), want);
+    cgwt_capture_init(&t, 0, 0);
+    CHECK_ST(cgw_write_folded(r, event, cgwt_capture_write, &t, msg, sizeof msg), want);
     cgw_reader_close(r);
     if (want != CGW_OK) {
-        free(t.p);
+        cgwt_capture_free(&t);
         return strdup(msg);
     }
-    digest d = { 0 };
-    for (char *line = t.p ? strtok(t.p, "\n") : NULL; line != NULL; line = strtok(NULL, "\n"))
-        add_line(&d, line);
-    qsort(d.lines, d.n, sizeof *d.lines, cmp_str);
-    text_sink out = { NULL, 0, 0 };
-    for (size_t i = 0; i < d.n; i++) {
-        to_text(&out, d.lines[i], strlen(d.lines[i]));
-        to_text(&out, i + 1 < d.n ? "|" : "", i + 1 < d.n);
-        free(d.lines[i]);
-    }
-    free(d.lines);
-    free(t.p);
-    return out.p ? out.p : strdup("");
+    cgwt_lines d = { 0 };
+    for (char *line = t.data ? strtok(t.data, "\n") : NULL; line != NULL;
+         line = strtok(NULL, "\n"))
+        cgwt_lines_add(&d, line);
+    cgwt_capture_free(&t);
+    return cgwt_lines_join(&d, "|");
 }
 
 /* Folded text to a profile described as want, and back to want_back. */
@@ -360,7 +295,7 @@ static void bad_input(void)
     cgw_stacks_free(s);
     CHECK_ST(cgw_stacks_add_folded(NULL, NULL, "in", "a 1\n", 4), CGW_EUSAGE);
     CHECK_ST(cgw_stacks_write(NULL, NULL), CGW_EUSAGE);
-    CHECK_ST(cgw_write_folded(NULL, NULL, to_text, NULL, NULL, 0), CGW_EUSAGE);
+    CHECK_ST(cgw_write_folded(NULL, NULL, cgwt_capture_write, NULL, NULL, 0), CGW_EUSAGE);
     cgw_stacks_free(NULL);
 }
 
@@ -440,26 +375,23 @@ static void diamonds(void)
     free(buf);
 }
 
+/* Folded stacks added on allocator alloc: the status. */
+static cgw_status stacks_with(const cgw_allocator *alloc, void *ctx)
+{
+    const char *in = ctx;
+    cgw_stacks *s = cgw_stacks_new(alloc);
+    if (s == NULL)
+        return CGW_ENOMEM;
+    cgw_status st = cgw_stacks_add_folded(s, NULL, "in", in, strlen(in));
+    cgw_stacks_free(s);
+    return st;
+}
+
 /* The failing allocator: every allocation failure is ENOMEM, never a
  * crash or a leak; with enough memory the same answer. */
 static void alloc_fail(void)
 {
-    static const char in[] = "main;a;b 5\nmain;a 3\nmain;c;b 2\n";
-    for (long n = 1;; n++) {
-        cgwt_alloc t;
-        cgwt_alloc_init(&t, n);
-        cgw_stacks *s = cgw_stacks_new(&t.a);
-        if (s == NULL) {
-            CHECK_U64((uint64_t)t.live, 0);
-            continue;
-        }
-        cgw_status st = cgw_stacks_add_folded(s, NULL, "in", in, strlen(in));
-        cgw_stacks_free(s);
-        CHECK_U64((uint64_t)t.live, 0);
-        if (st == CGW_OK)
-            break;
-        CHECK_ST(st, CGW_ENOMEM);
-    }
+    cgwt_each_alloc_fail(stacks_with, "main;a;b 5\nmain;a 3\nmain;c;b 2\n");
 }
 
 int main(void)

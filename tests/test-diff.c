@@ -73,20 +73,14 @@ static char *rows_text(cgw_differ *d)
     return out.data;
 }
 
+static cgw_status write_diff(void *d, cgw_writer *w)
+{
+    return cgw_diff_write(d, w);
+}
+
 static char *diff_profile(cgw_differ *d, size_t *len)
 {
-    char *out;
-    cgw_writer *w = cgw_open_memory(&out, len, NULL);
-    CHECK(w != NULL);
-    cgw_status st = cgw_diff_write(d, w);
-    if (st == CGW_OK)
-        st = cgw_finish(w);
-    if (st != CGW_OK)
-        cgwt_fail(__FILE__, __LINE__, "cgw_diff_write: %s", cgw_errmsg(w));
-    cgw_free(w);
-    cgwt_readback(out, *len, NULL);
-    cgwt_annotate_parts(out, *len);
-    return out;
+    return cgwt_write_checked(write_diff, d, NULL, len);
 }
 
 /* Old totals Ir 115, Dr 22; main's self +2 Ir, f +50, fresh +7, gone
@@ -124,8 +118,7 @@ static void test_known(void)
     free(f), free(p);
     /* once only; nothing added after the rows */
     cgwt_capture cap;
-    cgwt_capture_init(&cap, 0, 0);
-    cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
+    cgw_writer *w = cgwt_capture_open(&cap, NULL);
     CHECK_ST(cgw_diff_write(d, w), CGW_EUSAGE);
     cgw_free(w);
     cgwt_capture_free(&cap);
@@ -206,35 +199,23 @@ static void test_errors(void)
     cgw_diff_free(d);
 }
 
-/* Every allocation failed in turn: ENOMEM, nothing leaked. */
-static void test_alloc_fail(void)
+/* A whole diff of the sides ctx (two profiles) on allocator alloc: its
+ * status. */
+static cgw_status diff_with(const cgw_allocator *alloc, void *ctx)
 {
-    int done = 0;
-    for (long k = 1; !done; k++) {
-        cgwt_alloc al;
-        cgwt_alloc_init(&al, k);
-        cgw_merge_options mo = { 0, NULL, NULL, &al.a };
-        cgw_differ *d = cgw_diff_new(&mo);
-        cgw_status st = d == NULL ? CGW_ENOMEM : CGW_OK;
-        const char *sides[2] = { old_prof, new_prof };
-        for (int s = 0; s < 2 && st == CGW_OK; s++) {
-            cgw_reader *r = cgw_reader_open_memory(sides[s], strlen(sides[s]), NULL);
-            st = cgw_diff_add(d, s, r);
-            cgw_reader_close(r);
-        }
-        if (st == CGW_OK) {
-            cgwt_capture cap;
-            cgwt_capture_init(&cap, 0, 0);
-            cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
-            st = cgw_diff_write(d, w);
-            CHECK_ST(cgw_close(w), st);
-            cgwt_capture_free(&cap);
-        }
-        CHECK(st == CGW_OK || st == CGW_ENOMEM);
-        done = st == CGW_OK;
-        cgw_diff_free(d);
-        CHECK_U64((uint64_t)al.live, 0);
+    const char *const *sides = ctx;
+    cgw_merge_options mo = { 0, NULL, NULL, alloc };
+    cgw_differ *d = cgw_diff_new(&mo);
+    cgw_status st = d == NULL ? CGW_ENOMEM : CGW_OK;
+    for (int s = 0; s < 2 && st == CGW_OK; s++) {
+        cgw_reader *r = cgw_reader_open_memory(sides[s], strlen(sides[s]), NULL);
+        st = cgw_diff_add(d, s, r);
+        cgw_reader_close(r);
     }
+    if (st == CGW_OK)
+        st = cgwt_write_captured(write_diff, d);
+    cgw_diff_free(d);
+    return st;
 }
 
 int main(void)
@@ -242,7 +223,8 @@ int main(void)
     test_known();
     test_events();
     test_errors();
-    test_alloc_fail();
+    /* every allocation failed in turn: ENOMEM, nothing leaked */
+    cgwt_each_alloc_fail(diff_with, (const char *[]){ old_prof, new_prof });
     printf("diff: known changes, their profile, one-sided events, errors\n");
     return 0;
 }

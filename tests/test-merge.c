@@ -101,6 +101,11 @@ static char *jump_lines(const char *text, size_t len)
     return record_lines(text, len, jump_line);
 }
 
+static cgw_status write_merge(void *m, cgw_writer *w)
+{
+    return cgw_merge_write(m, w);
+}
+
 /* Merge the profiles texts[0..n) into memory. */
 static char *merge(const char *const *texts, size_t n, const cgw_merge_options *mo,
                    unsigned positions, size_t *len)
@@ -115,19 +120,9 @@ static char *merge(const char *const *texts, size_t n, const cgw_merge_options *
             cgwt_fail(__FILE__, __LINE__, "cgw_merge_add: %s", cgw_merge_errmsg(m));
         cgw_reader_close(r);
     }
-    char *out;
     cgw_options wo = { positions ? positions : cgw_merge_positions(m), 0, 0, NULL };
-    cgw_writer *w = cgw_open_memory(&out, len, &wo);
-    CHECK(w != NULL);
-    cgw_status st = cgw_merge_write(m, w);
-    if (st == CGW_OK)
-        st = cgw_finish(w);
-    if (st != CGW_OK)
-        cgwt_fail(__FILE__, __LINE__, "cgw_merge_write: %s", cgw_errmsg(w));
-    cgw_free(w);
+    char *out = cgwt_write_checked(write_merge, m, &wo, len);
     cgw_merge_free(m);
-    cgwt_readback(out, *len, NULL);
-    cgwt_annotate_parts(out, *len);
     return out;
 }
 
@@ -383,8 +378,7 @@ static void test_overflow(void)
     add_text(m, "events: Ir\nfn=a\n1 18446744073709551615\n", CGW_OK);
     add_text(m, "events: Ir\nfn=a\n2 1\n", CGW_OK);
     cgwt_capture cap;
-    cgwt_capture_init(&cap, 0, 0);
-    cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
+    cgw_writer *w = cgwt_capture_open(&cap, NULL);
     CHECK_ST(cgw_merge_write(m, w), CGW_ERANGE);
     CHECK(strstr(cgw_errmsg(w), "the total of Ir passes 2^64-1") != NULL);
     CHECK_ST(cgw_close(w), CGW_ERANGE);
@@ -464,36 +458,23 @@ static void test_misuse(void)
     cgw_merge_free(m);
 }
 
-/* Every allocation of a merge failed in turn: ENOMEM, nothing leaked. */
-static void test_alloc_fail(void)
+/* A whole merge of the profile ctx (with a name rewrite) on allocator
+ * alloc: its status. */
+static cgw_status merge_with(const cgw_allocator *alloc, void *ctx)
 {
-    cgw_merge_options mo = { 0, "s/a/b/", NULL, NULL };
-    int done = 0;
-    for (long k = 1; !done; k++) {
-        cgwt_alloc al;
-        cgwt_alloc_init(&al, k);
-        mo.allocator = &al.a;
-        cgw_merger *m = cgw_merge_new(&mo);
-        cgw_status st = m == NULL ? CGW_ENOMEM : cgw_merge_error(m);
-        if (st == CGW_OK) {
-            cgw_reader *r = cgw_reader_open_memory(prof_a, strlen(prof_a), NULL);
-            st = cgw_merge_add(m, r);
-            cgw_reader_close(r);
-        }
-        if (st == CGW_OK) {
-            cgwt_capture cap;
-            cgwt_capture_init(&cap, 0, 0);
-            cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, NULL);
-            st = cgw_merge_write(m, w);
-            CHECK_ST(cgw_close(w), st);
-            CHECK(st != CGW_OK || cap.len > 0);
-            cgwt_capture_free(&cap);
-        }
-        CHECK(st == CGW_OK || st == CGW_ENOMEM);
-        done = st == CGW_OK;
-        cgw_merge_free(m);
-        CHECK_U64((uint64_t)al.live, 0);
+    const char *text = ctx;
+    cgw_merge_options mo = { 0, "s/a/b/", NULL, alloc };
+    cgw_merger *m = cgw_merge_new(&mo);
+    cgw_status st = m == NULL ? CGW_ENOMEM : cgw_merge_error(m);
+    if (st == CGW_OK) {
+        cgw_reader *r = cgw_reader_open_memory(text, strlen(text), NULL);
+        st = cgw_merge_add(m, r);
+        cgw_reader_close(r);
     }
+    if (st == CGW_OK)
+        st = cgwt_write_captured(write_merge, m);
+    cgw_merge_free(m);
+    return st;
 }
 
 /* Jumps summed by source, target and kind; derived events kept, and one
@@ -553,7 +534,8 @@ int main(void)
     test_details();
     test_overflow();
     test_misuse();
-    test_alloc_fail();
+    /* every allocation of a merge failed in turn: ENOMEM, nothing leaked */
+    cgwt_each_alloc_fail(merge_with, (void *)prof_a);
     printf("merge: known sums, order-free output, 1,000 inputs, rewrites, parts, errors\n");
     return 0;
 }

@@ -46,50 +46,29 @@ static counts read_all(const char *text, size_t len, const char *code)
     return c;
 }
 
-typedef struct text {
-    char *p;
-    size_t len, cap;
-} text;
-
-static void add(text *t, const char *s, size_t n)
+static cgwt_capture head(void)
 {
-    if (t->len + n + 1 > t->cap) {
-        t->cap = (t->len + n + 1) * 2;
-        t->p = realloc(t->p, t->cap);
-        CHECK(t->p != NULL);
-    }
-    memcpy(t->p + t->len, s, n);
-    t->len += n;
-    t->p[t->len] = '\0';
-}
-
-static void adds(text *t, const char *s)
-{
-    add(t, s, strlen(s));
-}
-
-static text head(void)
-{
-    text t = { NULL, 0, 0 };
-    adds(&t, "# callgrind format\nversion: 1\npositions: line\nevents: Ir\n");
+    cgwt_capture t;
+    cgwt_capture_init(&t, 0, 0);
+    cgwt_capture_str(&t, "# callgrind format\nversion: 1\npositions: line\nevents: Ir\n");
     return t;
 }
 
 static void long_name(void)
 {
-    text t = head();
-    adds(&t, "fn=");
+    cgwt_capture t = head();
+    cgwt_capture_str(&t, "fn=");
     size_t at = t.len;
     for (int i = 0; i < 10000; i++)
-        adds(&t, "0123456789012345678901234567890123456789012345678901234567890123456789"
-                 "012345678901234567890123456789");
-    char *name = strdup(t.p + at);
+        cgwt_capture_str(&t, "0123456789012345678901234567890123456789012345678901234567890123"
+                             "456789012345678901234567890123456789");
+    char *name = strdup(t.data + at);
     CHECK(name != NULL);
-    adds(&t, "\n1 1\n");
-    counts c = read_all(t.p, t.len, NULL);
+    cgwt_capture_str(&t, "\n1 1\n");
+    counts c = read_all(t.data, t.len, NULL);
     CHECK_U64(c.errors, 0);
     CHECK_U64(c.longest, 1000000);
-    free(t.p);
+    cgwt_capture_free(&t);
     /* the writer takes it too, and its output reads back */
     char *out = NULL;
     size_t len = 0;
@@ -109,16 +88,16 @@ static void long_name(void)
 
 static void many_ids(void)
 {
-    text t = head();
+    cgwt_capture t = head();
     char line[96];
     for (int i = 1; i <= 1000000; i++) {
         snprintf(line, sizeof line, "fn=(%d) f%d\n%d 1\n", i, i, i);
-        adds(&t, line);
+        cgwt_capture_str(&t, line);
     }
-    counts c = read_all(t.p, t.len, NULL);
+    counts c = read_all(t.data, t.len, NULL);
     CHECK_U64(c.errors, 0);
     CHECK_U64(c.costs, 1000000);
-    free(t.p);
+    cgwt_capture_free(&t);
     printf("a million IDs: read, no error\n");
 }
 
@@ -131,22 +110,22 @@ static void many_ids(void)
 
 static void hash_flood(void)
 {
-    text t = head();
+    cgwt_capture t = head();
     char name[17], line[96];
     uint64_t counter = 0;
     for (int i = 1; i <= FLOOD; i++) {
         cgwt_flood_next(&counter, name);
         uint64_t id = cgwt_old_id_unmix((uint64_t)i << 20);
         snprintf(line, sizeof line, "fn=(%llu) %s\n%d 1\n", (unsigned long long)id, name, i);
-        adds(&t, line);
+        cgwt_capture_str(&t, line);
     }
     alarm(60);
-    counts c = read_all(t.p, t.len, NULL);
+    counts c = read_all(t.data, t.len, NULL);
     alarm(300);
     CHECK_U64(c.errors, 0);
     CHECK_U64(c.costs, FLOOD);
     CHECK_U64(c.longest, 16);
-    free(t.p);
+    cgwt_capture_free(&t);
     printf("%d names and IDs built to collide in the former hash: read in time\n", FLOOD);
 }
 
@@ -187,23 +166,24 @@ static void peak_free(void *ctx, void *block)
  * 64 only, said once, and an excess in the first event is still found. */
 static void many_events(void)
 {
-    text t = { NULL, 0, 0 };
+    cgwt_capture t;
+    cgwt_capture_init(&t, 0, 0);
     char line[64];
-    adds(&t, "# callgrind format\nversion: 1\npositions: line\nevents:");
+    cgwt_capture_str(&t, "# callgrind format\nversion: 1\npositions: line\nevents:");
     for (int i = 0; i < 5000; i++) {
         snprintf(line, sizeof line, " e%d", i);
-        adds(&t, line);
+        cgwt_capture_str(&t, line);
     }
-    adds(&t, "\nfn=(1) caller\n1 1\ncfn=(2) callee\ncalls=1 1\n1 100\nfn=(2)\n1 1\n");
+    cgwt_capture_str(&t, "\nfn=(1) caller\n1 1\ncfn=(2) callee\ncalls=1 1\n1 100\nfn=(2)\n1 1\n");
     for (int i = 3; i < 10003; i++) {
         snprintf(line, sizeof line, "fn=(%d) f%d\n1 1\n", i, i);
-        adds(&t, line);
+        cgwt_capture_str(&t, line);
     }
     peak mem = { 0, 0 };
     cgw_allocator alloc = { peak_malloc, peak_realloc, peak_free, &mem };
     counts c = { 0, 0, 0, 0, "check-events-cut", 0, 0 };
     cgw_read_options o = { CGW_READ_CHECK, diag, &c, &alloc, 0 };
-    cgw_reader *r = cgw_reader_open_memory(t.p, t.len, &o);
+    cgw_reader *r = cgw_reader_open_memory(t.data, t.len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
     while (CHECK_ST(cgw_reader_next(r, &rec), CGW_OK), rec != NULL)
@@ -215,41 +195,41 @@ static void many_events(void)
     printf("5,000 events, 10,000 functions (%zu bytes): peak %zu bytes\n", t.len, mem.top);
     CHECK(mem.top < 64u << 20);
     CHECK(mem.live == 0);
-    free(t.p);
+    cgwt_capture_free(&t);
 }
 
 static void relative_chains(void)
 {
-    text t = head();
-    adds(&t, "fn=f\n1 1\n");
+    cgwt_capture t = head();
+    cgwt_capture_str(&t, "fn=f\n1 1\n");
     for (int i = 0; i < 1000000; i++)
-        adds(&t, "+1 1\n");
-    counts c = read_all(t.p, t.len, NULL);
+        cgwt_capture_str(&t, "+1 1\n");
+    counts c = read_all(t.data, t.len, NULL);
     CHECK_U64(c.errors, 0);
     CHECK_U64(c.costs, 1000001);
-    free(t.p);
+    cgwt_capture_free(&t);
 
     t = head();
-    adds(&t, "fn=f\n5 1\n");
+    cgwt_capture_str(&t, "fn=f\n5 1\n");
     for (int i = 0; i < 1000; i++)
-        adds(&t, "-1 1\n");
-    c = read_all(t.p, t.len, "negative-position");
+        cgwt_capture_str(&t, "-1 1\n");
+    c = read_all(t.data, t.len, "negative-position");
     CHECK(c.by_code >= 20); /* each below zero, reported (20 shown, the rest counted) */
-    free(t.p);
+    cgwt_capture_free(&t);
     printf("relative chains: a million steps up, and below zero reported\n");
 }
 
 static void all_ones(void)
 {
-    text t = head();
-    adds(&t, "summary: 18446744073709551615\nfn=(18446744073709551615) f\n");
+    cgwt_capture t = head();
+    cgwt_capture_str(&t, "summary: 18446744073709551615\nfn=(18446744073709551615) f\n");
     for (int i = 0; i < 1000; i++)
-        adds(&t, "18446744073709551615 18446744073709551615\n+1 1\n");
-    adds(&t, "totals: 18446744073709551615\n");
-    counts c = read_all(t.p, t.len, "overflow");
+        cgwt_capture_str(&t, "18446744073709551615 18446744073709551615\n+1 1\n");
+    cgwt_capture_str(&t, "totals: 18446744073709551615\n");
+    counts c = read_all(t.data, t.len, "overflow");
     CHECK(c.by_code >= 1);   /* the sum of costs passes 2^64-1 */
     CHECK(c.errors >= 1);
-    free(t.p);
+    cgwt_capture_free(&t);
     printf("2^64-1 everywhere: overflow reported, no crash\n");
 }
 

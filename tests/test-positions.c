@@ -19,31 +19,35 @@ static char *body(const char *text)
     return strdup(fn + 1);
 }
 
+/* The calls and jumps of the tests go to f or g. */
+static const cgw_target to_f = { NULL, NULL, "f" }, to_g = { NULL, NULL, "g" };
+
+/* What a memory writer hands over. */
+typedef struct memory {
+    char *buf;
+    size_t len;
+} memory;
+
 /* Finish, read back (and through callgrind_annotate when annotate is
- * set), and return the body from the first fn= line. */
-static char *finish_as(cgw_writer *w, char **buf, size_t *len, int annotate)
+ * set), and check that the body from the first fn= line is want. */
+static void expect_body(cgw_writer *w, memory *out, int annotate, const char *want)
 {
     CHECK_ST(cgw_finish(w), CGW_OK);
     cgw_free(w);
-    cgwt_readback(*buf, *len, NULL); /* instr positions draw a portability warning */
+    cgwt_readback(out->buf, out->len, NULL); /* instr positions draw a portability warning */
     if (annotate)
-        cgwt_annotate(*buf, *len, NULL);
-    char *b = body(*buf);
-    free(*buf);
-    return b;
-}
-
-static char *finish(cgw_writer *w, char **buf, size_t *len)
-{
-    return finish_as(w, buf, len, 1);
+        cgwt_annotate(out->buf, out->len, NULL);
+    char *b = body(out->buf);
+    free(out->buf);
+    CHECK_STR(b, want);
+    free(b);
 }
 
 /* A writer into memory with nev events (Ir, Dr), in function f. */
-static cgw_writer *open_function(unsigned positions, unsigned flags, char **buf, size_t *len,
-                                 int nev)
+static cgw_writer *open_function(unsigned positions, unsigned flags, memory *out, int nev)
 {
     cgw_options o = { positions, flags, 0, NULL };
-    cgw_writer *w = cgw_open_memory(buf, len, &o);
+    cgw_writer *w = cgw_open_memory(&out->buf, &out->len, &o);
     CHECK(w != NULL);
     CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
     if (nev > 1)
@@ -54,38 +58,30 @@ static cgw_writer *open_function(unsigned positions, unsigned flags, char **buf,
 
 static void lines(unsigned flags, const char *want)
 {
-    char *buf;
-    size_t len;
-    cgw_writer *w = open_function(CGW_POS_LINE, flags, &buf, &len, 2);
-    const cgw_target g = { NULL, NULL, "g" };
+    memory out;
+    cgw_writer *w = open_function(CGW_POS_LINE, flags, &out, 2);
     cgw_cost(w, P1(1000), P1(5), 1);
     cgw_cost(w, P1(1000), (const uint64_t[]){ 0, 0 }, 2);
     cgw_cost(w, P1(1003), (const uint64_t[]){ 1, 0 }, 2);
     cgw_cost(w, P1(10), (const uint64_t[]){ 0, 7 }, 2);
-    cgw_call(w, &g, 2, P1(5000), P1(12), P1(9), 1);
+    cgw_call(w, &to_g, 2, P1(5000), P1(12), P1(9), 1);
     cgw_cost(w, P1(11), P1(1), 1); /* relative to the call's source line */
     cgw_function(w, "g");
     cgw_cost(w, P1(5000), P1(9), 1);
-    char *b = finish(w, &buf, &len);
-    CHECK_STR(b, want);
-    free(b);
+    expect_body(w, &out, 1, want);
 }
 
 static void instr(unsigned flags, const char *want)
 {
-    char *buf;
-    size_t len;
-    cgw_writer *w = open_function(CGW_POS_INSTR, flags, &buf, &len, 1);
-    const cgw_target f = { NULL, NULL, "f" };
+    memory out;
+    cgw_writer *w = open_function(CGW_POS_INSTR, flags, &out, 1);
     cgw_cost(w, P1(0x7fABCDEF0000), P1(1), 1);
     cgw_cost(w, P1(0x7fABCDEF0004), P1(1), 1);
-    cgw_jump(w, &f, 3, P1(0x7fABCDEF0000), P1(0x7fABCDEF0008));
-    cgw_cond_jump(w, &f, 1, 2, P1(0x7fABCDEF0004), P1(0x7fABCDEF000c));
+    cgw_jump(w, &to_f, 3, P1(0x7fABCDEF0000), P1(0x7fABCDEF0008));
+    cgw_cond_jump(w, &to_f, 1, 2, P1(0x7fABCDEF0004), P1(0x7fABCDEF000c));
     cgw_cost(w, P1(0x1000), P1(1), 1);
     cgw_cost(w, P1(UINT64_MAX), P1(1), 1);
-    char *b = finish(w, &buf, &len);
-    CHECK_STR(b, want);
-    free(b);
+    expect_body(w, &out, 1, want);
 }
 
 /* Every decimal and hex length: v as an address, a line, a cost and a
@@ -95,16 +91,15 @@ static void instr(unsigned flags, const char *want)
  * each) reads a sample. */
 static void every_length(unsigned flags, uint64_t v, int annotate)
 {
-    char *buf, want[256];
-    size_t len;
+    char want[256];
+    memory out;
     cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, flags | CGW_EXTENDED, 0, NULL };
-    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+    cgw_writer *w = cgw_open_memory(&out.buf, &out.len, &o);
     unsigned long long u = (unsigned long long)v;
     cgw_add_event(w, "Ir", NULL);
     cgw_function(w, "f");
     cgw_cost(w, P2(0, 0), P1(0), 1);
     cgw_cost(w, P2(v, v), P1(v), 1);
-    char *b = finish_as(w, &buf, &len, annotate);
     if (flags & CGW_COMPACT && v == 0) {
         snprintf(want, sizeof want, "fn=(1) f\n0x0 0\n* *\ntotals: 0\n");
     } else if (v >= (uint64_t)1 << 31) {
@@ -125,8 +120,7 @@ static void every_length(unsigned flags, uint64_t v, int annotate)
         snprintf(want, sizeof want, "fn=(1) f\n0x0 0 0\n+%llu +%llu %llu\n\ntotals: %llu\n",
                  u, u, u, u);
     }
-    CHECK_STR(b, want);
-    free(b);
+    expect_body(w, &out, annotate, want);
 }
 
 /* KCachegrind reads steps and lines as 32 bits: a step of 2^31 or more
@@ -134,33 +128,28 @@ static void every_length(unsigned flags, uint64_t v, int annotate)
  * CGW_EXTENDED. */
 static void steps_and_lines(void)
 {
-    char *buf;
-    size_t len;
+    memory out;
     uint64_t big = (uint64_t)1 << 31;
-    cgw_writer *w = open_function(CGW_POS_LINE, 0, &buf, &len, 1);
+    cgw_writer *w = open_function(CGW_POS_LINE, 0, &out, 1);
     cgw_cost(w, P1(big), P1(1), 1);
     cgw_cost(w, P1(1), P1(1), 1);        /* a step of -(2^31 - 1): relative */
     cgw_cost(w, P1(big + 1), P1(1), 1);  /* +2^31: absolute */
     cgw_cost(w, P1(1), P1(1), 1);        /* -2^31: absolute */
     cgw_cost(w, P1(big), P1(1), 1);      /* +(2^31 - 1): relative */
-    char *b = finish(w, &buf, &len);
-    CHECK_STR(b, "fn=(1) f\n2147483648 1\n-2147483647 1\n2147483649 1\n1 1\n+2147483647 1\n"
-                 "\ntotals: 5\n");
-    free(b);
+    expect_body(w, &out, 1,
+                "fn=(1) f\n2147483648 1\n-2147483647 1\n2147483649 1\n1 1\n+2147483647 1\n"
+                "\ntotals: 5\n");
 
-    w = open_function(CGW_POS_LINE, 0, &buf, &len, 1);
+    w = open_function(CGW_POS_LINE, 0, &out, 1);
     CHECK_ST(cgw_cost(w, P1(big * 2), P1(1), 1), CGW_ERANGE);
     CHECK(strstr(cgw_errmsg(w), "KCachegrind") != NULL);
     cgw_free(w);
-    w = open_function(CGW_POS_LINE, 0, &buf, &len, 1);
-    const cgw_target g = { NULL, NULL, "g" };
-    CHECK_ST(cgw_call(w, &g, 1, P1(big * 2), P1(1), P1(1), 1), CGW_ERANGE);
+    w = open_function(CGW_POS_LINE, 0, &out, 1);
+    CHECK_ST(cgw_call(w, &to_g, 1, P1(big * 2), P1(1), P1(1), 1), CGW_ERANGE);
     cgw_free(w);
-    w = open_function(CGW_POS_LINE, CGW_EXTENDED, &buf, &len, 1);
+    w = open_function(CGW_POS_LINE, CGW_EXTENDED, &out, 1);
     CHECK_ST(cgw_cost(w, P1(big * 2), P1(1), 1), CGW_OK);
-    b = finish(w, &buf, &len);
-    CHECK_STR(b, "fn=(1) f\n4294967296 1\n\ntotals: 1\n");
-    free(b);
+    expect_body(w, &out, 1, "fn=(1) f\n4294967296 1\n\ntotals: 1\n");
 }
 
 /* The expected compact form of value after base: the shorter of the
@@ -188,10 +177,10 @@ static void compact_shortest(void)
                                    4095, 4096, 10000, 65535, 1000000, 2147483647u,
                                    2147483648u, 4294967295u };
     const size_t n = sizeof vs / sizeof vs[0];
-    char *buf, *want = malloc(n * n * 4 * 64 + 64), *out = want;
-    size_t len;
+    char *want = malloc(n * n * 4 * 64 + 64), *out = want;
+    memory mem;
     CHECK(want != NULL);
-    cgw_writer *w = open_function(CGW_POS_INSTR | CGW_POS_LINE, CGW_COMPACT, &buf, &len, 1);
+    cgw_writer *w = open_function(CGW_POS_INSTR | CGW_POS_LINE, CGW_COMPACT, &mem, 1);
     out += sprintf(out, "fn=(1) f\n");
     uint64_t base[2] = { 0, 0 };
     int first = 1;
@@ -217,9 +206,7 @@ static void compact_shortest(void)
         }
     }
     sprintf(out, "totals: %zu\n", n * n * 4);
-    char *b = finish_as(w, &buf, &len, 0);
-    CHECK_STR(b, want);
-    free(b);
+    expect_body(w, &mem, 0, want);
     free(want);
 }
 

@@ -19,19 +19,19 @@ static void test_longjmp(void)
     profile prof;
     cgwt_profile_mode("longjmp", NULL, &prof);
     part *p = &prof.parts[0];
-    CHECK_U64(cgwt_calls(p, "main", "jumper"), 1);
-    CHECK_U64(cgwt_calls(p, "jumper", "leaf"), 1000);
-    CHECK_U64(cgwt_calls(p, "jumper", "jump"), 1000);
-    CHECK_U64(cgwt_calls(p, "jump", "jump"), 3000 + 2); /* and bounce()'s jump(2) */
-    CHECK_U64(cgwt_calls(p, "leaf", "spin"), 1000 + 500);
-    CHECK_U64(cgwt_calls(p, "jump", "leaf"), 0);
-    CHECK_U64(cgwt_calls(p, "main", "bounce"), 1);
-    CHECK_U64(cgwt_calls(p, "bounce", "jump"), 1);
-    CHECK_U64(cgwt_calls(p, "main", "climb"), 100);
-    CHECK_U64(cgwt_calls(p, "climb", "climb"), 300);
-    CHECK_U64(cgwt_calls(p, "climb", "leaf"), 500); /* 4 going down, 1 after the jump */
-    CHECK_U64(cgwt_calls(p, "main", "outer"), 1); /* not under bounce, jump or climb */
-    CHECK_U64(cgwt_calls(p, "outer", "inner"), 2);
+    CGWT_CHECK_CALLS(p, { "main", "jumper", 1 },
+                        { "jumper", "leaf", 1000 },
+                        { "jumper", "jump", 1000 },
+                        { "jump", "jump", 3000 + 2 }, /* and bounce()'s jump(2) */
+                        { "leaf", "spin", 1000 + 500 },
+                        { "jump", "leaf", 0 },
+                        { "main", "bounce", 1 },
+                        { "bounce", "jump", 1 },
+                        { "main", "climb", 100 },
+                        { "climb", "climb", 300 },
+                        { "climb", "leaf", 500 }, /* 4 going down, 1 after the jump */
+                        { "main", "outer", 1 }, /* not under bounce, jump or climb */
+                        { "outer", "inner", 2 });
     cgwt_check_times(p);
     printf("longjmp: calls after the jump charged to the function that called setjmp()\n");
 }
@@ -64,9 +64,9 @@ static void signal_with(const char *how, int sig, profile *prof)
     CHECK_U64(files_named(cgwt_tmpdir(), name), 1);
     cgwt_load_profile(path, prof);
     part *p = &prof->parts[0];
-    CHECK_U64(cgwt_calls(p, "main", "outer"), 2);
-    CHECK_U64(cgwt_calls(p, "outer", "inner"), 4);
-    CHECK_U64(cgwt_calls(p, "main", "die"), 1); /* in progress: counted */
+    CGWT_CHECK_CALLS(p, { "main", "outer", 2 },
+                        { "outer", "inner", 4 },
+                        { "main", "die", 1 }); /* in progress: counted */
     cgwt_check_times(p);
     size_t len;
     char *text = cgwt_read_file(path, &len);
@@ -89,8 +89,8 @@ static void test_signals(void)
     /* another thread's call in progress counts too: the copy froze it */
     signal_with("term-thread", SIGTERM, &prof);
     CHECK_U64(prof.nparts, 2);
-    CHECK_U64(cgwt_calls(&prof.parts[1], "wait_thread", "leaf"), 1);
-    CHECK_U64(cgwt_calls(&prof.parts[1], "wait_thread", "waiter"), 1);
+    CGWT_CHECK_CALLS(&prof.parts[1], { "wait_thread", "leaf", 1 },
+                                     { "wait_thread", "waiter", 1 });
     cgwt_check_times(&prof.parts[1]);
     int status;
     cgwt_spawn("/nonexistent/signal.out", NULL, "signal", "term", &status);

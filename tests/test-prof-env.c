@@ -26,9 +26,9 @@ static void run_stripped(const char *name)
     profile prof;
     cgwt_load_profile(path, &prof);
     part *p = &prof.parts[0];
-    CHECK_U64(cgwt_calls(p, "main", "outer"), 3);
-    CHECK_U64(cgwt_calls(p, "inner", "spin"), 6);
-    CHECK_U64(cgwt_calls(p, "main", "ns::thing(int)"), 1);
+    CGWT_CHECK_CALLS(p, { "main", "outer", 3 },
+                        { "inner", "spin", 6 },
+                        { "main", "ns::thing(int)", 1 });
     const char *dw = getenv("CGW_HAVE_LIBDW");
     if (dw != NULL && strcmp(dw, "yes") == 0) {
         const char *file = cgwt_fn_named(p, "outer")->file;
@@ -87,10 +87,10 @@ static void test_dlclose(void)
     profile prof;
     cgwt_load_profile(path, &prof);
     part *p = &prof.parts[0];
-    CHECK_U64(cgwt_calls(p, "call_plugin", "plug_a_entry"), 7);
-    CHECK_U64(cgwt_calls(p, "plug_a_entry", "plug_a_work"), 7);
-    CHECK_U64(cgwt_calls(p, "call_plugin", "plug_b_entry"), 7);
-    CHECK_U64(cgwt_calls(p, "plug_b_entry", "plug_b_work"), 7);
+    CGWT_CHECK_CALLS(p, { "call_plugin", "plug_a_entry", 7 },
+                        { "plug_a_entry", "plug_a_work", 7 },
+                        { "call_plugin", "plug_b_entry", 7 },
+                        { "plug_b_entry", "plug_b_work", 7 });
     CHECK(strstr(cgwt_fn_named(p, "plug_a_work")->object, "libprofplug-a.so") != NULL);
     CHECK(strstr(cgwt_fn_named(p, "plug_b_work")->object, "libprofplug-b.so") != NULL);
     cgwt_check_times(p);

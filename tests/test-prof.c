@@ -58,11 +58,11 @@ static void graph_with(const char *clock)
     CHECK_U64(prof.nparts, 1);
     part *p = &prof.parts[0];
     CHECK(!p->has_thread); /* one thread: no thread: line */
-    CHECK_U64(cgwt_calls(p, "main", "outer"), 3);
-    CHECK_U64(cgwt_calls(p, "outer", "inner"), 6);
-    CHECK_U64(cgwt_calls(p, "inner", "spin"), 6);
-    CHECK_U64(cgwt_calls(p, "main", "fib"), 1);
-    CHECK_U64(cgwt_calls(p, "fib", "fib"), fib_calls(12) - 1);
+    CGWT_CHECK_CALLS(p, { "main", "outer", 3 },
+                        { "outer", "inner", 6 },
+                        { "inner", "spin", 6 },
+                        { "main", "fib", 1 },
+                        { "fib", "fib", fib_calls(12) - 1 });
     /* recursion: the inner calls' time is inside main's call of fib */
     CHECK_U64(cgwt_edge_of(p, "fib", "fib")->incl, 0);
     CHECK(cgwt_edge_of(p, "main", "fib")->incl >= cgwt_fn_named(p, "fib")->self);
@@ -74,8 +74,8 @@ static void graph_with(const char *clock)
     if (napped < 20000000u - 200000u || napped > around + around / 100)
         cgwt_fail(__FILE__, __LINE__, "nap() took %llu ns in the profile, %llu around it",
                   (unsigned long long)napped, (unsigned long long)around);
-    CHECK_U64(cgwt_calls(p, "main", "ns::thing(int)"), 1);
-    CHECK_U64(cgwt_calls(p, "main", "core::fmt::write"), 1);
+    CGWT_CHECK_CALLS(p, { "main", "ns::thing(int)", 1 },
+                        { "main", "core::fmt::write", 1 });
     CHECK(strstr(cgwt_fn_named(p, "main")->object, "prof-subject") != NULL);
     /* the portable subset: lines alone where there are some (speedscope
      * misreads two columns), addresses otherwise; CGWPROF_POSITIONS asks
@@ -132,8 +132,8 @@ static void test_threads(void)
         }
         uint64_t k = cgwt_calls(p, "worker", "leaf") / 10;
         CHECK(k >= 1 && k <= 3);
-        CHECK_U64(cgwt_calls(p, "worker", "leaf"), 10 * k);
-        CHECK_U64(cgwt_calls(p, "leaf", "spin"), 10 * k);
+        CGWT_CHECK_CALLS(p, { "worker", "leaf", 10 * k },
+                            { "leaf", "spin", 10 * k });
         /* worker 3 left through pthread_exit() from inside quit_thread */
         CHECK_U64(cgwt_calls(p, "worker", "quit_thread"), k == 3);
         seen[k]++;
@@ -159,15 +159,15 @@ static void test_fork(void)
     profile prof;
     cgwt_load_profile(parent, &prof);
     part *p = &prof.parts[0];
-    CHECK_U64(cgwt_calls(p, "run_fork", "before_fork"), 2);
-    CHECK_U64(cgwt_calls(p, "run_fork", "parent_work"), 4);
+    CGWT_CHECK_CALLS(p, { "run_fork", "before_fork", 2 },
+                        { "run_fork", "parent_work", 4 });
     CHECK(cgwt_fn_named(p, "child_work") == NULL);
     cgwt_check_times(p);
     cgwt_load_profile(child, &prof);
     CHECK_U64(prof.nparts, 1);
     p = &prof.parts[0];
-    CHECK_U64(cgwt_calls(p, "run_fork", "child_work"), 3);
-    CHECK_U64(cgwt_calls(p, "main", "run_fork"), 1); /* the child returned through it */
+    CGWT_CHECK_CALLS(p, { "run_fork", "child_work", 3 },
+                        { "main", "run_fork", 1 }); /* the child returned through it */
     CHECK(cgwt_fn_named(p, "before_fork") == NULL);
     CHECK(cgwt_fn_named(p, "parent_work") == NULL);
     cgwt_check_times(p);
@@ -183,15 +183,15 @@ static void test_dump(void)
     profile prof;
     cgwt_load_profile(early, &prof);
     part *p = &prof.parts[0];
-    CHECK_U64(cgwt_calls(p, "main", "outer"), 1);
-    CHECK_U64(cgwt_calls(p, "outer", "inner"), 2);
-    CHECK_U64(cgwt_calls(p, "main", "dumper"), 1); /* in progress: counted */
+    CGWT_CHECK_CALLS(p, { "main", "outer", 1 },
+                        { "outer", "inner", 2 },
+                        { "main", "dumper", 1 }); /* in progress: counted */
     cgwt_check_times(p);
     cgwt_load_profile(final, &prof);
     p = &prof.parts[0];
-    CHECK_U64(cgwt_calls(p, "main", "outer"), 2);
-    CHECK_U64(cgwt_calls(p, "outer", "inner"), 4);
-    CHECK_U64(cgwt_calls(p, "main", "dumper"), 1);
+    CGWT_CHECK_CALLS(p, { "main", "outer", 2 },
+                        { "outer", "inner", 4 },
+                        { "main", "dumper", 1 });
     cgwt_check_times(p);
     printf("dump: cgwprof_dump() mid-run, then the full profile at exit\n");
 }
@@ -201,8 +201,8 @@ static void test_exit(void)
     profile prof;
     cgwt_profile_mode("exit", NULL, &prof);
     part *p = &prof.parts[0];
-    CHECK_U64(cgwt_calls(p, "main", "deep"), 1);
-    CHECK_U64(cgwt_calls(p, "deep", "deep"), 5);
+    CGWT_CHECK_CALLS(p, { "main", "deep", 1 },
+                        { "deep", "deep", 5 });
     CHECK_U64(cgwt_edge_of(p, "deep", "deep")->incl, 0);
     CHECK(cgwt_edge_of(p, "main", "deep")->incl > 0);
     cgwt_check_times(p);
@@ -230,8 +230,8 @@ static long fold_many(const char *n)
         f = &prof.parts[0];
     }
     CHECK(cgwt_fn_named(p, "main") != NULL && cgwt_fn_named(p, "short_worker") == NULL);
-    CHECK_U64(cgwt_calls(f, "short_worker", "leaf"), strtoull(n, NULL, 10));
-    CHECK_U64(cgwt_calls(f, "leaf", "spin"), strtoull(n, NULL, 10));
+    CGWT_CHECK_CALLS(f, { "short_worker", "leaf", strtoull(n, NULL, 10) },
+                        { "leaf", "spin", strtoull(n, NULL, 10) });
     cgwt_check_times(f);
     return cgwt_last_maxrss;
 }

@@ -85,84 +85,6 @@ const char *cgwt_tmpdir(void)
     return dir;
 }
 
-/* ------------------------------------------------------------ allocator */
-
-static void *t_malloc(void *ctx, size_t n)
-{
-    cgwt_alloc *t = ctx;
-    if (++t->calls == t->fail_at)
-        return NULL;
-    void *p = malloc(n);
-    if (p)
-        t->live++;
-    return p;
-}
-
-static void *t_realloc(void *ctx, void *old, size_t n)
-{
-    cgwt_alloc *t = ctx;
-    if (++t->calls == t->fail_at)
-        return NULL;
-    void *p = realloc(old, n);
-    if (p && old == NULL)
-        t->live++;
-    return p;
-}
-
-static void t_free(void *ctx, void *p)
-{
-    cgwt_alloc *t = ctx;
-    if (p) {
-        t->live--;
-        free(p);
-    }
-}
-
-void cgwt_alloc_init(cgwt_alloc *t, long fail_at)
-{
-    memset(t, 0, sizeof *t);
-    t->fail_at = fail_at;
-    t->a.malloc = t_malloc;
-    t->a.realloc = t_realloc;
-    t->a.free = t_free;
-    t->a.ctx = t;
-}
-
-/* ----------------------------------------------------------------- sink */
-
-void cgwt_capture_init(cgwt_capture *c, long fail_at, int fail_errno)
-{
-    memset(c, 0, sizeof *c);
-    c->fail_at = fail_at;
-    c->fail_errno = fail_errno;
-}
-
-int cgwt_capture_write(void *ctx, const char *buf, size_t len)
-{
-    cgwt_capture *c = ctx;
-    if (++c->calls == c->fail_at) {
-        errno = c->fail_errno;
-        return -1;
-    }
-    if (c->cap - c->len < len + 1) {
-        while (c->cap - c->len < len + 1)
-            c->cap = c->cap ? c->cap * 2 : 4096;
-        c->data = realloc(c->data, c->cap);
-        if (c->data == NULL)
-            cgwt_fail(__FILE__, __LINE__, "out of memory capturing");
-    }
-    memcpy(c->data + c->len, buf, len);
-    c->len += len;
-    c->data[c->len] = '\0';
-    return 0;
-}
-
-void cgwt_capture_free(cgwt_capture *c)
-{
-    free(c->data);
-    memset(c, 0, sizeof *c);
-}
-
 /* ---------------------------------------------------------------- model */
 
 void cgwt_model_init(cgwt_model *m, size_t nev)
@@ -474,28 +396,6 @@ uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m)
 
 /* One line per cost or call record, "part|kind|key costs...", from a
  * reader; summed by key after sorting. */
-typedef struct facts {
-    char **lines;
-    size_t n, cap;
-} facts;
-
-static void fact(facts *f, const char *s)
-{
-    if (f->n == f->cap) {
-        f->cap = f->cap ? f->cap * 2 : 1024;
-        f->lines = realloc(f->lines, f->cap * sizeof *f->lines);
-        CHECK(f->lines != NULL);
-    }
-    f->lines[f->n] = strdup(s);
-    CHECK(f->lines[f->n] != NULL);
-    f->n++;
-}
-
-static int cmp_lines(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* The key of a line: up to the tab before its numbers. */
 static size_t key_len(const char *s)
 {
@@ -504,9 +404,9 @@ static size_t key_len(const char *s)
 }
 
 /* Sorted, with the numbers of equal keys summed, as one string. */
-static char *summed(facts *f)
+static char *summed(cgwt_lines *f)
 {
-    qsort(f->lines, f->n, sizeof *f->lines, cmp_lines);
+    cgwt_lines_sort(f);
     size_t cap = 4096, len = 0;
     char *out = malloc(cap);
     CHECK(out != NULL);
@@ -546,7 +446,7 @@ static char *summed(facts *f)
  * cgw_recode() writes it so). */
 static char *profile_facts(cgw_reader *r, int sum_parts, uint64_t zero_calls_as)
 {
-    facts f = { 0 };
+    cgwt_lines f = { 0 };
     const cgw_record *rec;
     char buf[8192];
     while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
@@ -569,7 +469,7 @@ static char *profile_facts(cgw_reader *r, int sum_parts, uint64_t zero_calls_as)
         for (size_t i = 0; i < ne && n < sizeof buf - 24; i++)
             n += (size_t)snprintf(buf + n, sizeof buf - n, " %llu",
                                   (unsigned long long)rec->costs[i]);
-        fact(&f, buf);
+        cgwt_lines_add(&f, buf);
     }
     CHECK_STR(cgw_reader_errmsg(r), "");
     return summed(&f);
@@ -633,14 +533,14 @@ char *cgwt_facts(const char *text, size_t len, int sum_parts)
 
 char *cgwt_facts_sum(const char *text)
 {
-    facts f = { 0 };
+    cgwt_lines f = { 0 };
     char line[8192];
     for (const char *p = text; *p != '\0';) {
         size_t n = strcspn(p, "\n");
         CHECK(n < sizeof line);
         memcpy(line, p, n);
         line[n] = '\0';
-        fact(&f, line);
+        cgwt_lines_add(&f, line);
         p += n + (p[n] == '\n');
     }
     return summed(&f);
@@ -690,6 +590,13 @@ void cgwt_expect(const char *file, int line, const char *text, size_t len, const
         cgwt_fail(file, line, "the error is not counted");
     if (records < 2) /* a part and its end, whatever the input */
         cgwt_fail(file, line, "%zu records", records);
+}
+
+void cgwt_expect_warnings(const char *file, int line, const char *text, size_t len,
+                          const cgwt_warning *want, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cgwt_expect(file, line, text, len, want[i].code, want[i].line, CGW_WARNING);
 }
 
 void cgwt_annotate_expect(const char *text, size_t len, size_t nev, const uint64_t *totals,

@@ -36,6 +36,11 @@ typedef struct cgwt_alloc {
     cgw_allocator a;
 } cgwt_alloc;
 void cgwt_alloc_init(cgwt_alloc *t, long fail_at);
+/* attempt(allocator, ctx) run with allocation 1, 2, 3... of the allocator
+ * failing, until a run succeeds: each must return OK or ENOMEM and free
+ * all it took. */
+typedef cgw_status (*cgwt_attempt_fn)(const cgw_allocator *alloc, void *ctx);
+void cgwt_each_alloc_fail(cgwt_attempt_fn attempt, void *ctx);
 
 /* A callback sink that captures bytes and fails write number fail_at
  * (1-based; 0 never) with fail_errno, or writes partial output first. */
@@ -48,6 +53,21 @@ typedef struct cgwt_capture {
 void cgwt_capture_init(cgwt_capture *c, long fail_at, int fail_errno);
 int cgwt_capture_write(void *ctx, const char *buf, size_t len);
 void cgwt_capture_free(cgwt_capture *c);
+/* A writer (opts may be NULL) whose bytes go to c, made fresh. */
+cgw_writer *cgwt_capture_open(cgwt_capture *c, const cgw_options *opts);
+/* Append text[0..len) (or the C string s) to c, as a write would. */
+void cgwt_capture_add(cgwt_capture *c, const char *text, size_t len);
+void cgwt_capture_str(cgwt_capture *c, const char *s);
+
+/* A growing list of copied strings; lines may be sorted in place. */
+typedef struct cgwt_lines {
+    char **lines;
+    size_t n, cap;
+} cgwt_lines;
+void cgwt_lines_add(cgwt_lines *l, const char *s);
+void cgwt_lines_sort(cgwt_lines *l);
+/* The lines sorted and joined by sep, as a string to free(); l is freed. */
+char *cgwt_lines_join(cgwt_lines *l, const char *sep);
 
 /* What a test wrote, per callgrind_annotate key ("file:function"). */
 #define CGWT_MAX_EV 8
@@ -93,12 +113,34 @@ void cgwt_expect(const char *file, int line, const char *text, size_t len, const
                  uint64_t at, cgw_severity severity);
 #define CGWT_EXPECT(text, code, at, severity) \
     cgwt_expect(__FILE__, __LINE__, text, sizeof text - 1, code, at, severity)
+/* One input, several warnings: CGWT_WARNINGS(text, { "code", line }, ...). */
+typedef struct cgwt_warning {
+    const char *code;
+    uint64_t line;
+} cgwt_warning;
+void cgwt_expect_warnings(const char *file, int line, const char *text, size_t len,
+                          const cgwt_warning *want, size_t n);
+#define CGWT_WARNINGS(text, ...)                                                          \
+    cgwt_expect_warnings(__FILE__, __LINE__, text, sizeof text - 1,                       \
+                         (const cgwt_warning[]){ __VA_ARGS__ },                           \
+                         sizeof((const cgwt_warning[]){ __VA_ARGS__ }) / sizeof(cgwt_warning))
 
 /* Read a profile back through the reader (with CGW_READ_CHECK): no error,
  * every part's totals: equal to its cost lines (and the first part's to
  * m's totals when m is not NULL), and cgw_roundtrip() finds no
  * difference.  Returns the number of portability warnings. */
 uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m);
+
+/* A profile that write(obj, w) writes into memory through a writer with
+ * opts (NULL: the defaults): the test fails with the writer's message
+ * unless all goes well; then read back (cgwt_readback) and given to
+ * callgrind_annotate, part by part.  The bytes, to free(); *len. */
+typedef cgw_status (*cgwt_write_fn)(void *obj, cgw_writer *w);
+char *cgwt_write_checked(cgwt_write_fn write, void *obj, const cgw_options *opts, size_t *len);
+/* write(obj, w) through a callback writer into a capture, then closed:
+ * the status (cgw_close() must agree), with some bytes written when OK.
+ * For runs that may fail (cgwt_each_alloc_fail). */
+cgw_status cgwt_write_captured(cgwt_write_fn write, void *obj);
 
 /* cgw_recode() the file at path into memory (writer positions and
  * flags): the output's part totals, functions' self costs and call

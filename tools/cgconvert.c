@@ -208,7 +208,7 @@ static int from_folded(int argc, char **argv, args *a)
     int c, rc = 0;
     const char *event = NULL;
     optind = 1;
-    while (rc == 0 && (c = tool_getopt("cgconvert", argc, argv, "-o:h", longopts)) != -1) {
+    while (rc == 0 && (c = tool_getopt("cgconvert", usage, argc, argv, "-o:h", longopts)) != -1) {
         if (c == OPT_EVENT)
             event = optarg;
         else if (c == 1)
@@ -223,7 +223,7 @@ static int from_folded(int argc, char **argv, args *a)
 static int parse(int argc, char **argv, args *a)
 {
     int c;
-    while ((c = tool_getopt("cgconvert", argc, argv, "-o:h", longopts)) != -1) {
+    while ((c = tool_getopt("cgconvert", usage, argc, argv, "-o:h", longopts)) != -1) {
         switch (c) {
         case OPT_FROM: a->from = optarg; break;
         case OPT_TO: a->to = optarg; break;
@@ -233,7 +233,7 @@ static int parse(int argc, char **argv, args *a)
         case 'h': fputs(usage, stdout); return 0;
         case 'V': printf("cgconvert (libcgw) %s\n", cgw_version()); return 0;
         case 1: a->file = optarg; a->nfiles++; break;
-        default: fputs(usage, stderr); return 2; /* said by tool_getopt() */
+        default: return 2; /* said by tool_getopt() */
         }
     }
     if ((a->from == NULL) == (a->to == NULL))

@@ -43,8 +43,7 @@ typedef struct opts {
 
 static int bad(const char *what, const char *v)
 {
-    fprintf(stderr, "cgdiff: bad value for %s: '%s'\n", what, v);
-    return 3;
+    return 1 + tool_usage_error("cgdiff", usage, "bad value for %s: '%s'", what, v);
 }
 
 /* 0 to go on, else 1 + the exit status. */
@@ -52,7 +51,7 @@ static int parse(int argc, char **argv, opts *o)
 {
     int c, k;
     char *end;
-    while ((c = tool_getopt("cgdiff", argc, argv, "ho:", longopts)) != -1) {
+    while ((c = tool_getopt("cgdiff", usage, argc, argv, "ho:", longopts)) != -1) {
         if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
             if (k > 0)
                 return k;
@@ -65,13 +64,11 @@ static int parse(int argc, char **argv, opts *o)
             if (tool_uint(optarg, UINT64_MAX, &o->top) < 0)
                 return bad("--top", optarg);
         } else {
-            return 3;
+            return 3; /* said by tool_getopt() */
         }
     }
-    if (argc - optind != 2) {
-        fputs("cgdiff: expected two profiles, OLD and NEW\n", stderr);
-        return 3;
-    }
+    if (argc - optind != 2)
+        return 1 + tool_usage_error("cgdiff", usage, "expected two profiles, OLD and NEW");
     return 0;
 }
 
@@ -167,11 +164,8 @@ int main(int argc, char **argv)
 {
     opts o = { { "cgdiff", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, -1, 20 };
     int rc = parse(argc, argv, &o);
-    if (rc != 0) {
-        if (rc == 3)
-            fputs(usage, stderr);
+    if (rc != 0)
         return rc - 1;
-    }
     tool_catch_sigbus("cgdiff");
     cgw_differ *d = cgw_diff_new(&o.in.mo);
     if (d == NULL || cgw_diff_error(d) != CGW_OK) {

@@ -81,13 +81,11 @@ static int take(int c, const char *v, cgw_gen_options *g, cgw_options *wo, const
 static int parse(int argc, char **argv, cgw_gen_options *g, cgw_options *wo, const char **out)
 {
     int c;
-    while ((c = tool_getopt("cggen", argc, argv, "ho:", longopts)) != -1) {
+    while ((c = tool_getopt("cggen", usage, argc, argv, "ho:", longopts)) != -1) {
         if (c == 'h' || c == TOOL_O_HELP || c == TOOL_O_VERSION)
             return 1 + tool_info_option("cggen", usage, c == TOOL_O_VERSION ? "--version" : "-h");
-        if (c == '?') { /* said by tool_getopt() */
-            fputs(usage, stderr);
-            return 3;
-        }
+        if (c == '?')
+            return 3; /* said by tool_getopt() */
         if (take(c, optarg, g, wo, out) < 0)
             return 1 + tool_usage_error("cggen", usage, "bad value for --%s: '%s'",
                                         tool_option_name(longopts, c), optarg);

@@ -44,7 +44,7 @@ typedef struct opts {
 static int parse(int argc, char **argv, opts *o)
 {
     int c, k;
-    while ((c = tool_getopt("cgmerge", argc, argv, "ho:", longopts)) != -1) {
+    while ((c = tool_getopt("cgmerge", usage, argc, argv, "ho:", longopts)) != -1) {
         if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
             if (k > 0)
                 return k;
@@ -52,16 +52,14 @@ static int parse(int argc, char **argv, opts *o)
             o->in.mo.flags |= CGW_MERGE_KEEP_PARTS;
         } else if (c == O_COMPACT) {
             o->wo.flags |= CGW_COMPACT;
-        } else if (c != O_POS || tool_positions(optarg, &o->wo) < 0) {
-            if (c == O_POS)
-                fprintf(stderr, "cgmerge: bad positions '%s'\n", optarg);
-            return 3;
+        } else if (c != O_POS) {
+            return 3; /* said by tool_getopt() */
+        } else if (tool_positions(optarg, &o->wo) < 0) {
+            return 1 + tool_usage_error("cgmerge", usage, "bad positions '%s'", optarg);
         }
     }
-    if (optind == argc) {
-        fputs("cgmerge: no input\n", stderr);
-        return 3;
-    }
+    if (optind == argc)
+        return 1 + tool_usage_error("cgmerge", usage, "no input");
     return 0;
 }
 
@@ -86,11 +84,8 @@ int main(int argc, char **argv)
 {
     opts o = { { "cgmerge", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, { 0, 0, 0, NULL } };
     int rc = parse(argc, argv, &o);
-    if (rc != 0) {
-        if (rc == 3)
-            fputs(usage, stderr);
+    if (rc != 0)
         return rc - 1;
-    }
     tool_catch_sigbus("cgmerge");
     cgw_merger *m = cgw_merge_new(&o.in.mo);
     if (m == NULL || cgw_merge_error(m) != CGW_OK) {

@@ -96,7 +96,7 @@ typedef struct opts {
 static int parse(int argc, char **argv, opts *o)
 {
     int c, k;
-    while ((c = tool_getopt("cgrecode", argc, argv, "ho:", longopts)) != -1) {
+    while ((c = tool_getopt("cgrecode", usage, argc, argv, "ho:", longopts)) != -1) {
         if (c == O_COMPACT) {
             o->wo.flags |= CGW_COMPACT;
         } else if (c == O_JUMPS) {
@@ -109,9 +109,8 @@ static int parse(int argc, char **argv, opts *o)
                                         tool_option_name(longopts, c));
         } else if ((k = tool_inputs_option(&o->in, c, optarg)) > 0) {
             return k;
-        } else if (k < 0) { /* said by tool_getopt() */
-            fputs(usage, stderr);
-            return 3;
+        } else if (k < 0) {
+            return 3; /* said by tool_getopt() */
         }
     }
     if (optind == argc)

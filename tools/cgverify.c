@@ -24,28 +24,6 @@ static const char usage[] =
 
 static int strict, quiet, json, roundtrip;
 
-/* The length of the well-formed UTF-8 character s[0..n) starts with
- * (n > 0): 1 to 4.  0 when there is none: then *cut is the length of
- * the start of one that stops early (the next byte continues no
- * character, or s ends), 0 for a byte that starts none (stray,
- * overlong, a surrogate, past U+10FFFF). */
-static int utf8_char(const unsigned char *s, size_t n, size_t *cut)
-{
-    unsigned c = s[0];
-    int len = c < 0x80 ? 1 : c < 0xc2 ? 0 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : c < 0xf5 ? 4 : 0;
-    *cut = 0;
-    for (int i = 1; i < len; i++) {
-        if ((size_t)i == n || (s[i] & 0xc0) != 0x80) {
-            *cut = (size_t)i;
-            return 0;
-        }
-        if (i == 1 && ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-                       (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f)))
-            return 0;
-    }
-    return len;
-}
-
 /* s as a JSON string, always valid UTF-8: a byte that starts no
  * character, or the start of one that stops early, becomes one U+FFFD
  * (written \ufffd, as Unicode's "maximal subpart" practice says); but
@@ -58,7 +36,7 @@ static void add_json_text(tool_text *t, const char *s, int cut_ok)
     size_t n = strlen((const char *)u), cut;
     tool_add(t, "\"", 1);
     while (n > 0) {
-        size_t k = (size_t)utf8_char(u, n, &cut);
+        size_t k = cgw_utf8_char((const char *)u, n, &cut);
         if (k == 0) {
             if (!cut_ok || cut == 0)
                 tool_add(t, "\\ufffd", 6);
@@ -282,7 +260,7 @@ static const struct option longopts[] = {
 static int parse(int argc, char **argv)
 {
     int c;
-    while ((c = tool_getopt("cgverify", argc, argv, "hq", longopts)) != -1) {
+    while ((c = tool_getopt("cgverify", usage, argc, argv, "hq", longopts)) != -1) {
         switch (c) {
         case O_STRICT: strict = 1; break;
         case 'q': quiet = 1; break;
@@ -290,7 +268,7 @@ static int parse(int argc, char **argv)
         case O_ROUNDTRIP: roundtrip = 1; break;
         case 'h': case TOOL_O_HELP: return 1 + tool_info_option("cgverify", usage, "-h");
         case TOOL_O_VERSION: return 1 + tool_info_option("cgverify", usage, "--version");
-        default: fputs(usage, stderr); return 3; /* said by tool_getopt() */
+        default: return 3; /* said by tool_getopt() */
         }
     }
     if (optind == argc)

@@ -90,8 +90,8 @@ const char *tool_option_name(const struct option *longopts, int c)
     return "";
 }
 
-int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
-                const struct option *longopts)
+int tool_getopt(const char *tool, const char *usage, int argc, char **argv,
+                const char *shortopts, const struct option *longopts)
 {
     char so[64];
     size_t k = shortopts[0] == '-' || shortopts[0] == '+';
@@ -100,6 +100,7 @@ int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
     int c = getopt_long(argc, argv, so, longopts, NULL);
     if (c == '?' || c == ':') {
         say_bad_option(tool, c, argv);
+        fputs(usage, stderr);
         return '?';
     }
     return c;

@@ -39,11 +39,11 @@ int tool_size(const char *s, uint64_t *v);
 int tool_info_option(const char *tool, const char *usage, const char *a);
 
 /* getopt_long() for every tool: options may follow file names and "--"
- * ends them; a usage error is said as tool_usage_error() says it (and
- * '?' returned), never with getopt's own wording. */
+ * ends them; a bad option is said as tool_usage_error() says it, the
+ * usage too (and '?' returned), never with getopt's own wording. */
 struct option;
-int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
-                const struct option *longopts);
+int tool_getopt(const char *tool, const char *usage, int argc, char **argv,
+                const char *shortopts, const struct option *longopts);
 /* The long name of the option whose value is c in longopts ("" if none). */
 const char *tool_option_name(const struct option *longopts, int c);
 /* "TOOL: MESSAGE" and the usage on stderr: the wording of every usage

@@ -71,6 +71,12 @@ void cgwp_free(const cgw_allocator *alloc, void *block)
         alloc->free(alloc->ctx, block);
 }
 
+void cgwp_free_all(const cgw_allocator *alloc, void *const *blocks, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        cgwp_free(alloc, blocks[i]);
+}
+
 char *cgwp_strdup(const cgw_allocator *alloc, const char *str)
 {
     size_t size = strlen(str) + 1;

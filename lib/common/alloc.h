@@ -25,6 +25,8 @@ void *cgwp_new_handle(int options_ok, const cgw_allocator *given, size_t size,
 void *cgwp_alloc(const cgw_allocator *alloc, size_t size);
 void *cgwp_realloc(const cgw_allocator *alloc, void *block, size_t size);
 void cgwp_free(const cgw_allocator *alloc, void *block);
+/* cgwp_free() of each of blocks[0..count) (a handle's arrays at its end). */
+void cgwp_free_all(const cgw_allocator *alloc, void *const *blocks, size_t count);
 char *cgwp_strdup(const cgw_allocator *alloc, const char *str);
 
 #endif /* CGW_COMMON_ALLOC_H */

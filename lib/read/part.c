@@ -165,14 +165,8 @@ void cgwr_part_end(cgw_reader *r)
 void cgwr_part_free(cgw_reader *r)
 {
     cgwr_part *pt = &r->part;
-    cgwp_free(&r->alloc, pt->descs);
-    cgwp_free(&r->alloc, pt->events);
-    cgwp_free(&r->alloc, pt->derived);
-    cgwp_free(&r->alloc, pt->summary);
-    cgwp_free(&r->alloc, pt->totals_line);
-    cgwp_free(&r->alloc, pt->totals);
-    cgwp_free(&r->alloc, pt->scratch);
-    cgwp_free(&r->alloc, r->block_start);
-    for (int i = 0; i < 3; i++)
-        cgwp_free(&r->alloc, r->costs[i]);
+    void *blocks[] = { pt->descs, pt->events, pt->derived, pt->summary, pt->totals_line,
+                       pt->totals, pt->scratch, r->block_start, r->costs[0], r->costs[1],
+                       r->costs[2] };
+    cgwp_free_all(&r->alloc, blocks, sizeof blocks / sizeof *blocks);
 }

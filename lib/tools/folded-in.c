@@ -40,20 +40,12 @@ static const char *bad_byte(const char *cursor, const char *end)
 {
     while (cursor < end) {
         unsigned char byte = (unsigned char)*cursor;
-        size_t len = byte < 0x80 ? 1 : (byte >> 5) == 6 ? 2 : (byte >> 4) == 14 ? 3 :
-                     (byte >> 3) == 30 ? 4 : 0;
-        if (byte < 0x20 || byte == 0x7f || len == 0 || (size_t)(end - cursor) < len ||
-            (len == 2 && byte < 0xc2) || (len == 4 && byte > 0xf4))
+        if (byte < 0x20 || byte == 0x7f)
             return cursor;
-        for (size_t i = 1; i < len; i++)
-            if (((unsigned char)cursor[i] >> 6) != 2)
-                return cursor;
-        if ((len == 3 && byte == 0xe0 && (unsigned char)cursor[1] < 0xa0) ||
-            (len == 4 && byte == 0xf0 && (unsigned char)cursor[1] < 0x90) ||
-            (len == 4 && byte == 0xf4 && (unsigned char)cursor[1] > 0x8f) ||
-            (len == 3 && byte == 0xed && (unsigned char)cursor[1] > 0x9f))
+        size_t step = byte < 0x80 ? 1 : cgw_utf8_char(cursor, (size_t)(end - cursor), NULL);
+        if (step == 0)
             return cursor;
-        cursor += len;
+        cursor += step;
     }
     return NULL;
 }
@@ -183,7 +175,7 @@ static cgw_status line(cgw_stacks *s, unsigned ev, const place *at, const char *
     for (const char *cursor = begin; cursor < digits; nframes++) {
         const char *semi = memchr(cursor, ';', (size_t)(digits - cursor));
         const char *end = semi != NULL ? semi : digits;
-        if (cgwc_grow(&s->a, &s->frames, &s->capframes, nframes + 1, sizeof *s->frames) < 0)
+        if (cgwu_grow(&s->a, &s->frames, &s->capframes, nframes + 1, sizeof *s->frames) < 0)
             return cgwc_stacks_fail(s, CGW_ENOMEM, "%s:%llu: out of memory for %zu frames",
                                     at->name, (unsigned long long)at->line, nframes + 1);
         cgw_status st = frame(s, at, cursor, end, &s->frames[nframes]);

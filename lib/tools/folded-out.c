@@ -55,10 +55,10 @@ typedef struct folded_out {
     out_fn *fns;
     uint64_t *self;
     size_t nfns, capfns, capself;
-    cgwc_index fn_ix;
+    cgwu_index fn_ix;
     out_edge *edges;
     size_t nedges, capedges;
-    cgwc_index edge_ix;
+    cgwu_index edge_ix;
     uint32_t *in_at, *in_edges; /* callers of fn f: in_edges[in_at[f], in_at[f+1]) */
     uint64_t *root; /* what each function's inclusive cost has beyond its calls */
     uint32_t *comp; /* strongly connected components: calls inside one recurse */
@@ -101,13 +101,13 @@ static cgw_status function(folded_out *o, const char *obj, const char *file,
                            const char *name, uint32_t *id)
 {
     out_fn key = { obj, file, name };
-    uint64_t hash = cgwc_hash(CGWC_HASH0, &key, sizeof key);
+    uint64_t hash = cgwu_hash(CGWU_HASH0, &key, sizeof key);
     size_t slot;
-    if (cgwc_index_find(&o->fn_ix, hash, fn_eq, o, &key, id, &slot))
+    if (cgwu_index_find(&o->fn_ix, hash, fn_eq, o, &key, id, &slot))
         return CGW_OK;
-    if (cgwc_grow(o->a, &o->fns, &o->capfns, o->nfns + 1, sizeof *o->fns) < 0 ||
-        cgwc_grow(o->a, &o->self, &o->capself, o->nfns + 1, sizeof *o->self) < 0 ||
-        cgwc_index_put(&o->fn_ix, o->a, slot, hash, (uint32_t)o->nfns) < 0)
+    if (cgwu_grow(o->a, &o->fns, &o->capfns, o->nfns + 1, sizeof *o->fns) < 0 ||
+        cgwu_grow(o->a, &o->self, &o->capself, o->nfns + 1, sizeof *o->self) < 0 ||
+        cgwu_index_put(&o->fn_ix, o->a, slot, hash, (uint32_t)o->nfns) < 0)
         return no_memory(o);
     o->fns[o->nfns] = key;
     o->self[o->nfns] = 0;
@@ -132,14 +132,14 @@ static cgw_status add(folded_out *o, uint64_t *sum, uint64_t value)
 static cgw_status edge(folded_out *o, uint32_t caller, uint32_t callee, uint64_t incl)
 {
     out_edge key = { caller, callee, 0 };
-    uint64_t hash = cgwc_hash(CGWC_HASH0, &key, 2 * sizeof key.caller);
+    uint64_t hash = cgwu_hash(CGWU_HASH0, &key, 2 * sizeof key.caller);
     uint32_t entry;
     size_t slot;
     if (caller == callee) /* recursion adds no stack */
         return CGW_OK;
-    if (!cgwc_index_find(&o->edge_ix, hash, edge_eq, o, &key, &entry, &slot)) {
-        if (cgwc_grow(o->a, &o->edges, &o->capedges, o->nedges + 1, sizeof *o->edges) < 0 ||
-            cgwc_index_put(&o->edge_ix, o->a, slot, hash, (uint32_t)o->nedges) < 0)
+    if (!cgwu_index_find(&o->edge_ix, hash, edge_eq, o, &key, &entry, &slot)) {
+        if (cgwu_grow(o->a, &o->edges, &o->capedges, o->nedges + 1, sizeof *o->edges) < 0 ||
+            cgwu_index_put(&o->edge_ix, o->a, slot, hash, (uint32_t)o->nedges) < 0)
             return no_memory(o);
         entry = (uint32_t)o->nedges++;
         o->edges[entry] = key;
@@ -211,13 +211,13 @@ static void root_weights(folded_out *o)
  * (found on the callers' graph, whose components are the same). */
 static cgw_status recursion(folded_out *o)
 {
-    uint32_t *callers = o->a->malloc(o->a->ctx, (o->nedges + 1) * sizeof *callers);
+    uint32_t *callers = cgwu_alloc(o->a, (o->nedges + 1) * sizeof *callers);
     if (callers == NULL)
         return no_memory(o);
     for (size_t i = 0; i < o->nedges; i++)
         callers[i] = o->edges[o->in_edges[i]].caller;
     int rc = cgwc_scc(o->a, o->nfns, o->in_at, callers, o->comp);
-    o->a->free(o->a->ctx, callers);
+    cgwu_free(o->a, callers);
     if (rc < 0)
         return no_memory(o);
     root_weights(o);
@@ -228,10 +228,10 @@ static cgw_status recursion(folded_out *o)
 static cgw_status index_callers(folded_out *o)
 {
     size_t count = o->nfns;
-    o->in_at = o->a->malloc(o->a->ctx, (count + 1) * sizeof *o->in_at);
-    o->in_edges = o->a->malloc(o->a->ctx, (o->nedges + 1) * sizeof *o->in_edges);
-    o->root = o->a->malloc(o->a->ctx, (2 * count + 1) * sizeof *o->root);
-    o->comp = o->a->malloc(o->a->ctx, (count + 1) * sizeof *o->comp);
+    o->in_at = cgwu_alloc(o->a, (count + 1) * sizeof *o->in_at);
+    o->in_edges = cgwu_alloc(o->a, (o->nedges + 1) * sizeof *o->in_edges);
+    o->root = cgwu_alloc(o->a, (2 * count + 1) * sizeof *o->root);
+    o->comp = cgwu_alloc(o->a, (count + 1) * sizeof *o->comp);
     if (o->in_at == NULL || o->in_edges == NULL || o->root == NULL ||
         o->comp == NULL)
         return no_memory(o);
@@ -254,7 +254,7 @@ static cgw_status index_callers(folded_out *o)
 
 static int put(folded_out *o, const char *bytes, size_t len)
 {
-    if (cgwc_grow(o->a, &o->line, &o->capline, o->linelen + len + 1, 1) < 0)
+    if (cgwu_grow(o->a, &o->line, &o->capline, o->linelen + len + 1, 1) < 0)
         return -1;
     memcpy(o->line + o->linelen, bytes, len);
     o->linelen += len;
@@ -299,7 +299,7 @@ static cgw_status emit(folded_out *o, uint64_t amount)
 
 static cgw_status add_share(folded_out *o, uint32_t caller, uint64_t weight)
 {
-    if (cgwc_grow(o->a, &o->shares, &o->capshares, o->nshares + 1, sizeof *o->shares) < 0)
+    if (cgwu_grow(o->a, &o->shares, &o->capshares, o->nshares + 1, sizeof *o->shares) < 0)
         return no_memory(o);
     o->shares[o->nshares].caller = caller;
     o->shares[o->nshares++].amount = weight; /* the share, once split */
@@ -346,7 +346,7 @@ static cgw_status expand(folded_out *o, out_frame *top)
 
 static cgw_status push(folded_out *o, uint32_t fn, uint64_t amount)
 {
-    if (cgwc_grow(o->a, &o->frames, &o->capframes, o->depth + 1, sizeof *o->frames) < 0)
+    if (cgwu_grow(o->a, &o->frames, &o->capframes, o->depth + 1, sizeof *o->frames) < 0)
         return no_memory(o);
     out_frame frame = { fn, amount, 0, 0, 0, 0 };
     o->frames[o->depth++] = frame;
@@ -383,11 +383,9 @@ static void release(folded_out *o)
 {
     void *blocks[] = { o->fns, o->self, o->edges, o->in_at, o->in_edges, o->root, o->comp,
                        o->frames, o->shares, o->line };
-    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
-        if (blocks[i] != NULL)
-            o->a->free(o->a->ctx, blocks[i]);
-    cgwc_index_free(&o->fn_ix, o->a);
-    cgwc_index_free(&o->edge_ix, o->a);
+    cgwu_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
+    cgwu_index_free(&o->fn_ix, o->a);
+    cgwu_index_free(&o->edge_ix, o->a);
 }
 
 cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn, void *ctx,
@@ -395,7 +393,7 @@ cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn, v
 {
     folded_out o;
     memset(&o, 0, sizeof o);
-    o.a = cgwc_libc();
+    o.a = cgwu_libc();
     o.msg = msg;
     o.msglen = len;
     o.write = fn;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* merge-table.c - the merger's memory: its allocator, the first error,
- * interned names and the word-keyed tables that hold the sums. */
+/* merge-table.c - the merger's memory: its allocator (util.h's, with the
+ * first error recorded), interned names and the word-keyed tables that
+ * hold the sums (entries found through util.h's hash index). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 
 void *cgwm_alloc(cgw_merger *m, size_t len)
 {
-    void *ptr = m->a.malloc(m->a.ctx, len ? len : 1);
+    void *ptr = cgwu_alloc(&m->a, len);
     if (ptr == NULL)
         cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", len);
     return ptr;
@@ -17,8 +18,7 @@ void *cgwm_alloc(cgw_merger *m, size_t len)
 
 void *cgwm_grow(cgw_merger *m, void *ptr, size_t len)
 {
-    void *grown = ptr ? m->a.realloc(m->a.ctx, ptr, len ? len : 1)
-                      : m->a.malloc(m->a.ctx, len ? len : 1);
+    void *grown = cgwu_realloc(&m->a, ptr, len);
     if (grown == NULL)
         cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", len);
     return grown;
@@ -26,8 +26,7 @@ void *cgwm_grow(cgw_merger *m, void *ptr, size_t len)
 
 void cgwm_free(cgw_merger *m, void *ptr)
 {
-    if (ptr != NULL)
-        m->a.free(m->a.ctx, ptr);
+    cgwu_free(&m->a, ptr);
 }
 
 cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char *fmt, ...)
@@ -42,51 +41,6 @@ cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char 
         vsnprintf(m->msg + k, sizeof m->msg - (size_t)k, fmt, ap);
     va_end(ap);
     return st;
-}
-
-/* ---------------------------------------------------------------- hashing */
-
-static uint64_t mix(uint64_t hash, uint64_t word)
-{
-    hash ^= word + 0x9e3779b97f4a7c15u + (hash << 6) + (hash >> 2);
-    return hash * 0xbf58476d1ce4e5b9u;
-}
-
-static uint64_t hash_words(const uint64_t *words, size_t count)
-{
-    uint64_t hash = 0x243f6a8885a308d3u;
-    for (size_t i = 0; i < count; i++)
-        hash = mix(hash, words[i]);
-    return hash ^ (hash >> 29);
-}
-
-static uint64_t hash_bytes(const char *bytes, size_t len)
-{
-    uint64_t hash = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < len; i++)
-        hash = (hash ^ (unsigned char)bytes[i]) * 0x100000001b3u;
-    return hash ^ (hash >> 32);
-}
-
-/* A slot array twice as large, filled again from hashes of entries. */
-static int rehash(cgw_merger *m, uint32_t **slots, size_t *nslots, size_t count,
-                  uint64_t (*hash)(const void *ctx, size_t i), const void *ctx)
-{
-    size_t ns = *nslots ? *nslots * 2 : 64;
-    uint32_t *fresh = cgwm_alloc(m, ns * sizeof *fresh);
-    if (fresh == NULL)
-        return -1;
-    memset(fresh, 0, ns * sizeof *fresh);
-    for (size_t i = 0; i < count; i++) {
-        size_t j = (size_t)hash(ctx, i) & (ns - 1);
-        while (fresh[j] != 0)
-            j = (j + 1) & (ns - 1);
-        fresh[j] = (uint32_t)(i + 1);
-    }
-    cgwm_free(m, *slots);
-    *slots = fresh;
-    *nslots = ns;
-    return 0;
 }
 
 /* ----------------------------------------------------------------- tables */
@@ -105,56 +59,59 @@ void cgwm_table_free(cgw_merger *m, mtable *tab)
 {
     cgwm_free(m, tab->keys);
     cgwm_free(m, tab->vals);
-    cgwm_free(m, tab->slots);
+    cgwu_index_free(&tab->ix, &m->a);
     memset(tab, 0, sizeof *tab);
 }
 
-static uint64_t entry_hash(const void *ctx, size_t i)
+static int key_eq(const void *ctx, uint32_t entry, const void *key)
 {
     const mtable *tab = ctx;
-    return hash_words(cgwm_key(tab, i), tab->kw);
+    return !memcmp(cgwm_key(tab, entry), key, tab->kw * sizeof(uint64_t));
 }
 
+/* Room for one more entry. */
 static int table_room(cgw_merger *m, mtable *tab)
 {
-    if (tab->n == tab->cap) {
-        if (tab->cap >= UINT32_MAX / 2) {
-            cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "more than 2^31 entries in a table");
-            return -1;
-        }
-        size_t cap = tab->cap ? tab->cap * 2 : 64;
-        uint64_t *keys = cgwm_grow(m, tab->keys, cap * tab->kw * sizeof *keys);
-        if (keys == NULL)
-            return -1;
-        tab->keys = keys;
-        uint64_t *vals = cgwm_grow(m, tab->vals, cap * (tab->nv ? tab->nv : 1) * sizeof *vals);
-        if (vals == NULL)
-            return -1;
-        tab->vals = vals;
-        tab->cap = cap;
+    if (tab->n < tab->cap)
+        return 0;
+    if (tab->cap >= UINT32_MAX / 2) {
+        cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "more than 2^31 entries in a table");
+        return -1;
     }
-    if ((tab->n + 1) * 2 > tab->nslots)
-        return rehash(m, &tab->slots, &tab->nslots, tab->n, entry_hash, tab);
+    size_t cap = tab->cap ? tab->cap * 2 : 64;
+    uint64_t *keys = cgwm_grow(m, tab->keys, cap * tab->kw * sizeof *keys);
+    if (keys == NULL)
+        return -1;
+    tab->keys = keys;
+    uint64_t *vals = cgwm_grow(m, tab->vals, cap * (tab->nv ? tab->nv : 1) * sizeof *vals);
+    if (vals == NULL)
+        return -1;
+    tab->vals = vals;
+    tab->cap = cap;
     return 0;
+}
+
+static void no_memory(cgw_merger *m)
+{
+    cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for a hash index");
 }
 
 long cgwm_table_get(cgw_merger *m, mtable *tab, const uint64_t *key)
 {
-    if (tab->nslots) {
-        size_t j = (size_t)hash_words(key, tab->kw) & (tab->nslots - 1);
-        for (; tab->slots[j] != 0; j = (j + 1) & (tab->nslots - 1))
-            if (!memcmp(cgwm_key(tab, tab->slots[j] - 1), key, tab->kw * sizeof *key))
-                return (long)tab->slots[j] - 1;
-    }
+    uint64_t hash = cgwu_hash_words(key, tab->kw);
+    uint32_t found;
+    size_t slot;
+    if (cgwu_index_find(&tab->ix, hash, key_eq, tab, key, &found, &slot))
+        return (long)found;
     if (table_room(m, tab) < 0)
         return -1;
+    if (cgwu_index_put(&tab->ix, &m->a, slot, hash, (uint32_t)tab->n) < 0) {
+        no_memory(m);
+        return -1;
+    }
     size_t i = tab->n++;
     memcpy(cgwm_key(tab, i), key, tab->kw * sizeof *key);
     memset(cgwm_val(tab, i), 0, tab->nv * sizeof(uint64_t));
-    size_t j = (size_t)hash_words(key, tab->kw) & (tab->nslots - 1);
-    while (tab->slots[j] != 0)
-        j = (j + 1) & (tab->nslots - 1);
-    tab->slots[j] = (uint32_t)(i + 1);
     return (long)i;
 }
 
@@ -178,25 +135,28 @@ int cgwm_table_events(cgw_merger *m, mtable *tab, size_t nev)
 
 /* ------------------------------------------------------------------ names */
 
-static uint64_t name_hash(const void *ctx, size_t i)
+/* A name to look up: bytes, not a C string. */
+typedef struct name_key {
+    const char *str;
+    size_t len;
+} name_key;
+
+static int name_eq(const void *ctx, uint32_t entry, const void *key)
 {
-    const mnames *nm = ctx;
-    /* entry i of the slots is id i + 1 */
-    return hash_bytes(nm->s[i + 1], strlen(nm->s[i + 1]));
+    const char *have = ((const mnames *)ctx)->s[entry];
+    const name_key *want = key;
+    return !strncmp(have, want->str, want->len) && have[want->len] == '\0';
 }
 
 uint32_t cgwm_intern(cgw_merger *m, const char *str, size_t len)
 {
     mnames *nm = &m->names;
-    uint64_t hash = hash_bytes(str, len);
-    if (nm->nslots) {
-        for (size_t j = (size_t)hash & (nm->nslots - 1); nm->slots[j] != 0;
-             j = (j + 1) & (nm->nslots - 1)) {
-            const char *have = nm->s[nm->slots[j]];
-            if (!strncmp(have, str, len) && have[len] == '\0')
-                return nm->slots[j];
-        }
-    }
+    name_key key = { str, len };
+    uint64_t hash = cgwu_hash(CGWU_HASH0, str, len);
+    uint32_t id;
+    size_t slot;
+    if (cgwu_index_find(&nm->ix, hash, name_eq, nm, &key, &id, &slot))
+        return id;
     if (nm->n + 2 > nm->cap) {
         size_t cap = nm->cap ? nm->cap * 2 : 64;
         char **names = cgwm_grow(m, nm->s, cap * sizeof *names);
@@ -207,20 +167,18 @@ uint32_t cgwm_intern(cgw_merger *m, const char *str, size_t len)
         if (nm->n == 0)
             nm->s[nm->n++] = NULL; /* id 0 */
     }
-    if (nm->n * 2 > nm->nslots &&
-        rehash(m, &nm->slots, &nm->nslots, nm->n - 1, name_hash, nm) < 0)
-        return 0;
     char *copy = cgwm_alloc(m, len + 1);
     if (copy == NULL)
         return 0;
+    if (cgwu_index_put(&nm->ix, &m->a, slot, hash, (uint32_t)nm->n) < 0) {
+        cgwm_free(m, copy);
+        no_memory(m);
+        return 0;
+    }
     memcpy(copy, str, len);
     copy[len] = '\0';
-    uint32_t id = (uint32_t)nm->n++;
+    id = (uint32_t)nm->n++;
     nm->s[id] = copy;
-    size_t j = (size_t)hash & (nm->nslots - 1);
-    while (nm->slots[j] != 0)
-        j = (j + 1) & (nm->nslots - 1);
-    nm->slots[j] = id;
     return id;
 }
 
@@ -229,7 +187,7 @@ void cgwm_names_free(cgw_merger *m)
     for (size_t i = 1; i < m->names.n; i++)
         cgwm_free(m, m->names.s[i]);
     cgwm_free(m, m->names.s);
-    cgwm_free(m, m->names.slots);
+    cgwu_index_free(&m->names.ix, &m->a);
     memset(&m->names, 0, sizeof m->names);
 }
 

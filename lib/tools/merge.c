@@ -9,14 +9,10 @@
 
 #include "merge.h"
 
-static void *std_malloc(void *ctx, size_t len) { (void)ctx; return malloc(len); }
-static void *std_realloc(void *ctx, void *ptr, size_t len) { (void)ctx; return realloc(ptr, len); }
-static void std_free(void *ctx, void *ptr) { (void)ctx; free(ptr); }
-
 cgw_merger *cgw_merge_new(const cgw_merge_options *opts)
 {
-    static const cgw_allocator std = { std_malloc, std_realloc, std_free, NULL };
-    const cgw_allocator *alloc = opts != NULL && opts->allocator != NULL ? opts->allocator : &std;
+    const cgw_allocator *alloc =
+        opts != NULL && opts->allocator != NULL ? opts->allocator : cgwu_libc();
     if (alloc->malloc == NULL || alloc->realloc == NULL || alloc->free == NULL) {
         errno = EINVAL;
         return NULL;
@@ -59,7 +55,7 @@ void cgw_merge_free(cgw_merger *m)
     cgwm_free(m, m->ev_name);
     cgwm_free(m, m->ev_long);
     cgwm_free(m, m->der);
-    m->a.free(m->a.ctx, m);
+    cgwu_free(&m->a, m);
 }
 
 cgw_status cgw_merge_error(const cgw_merger *m)

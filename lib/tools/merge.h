@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "cgw.h"
+#include "util.h"
 
 /* An open-addressing table of entries: kw key words, then nv value words
  * (head fixed ones, such as a call count, then one per event).  Entries
@@ -19,16 +20,14 @@ typedef struct mtable {
     size_t n, cap;
     uint64_t *keys;    /* cap * kw */
     uint64_t *vals;    /* cap * nv */
-    uint32_t *slots;   /* entry + 1, 0 empty */
-    size_t nslots;     /* a power of two */
+    cgwu_index ix;     /* over the keys */
 } mtable;
 
 /* Interned names: id 0 is "no name" (NULL), then 1, 2, ... */
 typedef struct mnames {
     char **s;
     size_t n, cap;
-    uint32_t *slots;
-    size_t nslots;
+    cgwu_index ix;     /* entry numbers are ids */
 } mnames;
 
 /* Key words of the body tables.  Positions go in fixed slots (instr,

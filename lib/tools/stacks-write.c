@@ -38,7 +38,7 @@ static const char *name_of(const cgw_stacks *s, uint32_t id, const char *none)
 static int take(cgw_stacks *s, uint32_t id)
 {
     size_t old = s->captaken;
-    if (cgwc_grow(&s->a, &s->taken, &s->captaken, (size_t)id + 1, 1) < 0)
+    if (cgwu_grow(&s->a, &s->taken, &s->captaken, (size_t)id + 1, 1) < 0)
         return -1;
     memset(s->taken + old, 0, s->captaken - old);
     int was = s->taken[id];
@@ -68,11 +68,10 @@ static cgw_status qualify(cgw_stacks *s, uint32_t func, char *buf, size_t cap)
 static cgw_status show_names(cgw_stacks *s)
 {
     size_t nstrs = s->nstrs, longest = 0;
-    uint32_t *uses = s->a.malloc(s->a.ctx, (nstrs + 1) * sizeof *uses);
-    s->shown = s->a.malloc(s->a.ctx, (s->nfns + 1) * sizeof *s->shown);
+    uint32_t *uses = cgwu_alloc(&s->a, (nstrs + 1) * sizeof *uses);
+    s->shown = cgwu_alloc(&s->a, (s->nfns + 1) * sizeof *s->shown);
     if (uses == NULL || s->shown == NULL) {
-        if (uses != NULL)
-            s->a.free(s->a.ctx, uses);
+        cgwu_free(&s->a, uses);
         return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
     }
     memset(uses, 0, nstrs * sizeof *uses);
@@ -87,16 +86,16 @@ static cgw_status show_names(cgw_stacks *s)
             take(s, (s->shown[func] = fn->name)) < 0)
             longest = SIZE_MAX;
     }
-    s->a.free(s->a.ctx, uses);
+    cgwu_free(&s->a, uses);
     size_t cap = longest < SIZE_MAX / 4 - 64 ? 3 * longest + 64 : 0;
-    char *buf = cap ? s->a.malloc(s->a.ctx, cap) : NULL;
+    char *buf = cap ? cgwu_alloc(&s->a, cap) : NULL;
     if (buf == NULL)
         return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
     cgw_status st = CGW_OK;
     for (size_t func = 0; func < s->nfns && st == CGW_OK; func++)
         if (s->shown[func] == CGWC_NONE)
             st = qualify(s, (uint32_t)func, buf, cap);
-    s->a.free(s->a.ctx, buf);
+    cgwu_free(&s->a, buf);
     return st;
 }
 
@@ -163,7 +162,7 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
         return cgw_set_error(w, s->err, CALL, "%s", s->msg);
     if (s->ncells > 1)
         qsort(s->cells, s->ncells, sizeof *s->cells, cmp_cells);
-    cgwc_index_free(&s->cell_ix, &s->a); /* the cells moved */
+    cgwu_index_free(&s->cell_ix, &s->a); /* the cells moved */
     s->sorted = 1;
     int objects = 0;
     for (size_t i = 0; i < s->nfns && !objects; i++)

@@ -19,19 +19,13 @@
 cgw_stacks *cgw_stacks_new(const cgw_allocator *alloc)
 {
     if (alloc == NULL)
-        alloc = cgwc_libc();
-    cgw_stacks *s = alloc->malloc(alloc->ctx, sizeof *s);
+        alloc = cgwu_libc();
+    cgw_stacks *s = cgwu_alloc(alloc, sizeof *s);
     if (s == NULL)
         return NULL;
     memset(s, 0, sizeof *s);
     s->a = *alloc;
     return s;
-}
-
-static void release(const cgw_allocator *alloc, void *block)
-{
-    if (block != NULL)
-        alloc->free(alloc->ctx, block);
 }
 
 void cgw_stacks_free(cgw_stacks *s)
@@ -40,15 +34,14 @@ void cgw_stacks_free(cgw_stacks *s)
         return;
     const cgw_allocator *alloc = &s->a;
     for (size_t i = 0; i < s->nchunks; i++)
-        release(alloc, s->chunks[i]);
+        cgwu_free(alloc, s->chunks[i]);
     void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->seen, s->shown, s->taken,
                        s->frames };
-    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
-        release(alloc, blocks[i]);
-    cgwc_index_free(&s->str_ix, alloc);
-    cgwc_index_free(&s->fn_ix, alloc);
-    cgwc_index_free(&s->cell_ix, alloc);
-    alloc->free(alloc->ctx, s);
+    cgwu_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
+    cgwu_index_free(&s->str_ix, alloc);
+    cgwu_index_free(&s->fn_ix, alloc);
+    cgwu_index_free(&s->cell_ix, alloc);
+    cgwu_free(alloc, s);
 }
 
 const char *cgw_stacks_errmsg(const cgw_stacks *s)
@@ -82,8 +75,8 @@ static char *arena(cgw_stacks *s, size_t len)
     if (len > s->left) {
         size_t size = len > CHUNK_SIZE ? len : CHUNK_SIZE;
         char *chunk;
-        if (cgwc_grow(&s->a, &s->chunks, &s->capchunks, s->nchunks + 1, sizeof *s->chunks) < 0 ||
-            (chunk = s->a.malloc(s->a.ctx, size)) == NULL)
+        if (cgwu_grow(&s->a, &s->chunks, &s->capchunks, s->nchunks + 1, sizeof *s->chunks) < 0 ||
+            (chunk = cgwu_alloc(&s->a, size)) == NULL)
             return NULL;
         s->chunks[s->nchunks++] = chunk;
         s->at = chunk;
@@ -108,14 +101,14 @@ cgw_status cgwc_stacks_name(cgw_stacks *s, const char *bytes, size_t len, uint32
         return CGW_OK;
     }
     cgwc_str key = { bytes, len };
-    uint64_t hash = cgwc_hash(CGWC_HASH0, bytes, len);
+    uint64_t hash = cgwu_hash(CGWU_HASH0, bytes, len);
     size_t slot;
-    if (cgwc_index_find(&s->str_ix, hash, str_eq, s, &key, id, &slot))
+    if (cgwu_index_find(&s->str_ix, hash, str_eq, s, &key, id, &slot))
         return CGW_OK;
     char *copy;
-    if (cgwc_grow(&s->a, &s->strs, &s->capstrs, s->nstrs + 1, sizeof *s->strs) < 0 ||
+    if (cgwu_grow(&s->a, &s->strs, &s->capstrs, s->nstrs + 1, sizeof *s->strs) < 0 ||
         (copy = arena(s, len + 1)) == NULL ||
-        cgwc_index_put(&s->str_ix, &s->a, slot, hash, (uint32_t)s->nstrs) < 0)
+        cgwu_index_put(&s->str_ix, &s->a, slot, hash, (uint32_t)s->nstrs) < 0)
         return no_memory(s);
     memcpy(copy, bytes, len);
     copy[len] = '\0';
@@ -135,13 +128,13 @@ cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint
                                 uint32_t *id)
 {
     cgwc_fn key = { obj, file, name };
-    uint64_t hash = cgwc_hash(CGWC_HASH0, &key, sizeof key);
+    uint64_t hash = cgwu_hash(CGWU_HASH0, &key, sizeof key);
     size_t slot;
-    if (cgwc_index_find(&s->fn_ix, hash, fn_eq, s, &key, id, &slot))
+    if (cgwu_index_find(&s->fn_ix, hash, fn_eq, s, &key, id, &slot))
         return CGW_OK;
-    if (cgwc_grow(&s->a, &s->fns, &s->capfns, s->nfns + 1, sizeof *s->fns) < 0 ||
-        cgwc_grow(&s->a, &s->seen, &s->capseen, s->nfns + 1, sizeof *s->seen) < 0 ||
-        cgwc_index_put(&s->fn_ix, &s->a, slot, hash, (uint32_t)s->nfns) < 0)
+    if (cgwu_grow(&s->a, &s->fns, &s->capfns, s->nfns + 1, sizeof *s->fns) < 0 ||
+        cgwu_grow(&s->a, &s->seen, &s->capseen, s->nfns + 1, sizeof *s->seen) < 0 ||
+        cgwu_index_put(&s->fn_ix, &s->a, slot, hash, (uint32_t)s->nfns) < 0)
         return no_memory(s);
     s->fns[s->nfns] = key;
     s->seen[s->nfns].stamp = 0;
@@ -200,13 +193,13 @@ static int cell_eq(const void *ctx, uint32_t entry, const void *key)
 /* Add value (and one stack) to the cell of (fn, callee, line, ev). */
 static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value)
 {
-    uint64_t hash = cgwc_hash(CGWC_HASH0, &key->fn, 3 * sizeof key->fn);
-    hash = cgwc_hash(hash, &key->line, sizeof key->line);
+    uint64_t hash = cgwu_hash(CGWU_HASH0, &key->fn, 3 * sizeof key->fn);
+    hash = cgwu_hash(hash, &key->line, sizeof key->line);
     uint32_t entry;
     size_t slot;
-    if (!cgwc_index_find(&s->cell_ix, hash, cell_eq, s, key, &entry, &slot)) {
-        if (cgwc_grow(&s->a, &s->cells, &s->capcells, s->ncells + 1, sizeof *s->cells) < 0 ||
-            cgwc_index_put(&s->cell_ix, &s->a, slot, hash, (uint32_t)s->ncells) < 0)
+    if (!cgwu_index_find(&s->cell_ix, hash, cell_eq, s, key, &entry, &slot)) {
+        if (cgwu_grow(&s->a, &s->cells, &s->capcells, s->ncells + 1, sizeof *s->cells) < 0 ||
+            cgwu_index_put(&s->cell_ix, &s->a, slot, hash, (uint32_t)s->ncells) < 0)
             return no_memory(s);
         entry = (uint32_t)s->ncells++;
         s->cells[entry] = *key;

@@ -53,13 +53,13 @@ struct cgw_stacks {
     char *at;
     cgwc_str *strs;
     size_t nstrs, capstrs;
-    cgwc_index str_ix;
+    cgwu_index str_ix;
     cgwc_fn *fns;
     size_t nfns, capfns;
-    cgwc_index fn_ix;
+    cgwu_index fn_ix;
     cgwc_cell *cells;
     size_t ncells, capcells;
-    cgwc_index cell_ix;
+    cgwu_index cell_ix;
     cgwc_seen *seen; /* one a function */
     size_t capseen;
     const char *events[CGWC_MAX_EVENTS];

@@ -32,11 +32,7 @@ static int fd_write(void *ctx, const char *buf, size_t len)
 
 cgw_writer *cgw_open_fd(int fd, const cgw_options *opts)
 {
-    if (fd < 0) {
-        errno = EINVAL;
-        return NULL;
-    }
-    cgw_writer *w = cgwp_new(opts);
+    cgw_writer *w = cgwp_new(fd >= 0, opts);
     if (w != NULL)
         cgwp_bind_sink(w, fd_write, NULL, (void *)(intptr_t)fd);
     return w;

@@ -70,16 +70,10 @@ cgw_writer *cgw_open_memory(char **bufp, size_t *lenp, const cgw_options *opts)
     }
     *bufp = NULL;
     *lenp = 0;
-    cgw_writer *w = cgwp_new(opts);
-    if (w == NULL)
+    cgw_writer *w;
+    struct memory *mem = cgwp_new_sink(1, opts, sizeof *mem, &w);
+    if (mem == NULL)
         return NULL;
-    struct memory *mem = cgwp_alloc(&w->alloc, sizeof *mem);
-    if (mem == NULL) {
-        cgwp_destroy(w);
-        errno = ENOMEM;
-        return NULL;
-    }
-    memset(mem, 0, sizeof *mem);
     mem->w = w;
     mem->bufp = bufp;
     mem->lenp = lenp;

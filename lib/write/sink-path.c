@@ -201,24 +201,16 @@ static int open_sink(cgw_writer *w, struct path *p, const char *path)
 
 cgw_writer *cgw_open_path(const char *path, const cgw_options *opts)
 {
-    if (path == NULL || path[0] == '\0') {
-        errno = EINVAL;
+    cgw_writer *w;
+    struct path *p = cgwp_new_sink(path != NULL && path[0] != '\0', opts, sizeof *p, &w);
+    if (p == NULL)
         return NULL;
-    }
-    cgw_writer *w = cgwp_new(opts);
-    if (w == NULL)
-        return NULL;
-    struct path *p = cgwp_alloc(&w->alloc, sizeof *p);
-    if (p != NULL) {
-        memset(p, 0, sizeof *p);
-        p->dir_fd = -1;
-        errno = ENOMEM;
-        p->fd = open_sink(w, p, path);
-    }
-    if (p == NULL || p->fd < 0) {
-        int e = p != NULL ? errno : ENOMEM;
-        if (p != NULL)
-            free_path(w, p);
+    p->dir_fd = -1;
+    errno = ENOMEM;
+    p->fd = open_sink(w, p, path);
+    if (p->fd < 0) {
+        int e = errno;
+        free_path(w, p);
         cgwp_destroy(w);
         errno = e;
         return NULL;

@@ -141,7 +141,8 @@ cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *text);
 cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *name);
 
 /* writer.c: creating a writer and binding its sink (used by the sinks) */
-cgw_writer *cgwp_new(const cgw_options *opts);
+cgw_writer *cgwp_new(int args_ok, const cgw_options *opts);
+void *cgwp_new_sink(int args_ok, const cgw_options *opts, size_t size, cgw_writer **wp);
 void cgwp_bind_sink(cgw_writer *w, cgw_write_fn fn, cgwp_close_fn close, void *ctx);
 void cgwp_destroy(cgw_writer *w);
 

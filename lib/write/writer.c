@@ -24,12 +24,13 @@ static int valid_options(const cgw_options *o)
                                     CGW_GZIP_LEVEL(15)));
 }
 
-/* A writer without a sink yet; NULL with errno EINVAL or ENOMEM. */
-cgw_writer *cgwp_new(const cgw_options *opts)
+/* A writer without a sink yet; NULL with errno EINVAL (args_ok, the
+ * opening call's own arguments' check, is 0, or opts are bad) or ENOMEM. */
+cgw_writer *cgwp_new(int args_ok, const cgw_options *opts)
 {
     cgw_allocator alloc;
-    cgw_writer *w = cgwp_new_handle(valid_options(opts), opts ? opts->allocator : NULL,
-                                    sizeof *w, &alloc);
+    cgw_writer *w = cgwp_new_handle(args_ok && valid_options(opts),
+                                    opts ? opts->allocator : NULL, sizeof *w, &alloc);
     if (w == NULL)
         return NULL;
     w->alloc = alloc;
@@ -70,13 +71,28 @@ void cgwp_bind_sink(cgw_writer *w, cgw_write_fn fn, cgwp_close_fn close, void *c
         cgwp_gz_wrap(w);
 }
 
-cgw_writer *cgw_open_callback(cgw_write_fn fn, void *ctx, const cgw_options *opts)
+/* A writer (cgwp_new()) in *wp and the state of its sink, size bytes
+ * zeroed from its allocator; NULL with errno EINVAL or ENOMEM, nothing
+ * left allocated. */
+void *cgwp_new_sink(int args_ok, const cgw_options *opts, size_t size, cgw_writer **wp)
 {
-    if (fn == NULL) {
-        errno = EINVAL;
+    cgw_writer *w = cgwp_new(args_ok, opts);
+    if (w == NULL)
+        return NULL;
+    void *state = cgwp_alloc(&w->alloc, size);
+    if (state == NULL) {
+        cgwp_destroy(w);
+        errno = ENOMEM;
         return NULL;
     }
-    cgw_writer *w = cgwp_new(opts);
+    memset(state, 0, size);
+    *wp = w;
+    return state;
+}
+
+cgw_writer *cgw_open_callback(cgw_write_fn fn, void *ctx, const cgw_options *opts)
+{
+    cgw_writer *w = cgwp_new(fn != NULL, opts);
     if (w != NULL)
         cgwp_bind_sink(w, fn, NULL, ctx);
     return w;
@@ -160,15 +176,9 @@ void cgwp_destroy(cgw_writer *w)
 {
     cgwp_gz_free(w);
     cgwp_tables_free(w);
-    cgwp_free(&w->alloc, w->buf);
-    cgwp_free(&w->alloc, w->line);
-    cgwp_free(&w->alloc, w->totals);
-    cgwp_free(&w->alloc, w->summary);
-    cgwp_free(&w->alloc, w->creator);
-    cgwp_free(&w->alloc, w->cmd);
-    cgwp_free(&w->alloc, w->descs.p);
-    cgwp_free(&w->alloc, w->events.p);
-    cgwp_free(&w->alloc, w->evnames.p);
+    void *blocks[] = { w->buf, w->line, w->totals, w->summary, w->creator, w->cmd,
+                       w->descs.p, w->events.p, w->evnames.p };
+    cgwp_free_all(&w->alloc, blocks, sizeof blocks / sizeof *blocks);
     cgw_allocator alloc = w->alloc;
     alloc.free(alloc.ctx, w);
 }

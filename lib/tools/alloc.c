@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+/* alloc.c - memory through a cgw_allocator and arrays that grow, for
+ * all of lib/tools (util.h). */
+#include <stdlib.h>
+
+#include "util.h"
+
+static void *libc_malloc(void *ctx, size_t size)
+{
+    (void)ctx;
+    return malloc(size ? size : 1);
+}
+
+static void *libc_realloc(void *ctx, void *block, size_t size)
+{
+    (void)ctx;
+    return realloc(block, size ? size : 1);
+}
+
+static void libc_free(void *ctx, void *block)
+{
+    (void)ctx;
+    free(block);
+}
+
+const cgw_allocator *cgwu_libc(void)
+{
+    static const cgw_allocator libc = { libc_malloc, libc_realloc, libc_free, NULL };
+    return &libc;
+}
+
+void *cgwu_alloc(const cgw_allocator *alloc, size_t size)
+{
+    return alloc->malloc(alloc->ctx, size ? size : 1);
+}
+
+void *cgwu_realloc(const cgw_allocator *alloc, void *block, size_t size)
+{
+    if (block == NULL)
+        return cgwu_alloc(alloc, size);
+    return alloc->realloc(alloc->ctx, block, size ? size : 1);
+}
+
+void cgwu_free(const cgw_allocator *alloc, void *block)
+{
+    if (block != NULL)
+        alloc->free(alloc->ctx, block);
+}
+
+void cgwu_free_all(const cgw_allocator *alloc, void *const *blocks, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        cgwu_free(alloc, blocks[i]);
+}
+
+int cgwu_grow(const cgw_allocator *alloc, void *array, size_t *cap, size_t need, size_t elem)
+{
+    void **pp = array;
+    if (need <= *cap)
+        return 0;
+    size_t count = *cap ? *cap : 16;
+    while (count < need) {
+        if (count > SIZE_MAX / 2)
+            return -1;
+        count *= 2;
+    }
+    if (count > SIZE_MAX / elem)
+        return -1;
+    void *grown = cgwu_realloc(alloc, *pp, count * elem);
+    if (grown == NULL)
+        return -1;
+    *pp = grown;
+    *cap = count;
+    return 0;
+}
