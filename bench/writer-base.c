@@ -89,16 +89,56 @@ static void put_totals(FILE *f, const profile *p, const uint64_t *totals)
     fputc('\n', f);
 }
 
-/* What a careful hand-written writer does: fprintf per field, name
- * compression with IDs it keeps itself, relative positions. */
+/* The two fprintf writers: name compression with IDs they keep
+ * themselves, relative positions.  They differ only in how a position
+ * line and a call's target are printed (fprint_ops); one replay loop
+ * drives both (an indirect call a line is nothing beside fprintf). */
 typedef struct fstate {
     FILE *f;
-    const profile *p;
+    profile *p;
     unsigned next_id[3];
     uint64_t base[2];
     int base_valid;
 } fstate;
 
+typedef struct fprint_ops {
+    void (*line)(fstate *s, const uint64_t *pos, const uint64_t *costs);
+    void (*target)(fstate *s, const op *call);
+} fprint_ops;
+
+static void replay_fprintf(fstate *s, const fprint_ops *ops)
+{
+    profile *p = s->p;
+    uint64_t totals[MAX_EV] = { 0 };
+    name *fnid = reset_ids(p);
+    fputs(header(p), s->f);
+    uint32_t written_ob = UINT32_MAX, cur_fl = UINT32_MAX;
+    for (size_t i = 0; i < p->nops; i++) {
+        const op *x = &p->ops[i];
+        switch (x->kind) {
+        case OP_FN:
+            put_block(s->f, s->next_id, p, fnid, x->fn, &written_ob, &cur_fl);
+            s->base_valid = 0;
+            break;
+        case OP_COST:
+            ops->line(s, x->pos, x->costs);
+            for (size_t e = 0; e < p->nev; e++)
+                totals[e] += x->costs[e];
+            break;
+        case OP_CALL:
+            put_callee(s->f, s->next_id, p, fnid, x->fn, cur_fl);
+            ops->target(s, x);
+            ops->line(s, x->pos, x->costs);
+            break;
+        }
+    }
+    put_totals(s->f, p, totals);
+    free(fnid);
+}
+
+/* ------------------------------------------------------ fprintf a field */
+
+/* What a careful hand-written writer does: fprintf per field. */
 static void f_pos(fstate *s, const uint64_t *pos, int is_target)
 {
     const profile *p = s->p;
@@ -121,46 +161,26 @@ static void f_pos(fstate *s, const uint64_t *pos, int is_target)
     }
 }
 
-static void f_costs(fstate *s, const uint64_t *c, uint64_t *totals)
+static void f_line(fstate *s, const uint64_t *pos, const uint64_t *costs)
 {
-    for (size_t e = 0; e < s->p->nev; e++) {
-        fprintf(s->f, " %llu", (unsigned long long)c[e]);
-        if (totals != NULL)
-            totals[e] += c[e];
-    }
+    f_pos(s, pos, 0);
+    for (size_t e = 0; e < s->p->nev; e++)
+        fprintf(s->f, " %llu", (unsigned long long)costs[e]);
+    fputc('\n', s->f);
+}
+
+static void f_target(fstate *s, const op *call)
+{
+    fprintf(s->f, "calls=%llu ", (unsigned long long)call->count);
+    f_pos(s, call->target, 1);
     fputc('\n', s->f);
 }
 
 void with_fprintf(profile *p, FILE *f)
 {
+    static const fprint_ops ops = { f_line, f_target };
     fstate s = { f, p, { 0, 0, 0 }, { 0, 0 }, 0 };
-    uint64_t totals[MAX_EV] = { 0 };
-    name *fnid = reset_ids(p);
-    fputs(header(p), f);
-    uint32_t written_ob = UINT32_MAX, cur_fl = UINT32_MAX;
-    for (size_t i = 0; i < p->nops; i++) {
-        const op *x = &p->ops[i];
-        switch (x->kind) {
-        case OP_FN:
-            put_block(f, s.next_id, p, fnid, x->fn, &written_ob, &cur_fl);
-            s.base_valid = 0;
-            break;
-        case OP_COST:
-            f_pos(&s, x->pos, 0);
-            f_costs(&s, x->costs, totals);
-            break;
-        case OP_CALL:
-            put_callee(f, s.next_id, p, fnid, x->fn, cur_fl);
-            fprintf(f, "calls=%llu ", (unsigned long long)x->count);
-            f_pos(&s, x->target, 1);
-            fputc('\n', f);
-            f_pos(&s, x->pos, 0);
-            f_costs(&s, x->costs, NULL);
-            break;
-        }
-    }
-    put_totals(f, p, totals);
-    free(fnid);
+    replay_fprintf(&s, &ops);
 }
 
 /* ------------------------------------------------------ fprintf a line */
@@ -184,94 +204,75 @@ static step step_of(uint64_t value, uint64_t base)
     return (step){ "-", 1, base - value };
 }
 
-/* What one fprintf a line keeps: the formats of a position line,
- * absolute and relative, each with the costs and the line end. */
+/* What one fprintf a line keeps beside fstate (its first member): the
+ * formats of a position line, absolute and relative, each with the costs
+ * and the line end. */
 typedef struct lstate {
-    FILE *f;
-    const profile *p;
-    unsigned next_id[3];
-    uint64_t base[2];
-    int base_valid;
+    fstate s;
     char abs[64 + 6 * LINE_EV], rel[64 + 6 * LINE_EV], target[32];
 } lstate;
 
-static void l_formats(lstate *s)
+static void l_formats(lstate *l)
 {
-    const char *abs = s->p->npos == 2 ? "0x%llx %llu" : "%llu";
-    const char *rel = s->p->npos == 2 ? "%s%.*llu %s%.*llu" : "%s%.*llu";
+    const char *abs = l->s.p->npos == 2 ? "0x%llx %llu" : "%llu";
+    const char *rel = l->s.p->npos == 2 ? "%s%.*llu %s%.*llu" : "%s%.*llu";
     size_t a = strlen(abs), r = strlen(rel);
-    memcpy(s->abs, abs, a);
-    memcpy(s->rel, rel, r);
-    for (size_t e = 0; e < s->p->nev; e++) {
-        memcpy(s->abs + a, " %llu", 5);
-        memcpy(s->rel + r, " %llu", 5);
+    memcpy(l->abs, abs, a);
+    memcpy(l->rel, rel, r);
+    for (size_t e = 0; e < l->s.p->nev; e++) {
+        memcpy(l->abs + a, " %llu", 5);
+        memcpy(l->rel + r, " %llu", 5);
         a += 5;
         r += 5;
     }
-    memcpy(s->abs + a, "\n", 2);
-    memcpy(s->rel + r, "\n", 2);
-    snprintf(s->target, sizeof s->target, "calls=%%llu %s\n", abs);
+    memcpy(l->abs + a, "\n", 2);
+    memcpy(l->rel + r, "\n", 2);
+    snprintf(l->target, sizeof l->target, "calls=%%llu %s\n", abs);
 }
 
 /* A position line with its costs, in one fprintf; it becomes the base. */
-static void l_line(lstate *s, const uint64_t *pos, const uint64_t *costs)
+static void l_line(fstate *s, const uint64_t *pos, const uint64_t *costs)
 {
+    const lstate *l = (const lstate *)s;
     unsigned long long c[LINE_EV] = { 0 };
     for (size_t e = 0; e < s->p->nev; e++)
         c[e] = costs[e];
 #define COSTS c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9], c[10], c[11], c[12]
     if (!s->base_valid && s->p->npos == 2) {
-        fprintf(s->f, s->abs, (unsigned long long)pos[0], (unsigned long long)pos[1], COSTS);
+        fprintf(s->f, l->abs, (unsigned long long)pos[0], (unsigned long long)pos[1], COSTS);
     } else if (!s->base_valid) {
-        fprintf(s->f, s->abs, (unsigned long long)pos[0], COSTS);
+        fprintf(s->f, l->abs, (unsigned long long)pos[0], COSTS);
     } else if (s->p->npos == 2) {
         step a = step_of(pos[0], s->base[0]), b = step_of(pos[1], s->base[1]);
-        fprintf(s->f, s->rel, a.sign, a.digits, a.value, b.sign, b.digits, b.value, COSTS);
+        fprintf(s->f, l->rel, a.sign, a.digits, a.value, b.sign, b.digits, b.value, COSTS);
     } else {
         step a = step_of(pos[0], s->base[0]);
-        fprintf(s->f, s->rel, a.sign, a.digits, a.value, COSTS);
+        fprintf(s->f, l->rel, a.sign, a.digits, a.value, COSTS);
     }
 #undef COSTS
     memcpy(s->base, pos, s->p->npos * sizeof *pos);
     s->base_valid = 1;
 }
 
+static void l_target(fstate *s, const op *call)
+{
+    const lstate *l = (const lstate *)s;
+    if (s->p->npos == 2)
+        fprintf(s->f, l->target, (unsigned long long)call->count,
+                (unsigned long long)call->target[0], (unsigned long long)call->target[1]);
+    else
+        fprintf(s->f, l->target, (unsigned long long)call->count,
+                (unsigned long long)call->target[0]);
+}
+
 void with_fprintf_line(profile *p, FILE *f)
 {
-    lstate s = { .f = f, .p = p };
+    static const fprint_ops ops = { l_line, l_target };
+    lstate l = { .s = { .f = f, .p = p } };
     if (p->nev > LINE_EV)
         die("too many events for one fprintf a line");
-    l_formats(&s);
-    uint64_t totals[MAX_EV] = { 0 };
-    name *fnid = reset_ids(p);
-    fputs(header(p), f);
-    uint32_t written_ob = UINT32_MAX, cur_fl = UINT32_MAX;
-    for (size_t i = 0; i < p->nops; i++) {
-        const op *x = &p->ops[i];
-        switch (x->kind) {
-        case OP_FN:
-            put_block(f, s.next_id, p, fnid, x->fn, &written_ob, &cur_fl);
-            s.base_valid = 0;
-            break;
-        case OP_COST:
-            l_line(&s, x->pos, x->costs);
-            for (size_t e = 0; e < p->nev; e++)
-                totals[e] += x->costs[e];
-            break;
-        case OP_CALL:
-            put_callee(f, s.next_id, p, fnid, x->fn, cur_fl);
-            if (p->npos == 2)
-                fprintf(f, s.target, (unsigned long long)x->count,
-                        (unsigned long long)x->target[0], (unsigned long long)x->target[1]);
-            else
-                fprintf(f, s.target, (unsigned long long)x->count,
-                        (unsigned long long)x->target[0]);
-            l_line(&s, x->pos, x->costs);
-            break;
-        }
-    }
-    put_totals(f, p, totals);
-    free(fnid);
+    l_formats(&l);
+    replay_fprintf(&l.s, &ops);
 }
 
 /* ------------------------------------------------------ by hand */
