@@ -147,18 +147,7 @@ static cgw_writer *open_w(void)
 
 /* The failing call's status, then: no new byte, sticky, message naming
  * the call and containing why. */
-#define REFUSED(w, call, name, why)                                       \
-    do {                                                                  \
-        size_t before_ = cap.len;                                         \
-        CHECK_ST(call, CGW_EINVAL);                                       \
-        CHECK(cap.len == before_);                                        \
-        CHECK(strncmp(cgw_errmsg(w), name ": ", strlen(name) + 2) == 0);  \
-        CHECK(strstr(cgw_errmsg(w), why) != NULL);                        \
-        CHECK_ST(cgw_cost(w, P1(1), P1(1), 1), CGW_EINVAL);               \
-        CHECK_ST(cgw_finish(w), CGW_EINVAL);                              \
-        CHECK(cap.len == before_);                                        \
-        cgw_free(w);                                                      \
-    } while (0)
+#define REFUSED(w, call, name, why) CGWT_REFUSED(cap, w, call, CGW_EINVAL, name, why)
 
 /* A function handle of w, its block open and a cost line written. */
 static cgw_name_id started(cgw_writer *w)

@@ -119,6 +119,26 @@ void cgwt_capture_str(cgwt_capture *c, const char *s)
     cgwt_capture_add(c, s, strlen(s));
 }
 
+void cgwt_refused(const char *file, int line, cgw_writer *w, const cgwt_capture *c,
+                  size_t before, cgw_status want, const char *name, const char *why)
+{
+    static const uint64_t one[1] = { 1 };
+    const char *msg = cgw_errmsg(w);
+    size_t n = strlen(name);
+    if (c->len != before)
+        cgwt_fail(file, line, "%s wrote %zu bytes although refused", name, c->len - before);
+    if (strncmp(msg, name, n) != 0 || strncmp(msg + n, ": ", 2) != 0)
+        cgwt_fail(file, line, "message \"%s\" does not name %s", msg, name);
+    if (why != NULL && strstr(msg, why) == NULL)
+        cgwt_fail(file, line, "message \"%s\" does not say \"%s\"", msg, why);
+    cgwt_check_status(file, line, "a cost line after the error", cgw_cost(w, one, one, 1),
+                      want);
+    cgwt_check_status(file, line, "cgw_finish() after the error", cgw_finish(w), want);
+    if (c->len != before)
+        cgwt_fail(file, line, "%s: bytes written after the error", name);
+    cgw_free(w);
+}
+
 /* ---------------------------------------------------------------- lines */
 
 void cgwt_lines_add(cgwt_lines *l, const char *s)

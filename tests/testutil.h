@@ -58,6 +58,18 @@ cgw_writer *cgwt_capture_open(cgwt_capture *c, const cgw_options *opts);
 /* Append text[0..len) (or the C string s) to c, as a write would. */
 void cgwt_capture_add(cgwt_capture *c, const char *text, size_t len);
 void cgwt_capture_str(cgwt_capture *c, const char *s);
+/* A writer call into c refused with status want: not a byte written, the
+ * error sticky (a cost line and cgw_finish() get it too), the message
+ * naming the call ("name: ...") and containing why (unless why is NULL).
+ * Frees w. */
+#define CGWT_REFUSED(c, w, call, want, name, why)                                        \
+    do {                                                                                 \
+        size_t before_ = (c).len;                                                        \
+        CHECK_ST(call, want);                                                            \
+        cgwt_refused(__FILE__, __LINE__, w, &(c), before_, want, name, why);             \
+    } while (0)
+void cgwt_refused(const char *file, int line, cgw_writer *w, const cgwt_capture *c,
+                  size_t before, cgw_status want, const char *name, const char *why);
 
 /* A growing list of copied strings; lines may be sorted in place. */
 typedef struct cgwt_lines {
