@@ -133,12 +133,11 @@ static void test_known(void)
     char *out = merge(in, 2, NULL, 0, &len);
     /* the inputs' event orders differ: Callgrind's order, Ir first */
     CHECK(strstr(out, "\nevents: Ir Dr\n") != NULL);
-    char *facts = cgwt_facts(out, len, 0);
-    CHECK_STR(facts, "1|call||a.c|main||b.c|f\t 3 140 24\n"
-                     "1|self||a.c|g\t 3 0\n"
-                     "1|self||a.c|main\t 25 4\n"
-                     "1|self||b.c|f\t 100 20\n"
-                     "1|totals\t 128 24\n");
+    CHECK_FACTS(out, len, "1|call||a.c|main||b.c|f\t 3 140 24\n"
+                          "1|self||a.c|g\t 3 0\n"
+                          "1|self||a.c|main\t 25 4\n"
+                          "1|self||b.c|f\t 100 20\n"
+                          "1|totals\t 128 24\n");
     char *lines = cost_lines(out, len);
     CHECK_STR(lines, "g a.c:5 3 0\n"
                      "main a.c:1 17 3\n"
@@ -155,7 +154,6 @@ static void test_known(void)
     CHECK(len == len2 && memcmp(out, out2, len) == 0);
     free(out2);
     free(lines);
-    free(facts);
     free(out);
 }
 
@@ -308,17 +306,15 @@ static void test_rewrite(void)
     cgw_merge_options mo = { 0, "s|^/home/[^/]*/|/|", "s/_V[0-9]+$//i", NULL };
     size_t len;
     char *out = merge(in, 2, &mo, 0, &len);
-    char *f = cgwt_facts(out, len, 0);
-    CHECK_STR(f, "1|self||/src/x.c|RUN\t 7\n1|self||/src/x.c|run\t 5\n1|totals\t 12\n");
-    free(f), free(out);
+    CHECK_FACTS(out, len, "1|self||/src/x.c|RUN\t 7\n1|self||/src/x.c|run\t 5\n1|totals\t 12\n");
+    free(out);
     /* g: every match; & and groups in the replacement */
     mo.mod_filename = "s/([a-z])\\//<\\1>&/g";
     mo.mod_funcname = "s,u,[&],";
     out = merge(in, 2, &mo, 0, &len);
-    f = cgwt_facts(out, len, 0);
-    CHECK_STR(f, "1|self||/hom<e>e/alic<e>e/sr<c>c/x.c|r[u]n_v1\t 5\n"
-                 "1|self||/hom<e>e/bo<b>b/sr<c>c/x.c|RUN_v2\t 7\n1|totals\t 12\n");
-    free(f), free(out);
+    CHECK_FACTS(out, len, "1|self||/hom<e>e/alic<e>e/sr<c>c/x.c|r[u]n_v1\t 5\n"
+                          "1|self||/hom<e>e/bo<b>b/sr<c>c/x.c|RUN_v2\t 7\n1|totals\t 12\n");
+    free(out);
     const char *bad[] = { "x/a/b/", "s/a/b", "s/(/x/", "s/a/b/q", "s" };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         mo.mod_filename = bad[i];
@@ -337,16 +333,15 @@ static void test_keep_parts(void)
     cgw_merge_options mo = { CGW_MERGE_KEEP_PARTS, NULL, NULL, NULL };
     size_t len;
     char *out = merge(in, 2, &mo, 0, &len);
-    char *f = cgwt_facts(out, len, 0);
-    CHECK_STR(f, "1|call||a.c|main||b.c|f\t 2 100 20\n"
-                 "1|self||a.c|main\t 16 3\n"
-                 "1|self||b.c|f\t 100 20\n"
-                 "1|totals\t 116 23\n"
-                 "2|call||a.c|main||b.c|f\t 1 40 4\n"
-                 "2|self||a.c|g\t 3 0\n"
-                 "2|self||a.c|main\t 9 1\n"
-                 "2|totals\t 12 1\n");
-    free(f), free(out);
+    CHECK_FACTS(out, len, "1|call||a.c|main||b.c|f\t 2 100 20\n"
+                          "1|self||a.c|main\t 16 3\n"
+                          "1|self||b.c|f\t 100 20\n"
+                          "1|totals\t 116 23\n"
+                          "2|call||a.c|main||b.c|f\t 1 40 4\n"
+                          "2|self||a.c|g\t 3 0\n"
+                          "2|self||a.c|main\t 9 1\n"
+                          "2|totals\t 12 1\n");
+    free(out);
 }
 
 static void add_text(cgw_merger *m, const char *text, cgw_status want)

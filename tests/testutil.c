@@ -531,6 +531,14 @@ char *cgwt_facts(const char *text, size_t len, int sum_parts)
     return f;
 }
 
+void cgwt_check_facts(const char *file, int line, const char *text, size_t len,
+                      const char *want)
+{
+    char *facts = cgwt_facts(text, len, 0);
+    cgwt_check_str(file, line, "the facts", facts, want);
+    free(facts);
+}
+
 char *cgwt_facts_sum(const char *text)
 {
     cgwt_lines f = { 0 };

@@ -166,6 +166,10 @@ char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, s
  * "PART|call|CALLER...|CALLEE...\t COUNT C..." per call edge, each summed
  * (PART 0 for all with sum_parts).  malloc'd. */
 char *cgwt_facts(const char *text, size_t len, int sum_parts);
+/* The facts of text, parts apart, must be want. */
+#define CHECK_FACTS(text, len, want) cgwt_check_facts(__FILE__, __LINE__, text, len, want)
+void cgwt_check_facts(const char *file, int line, const char *text, size_t len,
+                      const char *want);
 /* Facts texts (of several profiles, one after another) summed by key. */
 char *cgwt_facts_sum(const char *text);
 
