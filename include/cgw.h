@@ -187,8 +187,8 @@ typedef int (*cgw_write_fn)(void *ctx, const char *buf, size_t len);
  *  readlink()'s) on failure. */
 CGW_API cgw_writer *cgw_open_path(const char *path, const cgw_options *opts);
 
-/** Write to an open descriptor, retrying short writes and EINTR.  The
- *  descriptor stays open.  NULL with errno set (EINVAL, ENOMEM) on failure. */
+/** Write to an open descriptor, retrying short writes and EINTR, and
+ *  waiting when a non-blocking one says EAGAIN.  The descriptor stays open.  NULL with errno set (EINVAL, ENOMEM) on failure. */
 CGW_API cgw_writer *cgw_open_fd(int fd, const cgw_options *opts);
 
 /** Write through fn(ctx, bytes, len).  NULL with errno set on failure. */
@@ -479,8 +479,8 @@ typedef struct cgw_read_options {
 /** Read the file at path.  NULL with errno set (EINVAL, ENOMEM, or
  *  open()'s) on failure. */
 CGW_API cgw_reader *cgw_reader_open_path(const char *path, const cgw_read_options *opts);
-/** Read from a descriptor (a pipe or stdin too) until end of file; the
- *  descriptor stays open.  NULL with errno set on failure. */
+/** Read from a descriptor (a pipe or stdin too) until end of file,
+ *  waiting when a non-blocking one says EAGAIN; the descriptor stays open.  NULL with errno set on failure. */
 CGW_API cgw_reader *cgw_reader_open_fd(int fd, const cgw_read_options *opts);
 /** Read source callback: up to len bytes into buf; return how many (0 at
  *  the end of the input), or -1 with errno set.  -1 with EINTR is retried;

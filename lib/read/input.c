@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/fdwait.h"
 #include "common/gz.h"
 #include "read.h"
 
@@ -21,9 +22,15 @@
  * files, and the same on 200 MB (paired runs). */
 #define BLOCK (1u << 17)
 
+/* A non-blocking descriptor's EAGAIN is a wait, not an error. */
 static long read_fd(void *ctx, char *buf, size_t len)
 {
-    return (long)read(*(const int *)ctx, buf, len);
+    int fd = *(const int *)ctx;
+    for (;;) {
+        ssize_t got = read(fd, buf, len);
+        if (got >= 0 || !cgwp_wait_ready(fd, 0))
+            return (long)got;
+    }
 }
 
 /* The offset past the last '\n' of text[0..len), or 0.  Lines are short: a

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <unistd.h>
 
+#include "common/fdwait.h"
 #include "write.h"
 
 int cgwp_fd_write_all(int fd, const char *buf, size_t len)
@@ -11,8 +12,8 @@ int cgwp_fd_write_all(int fd, const char *buf, size_t len)
     while (len > 0) {
         ssize_t written = write(fd, buf, len);
         if (written < 0) {
-            if (errno == EINTR)
-                continue;
+            if (errno == EINTR || cgwp_wait_ready(fd, 1))
+                continue; /* interrupted, or a non-blocking fd not ready */
             return -1;
         }
         if (written == 0) {
