@@ -412,7 +412,8 @@ CGW_API cgw_status cgw_set_error(cgw_writer *w, cgw_status st, const char *call,
  *   3. release:                    cgw_reader_close()
  *
  * Memory grows with the number of distinct names and functions, never with
- * the size of the input.  A reader never prints, aborts or stops at bad
+ * the size of the input nor a line's length (a line over 4 MiB is an
+ * error, line-too-long, and is skipped as it comes).  A reader never prints, aborts or stops at bad
  * input: each problem becomes a diagnostic, the offending line is skipped
  * (or read the way KCachegrind reads it, as the diagnostic says) and
  * reading goes on.  Only I/O and allocation failures end a read.

@@ -233,6 +233,82 @@ static void all_ones(void)
     printf("2^64-1 everywhere: overflow reported, no crash\n");
 }
 
+/* ------------------------------------------------------ overlong lines */
+
+#define MAX_LINE ((size_t)4 << 20) /* the reader's documented limit */
+
+/* A stream of the profile head, then n bytes of `fill` without a newline,
+ * then "\nfn=g\n1 7\n"; read through a callback 64 KiB at a time. */
+typedef struct stream {
+    size_t off, n;
+    char fill;
+} stream;
+
+static const char stream_head[] = "events: Ir\nfn=f\n1 5\n", stream_tail[] = "\nfn=g\n1 7\n";
+
+static long stream_read(void *ctx, char *buf, size_t len)
+{
+    stream *s = ctx;
+    size_t head_len = sizeof stream_head - 1, total = head_len + s->n + sizeof stream_tail - 1;
+    size_t put = 0;
+    for (; put < len && put < 65536 && s->off < total; put++, s->off++) {
+        size_t at = s->off;
+        buf[put] = at < head_len             ? stream_head[at]
+                   : at < head_len + s->n    ? s->fill
+                                             : stream_tail[at - head_len - s->n];
+    }
+    return (long)put;
+}
+
+/* n bytes of fill on line 4: over the limit, one line-too-long error on
+ * line 4 and the lines after it read (totals 12); the reader's memory
+ * stays under 16 MiB however long the line. */
+static void overlong(size_t n, char fill, uint64_t want_errors)
+{
+    peak k = { 0, 0 };
+    cgw_allocator a = { peak_malloc, peak_realloc, peak_free, &k };
+    counts c = { 0, 0, 0, 0, "line-too-long", 0, 0 };
+    cgw_read_options o = { CGW_READ_CHECK, diag, &c, &a, 0 };
+    stream s = { 0, n, fill };
+    cgw_reader *r = cgw_reader_open_callback(stream_read, &s, &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    uint64_t total = 0;
+    while (CHECK_ST(cgw_reader_next(r, &rec), CGW_OK), rec != NULL)
+        if (rec->kind == CGW_REC_PART_END)
+            total = rec->costs[0];
+    cgw_reader_close(r);
+    CHECK_U64(c.by_code, n > MAX_LINE);
+    CHECK_U64(c.errors, want_errors);
+    CHECK_U64(total, 12);
+    CHECK(k.top < (size_t)16 << 20);
+    CHECK(k.live == 0);
+}
+
+static void overlong_lines(void)
+{
+    /* a comment of exactly the limit is read; one byte more is not */
+    overlong(MAX_LINE, '#', 0);
+    overlong(MAX_LINE + 1, '#', 1);
+    /* 64 MiB of NUL bytes (the NUL already voids the line) and of a name */
+    overlong((size_t)64 << 20, '\0', 1);
+    overlong((size_t)64 << 20, 'x', 1);
+    /* the same line in memory (a mapped file): the same verdict */
+    cgwt_capture t;
+    cgwt_capture_init(&t, 0, 0);
+    cgwt_capture_str(&t, "events: Ir\nfn=f\n1 5\nfn=");
+    for (size_t i = 0; i <= MAX_LINE / 64; i++)
+        cgwt_capture_str(&t, "0123456789012345678901234567890123456789012345678901234567890123");
+    cgwt_capture_str(&t, "\nfn=g\n1 7\n");
+    counts m = read_all(t.data, t.len, "line-too-long");
+    CHECK_U64(m.by_code, 1);
+    CHECK_U64(m.errors, 1);
+    CHECK_U64(m.costs, 2);
+    cgwt_capture_free(&t);
+    printf("lines over %zu bytes (up to 64 MiB) skipped with line-too-long, memory flat\n",
+           MAX_LINE);
+}
+
 int main(void)
 {
     alarm(300); /* a hang is a failure */
@@ -242,5 +318,6 @@ int main(void)
     many_events();
     relative_chains();
     all_ones();
+    overlong_lines();
     return 0;
 }

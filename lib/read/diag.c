@@ -87,6 +87,7 @@ static const struct {
     [CGWR_CHECK_EVENTS_CUT] = { "check-events-cut", CGW_WARNING },
     [CGWR_BIG_POSITION] = { "big-position", CGW_WARNING },
     [CGWR_CFI_SAME_FILE] = { "cfi-same-file", CGW_WARNING },
+    [CGWR_LINE_TOO_LONG] = { "line-too-long", CGW_ERROR },
 };
 
 static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)

@@ -205,7 +205,7 @@ static CGWP_HOT_INLINE int fast_spec(cgw_reader *r, const char *line, const char
         text = rparen + 2;
     }
     if (cgwr_space(*text) || *text == '(' || (nl = name_end(text, end)) == NULL || nl == text ||
-        cgwr_space(nl[-1]))
+        cgwr_space(nl[-1]) || (size_t)(nl - line) > CGWR_MAX_LINE)
         return 0;
     cgwr_take_line(r, (size_t)(nl + 1 - line));
     r->part.body = 1;

@@ -191,6 +191,29 @@ static int fill(cgw_reader *r)
     return 0;
 }
 
+/* The rest of a line over CGWR_MAX_LINE, read and dropped block by
+ * block; *len is the whole line's length (saturated), for the caller to
+ * report and skip it: the returned text is not the line's. */
+static const char *drop_long_line(cgw_reader *r, size_t *len, int *final_nl)
+{
+    size_t dropped = 0;
+    for (;;) {
+        char *line = r->buf + r->buf_start;
+        size_t avail = r->buf_end - r->buf_start;
+        char *nl = memchr(line, '\n', avail);
+        size_t part = nl != NULL ? (size_t)(nl - line) : avail;
+        dropped = part > SIZE_MAX - dropped ? SIZE_MAX : dropped + part;
+        r->buf_start += part + (nl != NULL);
+        if (nl != NULL || r->eof) {
+            *final_nl = nl != NULL;
+            *len = dropped;
+            return r->buf;
+        }
+        if (fill(r) < 0)
+            return NULL;
+    }
+}
+
 /* The next line of a descriptor, or NULL with *len 0 at the end. */
 static const char *fd_line(cgw_reader *r, size_t *len, int *final_nl)
 {
@@ -210,6 +233,8 @@ static const char *fd_line(cgw_reader *r, size_t *len, int *final_nl)
             *final_nl = 0;
             return avail ? line : NULL;
         }
+        if (avail > CGWR_MAX_LINE)
+            return drop_long_line(r, len, final_nl);
         scanned = avail;
         if (fill(r) < 0)
             return NULL;
@@ -234,14 +259,28 @@ static const char *mem_line(cgw_reader *r, size_t *len, int *final_nl)
     return line;
 }
 
+/* The next line of the input, counted; NULL at the end. */
+static const char *next_line(cgw_reader *r, size_t *len, int *final_nl)
+{
+    *final_nl = 1;
+    const char *line = r->mem ? mem_line(r, len, final_nl) : fd_line(r, len, final_nl);
+    if (line != NULL) {
+        r->lineno++;
+        r->consumed += *len + (size_t)*final_nl;
+    }
+    return line;
+}
+
 const char *cgwr_getline(cgw_reader *r, size_t *len)
 {
-    int final_nl = 1;
-    const char *line = r->mem ? mem_line(r, len, &final_nl) : fd_line(r, len, &final_nl);
+    int final_nl;
+    const char *line;
+    while ((line = next_line(r, len, &final_nl)) != NULL && *len > CGWR_MAX_LINE)
+        cgwr_diag(r, r->lineno, CGWR_LINE_TOO_LONG,
+                  "a line of %zu%s bytes, over the limit of %zu: skipped", *len,
+                  *len == SIZE_MAX ? " or more" : "", CGWR_MAX_LINE);
     if (line == NULL)
         return NULL;
-    r->lineno++;
-    r->consumed += *len + final_nl;
     r->unterminated = !final_nl;
     if (!final_nl)
         cgwr_diag(r, r->lineno, CGWR_NO_FINAL_NEWLINE,

@@ -42,7 +42,7 @@ enum cgwr_code {
     /* the spec's corners and what the main readers crash on or misread */
     CGWR_POSITIONS_ORDER, CGWR_EMPTY_FUNCTION, CGWR_HEX_ID, CGWR_INDENTED_COST,
     CGWR_HEX_PREFIX, CGWR_OB_IN_FUNCTION, CGWR_HEX_STEP, CGWR_GZIP_INPUT,
-    CGWR_CHECK_EVENTS_CUT, CGWR_BIG_POSITION, CGWR_CFI_SAME_FILE,
+    CGWR_CHECK_EVENTS_CUT, CGWR_BIG_POSITION, CGWR_CFI_SAME_FILE, CGWR_LINE_TOO_LONG,
     CGWR_NCODES
 };
 
@@ -192,6 +192,13 @@ cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* The longest line read (its '\n' not counted): 4 MiB, a hundred times
+ * the longest name a compiler gives (demangled C++ templates of tens of
+ * KiB), so small that the input buffer stays flat.  A longer line is an
+ * error (line-too-long) and is skipped, its bytes dropped as they come:
+ * memory grows with the names, never with a line's length. */
+#define CGWR_MAX_LINE ((size_t)4 << 20)
 
 /* input.c: the next line without its end (\n, \r\n); NULL at the
  * end of the input or after an error */
