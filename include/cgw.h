@@ -585,6 +585,11 @@ typedef struct cgw_record {
  *  OK (also at the end), EIO (read failed), ENOMEM, EUSAGE (NULL
  *  arguments).  Errors are sticky, with cgw_reader_errmsg(). */
 CGW_API cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec);
+/** The record that the next cgw_reader_next() hands out, without taking
+ *  it: to look at the first part's header (its positions, events) before
+ *  opening a writer, say; the input is still read once.  Returns as
+ *  cgw_reader_next(). */
+CGW_API cgw_status cgw_reader_peek(cgw_reader *r, const cgw_record **rec);
 /** Bytes of input read so far (for progress reports); of the text, for
  *  gzip input. */
 CGW_API uint64_t cgw_reader_offset(const cgw_reader *r);

@@ -6,6 +6,11 @@
 set -u
 lib="${CGW_LIBDIR:-.libs}/libcgw.so"
 header="${CGW_HEADER:-include/cgw.h}"
+# every call of cgw.h in the SYNOPSIS of a man page
+for f in $(sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z0-9_]*\)(.*/\1/p' "$header" | sort -u); do
+    grep -q "^\.BI \"[^\"]*[ *]$f(" "${CGW_SRCDIR:-.}"/man/*.3 ||
+        { echo "$f is in no man page's SYNOPSIS"; exit 1; }
+done
 if [ ! -f "$lib" ]; then
     echo "no shared library at $lib (static-only build)"; exit 77
 fi

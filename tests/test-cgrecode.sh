@@ -23,6 +23,20 @@ grep -q '^jcnd=' "$tmp/compact" || fail "--jumps dropped the jumps"
 "$CGRECODE" --positions line - <"$tmp/in" >"$tmp/stdin" || fail "stdin: exit $?"
 cmp -s "$tmp/stdin" "$tmp/portable" || fail "stdin and a path give different output"
 
+# A FIFO (as <(cmd) gives) is read once: the output is the path's.  A
+# second read of it would find nothing, or wait: timeout makes that a
+# failure rather than a hang.
+mkfifo "$tmp/fifo" || fail "mkfifo"
+cat "$tmp/in" >"$tmp/fifo" &
+timeout 60 "$CGRECODE" --positions line "$tmp/fifo" -o "$tmp/from-fifo" ||
+    fail "FIFO input: exit $?"
+wait
+cmp -s "$tmp/from-fifo" "$tmp/portable" || fail "a FIFO and a path give different output"
+cat "$tmp/in" >"$tmp/fifo" &
+timeout 60 "$CGRECODE" "$tmp/fifo" -o "$tmp/from-fifo2" || fail "FIFO, positions peeked: exit $?"
+wait
+cmp -s "$tmp/from-fifo2" "$tmp/portable" || fail "FIFO, positions peeked: different output"
+
 # gzip input (by its bytes, whatever its name) and a .gz output name
 gzip -c "$tmp/in" >"$tmp/in.gz"
 cp "$tmp/in.gz" "$tmp/in-gz-named-plain"

@@ -654,6 +654,37 @@ static void hex_lengths(void)
     }
 }
 
+/* cgw_reader_peek(): the record the next cgw_reader_next() hands out,
+ * the same however often it is peeked at; skipped kinds are passed over
+ * as by cgw_reader_next(); NULL at the end. */
+static void peeking(void)
+{
+    static const char text[] = "positions: instr line\nevents: Ir\nfn=f\n0x10 3 5\n";
+    cgw_read_options o = { 0, NULL, NULL, NULL, CGW_SKIP(CGW_REC_FUNCTION) };
+    cgw_reader *r = cgw_reader_open_memory(text, sizeof text - 1, &o);
+    CHECK(r != NULL);
+    const cgw_record *peeked, *again, *rec;
+    CHECK_ST(cgw_reader_peek(r, &peeked), CGW_OK);
+    CHECK(peeked != NULL && peeked->kind == CGW_REC_PART);
+    CHECK_U64(peeked->part->positions, CGW_POS_INSTR | CGW_POS_LINE);
+    CHECK_ST(cgw_reader_peek(r, &again), CGW_OK);
+    CHECK(again == peeked);
+    CHECK_ST(cgw_reader_next(r, &rec), CGW_OK);
+    CHECK(rec == peeked);
+    CHECK_ST(cgw_reader_peek(r, &peeked), CGW_OK);
+    CHECK(peeked != NULL && peeked->kind == CGW_REC_COST && peeked->costs[0] == 5);
+    CHECK_ST(cgw_reader_next(r, &rec), CGW_OK);
+    CHECK(rec == peeked);
+    CHECK_ST(cgw_reader_next(r, &rec), CGW_OK);
+    CHECK(rec != NULL && rec->kind == CGW_REC_PART_END);
+    CHECK_ST(cgw_reader_peek(r, &peeked), CGW_OK);
+    CHECK(peeked == NULL);
+    CHECK_ST(cgw_reader_next(r, &rec), CGW_OK);
+    CHECK(rec == NULL);
+    CHECK_ST(cgw_reader_peek(NULL, &peeked), CGW_EUSAGE);
+    cgw_reader_close(r);
+}
+
 int main(void)
 {
     errors();
@@ -665,6 +696,7 @@ int main(void)
     group_runs();
     number_lengths();
     hex_lengths();
+    peeking();
     printf("reader: error classes, warnings, records, inputs and skipped kinds agree\n");
     return 0;
 }

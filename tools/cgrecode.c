@@ -32,8 +32,7 @@ static const char usage[] =
     "--compact (callgrind_annotate reads calls=0 as self cost).\n";
 
 typedef struct input {
-    const char *path; /* NULL: the bytes in mem */
-    tool_text mem;
+    const char *name; /* for messages: the path, or "-" */
     uint64_t errors;
 } input;
 
@@ -43,37 +42,25 @@ typedef struct input {
 static void on_diag(void *ctx, const cgw_diagnostic *d)
 {
     input *in = ctx;
-    const char *path = in->path ? in->path : "-";
     if (d->severity != CGW_ERROR)
         return;
     if (strcmp(d->code, "undefined-id") == 0) {
         fprintf(stderr, "%s:%" PRIu64 ": repaired: %s; written as \"???\", as KCachegrind "
-                "shows it [%s]\n", path, d->line, d->message, d->code);
+                "shows it [%s]\n", in->name, d->line, d->message, d->code);
         return;
     }
     in->errors++;
-    fprintf(stderr, "%s:%" PRIu64 ": error: %s [%s]\n", path, d->line, d->message, d->code);
+    fprintf(stderr, "%s:%" PRIu64 ": error: %s [%s]\n", in->name, d->line, d->message, d->code);
 }
 
-static cgw_reader *open_input(input *in)
+/* The positions of the input's first part (peeked at: the input is read
+ * once, so that a pipe or <(cmd) works); 0 when it has none. */
+static unsigned input_positions(cgw_reader *r)
 {
-    cgw_read_options o = { 0, on_diag, in, NULL, 0 };
-    return in->path ? cgw_reader_open_path(in->path, &o)
-                    : cgw_reader_open_memory(in->mem.p, in->mem.len, &o);
-}
-
-/* The positions of the input's first part; 0 when it has none. */
-static unsigned input_positions(input *in)
-{
-    cgw_read_options o = { 0, NULL, NULL, NULL, 0 };
-    cgw_reader *r = in->path ? cgw_reader_open_path(in->path, &o)
-                             : cgw_reader_open_memory(in->mem.p, in->mem.len, &o);
     const cgw_record *rec = NULL;
-    unsigned m = 0;
-    if (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
-        m = rec->part->positions;
-    cgw_reader_close(r);
-    return m;
+    if (cgw_reader_peek(r, &rec) != CGW_OK || rec == NULL)
+        return 0;
+    return rec->part->positions;
 }
 
 enum { O_COMPACT = TOOL_O_NEXT, O_JUMPS, O_POS };
@@ -163,28 +150,24 @@ int main(int argc, char **argv)
     unsigned flags = o.flags;
     int force = o.in.force;
     const char *out = o.in.out, *file = o.file;
-    input in = { .path = strcmp(file, "-") ? file : NULL };
-    if (in.path == NULL && tool_slurp(STDIN_FILENO, &in.mem) < 0) {
-        fprintf(stderr, "cgrecode: stdin: %s\n", strerror(errno));
+    input in = { file, 0 };
+    cgw_read_options ro = { 0, on_diag, &in, NULL, 0 };
+    cgw_reader *r = strcmp(file, "-") ? cgw_reader_open_path(file, &ro)
+                                      : cgw_reader_open_fd(STDIN_FILENO, &ro);
+    if (r == NULL) {
+        fprintf(stderr, "cgrecode: %s: %s\n", file, strerror(errno));
         return 2;
     }
     if (wo.positions == 0) {
         /* portable: lines, unless the input has none; compact: as read */
-        unsigned m = input_positions(&in);
+        unsigned m = input_positions(r);
         tool_set_positions(&wo, m == 0 ? CGW_POS_LINE
                                 : (m & CGW_POS_LINE) && !(wo.flags & CGW_COMPACT) ? CGW_POS_LINE
                                                                                    : m);
     }
-    cgw_reader *r = open_input(&in);
-    if (r == NULL) {
-        fprintf(stderr, "cgrecode: %s: %s\n", file, strerror(errno));
-        free(in.mem.p);
-        return 2;
-    }
     cgw_writer *w = tool_open_output("cgrecode", out, &wo);
     if (w == NULL) {
         cgw_reader_close(r);
-        free(in.mem.p);
         return 2;
     }
     off_t start = out == NULL ? stdout_start() : -1;
@@ -204,6 +187,5 @@ int main(int argc, char **argv)
     if (rc != 0)
         take_back(out, start);
     cgw_reader_close(r);
-    free(in.mem.p);
     return rc;
 }

@@ -113,11 +113,10 @@ static void finish(cgw_reader *r)
     r->done = 1;
 }
 
-cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
+/* Read until a record the caller takes is queued at q[qi], or to the end
+ * of the input (qi == nq) or an error. */
+static cgw_status queue_next(cgw_reader *r)
 {
-    if (r == NULL || rec == NULL)
-        return CGW_EUSAGE;
-    *rec = NULL;
     for (;;) {
         while (r->qi < r->nq && (r->skip & CGW_SKIP(r->q[r->qi].kind)))
             r->qi++;
@@ -145,10 +144,29 @@ cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
         r->line_len = len;
         cgwr_line(r, line, len);
     }
-    if (r->err != CGW_OK)
-        return r->err;
-    *rec = &r->q[r->qi++];
-    return CGW_OK;
+    return r->err;
+}
+
+cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
+{
+    if (r == NULL || rec == NULL)
+        return CGW_EUSAGE;
+    *rec = NULL;
+    cgw_status st = queue_next(r);
+    if (st == CGW_OK && r->qi < r->nq)
+        *rec = &r->q[r->qi++];
+    return st;
+}
+
+cgw_status cgw_reader_peek(cgw_reader *r, const cgw_record **rec)
+{
+    if (r == NULL || rec == NULL)
+        return CGW_EUSAGE;
+    *rec = NULL;
+    cgw_status st = queue_next(r);
+    if (st == CGW_OK && r->qi < r->nq)
+        *rec = &r->q[r->qi];
+    return st;
 }
 
 uint64_t cgw_reader_offset(const cgw_reader *r)
