@@ -637,17 +637,24 @@ CGW_API int cgw_record_compare(const cgw_record *a, const cgw_record *b,
                                char *msg, size_t len);
 
 /** Round trip: read the input, write every record through a writer
- *  into memory (with CGW_EXTENDED, and with CGW_COMPACT when the first
- *  refuses a record, as it does calls=0, which Callgrind writes after
- *  zeroing), read that back and compare the two record streams
- *  (CGW_REC_INLINE excepted: its effect is in source_file) and the totals.
- *  The input is the file at path, or buf/len when path is NULL.  Each
- *  difference, or a record the writer refuses, becomes an error
+ *  into an unlinked temporary file in $TMPDIR (else /tmp) (with
+ *  CGW_EXTENDED, and with CGW_COMPACT when the first refuses a record, as
+ *  it does calls=0, which Callgrind writes after zeroing), read that back
+ *  and compare the two record streams (CGW_REC_INLINE excepted: its effect
+ *  is in source_file) and the totals.  Memory does not grow with the
+ *  input.  The input is the file at path, or buf/len when path is NULL; it
+ *  is read up to three times, so path must name a regular file (EINVAL for
+ *  a pipe or FIFO: copy it to a file first, as cgverify --roundtrip does).
+ *  Each difference, or a record the writer refuses, becomes an error
  *  diagnostic (code "roundtrip", the line of the original record) through
  *  opts->diag; *differences counts them (may be NULL).  Diagnostics of the
  *  input itself are not repeated.  OK, EIO, ENOMEM, EINVAL. */
 CGW_API cgw_status cgw_roundtrip(const char *path, const void *buf, size_t len,
                                  const cgw_read_options *opts, uint64_t *differences);
+/** cgw_roundtrip() of the regular file open at fd, read from its start
+ *  (its offset is moved; it stays open).  EINVAL when fd is not a regular
+ *  file. */
+CGW_API cgw_status cgw_roundtrip_fd(int fd, const cgw_read_options *opts, uint64_t *differences);
 
 /* ================================================================
  * Synthetic profiles (cggen, test suites, benchmarks)

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "testutil.h"
@@ -309,6 +310,38 @@ static void overlong_lines(void)
            MAX_LINE);
 }
 
+/* cgw_roundtrip() of an 8 MB file keeps its memory flat (the rewritten
+ * profile goes to a temporary file: it took more than the file's size in
+ * memory before), finds no difference, and refuses a FIFO at once (it
+ * reads its input three times; it waited on the FIFO before). */
+static void roundtrip_memory(void)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/rt.out", cgwt_tmpdir());
+    cgw_gen_options g;
+    cgw_gen_defaults(&g);
+    g.seed = 7;
+    g.size = 8u << 20;
+    cgw_writer *w = cgw_open_path(path, NULL);
+    CHECK(w != NULL);
+    CHECK_ST(cgw_generate(w, &g), CGW_OK);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    peak k = { 0, 0 };
+    cgw_allocator a = { peak_malloc, peak_realloc, peak_free, &k };
+    cgw_read_options o = { 0, NULL, NULL, &a, 0 };
+    uint64_t diffs = 1;
+    CHECK_ST(cgw_roundtrip(path, NULL, 0, &o, &diffs), CGW_OK);
+    CHECK_U64(diffs, 0);
+    CHECK(k.top < (size_t)2 << 20);
+    CHECK(k.live == 0);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/rt.fifo", cgwt_tmpdir());
+    CHECK(mkfifo(path, 0600) == 0);
+    CHECK_ST(cgw_roundtrip(path, NULL, 0, &o, &diffs), CGW_EINVAL);
+    unlink(path);
+    printf("round trip of 8 MB: peak %zu bytes; a FIFO refused\n", k.top);
+}
+
 int main(void)
 {
     alarm(300); /* a hang is a failure */
@@ -319,5 +352,6 @@ int main(void)
     relative_chains();
     all_ones();
     overlong_lines();
+    roundtrip_memory();
     return 0;
 }

@@ -2,6 +2,7 @@
 /* cgverify - check Callgrind profiles: re-parse, check, round-trip, totals.
  * A thin tool over the libcgw reader: argument parsing and printing. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -154,9 +155,25 @@ static int read_failed(report *rep, const char *what, const char *why)
     return 2;
 }
 
-/* Read rep's file (stdin kept in *in for --roundtrip): 0, or 2 after
+/* For --roundtrip, which reads the input again: a descriptor of a regular
+ * file with rep's input, the file itself or, for stdin, a pipe or a FIFO,
+ * a temporary copy (so that the input is read once); -1 after
  * read_failed(). */
-static int check(report *rep, tool_text *in)
+static int seekable_input(report *rep, int is_stdin)
+{
+    int fd = is_stdin ? dup(STDIN_FILENO) : open(rep->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        read_failed(rep, "", strerror(errno));
+        return -1;
+    }
+    int copy = tool_seekable(fd);
+    if (copy < 0)
+        read_failed(rep, "copying to a temporary file: ", strerror(errno));
+    return copy;
+}
+
+/* Read rep's file: 0, or 2 after read_failed(). */
+static int check(report *rep)
 {
     int is_stdin = strcmp(rep->path, "-") == 0;
     int tty = !json && isatty(2);
@@ -166,13 +183,17 @@ static int check(report *rep, tool_text *in)
                     CGW_SKIP(CGW_REC_CALL) | CGW_SKIP(CGW_REC_JUMP) |
                     CGW_SKIP(CGW_REC_COND_JUMP) | (tty ? 0 : CGW_SKIP(CGW_REC_FUNCTION));
     cgw_read_options o = { CGW_READ_CHECK | CGW_READ_MAP, on_diag, rep, NULL, skip };
-    if (is_stdin && roundtrip && tool_slurp(0, in) < 0)
+    int fd = roundtrip ? seekable_input(rep, is_stdin) : -1;
+    if (roundtrip && fd < 0)
+        return 2;
+    cgw_reader *r = fd >= 0   ? cgw_reader_open_fd(fd, &o)
+                  : is_stdin ? cgw_reader_open_fd(STDIN_FILENO, &o)
+                             : cgw_reader_open_path(rep->path, &o);
+    if (r == NULL) {
+        if (fd >= 0)
+            close(fd);
         return read_failed(rep, "", strerror(errno));
-    cgw_reader *r = is_stdin && roundtrip ? cgw_reader_open_memory(in->p, in->len, &o)
-                  : is_stdin              ? cgw_reader_open_fd(0, &o)
-                                          : cgw_reader_open_path(rep->path, &o);
-    if (r == NULL)
-        return read_failed(rep, "", strerror(errno));
+    }
     const cgw_record *rec;
     cgw_status st;
     uint64_t next = 256u << 20;
@@ -184,21 +205,21 @@ static int check(report *rep, tool_text *in)
     }
     if (tty && next > (256u << 20))
         fputs("\r\033[K", stderr);
-    if (st != CGW_OK) {
+    if (st == CGW_OK)
+        cgw_reader_counts(r, &rep->errors, &rep->warnings);
+    else
         read_failed(rep, "", cgw_reader_errmsg(r));
-        cgw_reader_close(r);
-        return 2;
-    }
-    cgw_reader_counts(r, &rep->errors, &rep->warnings);
     cgw_reader_close(r);
-    if (!roundtrip)
-        return 0;
     uint64_t diffs = 0;
-    st = cgw_roundtrip(is_stdin ? NULL : rep->path, in->p, in->len, &o, &diffs);
-    if (st != CGW_OK)
-        return read_failed(rep, "round trip: ", cgw_strerror(st));
-    rep->errors += diffs;
-    return 0;
+    if (st == CGW_OK && roundtrip) {
+        st = cgw_roundtrip_fd(fd, &o, &diffs);
+        if (st != CGW_OK)
+            read_failed(rep, "round trip: ", cgw_strerror(st));
+        rep->errors += diffs;
+    }
+    if (fd >= 0)
+        close(fd);
+    return st == CGW_OK ? 0 : 2;
 }
 
 /* rep as one element of --json's "files". */
@@ -225,9 +246,7 @@ static void add_json_report(tool_text *out, const report *rep, int valid)
 static int verify(const char *path, tool_text *out)
 {
     report rep = { .path = path };
-    tool_text in = { 0 };
-    int rc = check(&rep, &in);
-    free(in.p);
+    int rc = check(&rep);
     int valid = rc == 0 && rep.errors == 0 && (!strict || rep.warnings == 0);
     if (json) {
         add_json_report(out, &rep, valid);

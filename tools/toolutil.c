@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cgw.h>
@@ -187,6 +188,57 @@ int tool_slurp(int fd, tool_text *t)
             return 0;
         tool_add(t, buf, (size_t)n);
     }
+}
+
+/* An unlinked temporary file, or -1. */
+static int unlinked_temp(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char name[4096];
+    int n = snprintf(name, sizeof name, "%s/cgw-input-XXXXXX", dir && *dir ? dir : "/tmp");
+    int fd = n > 0 && (size_t)n < sizeof name ? mkstemp(name) : -1;
+    if (fd >= 0)
+        unlink(name);
+    return fd;
+}
+
+/* Copy the rest of fd into out: 0, or -1 with errno set. */
+static int copy_all(int fd, int out)
+{
+    char buf[65536];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return (int)n;
+        for (ssize_t off = 0; off < n;) {
+            ssize_t put = write(out, buf + off, (size_t)(n - off));
+            if (put < 0 && errno == EINTR)
+                continue;
+            if (put <= 0)
+                return -1;
+            off += put;
+        }
+    }
+}
+
+int tool_seekable(int fd)
+{
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+        return fd;
+    int tmp = unlinked_temp();
+    if (tmp >= 0 && (copy_all(fd, tmp) < 0 || lseek(tmp, 0, SEEK_SET) != 0)) {
+        int saved = errno;
+        close(tmp);
+        errno = saved;
+        tmp = -1;
+    }
+    int saved = errno;
+    close(fd);
+    errno = saved;
+    return tmp;
 }
 
 static const char *volatile sigbus_tool = "", *volatile sigbus_path = "-";

@@ -22,6 +22,11 @@ void tool_addf(tool_text *t, const char *fmt, ...)
     ;
 /* All of fd (stdin kept in memory); 0, or -1 with errno. */
 int tool_slurp(int fd, tool_text *t);
+/* fd if it is a regular file (to be read again from its start); else a
+ * descriptor of an unlinked temporary file in $TMPDIR (else /tmp) with
+ * all that fd gives, fd closed: so that a pipe is read once.  -1 with
+ * errno set (fd closed). */
+int tool_seekable(int fd);
 
 /* A writer's positions; bb ones need CGW_EXTENDED (KCachegrind and
  * callgrind_annotate misread them), which a tool asked for them sets. */

@@ -1,14 +1,22 @@
 /* SPDX-License-Identifier: MIT */
-/* roundtrip.c - read, write again through the writer into memory,
- * read that back, and compare the two record streams. */
+/* roundtrip.c - read, write again through the writer into a temporary
+ * file, read that back, and compare the two record streams.  Memory stays
+ * flat: the input is a regular file read from its start for each pass (or
+ * the caller's memory), the rewritten profile goes to an unlinked
+ * temporary file. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cgw.h"
 
+/* A profile to read again and again: a regular file (fd >= 0), read from
+ * its start, or buf/len. */
 typedef struct input {
-    const char *path;
+    int fd;
     const void *buf;
     size_t len;
     cgw_read_options opts;
@@ -16,9 +24,30 @@ typedef struct input {
 
 static cgw_reader *open_input(const input *in)
 {
-    if (in->path != NULL)
-        return cgw_reader_open_path(in->path, &in->opts);
-    return cgw_reader_open_memory(in->buf, in->len, &in->opts);
+    if (in->fd < 0)
+        return cgw_reader_open_memory(in->buf, in->len, &in->opts);
+    if (lseek(in->fd, 0, SEEK_SET) != 0)
+        return NULL;
+    return cgw_reader_open_fd(in->fd, &in->opts);
+}
+
+/* An unlinked temporary file in $TMPDIR (else /tmp), open for reading and
+ * writing; -1 with errno set. */
+static int temp_file(void)
+{
+    const char *dir = getenv("TMPDIR");
+    char name[4096];
+    if (snprintf(name, sizeof name, "%s/cgw-roundtrip-XXXXXX", dir && *dir ? dir : "/tmp") >=
+        (int)sizeof name) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int fd = mkstemp(name);
+    if (fd >= 0) {
+        unlink(name);
+        (void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+    }
+    return fd;
 }
 
 static void report(const cgw_read_options *opts, uint64_t line, uint64_t *diffs, const char *msg)
@@ -37,12 +66,15 @@ static cgw_status status_of(cgw_reader *r, cgw_status st)
     return st;
 }
 
-/* Write every record of in through a memory writer with flags; the bytes
- * in *out.  When the writer refuses a record or fails, msg says so and
- * *line is the record's line (0: at finish); msg is "" otherwise. */
-static cgw_status rewrite(const input *in, unsigned flags, char **out, size_t *outlen,
-                          char *msg, size_t msglen, uint64_t *line)
+/* Write every record of in through a writer with flags into the file
+ * out (emptied first).  When the writer refuses a record or fails, msg
+ * says so and *line is the record's line (0: at finish); msg is ""
+ * otherwise. */
+static cgw_status rewrite(const input *in, unsigned flags, int out, char *msg, size_t msglen,
+                          uint64_t *line)
 {
+    if (ftruncate(out, 0) != 0 || lseek(out, 0, SEEK_SET) != 0)
+        return CGW_EIO;
     cgw_reader *r = open_input(in);
     if (r == NULL)
         return status_of(r, CGW_OK);
@@ -53,7 +85,7 @@ static cgw_status rewrite(const input *in, unsigned flags, char **out, size_t *o
     while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
         if (w == NULL) {
             cgw_options wo = { rec->part->positions, flags, 0, in->opts.allocator };
-            w = cgw_open_memory(out, outlen, &wo);
+            w = cgw_open_fd(out, &wo);
             if (w == NULL) {
                 st = CGW_ENOMEM;
                 break;
@@ -85,10 +117,10 @@ static cgw_status next_data(cgw_reader *r, const cgw_record **rec)
 
 /* Compare in with the written bytes, record by record; stop at the first
  * difference. */
-static cgw_status compare(const input *in, const char *out, size_t outlen,
-                          const cgw_read_options *opts, uint64_t *diffs)
+static cgw_status compare(const input *in, int out, const cgw_read_options *opts,
+                          uint64_t *diffs)
 {
-    input again = { NULL, out, outlen, in->opts };
+    input again = { out, NULL, 0, in->opts };
     cgw_reader *orig = open_input(in), *copy = open_input(&again);
     cgw_status st = CGW_OK;
     if (orig == NULL || copy == NULL) {
@@ -116,37 +148,65 @@ static cgw_status compare(const input *in, const char *out, size_t outlen,
     return st;
 }
 
-cgw_status cgw_roundtrip(const char *path, const void *buf, size_t len,
-                         const cgw_read_options *opts, uint64_t *differences)
+/* The round trip of in, with a temporary file for the rewritten profile. */
+static cgw_status roundtrip(input *in, const cgw_read_options *opts, uint64_t *differences)
 {
     uint64_t diffs = 0;
     if (differences != NULL)
         *differences = 0;
-    if (path == NULL && buf == NULL && len > 0)
-        return CGW_EINVAL;
-    input in = { path, buf, len, { 0, NULL, NULL, opts ? opts->allocator : NULL, 0 } };
-    char *out = NULL, msg[600];
-    size_t outlen = 0;
+    int out = temp_file();
+    if (out < 0)
+        return CGW_EIO;
+    char msg[600];
     uint64_t line = 0;
     /* portable first; calls=0 (Callgrind writes it after --zero-before)
      * and jump counts of 0 only in compact mode; what the portable subset
      * refuses because some reader misreads it (bb, names with control
      * characters or invalid UTF-8: the reader has warned of it) only
      * with CGW_EXTENDED */
-    cgw_status st = rewrite(&in, CGW_EXTENDED, &out, &outlen, msg, sizeof msg, &line);
+    cgw_status st = rewrite(in, CGW_EXTENDED, out, msg, sizeof msg, &line);
     if (st == CGW_OK && msg[0] != '\0')
-        st = rewrite(&in, CGW_COMPACT | CGW_EXTENDED, &out, &outlen, msg, sizeof msg, &line);
+        st = rewrite(in, CGW_COMPACT | CGW_EXTENDED, out, msg, sizeof msg, &line);
     if (st == CGW_OK && msg[0] != '\0')
         report(opts, line, &diffs, msg);
     if (st == CGW_OK && diffs == 0)
-        st = compare(&in, out, outlen, opts, &diffs);
-    if (out != NULL) {
-        if (opts != NULL && opts->allocator != NULL)
-            opts->allocator->free(opts->allocator->ctx, out);
-        else
-            free(out);
-    }
+        st = compare(in, out, opts, &diffs);
+    close(out);
     if (differences != NULL)
         *differences = diffs;
+    return st;
+}
+
+cgw_status cgw_roundtrip_fd(int fd, const cgw_read_options *opts, uint64_t *differences)
+{
+    struct stat st;
+    if (differences != NULL)
+        *differences = 0;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return CGW_EINVAL;
+    if (!S_ISREG(st.st_mode))
+        return CGW_EINVAL; /* it is read once a pass: a pipe would be gone */
+    input in = { fd, NULL, 0, { 0, NULL, NULL, opts ? opts->allocator : NULL, 0 } };
+    return roundtrip(&in, opts, differences);
+}
+
+cgw_status cgw_roundtrip(const char *path, const void *buf, size_t len,
+                         const cgw_read_options *opts, uint64_t *differences)
+{
+    if (differences != NULL)
+        *differences = 0;
+    if (path == NULL && buf == NULL && len > 0)
+        return CGW_EINVAL;
+    if (path == NULL) {
+        input in = { -1, buf, len, { 0, NULL, NULL, opts ? opts->allocator : NULL, 0 } };
+        return roundtrip(&in, opts, differences);
+    }
+    /* O_NONBLOCK: a FIFO is refused (EINVAL below) instead of waited on */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return errno == ENOMEM ? CGW_ENOMEM : CGW_EIO;
+    (void)fcntl(fd, F_SETFL, 0);
+    cgw_status st = cgw_roundtrip_fd(fd, opts, differences);
+    close(fd);
     return st;
 }
