@@ -56,6 +56,11 @@ cmp -s "$tmp/ab_c" "$tmp/all" || fail "merge(merge(a,b),c) and merge(a,b,c) diff
 cmp -s "$tmp/cab" "$tmp/all" || fail "the order of the inputs changed the output"
 "$CGMERGE" - "$tmp/g2" "$tmp/g3" <"$tmp/g1" >"$tmp/stdin" || fail "stdin: exit $?"
 cmp -s "$tmp/stdin" "$tmp/all" || fail "stdin and a path give different output"
+mkfifo "$tmp/fifo" || fail "mkfifo"
+cat "$tmp/g1" >"$tmp/fifo" &
+timeout 60 "$CGMERGE" "$tmp/fifo" "$tmp/g2" "$tmp/g3" >"$tmp/from-fifo" || fail "FIFO: exit $?"
+wait
+cmp -s "$tmp/from-fifo" "$tmp/all" || fail "a FIFO and a path give different output"
 
 # 1,000 inputs: ten profiles a hundred times each
 files=""

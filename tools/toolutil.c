@@ -303,21 +303,16 @@ int tool_inputs_option(tool_inputs *t, int c, const char *arg)
     }
 }
 
-/* A reader of path ('-': stdin, read into mem first) whose errors go
- * through tool_diag_errors(d), without function and inline records (the
- * body records name their function); NULL after saying why. */
-static cgw_reader *open_input(tool_diag_ctx *d, tool_text *mem)
+/* A reader of path ('-': stdin, streamed) whose errors go through
+ * tool_diag_errors(d), without function and inline records (the body
+ * records name their function); NULL after saying why. */
+static cgw_reader *open_input(tool_diag_ctx *d)
 {
     cgw_read_options ro = { CGW_READ_MAP, tool_diag_errors, d, NULL,
                             CGW_SKIP(CGW_REC_FUNCTION) | CGW_SKIP(CGW_REC_INLINE) };
-    int in = !strcmp(d->path, "-");
-    if (in && tool_slurp(STDIN_FILENO, mem) < 0) {
-        fprintf(stderr, "%s: stdin: %s\n", d->tool, strerror(errno));
-        return NULL;
-    }
     tool_reading(d->path);
-    cgw_reader *r = in ? cgw_reader_open_memory(mem->p, mem->len, &ro)
-                       : cgw_reader_open_path(d->path, &ro);
+    cgw_reader *r = strcmp(d->path, "-") ? cgw_reader_open_path(d->path, &ro)
+                                         : cgw_reader_open_fd(STDIN_FILENO, &ro);
     if (r == NULL)
         fprintf(stderr, "%s: %s: %s\n", d->tool, d->path, strerror(errno));
     return r;
@@ -327,12 +322,10 @@ int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void
 {
     uint64_t errors = 0;
     tool_diag_ctx d = { t->tool, path, &errors };
-    tool_text mem = { 0 };
     const char *msg = "";
-    cgw_reader *r = open_input(&d, &mem);
+    cgw_reader *r = open_input(&d);
     cgw_status st = r != NULL ? add(ctx, r, &msg) : CGW_EIO;
     cgw_reader_close(r);
-    free(mem.p);
     if (r != NULL && st != CGW_OK)
         fprintf(stderr, "%s: %s: %s\n", t->tool, path, msg);
     return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
