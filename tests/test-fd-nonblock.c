@@ -15,42 +15,36 @@
 
 #include "testutil.h"
 
-/* The other end of the pipe: drains it (or fills it) a little at a time. */
+/* The other end of the pipe: fills it (text) or drains it (into got), a
+ * little at a time. */
 typedef struct peer {
     int fd;
-    const char *text; /* to write; NULL: drain into got */
+    const char *text;
     size_t len;
     cgwt_capture got;
 } peer;
 
-static void pause_a_little(void)
-{
-    struct timespec ts = { 0, 50000 };
-    nanosleep(&ts, NULL);
-}
-
-static void *slow_peer(void *arg)
+static void *slow_writer(void *arg)
 {
     peer *p = arg;
-    char buf[1500];
-    for (size_t off = 0; p->text == NULL || off < p->len;) {
-        pause_a_little();
-        if (p->text != NULL) {
-            size_t n = p->len - off < sizeof buf ? p->len - off : sizeof buf;
-            ssize_t put = write(p->fd, p->text + off, n);
-            if (put < 0 && errno == EINTR)
-                continue;
-            CHECK(put > 0);
-            off += (size_t)put;
+    for (size_t off = 0; off < p->len;) {
+        struct timespec pause = { 0, 50000 };
+        nanosleep(&pause, NULL);
+        size_t n = p->len - off < 1500 ? p->len - off : 1500;
+        ssize_t put = write(p->fd, p->text + off, n);
+        if (put < 0 && errno == EINTR)
             continue;
-        }
-        ssize_t got = read(p->fd, buf, sizeof buf);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            break;
-        cgwt_capture_write(&p->got, buf, (size_t)got);
+        CHECK(put > 0);
+        off += (size_t)put;
     }
+    close(p->fd);
+    return NULL;
+}
+
+static void *slow_drain(void *arg)
+{
+    peer *p = arg;
+    cgwt_drain(p->fd, &p->got, 50000);
     close(p->fd);
     return NULL;
 }
@@ -64,12 +58,14 @@ static void small_pipe(int fds[2], int nonblocking)
     CHECK(fcntl(fds[nonblocking], F_SETFL, O_NONBLOCK) == 0);
 }
 
-static void write_profile(cgw_writer *w)
+static cgw_status write_profile(void *unused, cgw_writer *w)
 {
+    (void)unused;
     CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
     CHECK_ST(cgw_function(w, "loop"), CGW_OK);
     for (uint64_t i = 0; i < 20000; i++)
         CHECK_ST(cgw_cost(w, (uint64_t[]){ i % 977 + 1 }, (uint64_t[]){ i % 13 + 1 }, 1), CGW_OK);
+    return CGW_OK;
 }
 
 /* The fd sink into a non-blocking pipe: every byte arrives. */
@@ -80,11 +76,11 @@ static void sink(const char *want, size_t wlen)
     peer p = { fds[0], NULL, 0, { 0 } };
     cgwt_capture_init(&p.got, 0, 0);
     pthread_t t;
-    CHECK(pthread_create(&t, NULL, slow_peer, &p) == 0);
+    CHECK(pthread_create(&t, NULL, slow_drain, &p) == 0);
     cgw_options o = { 0 };
     o.buffer_size = 64 << 10; /* more than the pipe holds */
     cgw_writer *w = cgw_open_fd(fds[1], &o);
-    write_profile(w);
+    write_profile(NULL, w);
     cgw_status st = cgw_finish(w);
     if (st != CGW_OK)
         fprintf(stderr, "%s\n", cgw_errmsg(w));
@@ -103,7 +99,7 @@ static void reader(const char *text, size_t len)
     small_pipe(fds, 0);
     peer p = { fds[1], text, len, { 0 } };
     pthread_t t;
-    CHECK(pthread_create(&t, NULL, slow_peer, &p) == 0);
+    CHECK(pthread_create(&t, NULL, slow_writer, &p) == 0);
     cgw_reader *r = cgw_reader_open_fd(fds[0], NULL);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -133,12 +129,8 @@ static void reader(const char *text, size_t len)
 
 int main(void)
 {
-    char *want;
     size_t wlen;
-    cgw_writer *w = cgw_open_memory(&want, &wlen, NULL);
-    write_profile(w);
-    CHECK_ST(cgw_close(w), CGW_OK);
-    cgwt_readback(want, wlen, NULL);
+    char *want = cgwt_write_checked(write_profile, NULL, NULL, &wlen);
     sink(want, wlen);
     reader(want, wlen);
     printf("%zu bytes written and read through non-blocking pipes\n", wlen);

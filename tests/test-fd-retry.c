@@ -30,17 +30,7 @@ struct reader {
 static void *drain(void *arg)
 {
     struct reader *r = arg;
-    char buf[3000];
-    for (;;) {
-        ssize_t n = read(r->fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        cgwt_capture_write(&r->got, buf, (size_t)n);
-        struct timespec ts = { 0, 20000 };
-        nanosleep(&ts, NULL);
-    }
+    cgwt_drain(r->fd, &r->got, 20000);
     return NULL;
 }
 

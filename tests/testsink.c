@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "testutil.h"
 
@@ -117,6 +119,21 @@ void cgwt_capture_add(cgwt_capture *c, const char *text, size_t len)
 void cgwt_capture_str(cgwt_capture *c, const char *s)
 {
     cgwt_capture_add(c, s, strlen(s));
+}
+
+void cgwt_drain(int fd, cgwt_capture *c, long pause_ns)
+{
+    char buf[3000];
+    for (;;) {
+        struct timespec pause = { 0, pause_ns };
+        nanosleep(&pause, NULL);
+        ssize_t got = read(fd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return;
+        cgwt_capture_write(c, buf, (size_t)got);
+    }
 }
 
 void cgwt_refused(const char *file, int line, cgw_writer *w, const cgwt_capture *c,

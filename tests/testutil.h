@@ -58,6 +58,9 @@ cgw_writer *cgwt_capture_open(cgwt_capture *c, const cgw_options *opts);
 /* Append text[0..len) (or the C string s) to c, as a write would. */
 void cgwt_capture_add(cgwt_capture *c, const char *text, size_t len);
 void cgwt_capture_str(cgwt_capture *c, const char *s);
+/* Read fd to its end into c, pausing pause_ns nanoseconds between reads
+ * (a slow reader at the other end of a pipe); EINTR is retried. */
+void cgwt_drain(int fd, cgwt_capture *c, long pause_ns);
 /* A writer call into c refused with status want: not a byte written, the
  * error sticky (a cost line and cgw_finish() get it too), the message
  * naming the call ("name: ...") and containing why (unless why is NULL).

@@ -147,26 +147,26 @@ static cgw_status queue_next(cgw_reader *r)
     return r->err;
 }
 
-cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
+/* The next record in *rec (NULL at the end), taken when take is set. */
+static inline cgw_status queue_head(cgw_reader *r, const cgw_record **rec, int take)
 {
     if (r == NULL || rec == NULL)
         return CGW_EUSAGE;
     *rec = NULL;
     cgw_status st = queue_next(r);
     if (st == CGW_OK && r->qi < r->nq)
-        *rec = &r->q[r->qi++];
+        *rec = &r->q[take ? r->qi++ : r->qi];
     return st;
+}
+
+cgw_status cgw_reader_next(cgw_reader *r, const cgw_record **rec)
+{
+    return queue_head(r, rec, 1);
 }
 
 cgw_status cgw_reader_peek(cgw_reader *r, const cgw_record **rec)
 {
-    if (r == NULL || rec == NULL)
-        return CGW_EUSAGE;
-    *rec = NULL;
-    cgw_status st = queue_next(r);
-    if (st == CGW_OK && r->qi < r->nq)
-        *rec = &r->q[r->qi];
-    return st;
+    return queue_head(r, rec, 0);
 }
 
 uint64_t cgw_reader_offset(const cgw_reader *r)
