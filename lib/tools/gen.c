@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cgw.h"
+#include "gen.h"
 
 /* ------------------------------------------------------------ randomness */
 
@@ -78,64 +79,6 @@ typedef struct gen {
     cgw_name_id *handles; /* the same names registered in this part */
 } gen;
 
-static const char *const known_events[] = {
-    "Ir", "Dr", "Dw", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw", "Bc", "Bcm", "Bi", "Bim"
-};
-#define NKNOWN (sizeof known_events / sizeof *known_events)
-
-/* Per mille of Ir that each event costs on average, as in real runs. */
-static const unsigned event_share[NKNOWN] = { 1000, 300, 150, 2, 10, 5, 1, 2, 1, 180, 9, 6, 2 };
-
-static void event_name(unsigned event, char *out, size_t size)
-{
-    if (event < NKNOWN)
-        snprintf(out, size, "%s", known_events[event]);
-    else
-        snprintf(out, size, "Ev%u", event + 1);
-}
-
-/* Names with spaces, "::", "<...>", "(" and UTF-8, each unique by index. */
-static void function_name(char *out, size_t size, uint32_t func)
-{
-    static const char *const forms[] = {
-        "%s_%u",
-        "ns%u::Widget<int>::update(double) const",
-        "std::vector<std::pair<int, char const*>, std::allocator<void>>::push_back_%u(int&&)",
-        "parse_größe_%u",
-        "計算_%u",
-        "operator new[](unsigned long) [clone .part.%u]",
-        "core::ptr::drop_in_place<alloc::vec::Vec<u8>>::h%08x",
-        "Engine::tick(float)::{lambda(int)#%u}::operator()(int) const",
-    };
-    static const char *const verbs[] = { "read", "write", "hash", "sort", "scan", "emit" };
-    if (func == 0) {
-        snprintf(out, size, "main");
-        return;
-    }
-    unsigned form = func % (unsigned)(sizeof forms / sizeof *forms);
-    if (form == 0)
-        snprintf(out, size, forms[0], verbs[func / 8 % 6], func);
-    else
-        snprintf(out, size, forms[form], func);
-}
-
-static void file_name(char *out, size_t size, uint32_t file)
-{
-    static const char *const forms[] = {
-        "src/module%u.c", "src/engine/render_%u.cpp", "include/ns/vector_%u.hpp",
-        "/usr/src/debug/my project/file %u.cc", "src/ünïcode_%u.c",
-    };
-    snprintf(out, size, forms[file % 5], file);
-}
-
-static void object_name(char *out, size_t size, uint32_t object)
-{
-    if (object == 0)
-        snprintf(out, size, "/usr/bin/cggen-program");
-    else
-        snprintf(out, size, "/usr/lib/x86_64-linux-gnu/libpart%u.so.%u", object, 1 + object % 3);
-}
-
 static uint64_t *costs_at(gen *g, size_t slot)
 {
     return g->costs + slot * g->nev;
@@ -161,7 +104,7 @@ static void plan_functions(gen *g, uint64_t *rng)
         fn->out = costs_at(g, 2 * (size_t)func + 1);
         uint64_t ir = fn->lines * fn->hot * (1 + below(rng, 40));
         for (unsigned ev = 0; ev < g->nev; ev++) {
-            unsigned share = ev < NKNOWN ? event_share[ev] : (unsigned)below(rng, 500);
+            unsigned share = ev < CGWG_KNOWN_EVENTS ? cgwg_event_share[ev] : (unsigned)below(rng, 500);
             fn->self[ev] = ev == 0 ? ir : ir * share / 1000 * (1 + below(rng, 3)) / 2;
         }
     }
@@ -272,11 +215,11 @@ static void plan_name(const gen *g, size_t nth, char *buf, size_t size)
 {
     const cgw_gen_options *opts = g->o;
     if (nth < opts->functions)
-        function_name(buf, size, (uint32_t)nth);
+        cgwg_function_name(buf, size, (uint32_t)nth);
     else if (nth < (size_t)opts->functions + opts->files)
-        file_name(buf, size, (uint32_t)(nth - opts->functions));
+        cgwg_file_name(buf, size, (uint32_t)(nth - opts->functions));
     else
-        object_name(buf, size, (uint32_t)(nth - opts->functions - opts->files));
+        cgwg_object_name(buf, size, (uint32_t)(nth - opts->functions - opts->files));
 }
 
 /* Every name in one block: measured, then written. */
@@ -487,7 +430,7 @@ static void header(gen *g)
     cgw_set_pid(g->w, 1000 + g->o->seed % 30000);
     cgw_add_desc(g->w, "Trigger", "Program termination");
     for (unsigned ev = 0; ev < g->nev; ev++) {
-        event_name(ev, buf, sizeof buf);
+        cgwg_event_name(ev, buf, sizeof buf);
         cgw_add_event(g->w, buf, NULL);
     }
 }
