@@ -45,7 +45,8 @@
  * cgw_reader_next() calls that return a COST record), and in all. */
 static void count_allocations(const char *path)
 {
-    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &counting, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK,
+                           .allocator = &counting };
     allocs = 0;
     cgw_reader *r = cgw_reader_open_path(path, &o);
     const cgw_record *rec;

@@ -156,7 +156,7 @@ static void rewind_fd(int fd)
 /* Writer k's output of p into fd, from its start. */
 static __attribute__((noinline)) void run_one(profile *p, int k, int fd, const char *ref, size_t len)
 {
-    cgw_options o = { p->positions, 0, BUFSZ, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = p->positions, .buffer_size = BUFSZ };
     if (k == W_COMPACT || k == W_COMPACT_H)
         o.flags = CGW_COMPACT;
     if (k >= W_STRINGS && k <= W_COMPACT_H) {
@@ -197,7 +197,8 @@ static void check_output(int fd, const char *want, size_t len, int k, const prof
 static char *in_memory(profile *p, unsigned flags, int handles, size_t *len)
 {
     char *text;
-    cgw_options o = { p->positions, flags, BUFSZ, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = p->positions, .flags = flags,
+                      .buffer_size = BUFSZ };
     replay(p, cgw_open_memory(&text, len, &o), handles, NULL, NULL);
     return text;
 }
@@ -207,7 +208,8 @@ static char *in_memory(profile *p, unsigned flags, int handles, size_t *len)
 static long allocations(profile *p, int handles, long *all)
 {
     long line_allocs = 0;
-    cgw_options o = { p->positions, 0, BUFSZ, &counting };
+    cgw_options o = { .struct_size = sizeof o, .positions = p->positions, .buffer_size = BUFSZ,
+                      .allocator = &counting };
     char *seen = calloc(p->nfuncs, 1);
     if (seen == NULL)
         die("out of memory");

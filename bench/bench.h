@@ -31,10 +31,10 @@ static inline void die(const char *what)
  * default program shape. */
 static inline void make_profile(const char *path, unsigned mb, unsigned flags)
 {
-    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, flags, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_INSTR | CGW_POS_LINE,
+                      .flags = flags };
     cgw_writer *w = cgw_open_path(path, &o);
-    cgw_gen_options g;
-    cgw_gen_defaults(&g);
+    cgw_gen_options g = CGW_GEN_OPTIONS_INIT;
     g.seed = 1;
     g.events = 4;
     g.size = (uint64_t)mb << 20;
@@ -52,7 +52,7 @@ static inline uint64_t file_size(const char *path)
  * when every record came with no error. */
 static inline int read_all(const char *path)
 {
-    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK };
     cgw_reader *r = cgw_reader_open_path(path, &o);
     const cgw_record *rec;
     uint64_t n = 0, errors = 1;

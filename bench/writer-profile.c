@@ -41,10 +41,9 @@ static uint32_t func_of(profile *p, const char *ob, const char *fl, const char *
 void load(profile *p, unsigned mb)
 {
     size_t glen;
-    cgw_options o = { p->positions, 0, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = p->positions };
     cgw_writer *w = cgw_open_memory(&p->gen, &glen, &o);
-    cgw_gen_options g;
-    cgw_gen_defaults(&g);
+    cgw_gen_options g = CGW_GEN_OPTIONS_INIT;
     g.seed = 1;
     g.events = (unsigned)p->nev;
     g.size = (uint64_t)mb << 20;

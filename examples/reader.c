@@ -34,7 +34,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: reader FILE\n");
         return 2;
     }
-    cgw_read_options o = { 0, diag, argv[1], NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .diag = diag, .diag_ctx = argv[1] };
     cgw_reader *r = cgw_reader_open_path(argv[1], &o);
     if (r == NULL) {
         perror(argv[1]);

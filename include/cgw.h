@@ -153,14 +153,37 @@ typedef struct cgw_allocator {
     void *ctx;
 } cgw_allocator;
 
-/** Options of a writer; a NULL cgw_options pointer means all zero.
- *  buffer_size: bytes buffered before the sink is called (0: 64 KiB). */
+/** Options structs (cgw_options, cgw_read_options, cgw_gen_options,
+ *  cgw_merge_options) begin with struct_size, the size of the struct the
+ *  caller was compiled with, so that a later libcgw can add members at
+ *  their end without breaking compiled callers.  Start one from its _INIT
+ *  macro, which sets struct_size and every default, then set members:
+ *
+ *      cgw_options o = CGW_OPTIONS_INIT;
+ *      o.flags = CGW_COMPACT;
+ *
+ *  or name struct_size in a designated initializer:
+ *
+ *      cgw_options o = { .struct_size = sizeof o, .flags = CGW_COMPACT };
+ *
+ *  The library reads only the caller's struct_size bytes: members the
+ *  caller's header did not have keep their defaults.  A struct_size
+ *  smaller than that of libcgw 0.1, or larger than the library knows with
+ *  a byte past what it knows that is not zero, is refused (CGW_EINVAL, or
+ *  NULL with errno EINVAL from the opening calls). */
+/** Options of a writer; a NULL cgw_options pointer means the defaults
+ *  (CGW_OPTIONS_INIT).  positions: CGW_POS_* (0: CGW_POS_LINE); flags:
+ *  CGW_COMPACT, CGW_GZIP...; buffer_size: bytes buffered before the sink
+ *  is called (0: 64 KiB); allocator: NULL for libc's. */
 typedef struct cgw_options {
+    size_t struct_size;
     unsigned positions;
     unsigned flags;
     size_t buffer_size;
     const cgw_allocator *allocator;
 } cgw_options;
+
+#define CGW_OPTIONS_INIT { sizeof(cgw_options), 0, 0, 0, NULL }
 
 /* ------------------------------------------------------------ 1. opening */
 
@@ -380,7 +403,10 @@ typedef enum cgw_state {
 CGW_API cgw_state cgw_get_state(const cgw_writer *w);
 /** The options in effect: positions (never 0), flags, buffer size, and the
  *  writer's allocator (libc's when none was given; valid until
- *  cgw_free()).  OK, or EUSAGE when w or out is NULL. */
+ *  cgw_free()), written into the first out->struct_size bytes of out
+ *  (set it first: CGW_OPTIONS_INIT); members this library does not know
+ *  are zeroed.  OK, EUSAGE when w or out is NULL, EINVAL for a bad
+ *  struct_size. */
 CGW_API cgw_status cgw_get_options(const cgw_writer *w, cgw_options *out);
 /** Bytes of profile produced so far: taken by the sink plus buffered. */
 CGW_API uint64_t cgw_bytes_written(const cgw_writer *w);
@@ -461,21 +487,25 @@ typedef void (*cgw_diag_fn)(void *ctx, const cgw_diagnostic *d);
  *      (pipes, devices), are read as without it. */
 enum { CGW_READ_CHECK = 1u, CGW_READ_MAP = 2u };
 
-/** Options of a reader; a NULL pointer means all zero.  diag receives
- *  every diagnostic (each code at most 20 times a file, then one line
- *  saying how many more were found); NULL drops them, cgw_reader_counts()
- *  still counts them.  skip is a mask of CGW_SKIP(kind) bits: records of
- *  those kinds are read, checked and counted (in the totals and counts of
- *  CGW_REC_PART_END) as usual but not handed out, which saves building
- *  them; a checker that needs only the totals skips CGW_REC_COST and the
- *  calls and jumps. */
+/** Options of a reader; a NULL pointer means the defaults
+ *  (CGW_READ_OPTIONS_INIT, all zero; struct_size: see cgw_options).  diag
+ *  receives every diagnostic (each code at most 20 times a file, then one
+ *  line saying how many more were found); NULL drops them,
+ *  cgw_reader_counts() still counts them.  skip is a mask of CGW_SKIP(kind)
+ *  bits: records of those kinds are read, checked and counted (in the
+ *  totals and counts of CGW_REC_PART_END) as usual but not handed out,
+ *  which saves building them; a checker that needs only the totals skips
+ *  CGW_REC_COST and the calls and jumps. */
 typedef struct cgw_read_options {
+    size_t struct_size; /**< sizeof(cgw_read_options): see cgw_options */
     unsigned flags;
     cgw_diag_fn diag;
     void *diag_ctx;
     const cgw_allocator *allocator;
     unsigned skip;
 } cgw_read_options;
+
+#define CGW_READ_OPTIONS_INIT { sizeof(cgw_read_options), 0, NULL, NULL, NULL, 0 }
 
 /** Read the file at path.  NULL with errno set (EINVAL, ENOMEM, or
  *  open()'s) on failure. */
@@ -664,11 +694,12 @@ CGW_API cgw_status cgw_roundtrip_fd(int fd, const cgw_read_options *opts, uint64
  *  code, CGW_GEN_JUMPS adds jump= and jcnd= lines. */
 enum { CGW_GEN_INLINE = 1u, CGW_GEN_JUMPS = 2u };
 
-/** What cgw_generate() writes; cgw_gen_defaults() fills in the defaults
- *  given in brackets.  size: approximate bytes of output, reached by
- *  making every function longer (0: the natural size of the plan, about
- *  30 cost lines a function). */
+/** What cgw_generate() writes; CGW_GEN_OPTIONS_INIT holds the defaults
+ *  given in brackets (struct_size: see cgw_options).  size: approximate
+ *  bytes of output, reached by making every function longer (0: the
+ *  natural size of the plan, about 30 cost lines a function). */
 typedef struct cgw_gen_options {
+    size_t struct_size;    /**< sizeof(cgw_gen_options)               */
     uint64_t seed;         /**< [0] same options, same bytes          */
     uint64_t size;         /**< [0] target size in bytes              */
     unsigned functions;    /**< [200] 1..2^24; function 0 is main     */
@@ -680,8 +711,7 @@ typedef struct cgw_gen_options {
     unsigned flags;        /**< [0] CGW_GEN_*                         */
 } cgw_gen_options;
 
-/** Fill o with the defaults. */
-CGW_API void cgw_gen_defaults(cgw_gen_options *o);
+#define CGW_GEN_OPTIONS_INIT { sizeof(cgw_gen_options), 0, 0, 200, 20, 3, 2, 3, 1, 0 }
 
 /** Write a realistic profile through w, which must be fresh (no call made
  *  yet) and is left open for cgw_close(): skewed costs, a call graph with
@@ -727,19 +757,23 @@ typedef struct cgw_merger cgw_merger;
  *  part for all; the output then depends on that order. */
 enum { CGW_MERGE_KEEP_PARTS = 1u };
 
-/** Options of a merger; a NULL pointer means all zero.  mod_filename and
- *  mod_funcname (NULL: none) rewrite every file name and function name
- *  before it is merged, as cg_annotate's --mod-filename and
+/** Options of a merger; a NULL pointer means the defaults
+ *  (CGW_MERGE_OPTIONS_INIT, all zero; struct_size: see cgw_options).
+ *  mod_filename and mod_funcname (NULL: none) rewrite every file name and
+ *  function name before it is merged, as cg_annotate's --mod-filename and
  *  --mod-funcname do, so that paths from different machines line up:
  *  "s/RE/REPL/" with a POSIX extended regular expression RE, & and \1..\9
  *  in REPL, and flags g (every match) and i (ignore case); any character
- *  after 's' may be the delimiter.  Merging is associative when the
- *  rewrites give the same names again on their own output. */
+ *  after 's' may be the delimiter.  Merging is associative when the rewrites
+ *  give the same names again on their own output. */
 typedef struct cgw_merge_options {
+    size_t struct_size; /**< sizeof(cgw_merge_options): see cgw_options */
     unsigned flags;
     const char *mod_filename, *mod_funcname;
     const cgw_allocator *allocator;
 } cgw_merge_options;
+
+#define CGW_MERGE_OPTIONS_INIT { sizeof(cgw_merge_options), 0, NULL, NULL, NULL }
 
 /** A new merger.  Bad options (flags, a rewrite that does not compile)
  *  become its sticky error (CGW_EINVAL), returned by every later call.

@@ -312,7 +312,7 @@ static cgw_writer *open_profile(const dump *d, const char *path)
 {
     /* CGWPROF_OUT=...gz: gzip, as cgrecode -o x.gz */
     size_t n = strlen(path);
-    cgw_options o = { .positions = d->positions,
+    cgw_options o = { .struct_size = sizeof o, .positions = d->positions,
                       .flags = n > 3 && !strcmp(path + n - 3, ".gz") ? CGW_GZIP : 0 };
     cgw_writer *w = d->fd >= 0 ? cgw_open_fd(d->fd, &o) : cgw_open_path(path, &o);
     if (w == NULL)

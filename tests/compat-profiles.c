@@ -104,7 +104,7 @@ static int write_one(const char *dir, const feature *f)
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.out", dir, f->name);
-    cgw_options o = { f->positions, f->flags, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = f->positions, .flags = f->flags };
     cgw_writer *w = cgw_open_path(path, &o);
     if (w == NULL) {
         perror(path);

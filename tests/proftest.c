@@ -98,7 +98,8 @@ void cgwt_load_profile(const char *path, profile *prof)
     cgwt_readback(text, len, NULL);
     free(text);
     memset(prof, 0, sizeof *prof);
-    cgw_read_options o = { CGW_READ_CHECK, no_excess, (void *)path, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = no_excess,
+                           .diag_ctx = (void *)path };
     cgw_reader *r = cgw_reader_open_path(path, &o);
     CHECK(r != NULL);
     const cgw_record *rec;

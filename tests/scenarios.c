@@ -176,8 +176,7 @@ const cgwt_scenario *cgwt_scenario_named(const char *name)
 
 cgw_options cgwt_options(const cgwt_scenario *s, size_t buffer_size, const cgw_allocator *a)
 {
-    cgw_options o;
-    memset(&o, 0, sizeof o);
+    cgw_options o = CGW_OPTIONS_INIT;
     o.positions = s->positions;
     o.flags = s->flags;
     o.buffer_size = buffer_size;

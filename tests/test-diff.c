@@ -173,7 +173,7 @@ static void test_errors(void)
     CHECK_ST(cgw_diff_add(NULL, 0, NULL), CGW_EUSAGE);
     CHECK_ST(cgw_diff_error(NULL), CGW_EUSAGE);
     CHECK_ST(cgw_diff_write(NULL, NULL), CGW_EUSAGE);
-    cgw_merge_options mo = { CGW_MERGE_KEEP_PARTS, NULL, NULL, NULL };
+    cgw_merge_options mo = { .struct_size = sizeof mo, .flags = CGW_MERGE_KEEP_PARTS };
     d = cgw_diff_new(&mo);
     CHECK_ST(cgw_diff_error(d), CGW_EINVAL);
     cgw_diff_free(d);
@@ -201,7 +201,7 @@ static void test_errors(void)
 static cgw_status diff_with(const cgw_allocator *alloc, void *ctx)
 {
     const char *const *sides = ctx;
-    cgw_merge_options mo = { 0, NULL, NULL, alloc };
+    cgw_merge_options mo = { .struct_size = sizeof mo, .allocator = alloc };
     cgw_differ *d = cgw_diff_new(&mo);
     cgw_status st = d == NULL ? CGW_ENOMEM : CGW_OK;
     for (int s = 0; s < 2 && st == CGW_OK; s++) {

@@ -77,7 +77,7 @@ static void sink(const char *want, size_t wlen)
     cgwt_capture_init(&p.got, 0, 0);
     pthread_t t;
     CHECK(pthread_create(&t, NULL, slow_drain, &p) == 0);
-    cgw_options o = { 0 };
+    cgw_options o = CGW_OPTIONS_INIT;
     o.buffer_size = 64 << 10; /* more than the pipe holds */
     cgw_writer *w = cgw_open_fd(fds[1], &o);
     write_profile(NULL, w);

@@ -76,7 +76,7 @@ int main(void)
                             { period / 1000000, period % 1000000 } };
     CHECK(setitimer(ITIMER_REAL, &it, NULL) == 0);
 
-    cgw_options o = { 0 };
+    cgw_options o = CGW_OPTIONS_INIT;
     o.buffer_size = 1 << 20;
     w = cgw_open_fd(p[1], &o);
     write_profile(w);

@@ -18,7 +18,7 @@ typedef struct mix {
 static char *generate(const mix *m, size_t *len)
 {
     char *buf;
-    cgw_options o = { m->positions, m->wflags, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = m->positions, .flags = m->wflags };
     cgw_writer *w = cgw_open_memory(&buf, len, &o);
     CHECK(w != NULL);
     cgw_generate(w, &m->g);
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
     unsigned seeds = argc > 1 ? (unsigned)atoi(argv[1]) : 300;
     for (unsigned s = 0; s < seeds; s++) {
         mix m = { .positions = positions[s % 3] };
-        cgw_gen_defaults(&m.g);
+        m.g = (cgw_gen_options)CGW_GEN_OPTIONS_INIT;
         m.g.seed = s * 7919u + 1;
         m.g.functions = 1 + s % 97;
         m.g.files = 1 + s % 7;
@@ -113,7 +113,7 @@ int main(int argc, char **argv)
     }
     /* the defaults, and its portable variant with inline runs */
     mix d = { .positions = CGW_POS_LINE };
-    cgw_gen_defaults(&d.g);
+    d.g = (cgw_gen_options)CGW_GEN_OPTIONS_INIT;
     one(&d, 1);
     d.g.flags = CGW_GEN_INLINE;
     one(&d, 1);
@@ -137,7 +137,7 @@ int main(int argc, char **argv)
     CHECK(strstr(cgw_errmsg(w), "cgw_generate") != NULL);
     cgw_free(w);
     /* and only on a fresh writer */
-    cgw_gen_defaults(&d.g);
+    d.g = (cgw_gen_options)CGW_GEN_OPTIONS_INIT;
     w = cgw_open_memory(&buf, &len, NULL);
     cgw_add_event(w, "Ir", NULL);
     cgw_file(w, "a.c");

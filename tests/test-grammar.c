@@ -31,7 +31,7 @@ static got read_text(const char *text, size_t len)
 {
     got g;
     memset(&g, 0, sizeof g);
-    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -190,7 +190,8 @@ static shown read_shown(const char *text, unsigned skip)
 {
     shown sh;
     memset(&sh, 0, sizeof sh);
-    cgw_read_options o = { CGW_READ_CHECK, on_shown, &sh, NULL, skip };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = on_shown,
+                           .diag_ctx = &sh, .skip = skip };
     cgw_reader *r = cgw_reader_open_memory(text, strlen(text), &o);
     CHECK(r != NULL);
     const cgw_record *rec;

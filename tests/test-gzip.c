@@ -204,7 +204,7 @@ static void read_every_kind(const char *dir, const char *gz, size_t len, const c
 {
     for (int k = 0; k < NKINDS; k++) {
         diags g = { 0, 0 };
-        cgw_read_options o = { 0, on_diag, &g, NULL, 0 };
+        cgw_read_options o = { .struct_size = sizeof o, .diag = on_diag, .diag_ctx = &g };
         source src;
         int fd;
         pid_t child;
@@ -227,8 +227,7 @@ enum { S_MEMORY, S_PATH, S_FD, S_CALLBACK, NSINKS };
 
 static void generate(cgw_writer *w)
 {
-    cgw_gen_options g;
-    cgw_gen_defaults(&g);
+    cgw_gen_options g = CGW_GEN_OPTIONS_INIT;
     g.seed = 28;
     g.size = 400 << 10; /* over three 128 KiB read blocks */
     CHECK(w != NULL);
@@ -240,7 +239,7 @@ static void generate(cgw_writer *w)
  * cgw_bytes_written(). */
 static char *profile(unsigned flags, int sink, size_t *len, uint64_t *written)
 {
-    cgw_options o = { CGW_POS_LINE, flags, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_LINE, .flags = flags };
     const char *dir = cgwt_tmpdir();
     char *text = NULL;
     cgwt_capture c;
@@ -333,7 +332,7 @@ static void alloc_failures(const char *gz, size_t len)
         for (long n = 1; !done && n < 10000; n++) {
             cgwt_alloc t;
             cgwt_alloc_init(&t, n);
-            cgw_read_options o = { 0, NULL, NULL, &t.a, 0 };
+            cgw_read_options o = { .struct_size = sizeof o, .allocator = &t.a };
             source src = { gz, len, 0, 0 };
             cgw_reader *r = kind ? cgw_reader_open_callback(serve, &src, &o)
                                  : cgw_reader_open_memory(gz, len, &o);
@@ -413,7 +412,7 @@ static void write_levels(const char *dir, const char *plain, size_t plain_len)
     free(gz9);
     char *buf;
     size_t len;
-    cgw_options o = { 0, CGW_GZIP | CGW_GZIP_LEVEL(10), 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .flags = CGW_GZIP | CGW_GZIP_LEVEL(10) };
     errno = 0;
     CHECK(cgw_open_memory(&buf, &len, &o) == NULL && errno == EINVAL);
     o.flags = CGW_GZIP_LEVEL(3);
@@ -428,7 +427,7 @@ static void write_atomic(const char *dir)
     char path[512];
     snprintf(path, sizeof path, "%s/atomic.gz", dir);
     put_file(dir, "atomic.gz", "old\n", 4);
-    cgw_options o = { 0, CGW_GZIP, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .flags = CGW_GZIP };
     cgw_writer *w = cgw_open_path(path, &o);
     CHECK(w != NULL);
     CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
@@ -466,11 +465,11 @@ static void write_failures(void)
     for (long k = 1;; k++) {
         cgwt_capture c;
         cgwt_capture_init(&c, k, ENOSPC);
-        cgw_options o = { CGW_POS_LINE, CGW_GZIP, 4096, NULL };
+        cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_LINE, .flags = CGW_GZIP,
+                          .buffer_size = 4096 };
         cgw_writer *w = cgw_open_callback(cgwt_capture_write, &c, &o);
         CHECK(w != NULL);
-        cgw_gen_options g;
-        cgw_gen_defaults(&g);
+        cgw_gen_options g = CGW_GEN_OPTIONS_INIT;
         g.size = 1 << 20; /* several 64 KiB blocks of gzip */
         cgw_generate(w, &g);
         cgw_status st = cgw_finish(w);
@@ -491,12 +490,12 @@ static void write_failures(void)
         cgwt_alloc_init(&t, n);
         char *buf = NULL;
         size_t len;
-        cgw_options o = { CGW_POS_LINE, CGW_GZIP, 0, &t.a };
+        cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_LINE, .flags = CGW_GZIP,
+                          .allocator = &t.a };
         cgw_writer *w = cgw_open_memory(&buf, &len, &o);
         cgw_status st = CGW_ENOMEM;
         if (w != NULL) {
-            cgw_gen_options g;
-            cgw_gen_defaults(&g);
+            cgw_gen_options g = CGW_GEN_OPTIONS_INIT;
             cgw_generate(w, &g);
             st = cgw_close(w);
         }
@@ -526,7 +525,7 @@ int main(void)
     CHECK(len > 100 && len < plain_len / 2);
     if (!have_zlib) {
         read_every_kind(dir, gz, len, plain, plain_len, CGW_EIO, "built without zlib");
-        cgw_options o = { 0, CGW_GZIP, 0, NULL };
+        cgw_options o = { .struct_size = sizeof o, .flags = CGW_GZIP };
         errno = 0;
         CHECK(cgw_open_memory(&gz, &len, &o) == NULL && errno == ENOTSUP);
         printf("test-gzip: no zlib: every kind of gzip input refused with one error, "
@@ -549,7 +548,8 @@ int main(void)
     write_failures();
     /* plain text still reads without a gzip-input warning */
     diags g = { 0, 0 };
-    cgw_read_options o = { CGW_READ_MAP, on_diag, &g, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_MAP, .diag = on_diag,
+                           .diag_ctx = &g };
     char msg[256], path[512];
     snprintf(path, sizeof path, "%s/plain", dir);
     CHECK_ST(same_records(cgw_reader_open_path(path, &o), plain, plain_len, msg, sizeof msg),

@@ -80,7 +80,7 @@ static void part(cgw_writer *w, int h, int mix)
 static char *profile(unsigned flags, int h, int mix, size_t *len)
 {
     char *text;
-    cgw_options o = { CGW_POS_LINE, flags, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_LINE, .flags = flags };
     cgw_writer *w = cgw_open_memory(&text, len, &o);
     CHECK(w != NULL);
     CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
@@ -136,7 +136,7 @@ static cgwt_capture cap;
 
 static cgw_writer *open_w(void)
 {
-    cgw_options o = { CGW_POS_LINE, 0, 1, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_LINE, .buffer_size = 1 };
     cgwt_capture_free(&cap);
     cgwt_capture_init(&cap, 0, 0);
     cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, &o);

@@ -32,7 +32,7 @@ static void states(void)
 
 static void options(void)
 {
-    cgw_options got;
+    cgw_options got = CGW_OPTIONS_INIT;
     char *buf;
     size_t len;
     CHECK_ST(cgw_get_options(NULL, &got), CGW_EUSAGE);
@@ -47,7 +47,8 @@ static void options(void)
 
     cgwt_alloc counted;
     cgwt_alloc_init(&counted, 0);
-    cgw_options opts = { CGW_POS_INSTR | CGW_POS_LINE, CGW_COMPACT, 4096, &counted.a };
+    cgw_options opts = { .struct_size = sizeof opts, .positions = CGW_POS_INSTR | CGW_POS_LINE,
+                         .flags = CGW_COMPACT, .buffer_size = 4096, .allocator = &counted.a };
     w = cgw_open_memory(&buf, &len, &opts);
     CHECK_ST(cgw_get_options(w, &got), CGW_OK);
     CHECK_U64(got.positions, CGW_POS_INSTR | CGW_POS_LINE);
@@ -69,7 +70,7 @@ static void bytes(void)
 {
     cgwt_capture sink;
     cgwt_capture_init(&sink, 0, 0);
-    cgw_options opts = { 0, 0, 64, NULL };
+    cgw_options opts = { .struct_size = sizeof opts, .buffer_size = 64 };
     cgw_writer *w = cgw_open_callback(cgwt_capture_write, &sink, &opts);
     CHECK_U64(cgw_bytes_written(NULL), 0);
     CHECK_U64(cgw_bytes_written(w), 0);

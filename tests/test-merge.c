@@ -120,7 +120,8 @@ static char *merge(const char *const *texts, size_t n, const cgw_merge_options *
             cgwt_fail(__FILE__, __LINE__, "cgw_merge_add: %s", cgw_merge_errmsg(m));
         cgw_reader_close(r);
     }
-    cgw_options wo = { positions ? positions : cgw_merge_positions(m), 0, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo,
+                       .positions = positions ? positions : cgw_merge_positions(m) };
     char *out = cgwt_write_checked(write_merge, m, &wo, len);
     cgw_merge_free(m);
     return out;
@@ -159,15 +160,14 @@ static void test_known(void)
 
 static char *generated(uint64_t seed, unsigned functions, unsigned parts, size_t *len)
 {
-    cgw_gen_options g;
-    cgw_gen_defaults(&g);
+    cgw_gen_options g = CGW_GEN_OPTIONS_INIT;
     g.seed = seed;
     g.functions = functions;
     g.files = 4;
     g.parts = parts;
     g.flags = CGW_GEN_JUMPS | CGW_GEN_INLINE;
     char *out;
-    cgw_options wo = { CGW_POS_INSTR | CGW_POS_LINE, 0, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo, .positions = CGW_POS_INSTR | CGW_POS_LINE };
     cgw_writer *w = cgw_open_memory(&out, len, &wo);
     CHECK(w != NULL);
     CHECK_ST(cgw_generate(w, &g), CGW_OK);
@@ -258,7 +258,7 @@ static void test_thousand(void)
         texts[i] = generated(100 + (uint64_t)i, 12, 1, &lens[i]);
     cgwt_alloc al;
     cgwt_alloc_init(&al, 0);
-    cgw_merge_options mo = { 0, NULL, NULL, &al.a };
+    cgw_merge_options mo = { .struct_size = sizeof mo, .allocator = &al.a };
     cgw_merger *m = cgw_merge_new(&mo);
     CHECK(m != NULL);
     long live10 = 0;
@@ -273,7 +273,7 @@ static void test_thousand(void)
     CHECK_U64((uint64_t)al.live, (uint64_t)live10);
     char *out;
     size_t len;
-    cgw_options wo = { CGW_POS_LINE, 0, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo, .positions = CGW_POS_LINE };
     cgw_writer *w = cgw_open_memory(&out, &len, &wo);
     CHECK_ST(cgw_merge_write(m, w), CGW_OK);
     CHECK_ST(cgw_close(w), CGW_OK);
@@ -303,7 +303,8 @@ static void test_rewrite(void)
     static const char a[] = "events: Ir\nfl=/home/alice/src/x.c\nfn=run_v1\n1 5\n";
     static const char b[] = "events: Ir\nfl=/home/bob/src/x.c\nfn=RUN_v2\n1 7\n";
     const char *in[2] = { a, b };
-    cgw_merge_options mo = { 0, "s|^/home/[^/]*/|/|", "s/_V[0-9]+$//i", NULL };
+    cgw_merge_options mo = { .struct_size = sizeof mo, .mod_filename = "s|^/home/[^/]*/|/|",
+                             .mod_funcname = "s/_V[0-9]+$//i" };
     size_t len;
     char *out = merge(in, 2, &mo, 0, &len);
     CHECK_FACTS(out, len, "1|self||/src/x.c|RUN\t 7\n1|self||/src/x.c|run\t 5\n1|totals\t 12\n");
@@ -330,7 +331,7 @@ static void test_rewrite(void)
 static void test_keep_parts(void)
 {
     const char *in[2] = { prof_a, prof_b };
-    cgw_merge_options mo = { CGW_MERGE_KEEP_PARTS, NULL, NULL, NULL };
+    cgw_merge_options mo = { .struct_size = sizeof mo, .flags = CGW_MERGE_KEEP_PARTS };
     size_t len;
     char *out = merge(in, 2, &mo, 0, &len);
     CHECK_FACTS(out, len, "1|call||a.c|main||b.c|f\t 2 100 20\n"
@@ -385,7 +386,7 @@ static void test_overflow(void)
     add_text(m, "positions: instr line\nevents: Ir\nfn=a\ncfn=b\n"
                 "calls=18446744073709551615 0x9 1\n0x1 1 1\ncfn=b\ncalls=1 0x9 1\n0x2 1 1\n",
              CGW_OK);
-    cgw_options wo = { CGW_POS_LINE, 0, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo, .positions = CGW_POS_LINE };
     w = cgw_open_callback(cgwt_capture_write, &cap, &wo);
     CHECK_ST(cgw_merge_write(m, w), CGW_ERANGE);
     CHECK(strstr(cgw_errmsg(w), "cgw_merge_write: a sum in a passes 2^64-1") != NULL);
@@ -401,7 +402,7 @@ static void write_fails(cgw_merger *m, unsigned pos, cgw_status want, const char
 {
     cgwt_capture cap;
     cgwt_capture_init(&cap, 0, 0);
-    cgw_options wo = { pos, 0, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo, .positions = pos };
     cgw_writer *w = cgw_open_callback(cgwt_capture_write, &cap, &wo);
     if (want == CGW_EUSAGE && msg == NULL) { /* a writer not fresh */
         CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
@@ -446,7 +447,7 @@ static void test_misuse(void)
     free(out);
     write_fails(m, 0, CGW_EUSAGE, "already written");
     cgw_merge_free(m);
-    cgw_merge_options mo = { 8, NULL, NULL, NULL };
+    cgw_merge_options mo = { .struct_size = sizeof mo, .flags = 8 };
     m = cgw_merge_new(&mo);
     CHECK_ST(cgw_merge_error(m), CGW_EINVAL);
     CHECK(strstr(cgw_merge_errmsg(m), "unknown flags 0x8") != NULL);
@@ -458,7 +459,8 @@ static void test_misuse(void)
 static cgw_status merge_with(const cgw_allocator *alloc, void *ctx)
 {
     const char *text = ctx;
-    cgw_merge_options mo = { 0, "s/a/b/", NULL, alloc };
+    cgw_merge_options mo = { .struct_size = sizeof mo, .mod_filename = "s/a/b/",
+                             .allocator = alloc };
     cgw_merger *m = cgw_merge_new(&mo);
     cgw_status st = m == NULL ? CGW_ENOMEM : cgw_merge_error(m);
     if (st == CGW_OK) {
@@ -491,7 +493,7 @@ static void test_details(void)
     free(j), free(out);
     cgw_merger *m = cgw_merge_new(NULL);
     add_text(m, b, CGW_OK);
-    cgw_options wo = { CGW_POS_LINE, CGW_COMPACT, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo, .positions = CGW_POS_LINE, .flags = CGW_COMPACT };
     cgw_writer *w = cgw_open_memory(&out, &len, &wo);
     CHECK_ST(cgw_merge_write(m, w), CGW_OK);
     CHECK_ST(cgw_close(w), CGW_OK);

@@ -15,7 +15,7 @@ static cgwt_capture cap;
 /* A writer whose every byte reaches the capture at once. */
 static cgw_writer *open_w(unsigned flags)
 {
-    cgw_options o = { 0 };
+    cgw_options o = CGW_OPTIONS_INIT;
     o.buffer_size = 1;
     o.flags = flags;
     cgwt_capture_free(&cap);
@@ -55,7 +55,7 @@ static void null_writer(void)
 
 static void bad_open(void)
 {
-    cgw_options o = { 0 };
+    cgw_options o = CGW_OPTIONS_INIT;
     char *buf;
     size_t len;
     o.positions = 8; /* past CGW_POS_LINE | CGW_POS_INSTR | CGW_POS_BB */
@@ -316,7 +316,7 @@ static void not_portable(void)
     cgw_free(w);
 
     /* bb positions: KCachegrind misreads them, callgrind_annotate dies */
-    cgw_options o = { CGW_POS_INSTR | CGW_POS_BB, 0, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_INSTR | CGW_POS_BB };
     errno = 0;
     CHECK(cgw_open_callback(cgwt_capture_write, &cap, &o) == NULL && errno == EINVAL);
     o.flags = CGW_EXTENDED;

@@ -12,7 +12,8 @@ static long allocations(uint64_t lines)
     cgwt_alloc_init(&a, 0);
     cgwt_capture c;
     cgwt_capture_init(&c, 0, 0);
-    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, 0, 4096, &a.a };
+    cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_INSTR | CGW_POS_LINE,
+                      .buffer_size = 4096, .allocator = &a.a };
     cgw_writer *w = cgw_open_callback(cgwt_capture_write, &c, &o);
     const cgw_target g = { "lib.so", "g.c", "g" };
     const cgw_target self = { NULL, NULL, "f" };

@@ -33,7 +33,8 @@ static void diag(void *ctx, const cgw_diagnostic *d)
 static counts read_all(const char *text, size_t len, const char *code)
 {
     counts c = { 0, 0, 0, 0, code, 0, 0 };
-    cgw_read_options o = { CGW_READ_CHECK, diag, &c, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = diag,
+                           .diag_ctx = &c };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -183,7 +184,8 @@ static void many_events(void)
     peak mem = { 0, 0 };
     cgw_allocator alloc = { peak_malloc, peak_realloc, peak_free, &mem };
     counts c = { 0, 0, 0, 0, "check-events-cut", 0, 0 };
-    cgw_read_options o = { CGW_READ_CHECK, diag, &c, &alloc, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = diag,
+                           .diag_ctx = &c, .allocator = &alloc };
     cgw_reader *r = cgw_reader_open_memory(t.data, t.len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -269,7 +271,8 @@ static void overlong(size_t n, char fill, uint64_t want_errors)
     peak k = { 0, 0 };
     cgw_allocator a = { peak_malloc, peak_realloc, peak_free, &k };
     counts c = { 0, 0, 0, 0, "line-too-long", 0, 0 };
-    cgw_read_options o = { CGW_READ_CHECK, diag, &c, &a, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = diag,
+                           .diag_ctx = &c, .allocator = &a };
     stream s = { 0, n, fill };
     cgw_reader *r = cgw_reader_open_callback(stream_read, &s, &o);
     CHECK(r != NULL);
@@ -318,8 +321,7 @@ static void roundtrip_memory(void)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/rt.out", cgwt_tmpdir());
-    cgw_gen_options g;
-    cgw_gen_defaults(&g);
+    cgw_gen_options g = CGW_GEN_OPTIONS_INIT;
     g.seed = 7;
     g.size = 8u << 20;
     cgw_writer *w = cgw_open_path(path, NULL);
@@ -328,7 +330,7 @@ static void roundtrip_memory(void)
     CHECK_ST(cgw_close(w), CGW_OK);
     peak k = { 0, 0 };
     cgw_allocator a = { peak_malloc, peak_realloc, peak_free, &k };
-    cgw_read_options o = { 0, NULL, NULL, &a, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .allocator = &a };
     uint64_t diffs = 1;
     CHECK_ST(cgw_roundtrip(path, NULL, 0, &o, &diffs), CGW_OK);
     CHECK_U64(diffs, 0);

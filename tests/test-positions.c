@@ -46,7 +46,7 @@ static void expect_body(cgw_writer *w, memory *out, int annotate, const char *wa
 /* A writer into memory with nev events (Ir, Dr), in function f. */
 static cgw_writer *open_function(unsigned positions, unsigned flags, memory *out, int nev)
 {
-    cgw_options o = { positions, flags, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = positions, .flags = flags };
     cgw_writer *w = cgw_open_memory(&out->buf, &out->len, &o);
     CHECK(w != NULL);
     CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
@@ -93,7 +93,8 @@ static void every_length(unsigned flags, uint64_t v, int annotate)
 {
     char want[256];
     memory out;
-    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, flags | CGW_EXTENDED, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_INSTR | CGW_POS_LINE,
+                      .flags = flags | CGW_EXTENDED };
     cgw_writer *w = cgw_open_memory(&out.buf, &out.len, &o);
     unsigned long long u = (unsigned long long)v;
     cgw_add_event(w, "Ir", NULL);

@@ -86,7 +86,8 @@ int main(void)
             continue; /* that call gives EINTR */
         cgwt_alloc a;
         cgwt_alloc_init(&a, 0);
-        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &a.a, 0 };
+        cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK,
+                               .allocator = &a.a };
         s = (source){ text, len, 0, 0, n, n % 2 ? EIO : ENOSPC };
         r = cgw_reader_open_callback(serve, &s, &o);
         CHECK(r != NULL);
@@ -105,7 +106,8 @@ int main(void)
     for (;; n++) {
         cgwt_alloc a;
         cgwt_alloc_init(&a, n);
-        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, &a.a, 0 };
+        cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK,
+                               .allocator = &a.a };
         r = cgw_reader_open_memory(text, len, &o);
         if (r == NULL) {
             CHECK(errno == ENOMEM);

@@ -285,7 +285,8 @@ static void same_through_path(const char *text, size_t len)
     unsigned skips[2] = { 0, CGW_SKIP(CGW_REC_COST) | CGW_SKIP(CGW_REC_CALL) |
                                  CGW_SKIP(CGW_REC_JUMP) | CGW_SKIP(CGW_REC_COND_JUMP) };
     for (int s = 0; s < 2; s++) {
-        cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, skips[s] }, om = o;
+        cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .skip = skips[s] };
+        cgw_read_options om = o;
         om.flags |= CGW_READ_MAP;
         cgw_reader *rs[3] = { cgw_reader_open_memory(text, len, &o),
                               cgw_reader_open_path(path, &o), cgw_reader_open_path(path, &om) };
@@ -336,7 +337,7 @@ static void inputs(void)
     free(big);
     const cgw_record *a;
     CHECK(cgw_reader_open_path("/nonexistent/x", NULL) == NULL);
-    cgw_read_options om = { CGW_READ_MAP, NULL, NULL, NULL, 0 };
+    cgw_read_options om = { .struct_size = sizeof om, .flags = CGW_READ_MAP };
     CHECK(cgw_reader_open_path("/nonexistent/x", &om) == NULL);
     CHECK(cgw_reader_open_fd(-1, NULL) == NULL);
     CHECK(cgw_reader_open_memory(NULL, 1, NULL) == NULL);
@@ -350,8 +351,8 @@ static void skipping(void)
 {
     static const cgw_record_kind kinds[] = { CGW_REC_PART, CGW_REC_FUNCTION, CGW_REC_PART_END,
                                              CGW_REC_PART, CGW_REC_FUNCTION, CGW_REC_PART_END };
-    cgw_read_options o = { 0, NULL, NULL, NULL,
-                           CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_COST) |
+    cgw_read_options o = { .struct_size = sizeof o,
+                           .skip = CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_COST) |
                                CGW_SKIP(CGW_REC_CALL) | CGW_SKIP(CGW_REC_COND_JUMP) };
     cgw_reader *r = cgw_reader_open_memory(rules, sizeof rules - 1, &o);
     CHECK(r != NULL);
@@ -397,7 +398,8 @@ static void on_trace(void *ctx, const cgw_diagnostic *d)
 
 static void read_traced(const char *text, unsigned skip, trace *t, char *ends, size_t cap)
 {
-    cgw_read_options o = { CGW_READ_CHECK, t ? on_trace : NULL, t, NULL, skip };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK,
+                           .diag = t ? on_trace : NULL, .diag_ctx = t, .skip = skip };
     cgw_reader *r = cgw_reader_open_memory(text, strlen(text), &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -548,8 +550,8 @@ static void number_lengths(void)
                  (unsigned long long)v, (unsigned long long)v, (unsigned long long)v,
                  (unsigned long long)len);
         for (int skip = 0; skip < 2; skip++) {
-            cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL,
-                                   skip ? CGW_SKIP(CGW_REC_COST) : 0 };
+            cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK,
+                                   .skip = skip ? CGW_SKIP(CGW_REC_COST) : 0 };
             cgw_reader *r = cgw_reader_open_memory(text, strlen(text), &o);
             CHECK(r != NULL);
             const cgw_record *rec;
@@ -585,7 +587,7 @@ static uint64_t read_exact(const char *text, size_t len, cgw_record_kind kind, u
     char *buf = malloc(len);
     CHECK(buf != NULL);
     memcpy(buf, text, len);
-    cgw_read_options o = { CGW_READ_CHECK, NULL, NULL, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK };
     cgw_reader *r = cgw_reader_open_memory(buf, len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -660,7 +662,7 @@ static void hex_lengths(void)
 static void peeking(void)
 {
     static const char text[] = "positions: instr line\nevents: Ir\nfn=f\n0x10 3 5\n";
-    cgw_read_options o = { 0, NULL, NULL, NULL, CGW_SKIP(CGW_REC_FUNCTION) };
+    cgw_read_options o = { .struct_size = sizeof o, .skip = CGW_SKIP(CGW_REC_FUNCTION) };
     cgw_reader *r = cgw_reader_open_memory(text, sizeof text - 1, &o);
     CHECK(r != NULL);
     const cgw_record *peeked, *again, *rec;

@@ -101,7 +101,8 @@ static void recode(const char *path, unsigned positions, const uint64_t *want, s
 static void check_file(const char *path, const char *allowed)
 {
     result res = { 0, 0, "", allowed, 0 };
-    cgw_read_options o = { CGW_READ_CHECK, on_diag, &res, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = on_diag,
+                           .diag_ctx = &res };
     cgw_reader *r = cgw_reader_open_path(path, &o);
     if (r == NULL)
         cgwt_fail(__FILE__, __LINE__, "cannot open %s", path);

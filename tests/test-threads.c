@@ -23,10 +23,9 @@ typedef struct job {
 static char *generate(unsigned seed, size_t *len)
 {
     char *out = NULL;
-    cgw_options o = { CGW_POS_INSTR | CGW_POS_LINE, 0, 0, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_INSTR | CGW_POS_LINE };
     cgw_writer *w = cgw_open_memory(&out, len, &o);
-    cgw_gen_options g;
-    cgw_gen_defaults(&g);
+    cgw_gen_options g = CGW_GEN_OPTIONS_INIT;
     g.seed = seed;
     g.functions = 40;
     g.events = 3;

@@ -48,7 +48,7 @@ int main(void)
     /* One more unit overflows: refused, sticky, nothing written. */
     cgwt_capture c;
     cgwt_capture_init(&c, 0, 0);
-    cgw_options o = { 0, 0, 1, NULL };
+    cgw_options o = { .struct_size = sizeof o, .buffer_size = 1 };
     w = cgw_open_callback(cgwt_capture_write, &c, &o);
     cgw_add_event(w, "A", NULL);
     cgw_add_event(w, "B", NULL);

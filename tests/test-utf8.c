@@ -101,7 +101,8 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
 static seen read_back(const char *buf, size_t len)
 {
     seen counts = { 0, 0 };
-    cgw_read_options o = { CGW_READ_CHECK, on_diag, &counts, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = on_diag,
+                           .diag_ctx = &counts };
     cgw_reader *r = cgw_reader_open_memory(buf, len, &o);
     const cgw_record *rec;
     CHECK(r != NULL);
@@ -129,7 +130,7 @@ static void writer_and_reader(void)
         if (!good)
             CHECK(strstr(cgw_errmsg(w), "invalid UTF-8") != NULL);
         cgw_free(w);
-        cgw_options opts = { 0, CGW_EXTENDED, 0, NULL };
+        cgw_options opts = { .struct_size = sizeof opts, .flags = CGW_EXTENDED };
         w = cgw_open_memory(&buf, &len, &opts);
         CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
         CHECK_ST(cgw_function(w, name), CGW_OK);

@@ -361,7 +361,8 @@ static void readback_diag(void *ctx, const cgw_diagnostic *d)
 uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m)
 {
     readback rb = { 0, "" };
-    cgw_read_options o = { CGW_READ_CHECK, readback_diag, &rb, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = readback_diag,
+                           .diag_ctx = &rb };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -483,7 +484,7 @@ static void ignore_diag(void *ctx, const cgw_diagnostic *d)
 
 char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, size_t *len)
 {
-    cgw_read_options o = { 0, ignore_diag, NULL, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .diag = ignore_diag };
     cgw_reader *r = cgw_reader_open_path(path, &o);
     CHECK(r != NULL);
     /* the writer refuses calls=0 but in compact mode: cgw_recode()
@@ -492,7 +493,7 @@ char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, s
     cgw_reader_close(r);
 
     char *out;
-    cgw_options wo = { positions, wflags, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo, .positions = positions, .flags = wflags };
     cgw_writer *w = cgw_open_memory(&out, len, &wo);
     r = cgw_reader_open_path(path, &o);
     CHECK(w != NULL && r != NULL);
@@ -523,7 +524,7 @@ char *cgwt_recode_check(const char *path, unsigned positions, unsigned wflags, s
 
 char *cgwt_facts(const char *text, size_t len, int sum_parts)
 {
-    cgw_read_options o = { 0, ignore_diag, NULL, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .diag = ignore_diag };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     CHECK(r != NULL);
     char *f = profile_facts(r, sum_parts, 0);
@@ -578,7 +579,8 @@ void cgwt_expect(const char *file, int line, const char *text, size_t len, const
                  uint64_t at, cgw_severity severity)
 {
     expected want = { code, at, severity, 0, "" };
-    cgw_read_options o = { CGW_READ_CHECK, on_expected, &want, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = on_expected,
+                           .diag_ctx = &want };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     if (r == NULL)
         cgwt_fail(file, line, "cgw_reader_open_memory failed");

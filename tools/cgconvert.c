@@ -93,7 +93,7 @@ static int add_file(cgw_stacks *s, const char *event, const char *path)
 
 static int write_profile(cgw_stacks *s, const char *out)
 {
-    cgw_options wo = { 0, 0, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo };
     cgw_writer *w = tool_open_output("cgconvert", out, &wo);
     if (w == NULL)
         return 2;
@@ -152,7 +152,7 @@ static int close_output(FILE *f, const char *out, char *tmp, int ok)
 static int to_folded(const char *event, int force, const char *path, const char *out)
 {
     tool_errors in = { path, 0 };
-    cgw_read_options ro = { 0, tool_print_error, &in, NULL, 0 };
+    cgw_read_options ro = { .struct_size = sizeof ro, .diag = tool_print_error, .diag_ctx = &in };
     cgw_reader *r = strcmp(path, "-") ? cgw_reader_open_path(path, &ro)
                                       : cgw_reader_open_fd(STDIN_FILENO, &ro);
     char *tmp, msg[512];

@@ -136,7 +136,7 @@ static uint64_t report(const cgw_diff_row *rows, size_t n, const opts *o)
 
 static int write_diff(cgw_differ *d, const char *out)
 {
-    cgw_options wo = { 0, 0, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo };
     cgw_writer *w = tool_open_output("cgdiff", out, &wo);
     if (w == NULL)
         return 2;
@@ -162,7 +162,7 @@ static int compare(cgw_differ *d, const opts *o)
 
 int main(int argc, char **argv)
 {
-    opts o = { { "cgdiff", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, -1, 20 };
+    opts o = { { "cgdiff", usage, CGW_MERGE_OPTIONS_INIT, NULL, 0 }, -1, 20 };
     int rc = parse(argc, argv, &o);
     if (rc != 0)
         return rc - 1;

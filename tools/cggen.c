@@ -97,9 +97,8 @@ static int parse(int argc, char **argv, cgw_gen_options *g, cgw_options *wo, con
 
 int main(int argc, char **argv)
 {
-    cgw_gen_options g;
-    cgw_gen_defaults(&g);
-    cgw_options wo = { CGW_POS_LINE, 0, 0, NULL };
+    cgw_gen_options g = CGW_GEN_OPTIONS_INIT;
+    cgw_options wo = { .struct_size = sizeof wo, .positions = CGW_POS_LINE };
     const char *out = NULL;
     int rc = parse(argc, argv, &g, &wo, &out);
     if (rc != 0)

@@ -82,7 +82,7 @@ static int write_out(cgw_merger *m, opts *o)
 
 int main(int argc, char **argv)
 {
-    opts o = { { "cgmerge", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, { 0, 0, 0, NULL } };
+    opts o = { { "cgmerge", usage, CGW_MERGE_OPTIONS_INIT, NULL, 0 }, CGW_OPTIONS_INIT };
     int rc = parse(argc, argv, &o);
     if (rc != 0)
         return rc - 1;

@@ -141,8 +141,8 @@ static void take_back(const char *out, off_t start)
 
 int main(int argc, char **argv)
 {
-    opts o = { { "cgrecode", usage, { 0, NULL, NULL, NULL }, NULL, 0 }, { 0, 0, 0, NULL }, 0,
-               NULL };
+    opts o = { .in = { "cgrecode", usage, CGW_MERGE_OPTIONS_INIT, NULL, 0 },
+               .wo = CGW_OPTIONS_INIT };
     int rc = parse(argc, argv, &o);
     if (rc != 0)
         return rc - 1;
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
     int force = o.in.force;
     const char *out = o.in.out, *file = o.file;
     input in = { file, 0 };
-    cgw_read_options ro = { 0, on_diag, &in, NULL, 0 };
+    cgw_read_options ro = { .struct_size = sizeof ro, .diag = on_diag, .diag_ctx = &in };
     cgw_reader *r = strcmp(file, "-") ? cgw_reader_open_path(file, &ro)
                                       : cgw_reader_open_fd(STDIN_FILENO, &ro);
     if (r == NULL) {

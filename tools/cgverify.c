@@ -182,7 +182,8 @@ static int check(report *rep)
     unsigned skip = CGW_SKIP(CGW_REC_PART) | CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_COST) |
                     CGW_SKIP(CGW_REC_CALL) | CGW_SKIP(CGW_REC_JUMP) |
                     CGW_SKIP(CGW_REC_COND_JUMP) | (tty ? 0 : CGW_SKIP(CGW_REC_FUNCTION));
-    cgw_read_options o = { CGW_READ_CHECK | CGW_READ_MAP, on_diag, rep, NULL, skip };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK | CGW_READ_MAP,
+                           .diag = on_diag, .diag_ctx = rep, .skip = skip };
     int fd = roundtrip ? seekable_input(rep, is_stdin) : -1;
     if (roundtrip && fd < 0)
         return 2;

@@ -308,8 +308,9 @@ int tool_inputs_option(tool_inputs *t, int c, const char *arg)
  * records name their function); NULL after saying why. */
 static cgw_reader *open_input(tool_diag_ctx *d)
 {
-    cgw_read_options ro = { CGW_READ_MAP, tool_diag_errors, d, NULL,
-                            CGW_SKIP(CGW_REC_FUNCTION) | CGW_SKIP(CGW_REC_INLINE) };
+    cgw_read_options ro = { .struct_size = sizeof ro, .flags = CGW_READ_MAP,
+                            .diag = tool_diag_errors, .diag_ctx = d,
+                            .skip = CGW_SKIP(CGW_REC_FUNCTION) | CGW_SKIP(CGW_REC_INLINE) };
     tool_reading(d->path);
     cgw_reader *r = strcmp(d->path, "-") ? cgw_reader_open_path(d->path, &ro)
                                          : cgw_reader_open_fd(STDIN_FILENO, &ro);

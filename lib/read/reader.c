@@ -6,24 +6,25 @@
 #include <unistd.h>
 
 #include "read.h"
+#include "common/options.h"
 
-static cgw_reader *reader_new(const cgw_read_options *opts)
+static cgw_reader *reader_new(const cgw_read_options *given)
 {
     cgw_allocator alloc;
     unsigned kinds = CGW_SKIP(CGW_REC_PART_END + 1) - CGW_SKIP(CGW_REC_PART);
     unsigned flags = CGW_READ_CHECK | CGW_READ_MAP;
-    int options_ok = opts == NULL || !((opts->flags & ~flags) || (opts->skip & ~kinds));
-    cgw_reader *r = cgwp_new_handle(options_ok, opts ? opts->allocator : NULL, sizeof *r, &alloc);
+    cgw_read_options o = CGW_READ_OPTIONS_INIT;
+    int options_ok = cgwp_options_take(&o, sizeof o, sizeof o, given) == 0 &&
+                     !((o.flags & ~flags) || (o.skip & ~kinds));
+    cgw_reader *r = cgwp_new_handle(options_ok, o.allocator, sizeof *r, &alloc);
     if (r == NULL)
         return NULL;
     r->alloc = alloc;
     r->fd = -1;
-    if (opts != NULL) {
-        r->flags = opts->flags;
-        r->diag = opts->diag;
-        r->diag_ctx = opts->diag_ctx;
-        r->skip = opts->skip;
-    }
+    r->flags = o.flags;
+    r->diag = o.diag;
+    r->diag_ctx = o.diag_ctx;
+    r->skip = o.skip;
     r->part.pub.version = 1;
     r->part.pub.positions = CGW_POS_LINE;
     r->part.pub.npos = 1;

@@ -20,11 +20,12 @@ struct cgw_differ {
 
 cgw_differ *cgw_diff_new(const cgw_merge_options *opts)
 {
-    cgw_merge_options mo = { 0, NULL, NULL, NULL };
-    if (opts != NULL)
-        mo = *opts;
+    cgw_merge_options mo = CGW_MERGE_OPTIONS_INIT;
+    const cgw_merge_options *use = &mo;
+    if (cgwu_options_take(&mo, sizeof mo, opts) < 0)
+        use = opts; /* for cgw_merge_new() to say what is wrong */
     mo.flags = 0;
-    cgw_merger *m = cgw_merge_new(&mo);
+    cgw_merger *m = cgw_merge_new(use);
     if (m == NULL)
         return NULL;
     cgw_differ *d = cgwm_alloc(m, sizeof *d);

@@ -14,6 +14,7 @@
 
 #include "cgw.h"
 #include "gen.h"
+#include "util.h"
 
 /* ------------------------------------------------------------ randomness */
 
@@ -490,7 +491,8 @@ static int count_bytes(void *ctx, const char *buf, size_t len)
 static cgw_status generate(cgw_writer *w, const cgw_gen_options *opts, double scale,
                            uint64_t size)
 {
-    gen g = { .w = w, .o = opts, .nev = opts->events, .scale = scale, .size = size };
+    gen g = { .w = w, .o = opts, .nev = opts->events, .scale = scale, .size = size,
+              .wo = CGW_OPTIONS_INIT };
     cgw_get_options(w, &g.wo);
     g.npos = cgw_pos_kinds(g.wo.positions, g.kinds);
     if (plan(&g) < 0)
@@ -505,7 +507,7 @@ static cgw_status generate(cgw_writer *w, const cgw_gen_options *opts, double sc
 /* The bytes of the profile at a scale, counted but written nowhere. */
 static cgw_status probe(cgw_writer *w, const cgw_gen_options *opts, double scale, uint64_t *bytes)
 {
-    cgw_options co;
+    cgw_options co = CGW_OPTIONS_INIT;
     cgw_get_options(w, &co);
     co.buffer_size = 0;
     co.flags &= ~(CGW_GZIP | CGW_GZIP_LEVEL(15)); /* size is of the text */
@@ -522,20 +524,7 @@ static cgw_status probe(cgw_writer *w, const cgw_gen_options *opts, double scale
     return st;
 }
 
-void cgw_gen_defaults(cgw_gen_options *opts)
-{
-    if (opts == NULL)
-        return;
-    memset(opts, 0, sizeof *opts);
-    opts->functions = 200;
-    opts->files = 20;
-    opts->objects = 3;
-    opts->events = 2;
-    opts->calls_per_fn = 3;
-    opts->parts = 1;
-}
-
-cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *opts)
+cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *given)
 {
     cgw_status st = cgw_error(w);
     if (w == NULL || st != CGW_OK)
@@ -543,8 +532,12 @@ cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *opts)
     if (cgw_get_state(w) != CGW_STATE_HEADER)
         return cgw_set_error(w, CGW_EUSAGE, "cgw_generate",
                              "not allowed after the first part's header has ended");
-    if (opts == NULL)
-        return cgw_set_error(w, CGW_EINVAL, "cgw_generate", "options are NULL");
+    cgw_gen_options o = CGW_GEN_OPTIONS_INIT;
+    if (cgwu_options_take(&o, sizeof o, given) < 0)
+        return cgw_set_error(w, CGW_EINVAL, "cgw_generate",
+                             "options.struct_size is %zu, not sizeof(cgw_gen_options) (%zu): "
+                             "start them from CGW_GEN_OPTIONS_INIT", given->struct_size, sizeof o);
+    const cgw_gen_options *opts = &o;
     if (opts->functions == 0 || opts->functions > (1u << 24) || opts->files == 0 ||
         opts->objects == 0 || opts->events == 0 || opts->events > 64 || opts->parts == 0 ||
         opts->calls_per_fn > 1000 || (opts->flags & ~(unsigned)(CGW_GEN_INLINE | CGW_GEN_JUMPS)))

@@ -133,6 +133,7 @@ static const char *shared_positions(unsigned mask, char *out, size_t size)
 cgw_status cgwm_write_check(cgw_merger *m, cgw_writer *w, cgw_options *wo, const char *call)
 {
     char shared[32];
+    *wo = (cgw_options)CGW_OPTIONS_INIT;
     cgw_status st = cgw_get_options(w, wo);
     if (st != CGW_OK || (st = cgw_error(w)) != CGW_OK)
         return st;

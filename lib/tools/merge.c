@@ -9,10 +9,11 @@
 
 #include "merge.h"
 
-cgw_merger *cgw_merge_new(const cgw_merge_options *opts)
+cgw_merger *cgw_merge_new(const cgw_merge_options *given)
 {
-    const cgw_allocator *alloc =
-        opts != NULL && opts->allocator != NULL ? opts->allocator : cgwu_libc();
+    cgw_merge_options o = CGW_MERGE_OPTIONS_INIT;
+    int bad_size = cgwu_options_take(&o, sizeof o, given) < 0;
+    const cgw_allocator *alloc = o.allocator != NULL ? o.allocator : cgwu_libc();
     if (alloc->malloc == NULL || alloc->realloc == NULL || alloc->free == NULL) {
         errno = EINVAL;
         return NULL;
@@ -30,15 +31,19 @@ cgw_merger *cgw_merge_new(const cgw_merge_options *opts)
     cgwm_table_init(m, &m->tab[T_COST], K_COST_END, 0, 0);
     cgwm_table_init(m, &m->tab[T_CALL], K_CALL_END, 1, 0);
     cgwm_table_init(m, &m->tab[T_JUMP], K_JUMP_END, 2, 0);
-    if (opts == NULL)
+    if (bad_size) {
+        cgwm_fail(m, CGW_EINVAL, "cgw_merge_new",
+                  "options.struct_size is %zu, not sizeof(cgw_merge_options) (%zu): start "
+                  "them from CGW_MERGE_OPTIONS_INIT", given->struct_size, sizeof o);
         return m;
-    m->flags = opts->flags;
-    if (opts->flags & ~(unsigned)CGW_MERGE_KEEP_PARTS)
-        cgwm_fail(m, CGW_EINVAL, "cgw_merge_new", "unknown flags %#x", opts->flags);
-    if (opts->mod_filename != NULL)
-        cgwm_subst_compile(m, 0, opts->mod_filename);
-    if (opts->mod_funcname != NULL)
-        cgwm_subst_compile(m, 1, opts->mod_funcname);
+    }
+    m->flags = o.flags;
+    if (o.flags & ~(unsigned)CGW_MERGE_KEEP_PARTS)
+        cgwm_fail(m, CGW_EINVAL, "cgw_merge_new", "unknown flags %#x", o.flags);
+    if (o.mod_filename != NULL)
+        cgwm_subst_compile(m, 0, o.mod_filename);
+    if (o.mod_funcname != NULL)
+        cgwm_subst_compile(m, 1, o.mod_funcname);
     return m;
 }
 

@@ -193,7 +193,7 @@ static cgw_status recode_one(recoder *rc, held *pending, const cgw_record *rec,
 
 cgw_status cgw_recode(cgw_reader *r, cgw_writer *w, unsigned flags)
 {
-    recoder rc = { .w = w };
+    recoder rc = { .w = w, .opts = CGW_OPTIONS_INIT };
     cgw_status st = cgw_get_options(w, &rc.opts);
     if (st != CGW_OK || (st = cgw_error(w)) != CGW_OK)
         return st;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cgw.h"
+#include "util.h"
 
 /* A profile to read again and again: a regular file (fd >= 0), read from
  * its start, or buf/len. */
@@ -84,7 +85,8 @@ static cgw_status rewrite(const input *in, unsigned flags, int out, char *msg, s
     msg[0] = '\0';
     while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
         if (w == NULL) {
-            cgw_options wo = { rec->part->positions, flags, 0, in->opts.allocator };
+            cgw_options wo = { .struct_size = sizeof wo, .positions = rec->part->positions,
+                               .flags = flags, .allocator = in->opts.allocator };
             w = cgw_open_fd(out, &wo);
             if (w == NULL) {
                 st = CGW_ENOMEM;
@@ -177,17 +179,28 @@ static cgw_status roundtrip(input *in, const cgw_read_options *opts, uint64_t *d
     return st;
 }
 
+/* The caller's options into *o, and the reader options of in (its
+ * allocator alone: the passes' diagnostics are compared, not shown). */
+static int take_options(const cgw_read_options *given, cgw_read_options *o, input *in)
+{
+    if (cgwu_options_take(o, sizeof *o, given) < 0)
+        return -1;
+    in->opts.allocator = o->allocator;
+    return 0;
+}
+
 cgw_status cgw_roundtrip_fd(int fd, const cgw_read_options *opts, uint64_t *differences)
 {
     struct stat st;
+    cgw_read_options o = CGW_READ_OPTIONS_INIT;
+    input in = { fd, NULL, 0, CGW_READ_OPTIONS_INIT };
     if (differences != NULL)
         *differences = 0;
-    if (fd < 0 || fstat(fd, &st) != 0)
+    if (fd < 0 || fstat(fd, &st) != 0 || take_options(opts, &o, &in) < 0)
         return CGW_EINVAL;
     if (!S_ISREG(st.st_mode))
         return CGW_EINVAL; /* it is read once a pass: a pipe would be gone */
-    input in = { fd, NULL, 0, { 0, NULL, NULL, opts ? opts->allocator : NULL, 0 } };
-    return roundtrip(&in, opts, differences);
+    return roundtrip(&in, &o, differences);
 }
 
 cgw_status cgw_roundtrip(const char *path, const void *buf, size_t len,
@@ -198,8 +211,11 @@ cgw_status cgw_roundtrip(const char *path, const void *buf, size_t len,
     if (path == NULL && buf == NULL && len > 0)
         return CGW_EINVAL;
     if (path == NULL) {
-        input in = { -1, buf, len, { 0, NULL, NULL, opts ? opts->allocator : NULL, 0 } };
-        return roundtrip(&in, opts, differences);
+        cgw_read_options o = CGW_READ_OPTIONS_INIT;
+        input in = { -1, buf, len, CGW_READ_OPTIONS_INIT };
+        if (take_options(opts, &o, &in) < 0)
+            return CGW_EINVAL;
+        return roundtrip(&in, &o, differences);
     }
     /* O_NONBLOCK: a FIFO is refused (EINVAL below) instead of waited on */
     int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -32,6 +32,14 @@ void cgwu_free_all(const cgw_allocator *alloc, void *const *blocks, size_t count
  * overflow. */
 int cgwu_grow(const cgw_allocator *alloc, void *array, size_t *cap, size_t need, size_t elem);
 
+/* ------------------------------------------------------------ options */
+
+/* Copy the caller's options at given (NULL: keep the defaults) over
+ * *dflt, known bytes long: given's struct_size (its first member) is at
+ * least known, and its bytes past known are zero.  0, or -1 when
+ * struct_size is bad.  (See "Options structs" in cgw.h.) */
+int cgwu_options_take(void *dflt, size_t known, const void *given);
+
 /* ------------------------------------------------------------- hashing */
 
 /* FNV-1a over len bytes of data, continuing from hash (start with

@@ -4,14 +4,13 @@
 #include <string.h>
 
 #include "write.h"
+#include "common/options.h"
 
 #define DEFAULT_BUFFER (64 * 1024)
 
 /* Known positions and flags; bb positions only with CGW_EXTENDED. */
 static int valid_options(const cgw_options *o)
 {
-    if (o == NULL)
-        return 1;
     if (o->positions > (CGW_POS_LINE | CGW_POS_INSTR | CGW_POS_BB))
         return 0;
     if ((o->positions & CGW_POS_BB) && !(o->flags & CGW_EXTENDED))
@@ -26,23 +25,24 @@ static int valid_options(const cgw_options *o)
 
 /* A writer without a sink yet; NULL with errno EINVAL (args_ok, the
  * opening call's own arguments' check, is 0, or opts are bad) or ENOMEM. */
-cgw_writer *cgwp_new(int args_ok, const cgw_options *opts)
+cgw_writer *cgwp_new(int args_ok, const cgw_options *given)
 {
     cgw_allocator alloc;
-    cgw_writer *w = cgwp_new_handle(args_ok && valid_options(opts),
-                                    opts ? opts->allocator : NULL, sizeof *w, &alloc);
+    cgw_options o = CGW_OPTIONS_INIT;
+    int ok = cgwp_options_take(&o, sizeof o, sizeof o, given) == 0 && valid_options(&o);
+    cgw_writer *w = cgwp_new_handle(args_ok && ok, o.allocator, sizeof *w, &alloc);
     if (w == NULL)
         return NULL;
     w->alloc = alloc;
     cgwp_tables_init(w);
-    w->positions = opts && opts->positions ? opts->positions : CGW_POS_LINE;
-    w->flags = opts ? opts->flags : 0;
+    w->positions = o.positions ? o.positions : CGW_POS_LINE;
+    w->flags = o.flags;
     unsigned kinds[CGW_NPOS_MAX];
     w->npos = (int)cgw_pos_kinds(w->positions, kinds);
     /* the line is last; KCachegrind reads it as 32 bits */
     w->line_slot = (w->positions & CGW_POS_LINE) && !(w->flags & CGW_EXTENDED) ? w->npos - 1
                                                                                : -1;
-    w->cap = opts && opts->buffer_size ? opts->buffer_size : DEFAULT_BUFFER;
+    w->cap = o.buffer_size ? o.buffer_size : DEFAULT_BUFFER;
     w->buf = cgwp_alloc(&w->alloc, w->cap);
     if (w->buf == NULL) {
         alloc.free(alloc.ctx, w);
@@ -219,11 +219,9 @@ cgw_status cgw_get_options(const cgw_writer *w, cgw_options *out)
 {
     if (w == NULL || out == NULL)
         return CGW_EUSAGE;
-    out->positions = w->positions;
-    out->flags = w->flags;
-    out->buffer_size = w->cap;
-    out->allocator = &w->alloc;
-    return CGW_OK;
+    cgw_options o = { .struct_size = sizeof o, .positions = w->positions, .flags = w->flags,
+                      .buffer_size = w->cap, .allocator = &w->alloc };
+    return cgwp_options_give(out, &o, sizeof o, sizeof o) == 0 ? CGW_OK : CGW_EINVAL;
 }
 
 uint64_t cgw_bytes_written(const cgw_writer *w)

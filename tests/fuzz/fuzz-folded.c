@@ -69,7 +69,7 @@ static int add_line(void *ctx, const char *b, size_t n)
 
 static void check_profile(const char *buf, size_t len, uint64_t want)
 {
-    cgw_read_options o = { CGW_READ_CHECK, no_diag, NULL, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = no_diag };
     cgw_reader *r = cgw_reader_open_memory(buf, len, &o);
     const cgw_record *rec;
     uint64_t total = 0;

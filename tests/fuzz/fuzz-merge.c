@@ -75,7 +75,7 @@ static cgw_status merge(const void *const *data, const size_t *size, int n, char
         cgw_merge_add(m, r);
         cgw_reader_close(r);
     }
-    cgw_options wo = { cgw_merge_positions(m), 0, 0, NULL };
+    cgw_options wo = { .struct_size = sizeof wo, .positions = cgw_merge_positions(m) };
     cgw_writer *w = cgw_open_memory(out, len, &wo);
     cgw_status st = cgw_merge_write(m, w);
     st = st == CGW_OK ? cgw_close(w) : (cgw_free(w), st);

@@ -118,8 +118,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         s[0].lines += data[i] == '\n';
     s[1].lines = s[0].lines;
     unsigned skip = skip_mask(data, size);
-    cgw_read_options o[2] = { { CGW_READ_CHECK, diag, &s[0], NULL, skip },
-                              { CGW_READ_CHECK, diag, &s[1], NULL, 0 } };
+    cgw_read_options o[2] = { { sizeof o[0], CGW_READ_CHECK, diag, &s[0], NULL, skip },
+                              { sizeof o[1], CGW_READ_CHECK, diag, &s[1], NULL, 0 } };
     cgw_reader *r[2] = { cgw_reader_open_memory(data, size, &o[0]),
                          cgw_reader_open_memory(slow, len, &o[1]) };
     if (r[0] == NULL || r[1] == NULL)

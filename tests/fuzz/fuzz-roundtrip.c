@@ -62,7 +62,7 @@ static int same_header(const cgw_part *p, const cgw_part *first, const cgw_event
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int skip = 0;
-    cgw_read_options ro = { 0, unwritable, &skip, NULL, 0 };
+    cgw_read_options ro = { .struct_size = sizeof ro, .diag = unwritable, .diag_ctx = &skip };
     cgw_reader *r = cgw_reader_open_memory(data, size, &ro);
     const cgw_record *rec;
     cgw_event ev[16], der[16];
@@ -91,7 +91,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (errors != 0 || skip || read_st != CGW_OK) /* a corrupt gzip input */
         return 0;
     char msg[512] = "";
-    cgw_read_options o = { 0, first_error, msg, NULL, 0 };
+    cgw_read_options o = { .struct_size = sizeof o, .diag = first_error, .diag_ctx = msg };
     uint64_t diffs = 0;
     cgw_status st = cgw_roundtrip(NULL, data, size, &o, &diffs);
     if (st != CGW_OK)

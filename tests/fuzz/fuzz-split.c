@@ -51,8 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     pieces in = { data, size, 0, size * 0x9e3779b97f4a7c15u };
     for (size_t i = 0; i < size && i < 32; i++)
         in.state = (in.state ^ data[i]) * 0x100000001b3u;
-    cgw_read_options o[2] = { { CGW_READ_CHECK, diag, &hash[0], NULL, 0 },
-                              { CGW_READ_CHECK, diag, &hash[1], NULL, 0 } };
+    cgw_read_options o[2] = { { sizeof o[0], CGW_READ_CHECK, diag, &hash[0], NULL, 0 },
+                              { sizeof o[1], CGW_READ_CHECK, diag, &hash[1], NULL, 0 } };
     cgw_reader *r[2] = { cgw_reader_open_memory(data, size, &o[0]),
                          cgw_reader_open_callback(next_piece, &in, &o[1]) };
     if (r[0] == NULL || r[1] == NULL)

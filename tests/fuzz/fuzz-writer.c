@@ -187,7 +187,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     m->p = data;
     m->end = data + size;
     unsigned b0 = byte(m), b1 = byte(m);
-    cgw_options o = { positions[b0 % 4], (b0 >> 2) & 15, 64 + (b1 >> 4) * 97, NULL };
+    cgw_options o = { .struct_size = sizeof o, .positions = positions[b0 % 4],
+                      .flags = (b0 >> 2) & 15, .buffer_size = 64 + (b1 >> 4) * 97 };
     if (o.positions & CGW_POS_BB) /* which the portable subset refuses */
         o.flags |= CGW_EXTENDED;
     m->npos = 1 + ((o.positions & CGW_POS_INSTR) != 0) + ((o.positions & CGW_POS_BB) != 0) -
