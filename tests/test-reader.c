@@ -461,6 +461,33 @@ static void cost_runs(void)
     }
 }
 
+/* Lines with fewer costs than events (Callgrind drops trailing zeros,
+ * most lines of a --cache-sim=yes file): once their warning is only
+ * counted they are read inline and in runs; every way of reading them
+ * (every record, cost records skipped, no callback) counts each of
+ * them, and gives the same totals, diagnostics and summary line. */
+static void few_costs(void)
+{
+    char text[4096];
+    size_t len = 0;
+    append(text, sizeof text, &len, "events: A B C\nfn=f\n");
+    for (int i = 1; i <= 60; i++)
+        append(text, sizeof text, &len, i % 3 ? "%d 1\n" : "%d 1 1 1\n", i);
+    append(text, sizeof text, &len, "cfn=g\ncalls=1 5\n61 2\n62 1 2\n");
+    trace t[2] = { { "", 0 }, { "", 0 } };
+    char ends[3][1024];
+    read_traced(text, 0, &t[0], ends[0], sizeof ends[0]);
+    read_traced(text, CGW_SKIP(CGW_REC_COST), &t[1], ends[1], sizeof ends[1]);
+    read_traced(text, CGW_SKIP(CGW_REC_COST), NULL, ends[2], sizeof ends[2]);
+    /* 42 short lines (the call's too), no-positions, no-format-line and
+     * callee-without-block */
+    CHECK_STR(ends[0], "[61 lines 1 calls: 61 22 20] 0 errors 45 warnings");
+    CHECK_STR(ends[1], ends[0]);
+    CHECK_STR(ends[2], ends[0]);
+    CHECK_STR(t[1].log, t[0].log);
+    CHECK(strstr(t[0].log, "(22 more like this not shown)") != NULL);
+}
+
 /* Calls and jumps, with their source lines, inside runs of cost lines
  * (when their records are skipped too and their warnings are only
  * counted, after 20 of each are shown), and every way such a line
@@ -695,6 +722,7 @@ int main(void)
     inputs();
     skipping();
     cost_runs();
+    few_costs();
     group_runs();
     number_lengths();
     hex_lengths();

@@ -247,7 +247,8 @@ void cgwr_position_line(cgw_reader *r, const char *cur, const char *end)
     uint64_t pos[CGW_NPOS_MAX], *line_costs = r->costs[r->nq];
     /* an unterminated line has nothing readable after it: the scanner
      * needs a byte that stops it */
-    const char *stop = r->unterminated ? NULL : cgwr_scan(r, cur, end, pos, line_costs);
+    int few = 0;
+    const char *stop = r->unterminated ? NULL : cgwr_scan(r, cur, end, pos, line_costs, &few);
     uint64_t notes = r->notes;
     if (stop == NULL && notes != 0)
         stop = r->notes_stop;
@@ -262,6 +263,8 @@ void cgwr_position_line(cgw_reader *r, const char *cur, const char *end)
     } else {
         if (notes)
             cgwr_position_notes(r, notes);
+        if (few)
+            cgwr_count_few(r, 1);
         cgwr_set_base(r, pos);
     }
     cgwr_emit_position(r, pos, line_costs);

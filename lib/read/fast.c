@@ -47,13 +47,16 @@ static CGWP_COLD int noted_position(cgw_reader *r, const char *line, uint64_t *p
 static int fast_position(cgw_reader *r, const char *line, const char *end)
 {
     uint64_t pos[CGW_NPOS_MAX], *costs = r->costs[r->nq];
+    int few = 0;
     if (r->nevents == 0 || r->fn == NULL)
         return 0;
-    const char *stop = cgwr_scan(r, line, end, pos, costs);
+    const char *stop = cgwr_scan(r, line, end, pos, costs, &few);
     if (__builtin_expect(stop == NULL, 0))
         return r->notes != 0 && noted_position(r, line, pos, costs);
     if (!take(r, line, stop))
         return 0;
+    if (few)
+        cgwr_count_few(r, 1);
     cgwr_set_base(r, pos);
     cgwr_emit_position(r, pos, costs);
     return 1;
@@ -347,22 +350,24 @@ static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *cur, cons
 }
 
 /* The costs of a cost line in a run, after its positions at cur: one for
- * each event (into costs), then the '\n'; added to totals.  Returns
- * the '\n', or NULL to end the run before the line (totals unchanged). */
+ * each event (into costs), or fewer when few_ok (the rest are 0, and
+ * *few counts the line), then the '\n'; added to totals.  Returns the
+ * '\n', or NULL to end the run before the line (totals unchanged). */
 static CGWP_HOT_INLINE const char *run_costs(const char *cur, size_t ne, uint64_t *costs,
-                                             uint64_t *totals)
+                                             uint64_t *totals, int few_ok, uint64_t *few)
 {
     uint64_t any = 0;
-    size_t ncosts = 0; /* cur is NULL only when ncosts < ne */
+    size_t ncosts = 0;
     while (ncosts < ne && *cur == ' ' && (cur = cgwr_digits(cur + 1, &costs[ncosts])) != NULL)
         any |= costs[ncosts++];
-    if (ncosts != ne || *cur != '\n' || any >= CGWR_BIG_COST)
+    if (cur == NULL || *cur != '\n' || any >= CGWR_BIG_COST || (ncosts != ne && !few_ok))
         return NULL;
-    if (cgwr_add_wrapping(totals, costs, ne)) { /* the general parser reports it */
-        for (size_t i = 0; i < ne; i++)
+    if (cgwr_add_wrapping(totals, costs, ncosts)) { /* the general parser reports it */
+        for (size_t i = 0; i < ncosts; i++)
             totals[i] -= costs[i];
         return NULL;
     }
+    *few += ncosts != ne;
     return cur;
 }
 
@@ -397,7 +402,8 @@ static void run_account(cgw_reader *r, uint64_t cost_lines, uint64_t jumps, uint
  * callback): trailing blanks, and jump lines (run_call(),
  * run_jump()).  The run ends before a cost line that ends in a blank,
  * has a relative position on a block's first line, a cost of 2^53 or
- * more or fewer costs than events (the warnings cgwr_scan() notes), or
+ * more or, while that warning is still shown, fewer costs than events
+ * (the warnings cgwr_scan() notes), or
  * would wrap a total, and before any line cgwr_scan() gives up on or
  * any other line; the caller then reads it as usual (fast_line(), whose
  * cgwr_scan() reads the noted ones once, and the general parser the
@@ -412,8 +418,9 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, cons
     int relative_ok = !r->first_in_block && r->seen_cost;
     const int blanks_counted = cgwr_only_counted(r, CGWR_BLANK);
     const int jumps_counted = cgwr_only_counted(r, CGWR_NONPORTABLE_LINE);
+    const int few_counted = cgwr_only_counted(r, CGWR_FEW_COSTS);
     const char *start = cur;
-    uint64_t lines = 0, cost_lines = 0, jumps = 0, blanks = 0;
+    uint64_t lines = 0, cost_lines = 0, jumps = 0, blanks = 0, few = 0;
     while (cur < end) {
         int relative = 0;
         uint64_t v0, v1 = 0;
@@ -442,7 +449,8 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, cons
             cur = next;
             continue;
         }
-        if ((relative && !relative_ok) || (next = run_costs(next, ne, costs, totals)) == NULL)
+        if ((relative && !relative_ok) ||
+            (next = run_costs(next, ne, costs, totals, few_counted, &few)) == NULL)
             break;
         b0 = v0;
         b1 = v1;
@@ -458,6 +466,7 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, cons
         run_began(r);
     }
     run_account(r, cost_lines, jumps, blanks);
+    cgwr_count_few(r, few);
     cgwr_take_lines(r, (size_t)(cur - start), lines);
     return cur;
 }

@@ -385,6 +385,14 @@ static inline int cgwr_warning_counted(cgw_reader *r, int code)
     return 1;
 }
 
+/* lines cost lines with fewer costs than events were read while their
+ * warning (few-costs) is only counted: counted. */
+static inline void cgwr_count_few(cgw_reader *r, uint64_t lines)
+{
+    r->count[CGWR_FEW_COSTS] += lines;
+    r->nwarnings += lines;
+}
+
 static inline void cgwr_take_lines(cgw_reader *r, size_t len, uint64_t lines)
 {
     if (r->mem)

@@ -25,7 +25,9 @@ static inline int cgwr_starts_position(char byte)
  * events (the rest are 0; a jump's source line has none, as Callgrind
  * writes it, and is not warned about) are noted in *notes
  * (CGWR_NOTE_*, the number of costs read above CGWR_NOTE_SHIFT), for
- * cgwr_position_notes() to report once the line is taken.  cgwr_scan()
+ * cgwr_position_notes() to report once the line is taken; fewer costs
+ * than events, once that warning is only counted (cgwr_only_counted()),
+ * set *few instead, for the caller to count (cgwr_count_few()).  cgwr_scan()
  * stops at the first byte that does not continue the line, or at a blank
  * just before the '\n', and returns it (take() checks that it ends the
  * line), or NULL to send the line to the general parser (body.c), which
@@ -202,7 +204,7 @@ CGWP_COLD const char *cgwr_scan_finish(cgw_reader *r, const char *cur, uint64_t 
 CGWP_COLD const char *cgwr_scan_relative_first(cgw_reader *r, const char *cur, uint64_t *costs);
 
 static CGWP_HOT_INLINE const char *cgwr_scan(cgw_reader *r, const char *cur, const char *end,
-                                             uint64_t *pos, uint64_t *costs)
+                                             uint64_t *pos, uint64_t *costs, int *few)
 {
     size_t ne = r->nevents;
     int relative = 0;
@@ -217,10 +219,17 @@ static CGWP_HOT_INLINE const char *cgwr_scan(cgw_reader *r, const char *cur, con
     if (any >= CGWR_BIG_COST)
         return cgwr_scan_finish(r, cur, costs, ncosts, any);
     if (ncosts != ne) {
-        /* the source line of a jump has no costs, as Callgrind writes it */
-        if (ncosts != 0 || r->call.kind == 0 || r->call.kind == CGW_REC_CALL)
-            return cgwr_scan_finish(r, cur, costs, ncosts, any);
-        memset(costs, 0, ne * sizeof *costs);
+        /* fewer costs than events: the rest are 0.  Callgrind writes
+         * them so (it drops trailing zeros), and a jump's source line
+         * with none or some, which is not warned about.  Once the warning
+         * is only counted, the line is read here and *few set for the
+         * caller to count it once the line is taken. */
+        if (r->call.kind != CGW_REC_JUMP && r->call.kind != CGW_REC_COND_JUMP) {
+            if (!cgwr_only_counted(r, CGWR_FEW_COSTS))
+                return cgwr_scan_finish(r, cur, costs, ncosts, any);
+            *few = 1;
+        }
+        memset(costs + ncosts, 0, (ne - ncosts) * sizeof *costs);
     }
     return cur;
 }
