@@ -11,8 +11,7 @@
 #include "emit.h"
 #include "scan.h"
 
-/* The start of the next token, noting tabs. */
-static const char *skip(cgw_reader *r, const char *cur, const char *end)
+const char *cgwr_skip(cgw_reader *r, const char *cur, const char *end)
 {
     while (cur < end && cgwr_blank(*cur)) {
         if (*cur == '\t')
@@ -23,46 +22,26 @@ static const char *skip(cgw_reader *r, const char *cur, const char *end)
     return cur;
 }
 
-/* One subposition at cur (before end) into *out, counted from base when
- * it is relative (*relative is then set; *decimal is set when it is
- * absolute and decimal).  Returns its end; NULL when it is malformed
- * (*reported stays 0: the caller says so) or out of range (reported here,
- * *reported set). */
-static const char *subposition(cgw_reader *r, const char *cur, const char *end, uint64_t base,
-                               uint64_t *out, int *relative, int *decimal, int *reported)
+const char *cgwr_bad_position(cgw_reader *r, const char *cur, const char *end)
 {
-    int flags = 0;
-    uint64_t value;
-    char sign = *cur;
-    if (sign == '*') {
-        *relative = 1;
-        *out = base;
-        return cur + 1;
-    }
-    int is_step = sign == '+' || sign == '-';
-    const char *next = cgwr_number(cur + is_step, end, &value, &flags);
-    if (next == NULL)
-        return NULL;
-    *reported = 1;
-    if (flags & CGWR_NUM_0X_UPPER) {
-        cgwr_diag(r, r->lineno, CGWR_HEX_PREFIX,
-                  "position with a 0X prefix (KCachegrind and callgrind_annotate read 0)");
-        return NULL;
-    }
-    if (flags & CGWR_NUM_OVERFLOW) {
-        cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "position passes 2^64-1");
-        return NULL;
-    }
-    if (flags & CGWR_NUM_UPPER)
-        cgwr_diag(r, r->lineno, CGWR_UPPERCASE_HEX,
-                  "uppercase hex (Qt Creator reads lowercase only)");
-    if (!is_step) {
-        *reported = 0;
-        *decimal = !(flags & CGWR_NUM_HEX);
-        *out = value;
-        return next;
-    }
-    *relative = 1;
+    cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER,
+              "malformed position \"%.*s\" (expected %zu of number, 0xHEX, +N, -N or *)",
+              cgwr_clip(cur, end, 40), cur, r->part.pub.npos);
+    return NULL;
+}
+
+void cgwr_big_line(cgw_reader *r, uint64_t line)
+{
+    cgwr_diag(r, r->lineno, CGWR_BIG_POSITION,
+              "line %llu is 2^32 or more (KCachegrind reads line numbers as 32 bits)",
+              (unsigned long long)line);
+}
+
+/* A step of value from base, sign '+' or '-' (flags: its number's): the
+ * position, after the step's diagnostics; NULL after an error. */
+static const char *step(cgw_reader *r, char sign, uint64_t value, int flags, uint64_t base,
+                        uint64_t *out, const char *next)
+{
     if ((value >> 31) != 0)
         cgwr_diag(r, r->lineno, CGWR_BIG_POSITION,
                   "a relative step of 2^31 or more (KCachegrind reads steps as 32 bits and "
@@ -82,132 +61,60 @@ static const char *subposition(cgw_reader *r, const char *cur, const char *end, 
                   (unsigned long long)base);
         return NULL;
     }
-    *reported = 0;
     *out = sign == '+' ? base + value : base - value;
     return next;
 }
 
-/* The warnings cgwr_scan() noted on a position line (CGWR_NOTE_*), in
- * the order the line gives them; positions() and costs() report theirs
- * through it too. */
-CGWP_COLD void cgwr_position_notes(cgw_reader *r, uint64_t notes)
+const char *cgwr_subposition_rare(cgw_reader *r, const char *cur, const char *end,
+                                  uint64_t base, uint64_t *out, int *relative, int *decimal)
 {
-    if (notes & CGWR_NOTE_RELATIVE_FIRST)
-        cgwr_diag(r, r->lineno, CGWR_RELATIVE_FIRST,
-                  "relative position on the first line of a function block");
-    if (notes & CGWR_NOTE_BIG)
-        cgwr_diag(r, r->lineno, CGWR_BIG_VALUE,
-                  "a cost of 2^53 or more (gprof2dot and speedscope lose precision)");
-    if (notes & CGWR_NOTE_FEW)
-        cgwr_diag(r, r->lineno, CGWR_FEW_COSTS,
-                  "%zu costs for %zu events (speedscope reads the missing ones as NaN)",
-                  (size_t)(notes >> CGWR_NOTE_SHIFT), r->nevents);
-}
-
-CGWP_COLD const char *cgwr_scan_finish(cgw_reader *r, const char *cur, uint64_t *costs,
-                                       size_t ncosts, uint64_t any)
-{
-    size_t ne = r->nevents;
-    uint64_t notes = r->notes | CGWR_NOTE_READ;
-    r->notes = 0;
-    if ((cur = cgwr_scan_costs(cur, ne, costs, &ncosts, &any)) == NULL)
-        return NULL;
-    if (any >= CGWR_BIG_COST)
-        notes |= CGWR_NOTE_BIG;
-    if (ncosts != ne) {
-        memset(costs + ncosts, 0, (ne - ncosts) * sizeof *costs);
-        if (r->call.kind != CGW_REC_JUMP && r->call.kind != CGW_REC_COND_JUMP)
-            notes |= CGWR_NOTE_FEW | (uint64_t)ncosts << CGWR_NOTE_SHIFT;
-    }
-    r->notes = notes;
-    r->notes_stop = cur;
-    return NULL;
-}
-
-CGWP_COLD const char *cgwr_scan_relative_first(cgw_reader *r, const char *cur, uint64_t *costs)
-{
-    r->notes = CGWR_NOTE_RELATIVE_FIRST;
-    return cgwr_scan_finish(r, cur, costs, 0, 0);
-}
-
-/* Parse npos subpositions into out (canonical order).  is_target: a call
- * or jump target, which does not move the base.  NULL on error (reported). */
-static const char *positions(cgw_reader *r, const char *cur, const char *end, uint64_t *out,
-                             int is_target)
-{
-    size_t npos = r->part.pub.npos;
-    int relative = 0, reported = 0, line_decimal = 0;
-    for (size_t i = 0; i < npos; i++) {
-        if (i > 0) {
-            if (cur < end && !cgwr_blank(*cur))
-                goto bad;
-            cur = skip(r, cur, end);
-        }
-        int slot = r->pos_order[i];
-        if (cur == end) {
-            if (is_target) { /* calls= with no target: KCachegrind's converters */
-                out[slot] = 0;
-                continue;
-            }
-            goto bad;
-        }
-        int decimal = 0;
-        const char *next = subposition(r, cur, end, r->base[slot], &out[slot], &relative,
-                                       &decimal, &reported);
-        if (next == NULL)
-            goto bad;
-        if (slot == (int)npos - 1 && (r->part.pub.positions & CGW_POS_LINE))
-            line_decimal = decimal;
-        cur = next;
-    }
-    /* a line written in decimal (the array's last subposition) */
-    if (line_decimal && (out[npos - 1] >> 32) != 0)
-        cgwr_diag(r, r->lineno, CGWR_BIG_POSITION,
-                  "line %llu is 2^32 or more (KCachegrind reads line numbers as 32 bits)",
-                  (unsigned long long)out[npos - 1]);
-    if (npos > 0 && cur < end && !cgwr_blank(*cur)) /* none: the costs start here */
-        goto bad;
-    if (relative && !is_target && (r->first_in_block || !r->seen_cost))
-        cgwr_position_notes(r, CGWR_NOTE_RELATIVE_FIRST);
-    if (!is_target)
-        cgwr_set_base(r, out);
-    return cur;
-bad:
-    if (!reported)
-        cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER,
-                  "malformed position \"%.*s\" (expected %zu of number, 0xHEX, +N, -N or *)",
-                  cgwr_clip(cur, end, 40), cur, npos);
-    return NULL;
-}
-
-/* Costs after the positions into out[nevents]; -1 on error (reported).
- * A jump's source line has none, as Callgrind writes it. */
-static int costs(cgw_reader *r, const char *cur, const char *end, uint64_t *out, int is_jump)
-{
-    size_t ncosts = 0, ne = r->nevents;
-    uint64_t any = 0;
     int flags = 0;
-    for (;;) {
-        cur = skip(r, cur, end);
-        if (cur == end)
-            break;
-        uint64_t value;
-        const char *next = cgwr_number(cur, end, &value, &flags);
-        if (next == NULL || (next < end && !cgwr_blank(*next))) {
-            cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER,
-                      "cost %zu is not an unsigned number: \"%.*s\"", ncosts + 1,
-                      cgwr_clip(cur, end, 30), cur);
-            return -1;
-        }
-        if (ncosts == ne) {
-            cgwr_diag(r, r->lineno, CGWR_TOO_MANY_COSTS,
-                      "more than %zu costs for the %zu events; the rest are ignored", ne, ne);
-            break;
-        }
-        out[ncosts++] = value;
-        any |= value;
-        cur = next;
+    uint64_t value;
+    char sign = *cur;
+    if (sign == '*') {
+        *relative = 1;
+        *out = base;
+        return cur + 1;
     }
+    int is_step = sign == '+' || sign == '-';
+    const char *next = cgwr_number(cur + is_step, end, &value, &flags);
+    if (next == NULL)
+        return cgwr_bad_position(r, cur, end);
+    if (flags & CGWR_NUM_0X_UPPER) {
+        cgwr_diag(r, r->lineno, CGWR_HEX_PREFIX,
+                  "position with a 0X prefix (KCachegrind and callgrind_annotate read 0)");
+        return NULL;
+    }
+    if (flags & CGWR_NUM_OVERFLOW) {
+        cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "position passes 2^64-1");
+        return NULL;
+    }
+    if (flags & CGWR_NUM_UPPER)
+        cgwr_diag(r, r->lineno, CGWR_UPPERCASE_HEX,
+                  "uppercase hex (Qt Creator reads lowercase only)");
+    if (is_step) {
+        *relative = 1;
+        return step(r, sign, value, flags, base, out, next);
+    }
+    *decimal = !(flags & CGWR_NUM_HEX);
+    *out = value;
+    return next;
+}
+
+const char *cgwr_cost_rare(cgw_reader *r, const char *cur, const char *end, size_t index,
+                           uint64_t *value, int *flags)
+{
+    const char *next = cgwr_number(cur, end, value, flags);
+    if (next == NULL || (next < end && !cgwr_blank(*next))) {
+        cgwr_diag(r, r->lineno, CGWR_BAD_NUMBER, "cost %zu is not an unsigned number: \"%.*s\"",
+                  index + 1, cgwr_clip(cur, end, 30), cur);
+        return NULL;
+    }
+    return next;
+}
+
+int cgwr_costs_checked(cgw_reader *r, int flags)
+{
     if (flags & CGWR_NUM_OVERFLOW) {
         cgwr_diag(r, r->lineno, CGWR_OVERFLOW, "a cost passes 2^64-1");
         return -1;
@@ -220,14 +127,6 @@ static int costs(cgw_reader *r, const char *cur, const char *end, uint64_t *out,
     if (flags & CGWR_NUM_HEX)
         cgwr_diag(r, r->lineno, CGWR_HEX_COST,
                   "hex cost (callgrind_annotate and Qt Creator read it as 0)");
-    uint64_t notes = any >= CGWR_BIG_COST ? CGWR_NOTE_BIG : 0;
-    if (ncosts < ne) {
-        if (!is_jump)
-            notes |= CGWR_NOTE_FEW | (uint64_t)ncosts << CGWR_NOTE_SHIFT;
-        memset(out + ncosts, 0, (ne - ncosts) * sizeof *out);
-    }
-    if (notes)
-        cgwr_position_notes(r, notes);
     return 0;
 }
 
@@ -244,30 +143,13 @@ void cgwr_position_line(cgw_reader *r, const char *cur, const char *end)
         call->kind = 0;
         return;
     }
-    uint64_t pos[CGW_NPOS_MAX], *line_costs = r->costs[r->nq];
-    /* an unterminated line has nothing readable after it: the scanner
-     * needs a byte that stops it */
+    uint64_t pos[CGW_NPOS_MAX], *costs = r->costs[r->nq];
     int few = 0;
-    const char *stop = r->unterminated ? NULL : cgwr_scan(r, cur, end, pos, line_costs, &few);
-    uint64_t notes = r->notes;
-    if (stop == NULL && notes != 0)
-        stop = r->notes_stop;
-    r->notes = 0;
-    if (stop != end) {
-        int is_jump = call->kind == CGW_REC_JUMP || call->kind == CGW_REC_COND_JUMP;
-        cur = positions(r, cur, end, pos, 0);
-        if (cur == NULL || costs(r, cur, end, line_costs, is_jump) < 0) {
-            call->kind = 0;
-            return;
-        }
-    } else {
-        if (notes)
-            cgwr_position_notes(r, notes);
-        if (few)
-            cgwr_count_few(r, 1);
-        cgwr_set_base(r, pos);
+    if (cgwr_position_tokens(r, cur, end, pos, costs, &few, CGWR_COMPLETE) == NULL) {
+        call->kind = 0;
+        return;
     }
-    cgwr_emit_position(r, pos, line_costs);
+    cgwr_emit_position(r, pos, costs);
 }
 
 static void call_line(cgw_reader *r, cgw_record_kind kind, const char *cur, const char *end)
@@ -277,11 +159,11 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *cur, cons
     int flags = 0;
     uint64_t count, executed = 0;
     call->kind = 0;
-    cur = skip(r, cur, end); /* "calls=" Space* Number: blanks may follow the '=' */
+    cur = cgwr_skip(r, cur, end); /* "calls=" Space* Number: blanks may follow the '=' */
     const char *next = cgwr_number(cur, end, &count, &flags);
     if (next != NULL && kind == CGW_REC_COND_JUMP) {
         if (next < end && (*next == '/' || cgwr_blank(*next)))
-            next = cgwr_number(skip(r, next + 1, end), end, &executed, &flags);
+            next = cgwr_number(cgwr_skip(r, next + 1, end), end, &executed, &flags);
         else
             next = NULL;
     }
@@ -306,7 +188,9 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *cur, cons
                   "calls= with no cfn= before it in the part (KCachegrind crashes)");
         return;
     }
-    if (r->nevents == 0 || positions(r, skip(r, next, end), end, call->target_pos, 1) == NULL)
+    int relative = 0;
+    if (r->nevents == 0 || cgwr_positions(r, cgwr_skip(r, next, end), end, call->target_pos,
+                                          &relative, CGWR_COMPLETE, 1) == NULL)
         return;
     if (kind == CGW_REC_CALL) {
         if (!r->cfn_fresh)

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* fast.c - the reader's fast path: the commonest lines taken straight
  * from the input, without finding their end first, when they need no
- * diagnostic or only those cgwr_scan() notes; anything else goes to
- * cgwr_getline() and the general parser (part.c, body.c).  A line
- * taken here means what emit.h says, as it does there. */
+ * diagnostic (or only one that is counted, no longer shown): position
+ * lines and call and jump targets by scan.h's readers in their
+ * CGWR_FAST mode; anything else goes to cgwr_getline() and is read
+ * again by the same readers in their CGWR_COMPLETE mode (part.c,
+ * body.c).  A line taken here means what emit.h says, as it does
+ * there. */
 #include <string.h>
 
 #include "emit.h"
@@ -26,23 +29,6 @@ static CGWP_HOT_INLINE int take(cgw_reader *r, const char *line, const char *sto
     return 1;
 }
 
-/* A position line cgwr_scan() read and left to fast_position() for the
- * warnings it noted (r->notes): taken, then noted, after its trailing
- * blank's warning, as the general parser notes them.  0 when it is not
- * such a line, or does not end where cgwr_scan() stopped. */
-static CGWP_COLD int noted_position(cgw_reader *r, const char *line, uint64_t *pos,
-                                   uint64_t *costs)
-{
-    uint64_t notes = r->notes;
-    r->notes = 0;
-    if (!take(r, line, r->notes_stop))
-        return 0;
-    cgwr_position_notes(r, notes);
-    cgwr_set_base(r, pos);
-    cgwr_emit_position(r, pos, costs);
-    return 1;
-}
-
 /* A position line: see fast_line(). */
 static int fast_position(cgw_reader *r, const char *line, const char *end)
 {
@@ -50,9 +36,7 @@ static int fast_position(cgw_reader *r, const char *line, const char *end)
     int few = 0;
     if (r->nevents == 0 || r->fn == NULL)
         return 0;
-    const char *stop = cgwr_scan(r, line, end, pos, costs, &few);
-    if (__builtin_expect(stop == NULL, 0))
-        return r->notes != 0 && noted_position(r, line, pos, costs);
+    const char *stop = cgwr_position_tokens(r, line, end, pos, costs, &few, CGWR_FAST);
     if (!take(r, line, stop))
         return 0;
     if (few)
@@ -70,7 +54,7 @@ static int fast_calls(cgw_reader *r, const char *line, const char *cur, const ch
     int relative = 0;
     if (r->fn == NULL || r->cfn == NULL || !r->cfn_fresh || r->nevents == 0 ||
         (cur = cgwr_digits(cur, &count)) == NULL || count == 0 || *cur != ' ' ||
-        !take(r, line, cgwr_scan_positions(r, cur + 1, end, r->call.target_pos, &relative)))
+        !take(r, line, cgwr_positions(r, cur + 1, end, r->call.target_pos, &relative, CGWR_FAST, 1)))
         return 0;
     cgwr_pend_call(r, CGW_REC_CALL, count, 0);
     return 1;
@@ -87,7 +71,7 @@ static int fast_jump(cgw_reader *r, const char *line, const char *cur, const cha
         (cur = cgwr_jump_counts(cur, kind, &count, &executed)) == NULL)
         return 0;
     if (*cur != ' ' ||
-        !take(r, line, cgwr_scan_positions(r, cur + 1, end, r->call.target_pos, &relative)))
+        !take(r, line, cgwr_positions(r, cur + 1, end, r->call.target_pos, &relative, CGWR_FAST, 1)))
         return 0;
     cgwr_kcachegrind_only(r, line, 4);
     cgwr_pend_call(r, kind, count, executed);
@@ -402,12 +386,13 @@ static void run_account(cgw_reader *r, uint64_t cost_lines, uint64_t jumps, uint
  * callback): trailing blanks, and jump lines (run_call(),
  * run_jump()).  The run ends before a cost line that ends in a blank,
  * has a relative position on a block's first line, a cost of 2^53 or
- * more or, while that warning is still shown, fewer costs than events
- * (the warnings cgwr_scan() notes), or
- * would wrap a total, and before any line cgwr_scan() gives up on or
- * any other line; the caller then reads it as usual (fast_line(), whose
- * cgwr_scan() reads the noted ones once, and the general parser the
- * others).  Returns where the run stopped. */
+ * more or, while that warning is still shown, fewer costs than events,
+ * or would wrap a total, and before any line cgwr_position_tokens()
+ * gives up on or any other line; the caller then reads it as usual
+ * (fast_line(), then the complete mode).  The run reads a line with the
+ * same token readers as cgwr_position_tokens() (cgwr_one_position(),
+ * cgwr_digits()) and takes a subset of what its fast mode takes, with
+ * the bases in registers.  Returns where the run stopped. */
 static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, const char *end,
                                             const size_t npos)
 {

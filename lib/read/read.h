@@ -170,10 +170,6 @@ struct cgw_reader {
     uint64_t pos[3][CGW_NPOS_MAX], tpos[3][CGW_NPOS_MAX];
     uint64_t *costs[3];
     uint64_t *block_start; /* the part's totals when the block began */
-    /* a position line cgwr_scan() read but left to its caller for the
-     * warnings it noted (CGWR_NOTE_*), and where it stopped; else 0 */
-    uint64_t notes;
-    const char *notes_stop;
 };
 
 /* diag.c */
@@ -324,7 +320,6 @@ void cgwr_part_free(cgw_reader *r);
 /* body.c: the general parser of body lines (cur or value..end, the key the
  * len bytes at keyword) */
 void cgwr_position_line(cgw_reader *r, const char *cur, const char *end);
-void cgwr_position_notes(cgw_reader *r, uint64_t notes);
 void cgwr_spec_line(cgw_reader *r, const char *keyword, size_t len, const char *value,
                     const char *end);
 

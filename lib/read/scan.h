@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* scan.h - the scanners of the reader's fast path: numbers, positions
- * and the cost line read once, its warnings noted, inline in the files
- * that read lines (body.c tries cgwr_scan() first too).  They only
- * read the reader's state.  Never installed. */
+/* scan.h - the one reader of position lines and of the subpositions of
+ * call and jump targets: numbers, subpositions, costs and the line, each
+ * inline for the common forms, in two modes (CGWR_FAST for the fast
+ * path, CGWR_COMPLETE for a framed line, with every diagnostic; see
+ * below), and the ID and jump-count readers of the fast path.  Never
+ * installed. */
 #ifndef CGW_READ_SCAN_H
 #define CGW_READ_SCAN_H
 
-#include "read.h"
+#include "emit.h"
 
 /* Costs from 2^53 on lose precision in gprof2dot and speedscope. */
 #define CGWR_BIG_COST ((uint64_t)1 << 53)
@@ -17,36 +19,13 @@ static inline int cgwr_starts_position(char byte)
     return (byte >= '0' && byte <= '9') || byte == '+' || byte == '-' || byte == '*';
 }
 
-/* The position line, read once: single spaces, decimal or lowercase 0x
- * numbers short enough not to overflow, relative steps that stay in
- * range, and up to one cost for every event.  What such a line may still
- * be warned about is not a reason to read it again: a relative position
- * on a block's first line, a cost of 2^53 or more, fewer costs than
- * events (the rest are 0; a jump's source line has none, as Callgrind
- * writes it, and is not warned about) are noted in *notes
- * (CGWR_NOTE_*, the number of costs read above CGWR_NOTE_SHIFT), for
- * cgwr_position_notes() to report once the line is taken; fewer costs
- * than events, once that warning is only counted (cgwr_only_counted()),
- * set *few instead, for the caller to count (cgwr_count_few()).  cgwr_scan()
- * stops at the first byte that does not continue the line, or at a blank
- * just before the '\n', and returns it (take() checks that it ends the
- * line), or NULL to send the line to the general parser (body.c), which
- * reports whatever made this one give up: a tab or several blanks,
- * uppercase hex, a 0X prefix, a hex step or cost, an overflow, more
- * costs than events, a malformed number.  It needs a readable byte that
- * is not a digit or a blank after the line (a '\n', or what
- * cgwr_getline() cut off), so it needs no bound. */
-enum {
-    CGWR_NOTE_RELATIVE_FIRST = 1,
-    CGWR_NOTE_BIG = 2,
-    CGWR_NOTE_FEW = 4,
-    CGWR_NOTE_READ = 8, /* set with any: the line was read */
-    CGWR_NOTE_SHIFT = 16
-};
-
+/* The digits of a decimal number of at most 19 digits (so it cannot
+ * have wrapped) at text into *value: where they stop, or NULL.  Like
+ * every inline reader here it needs a byte after the line that stops it
+ * (a '\n', or what cgwr_getline() cut off), so it needs no bound. */
 static CGWP_HOT_INLINE const char *cgwr_digits(const char *text, uint64_t *value)
 {
-    /* past 19 digits the value may have wrapped: the general parser.
+    /* past 19 digits the value may have wrapped: the complete branch.
      * Unsigned bytes and a 64-bit digit keep the loop at seven
      * instructions a digit (no sign extension). */
     const unsigned char *start = (const unsigned char *)text, *cur = start;
@@ -63,7 +42,7 @@ static CGWP_HOT_INLINE const char *cgwr_digits(const char *text, uint64_t *value
 }
 
 /* The value of a lowercase hex digit; 16 or more for any other byte
- * (uppercase ones go to the general parser, which notes them). */
+ * (uppercase ones go to the complete branch, which notes them). */
 static CGWP_HOT_INLINE uint64_t cgwr_lower_hex(unsigned char byte)
 {
     uint64_t digit = (uint64_t)byte - '0';
@@ -123,7 +102,7 @@ static CGWP_HOT_INLINE const char *cgwr_hex_digits(const char *cur, const char *
 
 /* One subposition at cur, counted from base when relative (*relative is
  * then set): decimal, 0x and lowercase hex, '*', or a '+' or '-' step
- * that stays in range; NULL to send the line to the general parser. */
+ * that stays in range; NULL for the complete branch (or to give up). */
 static CGWP_HOT_INLINE const char *cgwr_one_position(const char *cur, const char *end,
                                                      uint64_t base, uint64_t *out, int *relative)
 {
@@ -138,7 +117,7 @@ static CGWP_HOT_INLINE const char *cgwr_one_position(const char *cur, const char
         *relative = 1;
         if ((cur = cgwr_digits(cur + 1, &step)) == NULL)
             return NULL;
-        /* a step of 2^31 or more: the general parser's big-position */
+        /* a step of 2^31 or more: the complete branch's big-position */
         if ((step >> 31) != 0 || (ch == '+' ? step > UINT64_MAX - base : step > base))
             return NULL;
         *out = ch == '+' ? base + step : base - step;
@@ -147,87 +126,200 @@ static CGWP_HOT_INLINE const char *cgwr_one_position(const char *cur, const char
     if (ch == '0' && cur[1] == 'x')
         return cgwr_hex_digits(cur + 2, end, out);
     /* a decimal of 2^32 or more may be a line KCachegrind misreads: the
-     * general parser knows which subposition it is */
+     * complete branch knows which subposition it is */
     cur = cgwr_digits(cur, out);
     return cur != NULL && (*out >> 32) == 0 ? cur : NULL;
 }
 
-/* The subpositions of a position line or of a call's target, in the
- * form cgwr_scan() takes; *relative says whether one was relative. */
-static CGWP_HOT_INLINE const char *cgwr_scan_positions(const cgw_reader *r, const char *cur,
-                                                  const char *end, uint64_t *pos, int *relative)
+/* The two modes of the line readers below, one piece of code each:
+ * CGWR_FAST reads the lines Callgrind writes (one blank between tokens,
+ * the common number forms cgwr_one_position() and cgwr_digits() take)
+ * and gives up, returning NULL with nothing reported, at anything else
+ * or at anything a diagnostic is due for; CGWR_COMPLETE reads any line
+ * the grammar allows between cur and end (blanks and tabs, every
+ * number form), each token by the same inline reader first and by its
+ * complete branch (body.c) when that one does not take it, and reports
+ * what it finds, returning NULL after an error.  The fast path (fast.c)
+ * runs the first on unframed input, and a line it gives up on is framed
+ * (cgwr_getline()) and read again by the second (body.c).  CGWR_FAST
+ * needs a byte after the line that stops a number (its '\n'), and so
+ * does CGWR_COMPLETE's inline first try, which is skipped on a last line
+ * without one (r->unterminated). */
+enum { CGWR_FAST = 0, CGWR_COMPLETE = 1 };
+
+/* The complete branches (body.c), cold: the blanks and tabs before a
+ * token (a tab is noted), a subposition in any form (its diagnostics,
+ * and *decimal set for an absolute decimal one), a malformed position, a
+ * cost in any form (*flags gets its CGWR_NUM_* bits), and what those
+ * bits say once the costs are read (-1 after an error). */
+CGWP_COLD const char *cgwr_skip(cgw_reader *r, const char *cur, const char *end);
+CGWP_COLD const char *cgwr_subposition_rare(cgw_reader *r, const char *cur, const char *end,
+                                            uint64_t base, uint64_t *out, int *relative,
+                                            int *decimal);
+CGWP_COLD const char *cgwr_bad_position(cgw_reader *r, const char *cur, const char *end);
+CGWP_COLD const char *cgwr_cost_rare(cgw_reader *r, const char *cur, const char *end,
+                                     size_t index, uint64_t *value, int *flags);
+CGWP_COLD int cgwr_costs_checked(cgw_reader *r, int flags);
+CGWP_COLD void cgwr_big_line(cgw_reader *r, uint64_t line);
+
+/* Whether the inline reader's token ends where a complete read may go
+ * on: at end or before a blank (otherwise the complete branch reads the
+ * token again, e.g. a number longer than the inline reader takes). */
+static CGWP_HOT_INLINE int cgwr_token_ends(const char *next, const char *end)
 {
-    size_t npos = r->part.pub.npos;
+    return next != NULL && (next == end || cgwr_blank(*next));
+}
+
+/* The subpositions of a position line or of a call's or jump's target
+ * (is_target: missing ones are 0 in CGWR_COMPLETE, as KCachegrind's
+ * converters write calls= without a target) into pos, by slot;
+ * *relative is set when one is relative. */
+static CGWP_HOT_INLINE const char *cgwr_positions(cgw_reader *r, const char *cur,
+                                                  const char *end, uint64_t *pos, int *relative,
+                                                  const int complete, const int is_target)
+{
+    const size_t npos = r->part.pub.npos;
+    int line_decimal = 0;
     for (size_t i = 0; i < npos; i++) {
-        int slot = r->pos_order[i];
-        if (i > 0 && *cur++ != ' ')
+        const int slot = r->pos_order[i];
+        if (!complete) {
+            if (i > 0 && *cur++ != ' ')
+                return NULL;
+        } else {
+            if (i > 0) {
+                if (cur < end && !cgwr_blank(*cur))
+                    return cgwr_bad_position(r, cur, end);
+                cur = cgwr_skip(r, cur, end);
+            }
+            if (cur == end) {
+                if (!is_target)
+                    return cgwr_bad_position(r, cur, end);
+                pos[slot] = 0;
+                continue;
+            }
+        }
+        const char *next = NULL;
+        if (!complete || !r->unterminated)
+            next = cgwr_one_position(cur, end, r->base[slot], &pos[slot], relative);
+        if (complete && !cgwr_token_ends(next, end)) {
+            int decimal = 0;
+            next = cgwr_subposition_rare(r, cur, end, r->base[slot], &pos[slot], relative,
+                                         &decimal);
+            /* a line written in decimal (the array's last subposition) */
+            if (slot == (int)npos - 1 && (r->part.pub.positions & CGW_POS_LINE))
+                line_decimal = decimal;
+        }
+        if (next == NULL)
             return NULL;
-        if ((cur = cgwr_one_position(cur, end, r->base[slot], &pos[slot], relative)) == NULL)
-            return NULL;
+        cur = next;
+    }
+    if (complete) {
+        if (line_decimal && (pos[npos - 1] >> 32) != 0)
+            cgwr_big_line(r, pos[npos - 1]);
+        if (npos > 0 && cur < end && !cgwr_blank(*cur)) /* none: the costs start here */
+            return cgwr_bad_position(r, cur, end);
     }
     return cur;
 }
 
-/* The costs at cur, each after one blank, after the *ncosts ones read
- * already (their bits or-ed in *any), up to ne of them: cgwr_scan()'s
- * loop.  Returns where they stop, or the blank that ends the line just
- * before its '\n'; NULL when a blank is followed by anything else. */
-static CGWP_HOT_INLINE const char *cgwr_scan_costs(const char *cur, size_t ne, uint64_t *costs,
-                                                   size_t *ncosts, uint64_t *any)
+/* The costs at cur into costs, up to r->nevents of them: *ncosts says
+ * how many, *any gets their bits or-ed.  CGWR_FAST: each after one
+ * blank; returns where they stop, or the blank that ends the line just
+ * before its '\n', or NULL when a blank is followed by anything else or
+ * there are more costs than events.  CGWR_COMPLETE: returns end, or
+ * NULL after an error (more costs than events are warned of and
+ * dropped). */
+static CGWP_HOT_INLINE const char *cgwr_costs(cgw_reader *r, const char *cur, const char *end,
+                                              uint64_t *costs, size_t *ncosts, uint64_t *any,
+                                              const int complete)
 {
-    size_t count = *ncosts;
-    uint64_t bits = *any;
-    while (*cur == ' ') {
-        const char *next;
-        if (count == ne || (next = cgwr_digits(cur + 1, &costs[count])) == NULL) {
-            if (cur[1] == '\n') /* a trailing blank: see take() */
+    const size_t ne = r->nevents;
+    size_t count = 0;
+    uint64_t bits = 0;
+    int flags = 0;
+    for (;;) {
+        const char *next = NULL;
+        uint64_t value;
+        if (!complete) {
+            if (*cur != ' ')
                 break;
-            return NULL;
+            if (count == ne || (next = cgwr_digits(cur + 1, &value)) == NULL) {
+                if (cur[1] == '\n') /* a trailing blank: see take() */
+                    break;
+                return NULL;
+            }
+        } else {
+            if ((cur = cgwr_skip(r, cur, end)) == end)
+                break;
+            if (!r->unterminated)
+                next = cgwr_digits(cur, &value);
+            if (!cgwr_token_ends(next, end) &&
+                (next = cgwr_cost_rare(r, cur, end, count, &value, &flags)) == NULL)
+                return NULL;
+            if (count == ne) {
+                cgwr_diag(r, r->lineno, CGWR_TOO_MANY_COSTS,
+                          "more than %zu costs for the %zu events; the rest are ignored", ne, ne);
+                break;
+            }
         }
+        costs[count++] = value;
+        bits |= value;
         cur = next;
-        bits |= costs[count++];
     }
+    if (complete && cgwr_costs_checked(r, flags) < 0)
+        return NULL;
     *ncosts = count;
     *any = bits;
-    return cur;
+    return complete ? end : cur;
 }
 
-/* cgwr_scan()'s rare branches, which finish the line (body.c): the
- * costs of a position line from cur on, ncosts of them already read
- * into costs (their bits or-ed in any); or, after a relative position on
- * a block's first line, all of them.  They return NULL, and set
- * r->notes (CGWR_NOTE_READ and what the line gets) and r->notes_stop
- * (what cgwr_scan() would return) when the line is one cgwr_scan()
- * reads. */
-CGWP_COLD const char *cgwr_scan_finish(cgw_reader *r, const char *cur, uint64_t *costs,
-                                       size_t ncosts, uint64_t any);
-CGWP_COLD const char *cgwr_scan_relative_first(cgw_reader *r, const char *cur, uint64_t *costs);
-
-static CGWP_HOT_INLINE const char *cgwr_scan(cgw_reader *r, const char *cur, const char *end,
-                                             uint64_t *pos, uint64_t *costs, int *few)
+/* A position line: its subpositions into pos (the new base), its costs
+ * into costs (those it lacks are 0).  CGWR_FAST, inline in the fast
+ * path: returns where the line stops (see cgwr_costs()) or NULL; a line
+ * with a diagnostic due gives up, but for fewer costs than events once
+ * that warning is only counted (cgwr_only_counted()): *few is set then,
+ * for the caller to count once the line is taken (cgwr_count_few()).
+ * CGWR_COMPLETE, in body.c: returns end, or NULL after an error. */
+static CGWP_HOT_INLINE const char *cgwr_position_tokens(cgw_reader *r, const char *cur,
+                                                        const char *end, uint64_t *pos,
+                                                        uint64_t *costs, int *few,
+                                                        const int complete)
 {
-    size_t ne = r->nevents;
+    const size_t ne = r->nevents;
     int relative = 0;
-    if ((cur = cgwr_scan_positions(r, cur, end, pos, &relative)) == NULL)
+    if ((cur = cgwr_positions(r, cur, end, pos, &relative, complete, 0)) == NULL)
         return NULL;
-    if (relative && (r->first_in_block || !r->seen_cost))
-        return cgwr_scan_relative_first(r, cur, costs);
-    uint64_t any = 0;
-    size_t ncosts = 0;
-    if ((cur = cgwr_scan_costs(cur, ne, costs, &ncosts, &any)) == NULL)
+    if (relative && (r->first_in_block || !r->seen_cost)) {
+        if (!complete)
+            return NULL;
+        cgwr_diag(r, r->lineno, CGWR_RELATIVE_FIRST,
+                  "relative position on the first line of a function block");
+    }
+    if (complete)
+        cgwr_set_base(r, pos);
+    uint64_t any;
+    size_t ncosts;
+    if ((cur = cgwr_costs(r, cur, end, costs, &ncosts, &any, complete)) == NULL)
         return NULL;
-    if (any >= CGWR_BIG_COST)
-        return cgwr_scan_finish(r, cur, costs, ncosts, any);
+    if (any >= CGWR_BIG_COST) {
+        if (!complete)
+            return NULL;
+        cgwr_diag(r, r->lineno, CGWR_BIG_VALUE,
+                  "a cost of 2^53 or more (gprof2dot and speedscope lose precision)");
+    }
     if (ncosts != ne) {
         /* fewer costs than events: the rest are 0.  Callgrind writes
          * them so (it drops trailing zeros), and a jump's source line
-         * with none or some, which is not warned about.  Once the warning
-         * is only counted, the line is read here and *few set for the
-         * caller to count it once the line is taken. */
+         * with none or some, which is not warned about */
         if (r->call.kind != CGW_REC_JUMP && r->call.kind != CGW_REC_COND_JUMP) {
-            if (!cgwr_only_counted(r, CGWR_FEW_COSTS))
-                return cgwr_scan_finish(r, cur, costs, ncosts, any);
-            *few = 1;
+            if (complete)
+                cgwr_diag(r, r->lineno, CGWR_FEW_COSTS,
+                          "%zu costs for %zu events (speedscope reads the missing ones as NaN)",
+                          ncosts, ne);
+            else if (!cgwr_only_counted(r, CGWR_FEW_COSTS))
+                return NULL;
+            else
+                *few = 1;
         }
         memset(costs + ncosts, 0, (ne - ncosts) * sizeof *costs);
     }
@@ -258,7 +350,7 @@ static CGWP_HOT_INLINE const char *cgwr_jump_counts(const char *cur, cgw_record_
 
 /* The ')' that ends "(ID" at cur, an ID of at most 18 digits written
  * without a leading zero, into *id; NULL for anything else, which the
- * general parser reads (and reports). */
+ * name line's general reader reads (and reports). */
 static CGWP_HOT_INLINE const char *cgwr_id_digits(const char *cur, uint64_t *id)
 {
     if (cur[0] != '(' || (cur[1] == '0' && cur[2] != ')'))
