@@ -152,18 +152,17 @@ void cgwr_position_line(cgw_reader *r, const char *cur, const char *end)
     cgwr_emit_position(r, pos, costs);
 }
 
-static void call_line(cgw_reader *r, cgw_record_kind kind, const char *cur, const char *end)
+const char *cgwr_counts_rare(cgw_reader *r, cgw_record_kind kind, const char *cur,
+                             const char *end, uint64_t *count, uint64_t *executed)
 {
-    cgwr_pending *call = &r->call;
     const char *what = kind == CGW_REC_CALL ? "calls=" : kind == CGW_REC_JUMP ? "jump=" : "jcnd=";
     int flags = 0;
-    uint64_t count, executed = 0;
-    call->kind = 0;
+    *executed = 0;
     cur = cgwr_skip(r, cur, end); /* "calls=" Space* Number: blanks may follow the '=' */
-    const char *next = cgwr_number(cur, end, &count, &flags);
+    const char *next = cgwr_number(cur, end, count, &flags);
     if (next != NULL && kind == CGW_REC_COND_JUMP) {
         if (next < end && (*next == '/' || cgwr_blank(*next)))
-            next = cgwr_number(cgwr_skip(r, next + 1, end), end, &executed, &flags);
+            next = cgwr_number(cgwr_skip(r, next + 1, end), end, executed, &flags);
         else
             next = NULL;
     }
@@ -171,39 +170,43 @@ static void call_line(cgw_reader *r, cgw_record_kind kind, const char *cur, cons
         cgwr_diag(r, r->lineno, (flags & CGWR_NUM_OVERFLOW) ? CGWR_OVERFLOW : CGWR_BAD_NUMBER,
                   "%s expects %s then a target position", what,
                   kind == CGW_REC_COND_JUMP ? "FOLLOWED/EXECUTED" : "a count");
-        return;
+        return NULL;
     }
-    if (r->fn == NULL) {
-        cgwr_diag(r, r->lineno, CGWR_COST_BEFORE_FUNCTION, "%s before any fn=", what);
-        return;
-    }
-    if (kind == CGW_REC_COND_JUMP && count > executed) {
+    return cgwr_skip(r, next, end);
+}
+
+void cgwr_call_refused(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint64_t executed)
+{
+    if (r->fn == NULL)
+        cgwr_diag(r, r->lineno, CGWR_COST_BEFORE_FUNCTION, "%s before any fn=",
+                  kind == CGW_REC_CALL ? "calls=" : kind == CGW_REC_JUMP ? "jump=" : "jcnd=");
+    else if (kind == CGW_REC_COND_JUMP)
         cgwr_diag(r, r->lineno, CGWR_JUMP_FOLLOWED,
                   "jcnd= followed %llu times but executed %llu times (FOLLOWED <= EXECUTED)",
                   (unsigned long long)count, (unsigned long long)executed);
-        return;
-    }
-    if (kind == CGW_REC_CALL && r->cfn == NULL) {
+    else
         cgwr_diag(r, r->lineno, CGWR_NO_CALLEE,
                   "calls= with no cfn= before it in the part (KCachegrind crashes)");
-        return;
-    }
-    int relative = 0;
-    if (r->nevents == 0 || cgwr_positions(r, cgwr_skip(r, next, end), end, call->target_pos,
-                                          &relative, CGWR_COMPLETE, 1) == NULL)
-        return;
-    if (kind == CGW_REC_CALL) {
-        if (!r->cfn_fresh)
-            cgwr_diag(r, r->lineno, CGWR_CALL_WITHOUT_CFN,
-                      "calls= reuses the callee of the previous call (speedscope and "
-                      "Qt Creator lose it)");
-        if (count == 0)
-            cgwr_diag(r, r->lineno, CGWR_CALLS_ZERO,
-                      "calls=0 (callgrind_annotate turns the call into self cost)");
-    }
-    cgwr_pend_call(r, kind, count, executed);
 }
 
+void cgwr_call_notes(cgw_reader *r, uint64_t count)
+{
+    if (!r->cfn_fresh)
+        cgwr_diag(r, r->lineno, CGWR_CALL_WITHOUT_CFN,
+                  "calls= reuses the callee of the previous call (speedscope and "
+                  "Qt Creator lose it)");
+    if (count == 0)
+        cgwr_diag(r, r->lineno, CGWR_CALLS_ZERO,
+                  "calls=0 (callgrind_annotate turns the call into self cost)");
+}
+
+static void call_line(cgw_reader *r, cgw_record_kind kind, const char *cur, const char *end)
+{
+    uint64_t count, executed;
+    r->call.kind = 0;
+    if (cgwr_call_tokens(r, kind, cur, end, &count, &executed, CGWR_COMPLETE) != NULL)
+        cgwr_pend_call(r, kind, count, executed);
+}
 
 /* A key= line: its key the len bytes at keyword, its value value..end. */
 void cgwr_spec_line(cgw_reader *r, const char *keyword, size_t len, const char *value,

@@ -46,34 +46,17 @@ static int fast_position(cgw_reader *r, const char *line, const char *end)
     return 1;
 }
 
-/* "calls=COUNT TARGET" after "calls=": a count other than 0, the callee
- * named since the last call, one space and every target subposition. */
-static int fast_calls(cgw_reader *r, const char *line, const char *cur, const char *end)
-{
-    uint64_t count;
-    int relative = 0;
-    if (r->fn == NULL || r->cfn == NULL || !r->cfn_fresh || r->nevents == 0 ||
-        (cur = cgwr_digits(cur, &count)) == NULL || count == 0 || *cur != ' ' ||
-        !take(r, line, cgwr_positions(r, cur + 1, end, r->call.target_pos, &relative, CGWR_FAST, 1)))
-        return 0;
-    cgwr_pend_call(r, CGW_REC_CALL, count, 0);
-    return 1;
-}
-
-/* "jump=COUNT TARGET" or "jcnd=FOLLOWED/EXECUTED TARGET" after the '=',
- * with FOLLOWED <= EXECUTED: KCachegrind's lines, so each one is noted. */
-static int fast_jump(cgw_reader *r, const char *line, const char *cur, const char *end,
+/* A calls=, jump= or jcnd= line of kind, cur after its '=', that
+ * cgwr_call_tokens() takes in its fast mode; a jump line is KCachegrind's
+ * and so noted. */
+static int fast_call(cgw_reader *r, const char *line, const char *cur, const char *end,
                      cgw_record_kind kind)
 {
     uint64_t count, executed;
-    int relative = 0;
-    if (r->fn == NULL || r->nevents == 0 ||
-        (cur = cgwr_jump_counts(cur, kind, &count, &executed)) == NULL)
+    if (!take(r, line, cgwr_call_tokens(r, kind, cur, end, &count, &executed, CGWR_FAST)))
         return 0;
-    if (*cur != ' ' ||
-        !take(r, line, cgwr_positions(r, cur + 1, end, r->call.target_pos, &relative, CGWR_FAST, 1)))
-        return 0;
-    cgwr_kcachegrind_only(r, line, 4);
+    if (kind != CGW_REC_CALL)
+        cgwr_kcachegrind_only(r, line, 4);
     cgwr_pend_call(r, kind, count, executed);
     return 1;
 }
@@ -230,10 +213,10 @@ static CGWP_HOT_INLINE int fast_line(cgw_reader *r, const char *line, const char
         return 0;
     if (*line == 'j') {
         cgw_record_kind kind = cgwr_jump_kind(line);
-        return kind != 0 && fast_jump(r, line, line + 5, end, kind);
+        return kind != 0 && fast_call(r, line, line + 5, end, kind);
     }
     if (*line == 'c' && memcmp(line, "calls=", 6) == 0)
-        return fast_calls(r, line, line + 6, end);
+        return fast_call(r, line, line + 6, end, CGW_REC_CALL);
     return fast_spec(r, line, end);
 }
 

@@ -348,6 +348,53 @@ static CGWP_HOT_INLINE const char *cgwr_jump_counts(const char *cur, cgw_record_
     return cur;
 }
 
+/* The complete branches of call and jump lines (body.c): the counts in
+ * any form after blanks, and the separator after them, with their
+ * diagnostics (the target's start, or NULL after an error); why the line
+ * cannot be a call or jump now, reported; the warnings of a call. */
+CGWP_COLD const char *cgwr_counts_rare(cgw_reader *r, cgw_record_kind kind, const char *cur,
+                                       const char *end, uint64_t *count, uint64_t *executed);
+CGWP_COLD void cgwr_call_refused(cgw_reader *r, cgw_record_kind kind, uint64_t count,
+                                 uint64_t executed);
+CGWP_COLD void cgwr_call_notes(cgw_reader *r, uint64_t count);
+
+/* A calls=, jump= or jcnd= line at cur (after its '='): COUNT, or
+ * FOLLOWED/EXECUTED for jcnd=, into *count and *executed, then the
+ * target's subpositions into r->call.target_pos.  The line needs a
+ * function, FOLLOWED <= EXECUTED, and for a call a callee (cfn=) named
+ * in the part.  CGWR_FAST also wants decimal counts, one blank before
+ * the target, and for a call a count other than 0 and a callee named
+ * since the last call (else it gives up: NULL); CGWR_COMPLETE takes
+ * blanks after the '=', a blank for the '/' and any number form, and
+ * reports what it finds (NULL after an error).  Returns where the line
+ * stops (see cgwr_positions()). */
+static CGWP_HOT_INLINE const char *cgwr_call_tokens(cgw_reader *r, cgw_record_kind kind,
+                                                    const char *cur, const char *end,
+                                                    uint64_t *count, uint64_t *executed,
+                                                    const int complete)
+{
+    if (!complete) {
+        if ((cur = cgwr_jump_counts(cur, kind, count, executed)) == NULL || *cur++ != ' ')
+            return NULL;
+    } else if ((cur = cgwr_counts_rare(r, kind, cur, end, count, executed)) == NULL) {
+        return NULL;
+    }
+    if (r->fn == NULL || (kind == CGW_REC_COND_JUMP && *count > *executed) ||
+        (kind == CGW_REC_CALL && r->cfn == NULL)) {
+        if (complete)
+            cgwr_call_refused(r, kind, *count, *executed);
+        return NULL;
+    }
+    if (r->nevents == 0 || (!complete && kind == CGW_REC_CALL && (!r->cfn_fresh || *count == 0)))
+        return NULL;
+    int relative = 0;
+    if ((cur = cgwr_positions(r, cur, end, r->call.target_pos, &relative, complete, 1)) == NULL)
+        return NULL;
+    if (complete && kind == CGW_REC_CALL)
+        cgwr_call_notes(r, *count);
+    return cur;
+}
+
 /* The ')' that ends "(ID" at cur, an ID of at most 18 digits written
  * without a leading zero, into *id; NULL for anything else, which the
  * name line's general reader reads (and reports). */
