@@ -220,10 +220,11 @@ void cgwr_spec_line(cgw_reader *r, const char *keyword, size_t len, const char *
                                                                 : CGW_REC_COND_JUMP, value, end);
         return;
     }
-    enum cgwr_spec_key key = CGWR_KEY_NONE;
-    for (int i = 0; i < CGWR_KEY_NONE && len <= 3; i++)
-        if (memcmp(cgwr_key_text[i], keyword, len) == 0 && cgwr_key_text[i][len] == '\0')
-            key = (enum cgwr_spec_key)i;
+    size_t key_len = 0;
+    enum cgwr_spec_key key = len >= 2 && len <= 3 ? cgwr_spec_key(keyword, &key_len)
+                                                  : CGWR_KEY_NONE;
+    if (key_len != len)
+        key = CGWR_KEY_NONE;
     if (key == CGWR_KEY_NONE) {
         if (KEY("rec") || KEY("frfn") || KEY("ln") || KEY("bb")) {
             cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
@@ -235,7 +236,15 @@ void cgwr_spec_line(cgw_reader *r, const char *keyword, size_t len, const char *
         return;
     }
 #undef KEY
-    const cgwr_str *name = cgwr_name(r, cgwr_key_kind(key), value, (size_t)(end - value));
+    /* the inline reader of the fast path first, on a line that ends in
+     * its '\n'; any other value by the complete branch */
+    int kind = cgwr_key_kind(key);
+    cgwr_name_form f = { NULL, 0, 0, 0, NULL };
+    const cgwr_str *name;
+    if (!r->unterminated && *end == '\n' && cgwr_plain_value(r, kind, value, end, &f, 0) == end)
+        name = cgwr_form_name(r, kind, &f);
+    else
+        name = cgwr_name(r, kind, value, (size_t)(end - value));
     if (name != NULL)
         cgwr_spec_apply(r, key, name);
 }

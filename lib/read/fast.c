@@ -49,8 +49,8 @@ static int fast_position(cgw_reader *r, const char *line, const char *end)
 /* A calls=, jump= or jcnd= line of kind, cur after its '=', that
  * cgwr_call_tokens() takes in its fast mode; a jump line is KCachegrind's
  * and so noted. */
-static int fast_call(cgw_reader *r, const char *line, const char *cur, const char *end,
-                     cgw_record_kind kind)
+static CGWP_HOT_INLINE int fast_call(cgw_reader *r, const char *line, const char *cur,
+                                     const char *end, cgw_record_kind kind)
 {
     uint64_t count, executed;
     if (!take(r, line, cgwr_call_tokens(r, kind, cur, end, &count, &executed, CGWR_FAST)))
@@ -61,25 +61,11 @@ static int fast_call(cgw_reader *r, const char *line, const char *cur, const cha
     return 1;
 }
 
-/* The name that "(ID)\n" at cur refers to, an ID of kind defined in the
- * part (cgwr_id_digits()); *next is then the start of the next line.  NULL
- * for anything else. */
-static CGWP_HOT_INLINE const cgwr_str *id_ref(cgw_reader *r, int kind, const char *cur,
-                                             const char **next)
-{
-    uint64_t id;
-    const char *rparen = cgwr_id_digits(cur, &id);
-    if (rparen == NULL || rparen[1] != '\n')
-        return NULL;
-    *next = rparen + 2;
-    return cgwr_id_name(r, kind, id);
-}
-
 /* "cob=(ID)", "cfi=(ID)", "cfl=(ID)" or "cfn=(ID)" with ID defined: the
  * callee's names between calls.  Returns the length of the line, '\n'
- * included, for the caller to take, or 0 when the general parser must
+ * included, for the caller to take, or 0 when the complete mode must
  * read it (nothing is changed then). */
-static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *line)
+static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *line, const char *end)
 {
     const cgwr_str **slot;
     int kind;
@@ -95,93 +81,34 @@ static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *line)
     } else {
         return 0;
     }
-    const char *next;
-    const cgwr_str *name = line[3] == '=' ? id_ref(r, kind, line + 4, &next) : NULL;
-    if (name == NULL || cgwr_cfi_same_file(r, slot, name))
+    cgwr_name_form f;
+    const char *nl = line[3] == '=' ? cgwr_plain_value(r, kind, line + 4, end, &f, 1) : NULL;
+    if (nl == NULL || cgwr_cfi_same_file(r, slot, f.used))
         return 0;
-    *slot = name;
+    *slot = f.used;
     if (kind == CGWR_FN)
         r->cfn_fresh = 1;
-    return (size_t)(next - line);
+    return (size_t)(nl + 1 - line);
 }
 
-/* The '\n' that ends the name at cur, when no NUL or CR comes before it;
- * else NULL.  A '\n' comes before end.  Eight bytes a step while eight
- * are left before end: the lowest byte a zero-byte test marks is exact. */
-static const char *name_end(const char *cur, const char *end)
-{
-#define ZERO_BYTES(bytes) (((bytes) - CGWP_BYTES(1)) & ~(bytes) & CGWP_BYTES(0x80))
-    for (; end - cur >= 8; cur += 8) {
-        uint64_t word = cgwr_load_le64(cur);
-        uint64_t hit = ZERO_BYTES(word ^ CGWP_BYTES('\n')) | ZERO_BYTES(word) |
-                       ZERO_BYTES(word ^ CGWP_BYTES('\r'));
-        if (hit != 0) {
-            cur += __builtin_ctzll(hit) / 8;
-            return *cur == '\n' ? cur : NULL;
-        }
-    }
-#undef ZERO_BYTES
-    for (; *cur != '\n'; cur++)
-        if (*cur == '\0' || *cur == '\r')
-            return NULL;
-    return cur;
-}
-
-/* A name line (ob= fl= fi= fe= fn= cob= cfi= cfl= cfn=) at line: a name, a
- * defined "(ID)" or "(ID) name", as cgwr_spec_line() reads it, when the line
- * has nothing the general parser would note (a blank around the name or
- * at the end, a NUL or CR, an ID's leading zero, an undefined ID, a name
- * that starts with '(').  All its reads stop at the line's '\n'.  1 when
- * taken. */
+/* A name line (ob= fl= fi= fe= fn= cob= cfi= cfl= cfn=) at line whose
+ * value cgwr_plain_value() takes.  1 when taken. */
 static CGWP_HOT_INLINE int fast_spec(cgw_reader *r, const char *line, const char *end)
 {
-    enum cgwr_spec_key key;
-    const char *value = line + 3;
-    if (line[0] == 'c' && line[1] == 'o' && line[2] == 'b')
-        key = CGWR_KEY_COB;
-    else if (line[0] == 'c' && line[1] == 'f')
-        key = line[2] == 'n'   ? CGWR_KEY_CFN
-              : line[2] == 'i' ? CGWR_KEY_CFI
-              : line[2] == 'l' ? CGWR_KEY_CFL : CGWR_KEY_NONE;
-    else if (line[0] == 'f')
-        key = line[1] == 'n'   ? CGWR_KEY_FN
-              : line[1] == 'l' ? CGWR_KEY_FL
-              : line[1] == 'i' ? CGWR_KEY_FI
-              : line[1] == 'e' ? CGWR_KEY_FE : CGWR_KEY_NONE, value = line + 2;
-    else if (line[0] == 'o' && line[1] == 'b')
-        key = CGWR_KEY_OB, value = line + 2;
-    else
+    size_t len;
+    enum cgwr_spec_key key = cgwr_spec_key(line, &len);
+    /* cfe=, jfi= and jfn= are warned of: the complete mode */
+    if (key == CGWR_KEY_NONE || key == CGWR_KEY_CFE || key == CGWR_KEY_JFI ||
+        key == CGWR_KEY_JFN || line[len] != '=')
         return 0;
-    if (key == CGWR_KEY_NONE || *value++ != '=')
-        return 0;
-    const char *text = value, *nl;
-    uint64_t id = 0;
-    int has_id = value[0] == '(';
-    if (has_id) {
-        const char *rparen = cgwr_id_digits(value, &id);
-        if (rparen == NULL)
-            return 0;
-        if (rparen[1] == '\n') { /* "(ID)": a use */
-            const cgwr_str *name = cgwr_id_name(r, cgwr_key_kind(key), id);
-            if (name == NULL)
-                return 0;
-            cgwr_take_line(r, (size_t)(rparen + 2 - line));
-            r->part.body = 1;
-            cgwr_spec_apply(r, key, name);
-            return 1;
-        }
-        if (rparen[1] != ' ')
-            return 0;
-        text = rparen + 2;
-    }
-    if (cgwr_space(*text) || *text == '(' || (nl = name_end(text, end)) == NULL || nl == text ||
-        cgwr_space(nl[-1]) || (size_t)(nl - line) > CGWR_MAX_LINE)
+    cgwr_name_form f;
+    int kind = cgwr_key_kind(key);
+    const char *nl = cgwr_plain_value(r, kind, line + len + 1, end, &f, 0);
+    if (nl == NULL || (size_t)(nl - line) > CGWR_MAX_LINE)
         return 0;
     cgwr_take_line(r, (size_t)(nl + 1 - line));
     r->part.body = 1;
-    const cgwr_str *name =
-        has_id ? cgwr_id_define(r, cgwr_key_kind(key), id, text, (size_t)(nl - text))
-               : cgwr_intern(r, text, (size_t)(nl - text));
+    const cgwr_str *name = cgwr_form_name(r, kind, &f);
     if (name != NULL)
         cgwr_spec_apply(r, key, name);
     return 1;
@@ -406,7 +333,7 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, cons
                 if ((next = run_call(r, cur, end, npos, &b0, &b1, &blanks, blanks_counted,
                                      r->lineno + lines + 1)) == NULL)
                     break;
-            } else if (*cur == 'c' && (len = callee_line(r, cur)) > 0) {
+            } else if (*cur == 'c' && (len = callee_line(r, cur, end)) > 0) {
                 lines++;
                 cur += len;
                 continue;

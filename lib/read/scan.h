@@ -397,13 +397,125 @@ static CGWP_HOT_INLINE const char *cgwr_call_tokens(cgw_reader *r, cgw_record_ki
 
 /* The ')' that ends "(ID" at cur, an ID of at most 18 digits written
  * without a leading zero, into *id; NULL for anything else, which the
- * name line's general reader reads (and reports). */
+ * complete branch reads (and reports). */
 static CGWP_HOT_INLINE const char *cgwr_id_digits(const char *cur, uint64_t *id)
 {
     if (cur[0] != '(' || (cur[1] == '0' && cur[2] != ')'))
         return NULL;
     const char *rparen = cgwr_digits(cur + 1, id);
     return rparen == NULL || rparen - cur > 1 + 18 || rparen[0] != ')' ? NULL : rparen;
+}
+
+/* The key of a name line at k (ob fl fi fe fn cob cfi cfl cfe cfn jfi
+ * jfn, by its first bytes), its length into *len; CGWR_KEY_NONE for any
+ * other.  Reads up to three bytes of k: the caller checks that the '='
+ * comes next (k[*len]). */
+static CGWP_HOT_INLINE enum cgwr_spec_key cgwr_spec_key(const char *k, size_t *len)
+{
+    *len = 2;
+    if (k[0] == 'f')
+        return k[1] == 'n'   ? CGWR_KEY_FN
+               : k[1] == 'l' ? CGWR_KEY_FL
+               : k[1] == 'i' ? CGWR_KEY_FI
+               : k[1] == 'e' ? CGWR_KEY_FE : CGWR_KEY_NONE;
+    if (k[0] == 'o')
+        return k[1] == 'b' ? CGWR_KEY_OB : CGWR_KEY_NONE;
+    *len = 3;
+    if (k[0] == 'c' && k[1] == 'f')
+        return k[2] == 'n'   ? CGWR_KEY_CFN
+               : k[2] == 'i' ? CGWR_KEY_CFI
+               : k[2] == 'l' ? CGWR_KEY_CFL
+               : k[2] == 'e' ? CGWR_KEY_CFE : CGWR_KEY_NONE;
+    if (k[0] == 'c' && k[1] == 'o' && k[2] == 'b')
+        return CGWR_KEY_COB;
+    if (k[0] == 'j' && k[1] == 'f')
+        return k[2] == 'i' ? CGWR_KEY_JFI : k[2] == 'n' ? CGWR_KEY_JFN : CGWR_KEY_NONE;
+    return CGWR_KEY_NONE;
+}
+
+/* The '\n' that ends the name at cur, when no NUL or CR comes before it;
+ * else NULL.  A '\n' comes before end.  Eight bytes a step while eight
+ * are left before end: the lowest byte a zero-byte test marks is exact. */
+static CGWP_HOT_INLINE const char *cgwr_name_end(const char *cur, const char *end)
+{
+#define ZERO_BYTES(bytes) (((bytes) - CGWP_BYTES(1)) & ~(bytes) & CGWP_BYTES(0x80))
+    for (; end - cur >= 8; cur += 8) {
+        uint64_t word = cgwr_load_le64(cur);
+        uint64_t hit = ZERO_BYTES(word ^ CGWP_BYTES('\n')) | ZERO_BYTES(word) |
+                       ZERO_BYTES(word ^ CGWP_BYTES('\r'));
+        if (hit != 0) {
+            cur += __builtin_ctzll(hit) / 8;
+            return *cur == '\n' ? cur : NULL;
+        }
+    }
+#undef ZERO_BYTES
+    for (; *cur != '\n'; cur++)
+        if (*cur == '\0' || *cur == '\r')
+            return NULL;
+    return cur;
+}
+
+/* The value of a name line, as the inline reader takes it: "(ID)" of a
+ * defined ID (used is its name), "(ID) name" (has_id) or a name (text,
+ * len). */
+typedef struct cgwr_name_form {
+    const char *text;
+    size_t len;
+    uint64_t id;
+    int has_id;
+    const cgwr_str *used;
+} cgwr_name_form;
+
+/* The value at value of a name line of kind, when it has nothing the
+ * complete branch (names.c's cgwr_name()) would note: an ID of up to 18
+ * digits without a leading zero, a use only of a defined one, and a name
+ * with no blank around it, no NUL or CR, not empty, not starting with
+ * '('.  Returns the line's '\n' (one comes before end), the value in *f;
+ * NULL for any other value.  Nothing is defined or interned yet:
+ * cgwr_form_name() does that once the line is taken.  The fast path
+ * reads every name line so, and the complete mode (body.c) a framed line
+ * that ends in its '\n' first so too.  uses_only: NULL for any value but
+ * the use of a defined ID (the callee lines of a run). */
+static CGWP_HOT_INLINE const char *cgwr_plain_value(cgw_reader *r, int kind, const char *value,
+                                                    const char *end, cgwr_name_form *f,
+                                                    const int uses_only)
+{
+    const char *text = value, *nl, *rparen;
+    f->has_id = 0;
+    f->used = NULL;
+    if (value[0] == '(') {
+        if ((rparen = cgwr_id_digits(value, &f->id)) == NULL)
+            return NULL;
+        if (rparen[1] == '\n') { /* "(ID)": a use */
+            f->used = cgwr_id_name(r, kind, f->id);
+            f->text = value;
+            f->len = 0;
+            return f->used != NULL ? rparen + 1 : NULL;
+        }
+        if (uses_only || rparen[1] != ' ')
+            return NULL;
+        f->has_id = 1;
+        text = rparen + 2;
+    } else if (uses_only) {
+        return NULL;
+    }
+    if (cgwr_space(*text) || *text == '(' || (nl = cgwr_name_end(text, end)) == NULL ||
+        nl == text || cgwr_space(nl[-1]))
+        return NULL;
+    f->text = text;
+    f->len = (size_t)(nl - text);
+    return nl;
+}
+
+/* The name a value cgwr_plain_value() read stands for, defined or
+ * interned now; NULL only after a sticky error. */
+static CGWP_HOT_INLINE const cgwr_str *cgwr_form_name(cgw_reader *r, int kind,
+                                                      const cgwr_name_form *f)
+{
+    if (f->used != NULL)
+        return f->used;
+    return f->has_id ? cgwr_id_define(r, kind, f->id, f->text, f->len)
+                     : cgwr_intern(r, f->text, f->len);
 }
 
 #endif /* CGW_READ_SCAN_H */
