@@ -82,8 +82,14 @@ CGW_API const char *cgw_strerror(cgw_status status);
 /** cgw_options.positions: which subpositions each position array holds.
  *  0 means CGW_POS_LINE.  Arrays hold them in Callgrind's order: the
  *  instruction address, the basic-block address (valgrind --dump-bb=yes),
- *  then the line; addresses are written in hex. */
-enum { CGW_POS_LINE = 1u, CGW_POS_INSTR = 2u, CGW_POS_BB = 4u };
+ *  then the line; addresses are written in hex.
+ *  CGW_POS_NONE, alone and only with CGW_EXTENDED: no position column
+ *  (an empty "positions:" line, which the grammar allows): cost lines
+ *  hold costs only, position arrays may be NULL, and there are no jumps
+ *  (a jump's source line would be empty).  KCachegrind and gprof2dot read
+ *  it; callgrind_annotate reads the first cost as the line and speedscope
+ *  gives NaN.  The reader gives it for such a file. */
+enum { CGW_POS_LINE = 1u, CGW_POS_INSTR = 2u, CGW_POS_BB = 4u, CGW_POS_NONE = 8u };
 
 /** The most subpositions a position array holds. */
 #define CGW_NPOS_MAX 3

@@ -93,6 +93,18 @@ grep -q '^cfn=(3) h$' "$tmp/out" && fail "calls=0 without cost is kept"
 "$CGRECODE" --compact "$tmp/zero" -o "$tmp/out" || fail "calls=0 compact: exit $?"
 grep -q '^calls=0 9$' "$tmp/out" || fail "compact output changes calls=0"
 
+# no position column (an empty positions: line): kept, with CGW_EXTENDED,
+# and said on stderr
+"$CGRECODE" "$CGW_TEST_DATA/no-positions.out" -o "$tmp/out" 2>"$tmp/err" ||
+    fail "no position column: exit $?"
+grep -q 'no position column' "$tmp/err" || fail "no note of the missing position column"
+grep -q '^positions:$' "$tmp/out" || fail "the output has a position column"
+[ "$(totals "$CGW_TEST_DATA/no-positions.out")" = "$(totals "$tmp/out")" ] ||
+    fail "no position column: totals differ"
+"$CGVERIFY" -q "$tmp/out" || fail "the output without positions is not valid"
+"$CGVERIFY" -q --roundtrip "$CGW_TEST_DATA/no-positions.out" ||
+    fail "no position column: the round trip fails"
+
 "$CGRECODE" --positions instr "$tmp/portable" -o "$tmp/out2" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "positions the input lacks: exit $rc"
 [ -e "$tmp/out2" ] && fail "a refused recode left an output file"

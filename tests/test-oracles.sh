@@ -35,6 +35,9 @@ for opts in "" "--positions instr,line" "--positions instr" "--inline" "--jumps"
     "$build/tools/cggen" --seed "$n" $opts -o "$tmp/cggen-$n.out" ||
         { echo "cggen $opts failed"; exit 1; }
 done
+# libcgw's own output without a position column (CGW_POS_NONE)
+"$build/tools/cgrecode" "$CGW_TEST_DATA/no-positions.out" -o "$tmp/recoded-no-positions.out" \
+    2>/dev/null || { echo "cgrecode of no-positions.out failed"; exit 1; }
 if [ -n "${VALGRIND:-}" ] && [ -x "$build/tests/subject" ]; then
     "$VALGRIND" -q --tool=callgrind --dump-instr=yes --collect-jumps=yes \
         --callgrind-out-file="$tmp/callgrind-real.out" "$build/tests/subject" >/dev/null 2>&1 ||

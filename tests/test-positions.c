@@ -2,7 +2,9 @@
 /* test-positions: subposition encoding in every mode: absolute after fn=,
  * relative (+N, -N, *) from the previous cost or source line, targets that
  * do not move the base, hex addresses, CGW_COMPACT's shorter form and
- * dropped trailing zeros, CGW_NO_POS_COMPRESSION. */
+ * dropped trailing zeros, CGW_NO_POS_COMPRESSION; no position column
+ * (CGW_POS_NONE). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +213,56 @@ static void compact_shortest(void)
     free(want);
 }
 
+/* No position column (CGW_POS_NONE, with CGW_EXTENDED only): costs
+ * only, a NULL position, calls= without a target, no jump; the reader
+ * gives the same positions back.  (callgrind_annotate reads the first
+ * cost as the line, so it is not asked.) */
+static void no_positions(unsigned flags, const char *want)
+{
+    memory out;
+    cgw_options o = { .struct_size = sizeof o, .positions = CGW_POS_NONE, .flags = flags };
+    errno = 0;
+    CHECK(cgw_open_memory(&out.buf, &out.len, &o) == NULL && errno == EINVAL);
+    o.positions = CGW_POS_NONE | CGW_POS_LINE;
+    o.flags |= CGW_EXTENDED;
+    CHECK(cgw_open_memory(&out.buf, &out.len, &o) == NULL && errno == EINVAL);
+    cgw_writer *w = open_function(CGW_POS_NONE, flags | CGW_EXTENDED, &out, 2);
+    cgw_options got = CGW_OPTIONS_INIT;
+    CHECK_ST(cgw_get_options(w, &got), CGW_OK);
+    CHECK_U64(got.positions, CGW_POS_NONE);
+    CHECK_ST(cgw_cost(w, NULL, P2(5, 1), 2), CGW_OK);
+    CHECK_ST(cgw_cost(w, P1(99), P2(0, 0), 2), CGW_OK); /* the array is not read */
+    CHECK_ST(cgw_call(w, &to_g, 2, NULL, NULL, P2(9, 3), 2), CGW_OK);
+    CHECK_ST(cgw_function(w, "g"), CGW_OK);
+    CHECK_ST(cgw_cost(w, NULL, P1(9), 1), CGW_OK);
+    CHECK_ST(cgw_finish(w), CGW_OK);
+    cgw_free(w);
+    CHECK(strstr(out.buf, "\npositions:\n") != NULL);
+    cgwt_readback(out.buf, out.len, NULL); /* no position column draws a warning */
+    char *b = body(out.buf);
+    CHECK_STR(b, want);
+    free(b);
+    cgw_read_options ro = { .struct_size = sizeof ro, .flags = CGW_READ_CHECK };
+    cgw_reader *r = cgw_reader_open_memory(out.buf, out.len, &ro);
+    const cgw_record *rec;
+    uint64_t self = 0, calls = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        CHECK_U64(rec->part->positions, CGW_POS_NONE);
+        CHECK_U64(rec->part->npos, 0);
+        self += rec->kind == CGW_REC_COST ? rec->costs[0] : 0;
+        calls += rec->kind == CGW_REC_CALL ? rec->costs[0] : 0;
+    }
+    CHECK_U64(self, 14);
+    CHECK_U64(calls, 9);
+    cgw_reader_close(r);
+    free(out.buf);
+    /* a jump's source line would be empty */
+    w = open_function(CGW_POS_NONE, flags | CGW_EXTENDED, &out, 1);
+    CHECK_ST(cgw_jump(w, &to_f, 1, NULL, NULL), CGW_EINVAL);
+    CHECK(strstr(cgw_errmsg(w), "cgw_jump") != NULL);
+    cgw_free(w);
+}
+
 int main(void)
 {
     for (uint64_t p = 1;; p *= 10) {
@@ -230,6 +282,10 @@ int main(void)
     }
     every_length(0, UINT64_MAX, 1);
     every_length(CGW_COMPACT, UINT64_MAX, 0);
+    no_positions(0, "fn=(1) f\n5 1\n0 0\ncfn=(2) g\ncalls=2\n9 3\n\nfl=(1)\nfn=(2)\n9 0\n\n"
+                    "totals: 14 1\n");
+    no_positions(CGW_COMPACT, "fn=(1) f\n5 1\n0\ncfn=(2) g\ncalls=2\n9 3\nfn=(2)\n9\n"
+                              "totals: 14 1\n");
     lines(0, "fn=(1) f\n1000 5 0\n* 0 0\n+3 1 0\n-993 0 7\ncfn=(2) g\n"
              "calls=2 5000\n+2 9 0\n-1 1 0\n\nfl=(1)\nfn=(2)\n5000 9 0\n\ntotals: 16 7\n");
     lines(CGW_COMPACT, "fn=(1) f\n1000 5\n*\n+3 1\n10 0 7\ncfn=(2) g\ncalls=2 5000\n+2 9\n"

@@ -165,6 +165,11 @@ int main(int argc, char **argv)
                                 : (m & CGW_POS_LINE) && !(wo.flags & CGW_COMPACT) ? CGW_POS_LINE
                                                                                    : m);
     }
+    if (wo.positions == CGW_POS_NONE) {
+        fprintf(stderr, "cgrecode: %s: the input has no position column; so has the output, "
+                "outside the portable subset (callgrind_annotate reads its first cost as the "
+                "line)\n", file);
+    }
     cgw_writer *w = tool_open_output("cgrecode", out, &wo);
     if (w == NULL) {
         cgw_reader_close(r);

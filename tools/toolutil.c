@@ -19,7 +19,7 @@
 void tool_set_positions(cgw_options *wo, unsigned positions)
 {
     wo->positions = positions;
-    if (positions & CGW_POS_BB)
+    if (positions & (CGW_POS_BB | CGW_POS_NONE)) /* outside the portable subset */
         wo->flags |= CGW_EXTENDED;
 }
 

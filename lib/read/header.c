@@ -218,7 +218,7 @@ static void positions_line(cgw_reader *r, const char *cur, const char *end)
         }
     for (int i = 0; i < count; i++)
         r->pos_order[i] = slot_of(mask, (unsigned)order[i]);
-    pt->pub.positions = mask;
+    pt->pub.positions = mask != 0 ? mask : CGW_POS_NONE;
     pt->pub.npos = (size_t)count;
     pt->has_positions = 1;
 }

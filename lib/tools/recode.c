@@ -73,11 +73,14 @@ cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec)
 /* ------------------------------------------------------ whole-file recode */
 
 /* Subpositions of mask `from` narrowed to mask `to` (both in
- * position-array order); -1 when `to` wants one that `from` lacks. */
+ * position-array order; CGW_POS_NONE: none); -1 when `to` wants one
+ * that `from` lacks. */
 static int narrow(unsigned from, unsigned to, const uint64_t *in, uint64_t *out)
 {
     unsigned kinds[CGW_NPOS_MAX];
     size_t nkinds = cgw_pos_kinds(from, kinds), j = 0;
+    if (to == CGW_POS_NONE)
+        return 0;
     if ((to & from) != to)
         return -1;
     for (size_t i = 0; i < nkinds; i++)

@@ -78,10 +78,23 @@ cgw_status cgwp_end_function(cgw_writer *w)
  * to w->totals in the same pass and *any gets the OR of the costs, an
  * upper bound of the largest, for cgw_cost's overflow test.  Inlined,
  * the NULL of a call is a constant, so the test leaves both loops. */
+/* A cost line without a position column (CGW_POS_NONE), its costs at
+ * first..out: the first without the blank before it, and one at least. */
+static CGWP_COLD char *unpositioned_costs(char *first, char *out)
+{
+    if (out == first) {
+        *out++ = '0';
+        return out;
+    }
+    memmove(first, first + 1, (size_t)(out - first - 1));
+    return out - 1;
+}
+
 static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *out, const uint64_t *costs,
                                        size_t ncosts, uint64_t *any)
 {
     uint64_t *totals = w->totals, bits = 0;
+    char *first = out;
     size_t kept = ncosts;
     if (w->flags & CGW_COMPACT) {
         while (kept > 0 && costs[kept - 1] == 0)
@@ -105,6 +118,8 @@ static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *out, const uin
             out += 2;
         }
     }
+    if (__builtin_expect(w->npos == 0, 0))
+        out = unpositioned_costs(first, out);
     return out;
 }
 
@@ -254,7 +269,7 @@ static CGWP_COLD cgw_status check_cost(cgw_writer *w, const uint64_t *pos, const
                                        size_t ncosts)
 {
     cgw_status st = cgwp_enter_function(w, "cgw_cost");
-    if (st == CGW_OK && pos == NULL)
+    if (st == CGW_OK && pos == NULL && w->npos > 0)
         st = cgwp_fail(w, CGW_EINVAL, "position is NULL");
     if (st == CGW_OK)
         st = check_costs(w, "self", costs, ncosts);
@@ -315,7 +330,7 @@ static cgw_status enter_association(cgw_writer *w, const char *call, const uint6
                                      const uint64_t *target)
 {
     cgw_status st = cgwp_enter_function(w, call);
-    if (st == CGW_OK && source == NULL)
+    if (st == CGW_OK && source == NULL && w->npos > 0)
         st = cgwp_fail(w, CGW_EINVAL, "source position is NULL");
     if (st == CGW_OK)
         st = check_line(w, "the source", source);
@@ -329,7 +344,8 @@ static cgw_status enter_association(cgw_writer *w, const char *call, const uint6
 static char *target_and_source(cgw_writer *w, char *out, const uint64_t *target,
                                const uint64_t *source)
 {
-    *out++ = ' ';
+    if (w->npos > 0)
+        *out++ = ' ';
     out = cgwp_pos(w, out, target ? target : zero_pos, 1);
     *out++ = '\n';
     return cgwp_pos(w, out, source, 0);
@@ -449,6 +465,9 @@ static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, in
     uint32_t ob, fl, fn;
     cgw_status st = enter_association(w, call, source_pos, target_pos);
     int compact = w && (w->flags & CGW_COMPACT);
+    if (st == CGW_OK && w->npos == 0)
+        st = cgwp_fail(w, CGW_EINVAL, "no jump without a position column (CGW_POS_NONE): "
+                       "its source line would be empty");
     if (st == CGW_OK && cond && count > executed)
         st = cgwp_fail(w, CGW_EINVAL, "followed %llu times but executed %llu times",
                        (unsigned long long)count, (unsigned long long)executed);

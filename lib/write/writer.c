@@ -11,7 +11,10 @@
 /* Known positions and flags; bb positions only with CGW_EXTENDED. */
 static int valid_options(const cgw_options *o)
 {
-    if (o->positions > (CGW_POS_LINE | CGW_POS_INSTR | CGW_POS_BB))
+    if (o->positions == CGW_POS_NONE && !(o->flags & CGW_EXTENDED))
+        return 0;
+    if (o->positions > (CGW_POS_LINE | CGW_POS_INSTR | CGW_POS_BB) &&
+        o->positions != CGW_POS_NONE)
         return 0;
     if ((o->positions & CGW_POS_BB) && !(o->flags & CGW_EXTENDED))
         return 0;
