@@ -920,6 +920,25 @@ CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
                                          const char *name, const char *text,
                                          size_t len);
 
+/** Add a pprof profile data[0..len) (the protobuf of
+ *  github.com/google/pprof, as Go's runtime/pprof and gperftools write
+ *  it; gzip-compressed or not): each sample type is an event (its type,
+ *  and its unit unless that is a count: "samples", "cpu_nanoseconds"),
+ *  each sample a stack of its locations, counted once for each of its
+ *  values.  A location is its function (name, file, and the object of
+ *  its mapping) at its line; one with several lines (inlined calls) is
+ *  the function the others are inlined into, at the first line's line,
+ *  its cost from code inlined from that line's file (fi=); one without
+ *  lines is its address.  pprof has no call counts: calls= counts the
+ *  samples through the call.  name names the input in messages (NULL:
+ *  "-").  OK; EINVAL for a profile that does not decode (truncated or
+ *  damaged), a negative value, a sample or location that names
+ *  something the profile lacks (the message says which), or a libcgw
+ *  built without protobuf-c (or zlib, for a gzip-compressed one);
+ *  ERANGE, ENOMEM, EUSAGE as cgw_stacks_add_folded(). */
+CGW_API cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data,
+                                        size_t len);
+
 /** Write the stacks through w, which must still be in its header (set the
  *  creator or command first if wanted) and is left open for cgw_close():
  *  the events in the order they came, then one block a function in the

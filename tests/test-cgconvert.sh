@@ -57,7 +57,10 @@ printf 'events: Ir\nfn=(1) a\nfn=(2)\n1 1\n' >"$tmp/badcg"
 "$CGCONVERT" --to folded "$tmp/badcg" -o "$tmp/x" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "a profile with errors: exit $rc"
 grep -q 'badcg:3: error: .*\[undefined-id\]' "$tmp/err" || fail "message: $(cat "$tmp/err")"
-for bad in "--from folded" "--from pprof $tmp/a.folded" "--to folded $tmp/a.out $tmp/a.out" \
+"$CGCONVERT" --from pprof "$tmp/a.folded" -o "$tmp/x" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "a folded file read as pprof: exit $rc"
+grep -q 'a.folded: .*pprof' "$tmp/err" || fail "a folded file read as pprof: $(cat "$tmp/err")"
+for bad in "--from folded" "--from perf $tmp/a.folded" "--to folded $tmp/a.out $tmp/a.out" \
     "--frobnicate" "--from folded $tmp/missing" "--from folded --to folded $tmp/a.folded"; do
     # shellcheck disable=SC2086
     "$CGCONVERT" $bad >/dev/null 2>"$tmp/err"; rc=$?

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* cgconvert - folded stacks (the flame-graph format) to and from the
- * Callgrind format: argument parsing and files over cgw_stacks_*() and
- * cgw_write_folded(). */
+/* cgconvert - folded stacks (the flame-graph format) and pprof profiles
+ * to the Callgrind format, and Callgrind to folded stacks: argument
+ * parsing and files over cgw_stacks_*() and cgw_write_folded(). */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -19,11 +19,14 @@
 
 static const char usage[] =
     "usage: cgconvert --from folded [--event NAME] FILE... [--event NAME FILE...] [-o OUT]\n"
+    "       cgconvert --from pprof FILE... [-o OUT]\n"
     "       cgconvert --to folded [--event NAME] [--force] FILE [-o OUT]\n"
     "--from folded: read folded stacks ('a;b;c 42' lines; '-' reads stdin) and\n"
     "write a Callgrind profile to OUT (atomically) or stdout.  --event NAME\n"
     "names the event of the files after it (default Samples); files of one\n"
     "event add up, each event is a column.\n"
+    "--from pprof: read pprof profiles (profile.pb.gz, as Go and gperftools\n"
+    "write them): each sample type is an event, and the files add up.\n"
     "--to folded: write the stacks of a Callgrind profile (of its first event,\n"
     "or NAME), rebuilt from its call edges: exact for a call tree, an estimate\n"
     "where a function has several callers (see cgconvert(1)).\n"
@@ -69,7 +72,7 @@ static int load(const char *path, tool_text *t, int *map)
     return rc;
 }
 
-static int add_file(cgw_stacks *s, const char *event, const char *path)
+static int add_file(cgw_stacks *s, int pprof, const char *event, const char *path)
 {
     tool_text t = { 0 };
     int map;
@@ -79,7 +82,8 @@ static int add_file(cgw_stacks *s, const char *event, const char *path)
         free(t.p);
         return 2;
     }
-    cgw_status st = cgw_stacks_add_folded(s, event, path, t.p ? t.p : "", t.len);
+    cgw_status st = pprof ? cgw_stacks_add_pprof(s, path, t.p ? t.p : "", t.len)
+                          : cgw_stacks_add_folded(s, event, path, t.p ? t.p : "", t.len);
     if (map)
         munmap(t.p, t.len);
     else
@@ -199,8 +203,12 @@ typedef struct args {
     int force, nfiles;
 } args;
 
-static int from_folded(int argc, char **argv, args *a)
+/* --from folded or pprof: every file into the stacks, then OUT. */
+static int from_stacks(int argc, char **argv, args *a)
 {
+    int pprof = strcmp(a->from, "pprof") == 0;
+    if (pprof && a->event != NULL)
+        return fail_usage("--event is for folded stacks: a pprof profile names its events", NULL);
     cgw_stacks *s = cgw_stacks_new(NULL);
     if (s == NULL)
         return fail_usage("out of memory", NULL);
@@ -212,7 +220,7 @@ static int from_folded(int argc, char **argv, args *a)
         if (c == OPT_EVENT)
             event = optarg;
         else if (c == 1)
-            rc = add_file(s, event, optarg);
+            rc = add_file(s, pprof, event, optarg);
     }
     if (rc == 0)
         rc = write_profile(s, a->out);
@@ -239,7 +247,7 @@ static int parse(int argc, char **argv, args *a)
     if ((a->from == NULL) == (a->to == NULL))
         return fail_usage("give one of --from and --to", NULL);
     const char *fmt = a->from ? a->from : a->to;
-    if (strcmp(fmt, "folded") != 0)
+    if (strcmp(fmt, "folded") != 0 && (a->to != NULL || strcmp(fmt, "pprof") != 0))
         return fail_usage("unknown format ", fmt);
     if (a->nfiles == 0 || (a->to != NULL && a->nfiles > 1))
         return fail_usage(a->nfiles ? "--to takes one input file" : "no input file", NULL);
@@ -254,5 +262,5 @@ int main(int argc, char **argv)
         return rc;
     if (a.to != NULL)
         return to_folded(a.event, a.force, a.file, a.out);
-    return from_folded(argc, argv, &a);
+    return from_stacks(argc, argv, &a);
 }

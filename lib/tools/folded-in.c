@@ -148,6 +148,7 @@ static cgw_status frame(cgw_stacks *s, const place *at, const char *begin, const
     if (st == CGW_OK)
         st = cgwc_stacks_function(s, obj, file, name, &out->fn);
     out->line = parts.line;
+    out->fi = CGWC_NONE;
     return st;
 }
 
@@ -183,7 +184,7 @@ static cgw_status line(cgw_stacks *s, unsigned ev, const place *at, const char *
             return st;
         cursor = semi != NULL ? semi + 1 : digits; /* digits[-1] is a blank: a last ';' leaves one */
     }
-    return cgwc_stacks_add(s, ev, s->frames, nframes, count, at->name, at->line);
+    return cgwc_stacks_add(s, ev, s->frames, nframes, count, 1, at->name, at->line);
 }
 
 cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event, const char *name,

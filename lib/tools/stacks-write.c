@@ -24,6 +24,11 @@ static int cmp_cells(const void *pa, const void *pb)
             return left->callee == CGWC_NONE ? -1 : 1;
         return left->callee < right->callee ? -1 : 1;
     }
+    if (left->fi != right->fi) { /* the function's own code first */
+        if (left->fi == CGWC_NONE || right->fi == CGWC_NONE)
+            return left->fi == CGWC_NONE ? -1 : 1;
+        return left->fi < right->fi ? -1 : 1;
+    }
     if (left->line != right->line)
         return left->line < right->line ? -1 : 1;
     return left->ev < right->ev ? -1 : left->ev > right->ev;
@@ -118,11 +123,14 @@ static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int obje
     uint64_t costs[CGWC_MAX_EVENTS] = { 0 }, count = 0;
     size_t j = i;
     for (; j < s->ncells && s->cells[j].fn == cell->fn && s->cells[j].callee == cell->callee &&
-           s->cells[j].line == cell->line;
+           s->cells[j].fi == cell->fi && s->cells[j].line == cell->line;
          j++) {
         costs[s->cells[j].ev] = s->cells[j].value;
         count += s->cells[j].count;
     }
+    /* code inlined from another file (fi=), or the function's own (fe=) */
+    cgw_inline_file(w, name_of(s, cell->fi != CGWC_NONE ? cell->fi : s->fns[cell->fn].file,
+                               "???"));
     if (cell->callee == CGWC_NONE) {
         cgw_cost(w, &cell->line, costs, s->nev);
     } else {

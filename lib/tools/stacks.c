@@ -187,13 +187,13 @@ static int cell_eq(const void *ctx, uint32_t entry, const void *key)
 {
     const cgwc_cell *left = &((const cgw_stacks *)ctx)->cells[entry], *right = key;
     return left->fn == right->fn && left->callee == right->callee && left->ev == right->ev &&
-           left->line == right->line;
+           left->fi == right->fi && left->line == right->line;
 }
 
-/* Add value (and one stack) to the cell of (fn, callee, line, ev). */
-static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value)
+/* Add value (and counted stacks) to the cell of (fn, callee, ev, fi, line). */
+static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value, int counted)
 {
-    uint64_t hash = cgwu_hash(CGWU_HASH0, &key->fn, 3 * sizeof key->fn);
+    uint64_t hash = cgwu_hash(CGWU_HASH0, &key->fn, 4 * sizeof key->fn);
     hash = cgwu_hash(hash, &key->line, sizeof key->line);
     uint32_t entry;
     size_t slot;
@@ -206,7 +206,7 @@ static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value)
         s->cells[entry].value = s->cells[entry].count = 0;
     }
     s->cells[entry].value += value; /* never past the event's total, checked */
-    s->cells[entry].count++;
+    s->cells[entry].count += (uint64_t)counted;
     return CGW_OK;
 }
 
@@ -228,7 +228,7 @@ static size_t fold(cgw_stacks *s, cgwc_frame *fr, size_t count)
 }
 
 cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nframes,
-                           uint64_t count, const char *name, uint64_t line)
+                           uint64_t count, int counted, const char *name, uint64_t line)
 {
     if (s->err != CGW_OK)
         return s->err;
@@ -243,13 +243,15 @@ cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nf
     s->totals[ev] += count;
     s->serial++;
     nframes = fold(s, fr, nframes);
-    cgwc_cell key = { fr[nframes - 1].fn, CGWC_NONE, ev, fr[nframes - 1].line, 0, 0 };
-    cgw_status st = add_cell(s, &key, count);
+    const cgwc_frame *leaf = &fr[nframes - 1];
+    cgwc_cell key = { leaf->fn, CGWC_NONE, ev, leaf->fi, leaf->line, 0, 0 };
+    cgw_status st = add_cell(s, &key, count, counted);
     for (size_t i = 1; st == CGW_OK && i < nframes; i++) {
         key.fn = fr[i - 1].fn;
         key.callee = fr[i].fn;
+        key.fi = fr[i - 1].fi;
         key.line = fr[i - 1].line;
-        st = add_cell(s, &key, count);
+        st = add_cell(s, &key, count, counted);
     }
     return st;
 }

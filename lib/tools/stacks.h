@@ -22,17 +22,20 @@ typedef struct cgwc_fn {
     uint32_t obj, file, name;
 } cgwc_fn;
 
-/* One frame of a stack: its function and line (0: none). */
+/* One frame of a stack: its function and line (0: none), and the file of
+ * the code inlined into the function at that line (an interned name;
+ * CGWC_NONE: the function's own code). */
 typedef struct cgwc_frame {
-    uint32_t fn;
+    uint32_t fn, fi;
     uint64_t line;
 } cgwc_frame;
 
-/* A cost of one event: self (callee CGWC_NONE) at a line of fn, or the
- * inclusive cost of fn's calls to callee from a line; count is the
- * number of stacks through the call. */
+/* A cost of one event: self (callee CGWC_NONE) at a line of fn (of its
+ * inlined file fi, CGWC_NONE: its own), or the inclusive cost of fn's
+ * calls to callee from such a line; count is the number of stacks
+ * through the call. */
 typedef struct cgwc_cell {
-    uint32_t fn, callee, ev;
+    uint32_t fn, callee, ev, fi;
     uint64_t line, value, count;
 } cgwc_cell;
 
@@ -90,8 +93,9 @@ cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint
                                 uint32_t *id);
 /* A stack fr[0..nframes), root first, seen count times for event ev; an error
  * message names the input and line given.  fr is reduced in place (its
- * recursion folded). */
+ * recursion folded).  counted: the stack counts once in its calls' counts
+ * (0 for the other events of a stack already added for one). */
 cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nframes,
-                           uint64_t count, const char *name, uint64_t line);
+                           uint64_t count, int counted, const char *name, uint64_t line);
 
 #endif

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* pprof-gz.c - gzip-compressed pprof profiles (Go writes them so),
+ * inflated with zlib when libcgw has it. */
+#include <string.h>
+
+#include "pprof.h"
+
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+
+#define MAX_INFLATED ((size_t)1 << 30)
+
+cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_t len,
+                       uint8_t **out, size_t *outlen)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory for zlib", name);
+    uint8_t *buf = NULL;
+    size_t cap = 0, used = 0;
+    int rc = Z_OK;
+    z.next_in = (Bytef *)(uintptr_t)in;
+    while (rc == Z_OK) {
+        if (used == cap) {
+            size_t want = cap ? 2 * cap : (len < 4096 ? 16384 : 4 * len);
+            uint8_t *grown = want <= MAX_INFLATED + 1 ? cgwu_realloc(&s->a, buf, want) : NULL;
+            if (grown == NULL)
+                break;
+            buf = grown;
+            cap = want;
+        }
+        size_t feed = len - (size_t)(z.next_in - in);
+        z.avail_in = feed > UINT32_MAX ? UINT32_MAX : (uInt)feed;
+        z.next_out = buf + used;
+        z.avail_out = cap - used > UINT32_MAX ? UINT32_MAX : (uInt)(cap - used);
+        uInt before = z.avail_out;
+        rc = inflate(&z, Z_NO_FLUSH);
+        used += before - z.avail_out;
+        if (rc == Z_BUF_ERROR && z.avail_in > 0 && used == cap)
+            rc = Z_OK; /* room was all it needed */
+    }
+    inflateEnd(&z);
+    if (rc == Z_STREAM_END) {
+        *out = buf;
+        *outlen = used;
+        return CGW_OK;
+    }
+    cgwu_free(&s->a, buf);
+    if (cap > MAX_INFLATED || (rc == Z_OK && cap >= MAX_INFLATED / 2))
+        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: inflates to more than 1 GiB", name);
+    if (rc == Z_OK || rc == Z_MEM_ERROR)
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory inflating it", name);
+    return cgwc_stacks_fail(s, CGW_EINVAL, "%s: a truncated or damaged gzip stream (zlib: %s)",
+                            name, z.msg != NULL ? z.msg : "unexpected end");
+}
+
+#else
+
+cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_t len,
+                       uint8_t **out, size_t *outlen)
+{
+    (void)in;
+    (void)len;
+    (void)out;
+    (void)outlen;
+    return cgwc_stacks_fail(s, CGW_EINVAL, "%s: gzip-compressed, and this libcgw was built "
+                            "without zlib (configure --with-zlib)", name);
+}
+
+#endif

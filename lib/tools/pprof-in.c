@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/* pprof-in.c - pprof profiles (the protobuf of github.com/google/pprof,
+ * gzip-compressed or not) added to stacks: cgw_stacks_add_pprof().  The
+ * protobuf is decoded by protobuf-c (pprof.pb-c.c, generated from
+ * pprof.proto); each sample type is an event, each sample a stack. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pprof.h"
+#include "stacks.h"
+
+#ifdef HAVE_PROTOBUF_C
+
+#include "pprof.pb-c.h"
+
+typedef Cgwpprof__Profile profile;
+
+/* An ID of the profile and the index of what it names, sorted by ID. */
+typedef struct id_entry {
+    uint64_t id;
+    size_t index;
+} id_entry;
+
+typedef struct pprof_in {
+    cgw_stacks *s;
+    const char *name;
+    const profile *p;
+    id_entry *fns, *locs, *maps;
+    cgwc_frame *frame_of; /* a location's frame, by location index */
+    unsigned ev[CGWC_MAX_EVENTS];
+} pprof_in;
+
+static int cmp_ids(const void *pa, const void *pb)
+{
+    const id_entry *a = pa, *b = pb;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* The index of ID id in table[0..n); -1 when there is none. */
+static long find_id(const id_entry *table, size_t n, uint64_t id)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (table[mid].id == id)
+            return (long)table[mid].index;
+        if (table[mid].id < id)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
+/* The string at index i of the string table, its length in *len; NULL
+ * (reported) when i is not an index of it. */
+static const char *string_at(pprof_in *in, int64_t i, const char *what, size_t *len)
+{
+    if (i < 0 || (uint64_t)i >= in->p->n_string_table) {
+        cgwc_stacks_fail(in->s, CGW_EINVAL,
+                         "%s: %s names string %lld, past the string table (%zu strings)",
+                         in->name, what, (long long)i, in->p->n_string_table);
+        return NULL;
+    }
+    *len = strlen(in->p->string_table[i]);
+    return in->p->string_table[i];
+}
+
+/* An interned string of the table, CGWC_NONE for the empty one. */
+static cgw_status name_at(pprof_in *in, int64_t i, const char *what, uint32_t *id)
+{
+    size_t len;
+    const char *str = string_at(in, i, what, &len);
+    if (str == NULL)
+        return in->s->err;
+    return cgwc_stacks_name(in->s, len > 0 ? str : NULL, len, id);
+}
+
+/* Sorted (ID, index) pairs of n things whose IDs get_id gives; NULL (and
+ * the stacks' error) when out of memory or an ID is 0 or twice there. */
+static id_entry *id_table(pprof_in *in, size_t n, uint64_t (*get_id)(const profile *, size_t),
+                          const char *what)
+{
+    id_entry *t = cgwu_alloc(&in->s->a, (n + 1) * sizeof *t);
+    if (t == NULL) {
+        cgwc_stacks_fail(in->s, CGW_ENOMEM, "%s: out of memory for %zu %ss", in->name, n, what);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++)
+        t[i] = (id_entry){ get_id(in->p, i), i };
+    qsort(t, n, sizeof *t, cmp_ids);
+    for (size_t i = 0; i < n; i++) {
+        if (t[i].id == 0 || (i > 0 && t[i].id == t[i - 1].id)) {
+            cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: %s ID %llu is %s", in->name, what,
+                             (unsigned long long)t[i].id, t[i].id == 0 ? "0" : "used twice");
+            cgwu_free(&in->s->a, t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
+static uint64_t fn_id(const profile *p, size_t i) { return p->function[i]->id; }
+static uint64_t loc_id(const profile *p, size_t i) { return p->location[i]->id; }
+static uint64_t map_id(const profile *p, size_t i) { return p->mapping[i]->id; }
+
+/* Each sample type as an event: its type, and its unit unless that is a
+ * count ("samples", "cpu_nanoseconds", "alloc_space_bytes"), any byte
+ * an event name cannot have made '_'. */
+static cgw_status events(pprof_in *in)
+{
+    const profile *p = in->p;
+    if (p->n_sample_type == 0 || p->n_sample_type > CGWC_MAX_EVENTS)
+        return cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: %zu sample types (expected 1 to %d)",
+                                in->name, p->n_sample_type, CGWC_MAX_EVENTS);
+    for (size_t i = 0; i < p->n_sample_type; i++) {
+        size_t tlen, ulen;
+        const char *type = string_at(in, p->sample_type[i]->type, "a sample type", &tlen);
+        const char *unit = type ? string_at(in, p->sample_type[i]->unit, "a unit", &ulen) : NULL;
+        if (unit == NULL)
+            return in->s->err;
+        char buf[128];
+        int n = ulen == 0 || strcmp(unit, "count") == 0
+                    ? snprintf(buf, sizeof buf, "%s", tlen ? type : "value")
+                    : snprintf(buf, sizeof buf, "%s_%s", tlen ? type : "value", unit);
+        for (int k = 0; k < n && k < (int)sizeof buf - 1; k++) {
+            unsigned c = (unsigned char)buf[k];
+            if (!(c == '_' || (c | 32u) - 'a' < 26u || (k > 0 && c - '0' < 10u)))
+                buf[k] = '_';
+        }
+        cgw_status st = cgwc_stacks_event(in->s, buf, &in->ev[i]);
+        if (st != CGW_OK)
+            return st;
+    }
+    return CGW_OK;
+}
+
+/* The frame of location l: the function of its last line (the one the
+ * others are inlined into), at the first line's line number and, when
+ * that line's function is in another file, in that file (fi=).  A
+ * location without lines is its address in its mapping's object. */
+static cgw_status location_frame(pprof_in *in, size_t l, cgwc_frame *out)
+{
+    const Cgwpprof__Location *loc = in->p->location[l];
+    uint32_t obj = CGWC_NONE, file = CGWC_NONE, name = CGWC_NONE, fi = CGWC_NONE;
+    cgw_status st = CGW_OK;
+    long m = loc->mapping_id != 0 ? find_id(in->maps, in->p->n_mapping, loc->mapping_id) : -2;
+    if (m == -1)
+        return cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: location %llu names mapping %llu, "
+                                "which the profile does not have", in->name,
+                                (unsigned long long)loc->id, (unsigned long long)loc->mapping_id);
+    if (m >= 0)
+        st = name_at(in, in->p->mapping[m]->filename, "a mapping", &obj);
+    out->line = 0;
+    for (size_t k = loc->n_line; st == CGW_OK && k-- > 0;) {
+        long f = find_id(in->fns, in->p->n_function, loc->line[k]->function_id);
+        if (f < 0)
+            return cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: location %llu names function %llu, "
+                                    "which the profile does not have", in->name,
+                                    (unsigned long long)loc->id,
+                                    (unsigned long long)loc->line[k]->function_id);
+        const Cgwpprof__Function *fn = in->p->function[f];
+        uint32_t this_file;
+        st = name_at(in, fn->filename, "a function's file", &this_file);
+        if (st == CGW_OK && k == loc->n_line - 1) {
+            file = this_file;
+            st = name_at(in, fn->name, "a function's name", &name);
+        }
+        if (k == 0) {
+            fi = this_file != file ? this_file : CGWC_NONE;
+            out->line = loc->line[0]->line > 0 ? (uint64_t)loc->line[0]->line : 0;
+        }
+    }
+    if (st == CGW_OK && loc->n_line == 0) {
+        char addr[32];
+        int n = snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)loc->address);
+        st = cgwc_stacks_name(in->s, addr, (size_t)n, &name);
+    }
+    if (st == CGW_OK && name == CGWC_NONE)
+        st = cgwc_stacks_name(in->s, "???", 3, &name);
+    out->fi = fi;
+    return st == CGW_OK ? cgwc_stacks_function(in->s, obj, file, name, &out->fn) : st;
+}
+
+/* Sample i: its stack (root first) once for each of its values. */
+static cgw_status sample(pprof_in *in, size_t i)
+{
+    const Cgwpprof__Sample *smp = in->p->sample[i];
+    cgw_stacks *s = in->s;
+    if (smp->n_value != in->p->n_sample_type)
+        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: sample %zu has %zu values for %zu sample "
+                                "types", in->name, i + 1, smp->n_value, in->p->n_sample_type);
+    size_t n = smp->n_location_id;
+    if (cgwu_grow(&s->a, &s->frames, &s->capframes, n + 1, sizeof *s->frames) < 0)
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: sample %zu: out of memory for %zu frames",
+                                in->name, i + 1, n);
+    int counted = 1; /* the sample's calls count once, with its first value */
+    for (size_t v = 0; v < smp->n_value; v++) {
+        if (smp->value[v] < 0)
+            return cgwc_stacks_fail(s, CGW_EINVAL, "%s: sample %zu: value %zu is negative "
+                                    "(%lld)", in->name, i + 1, v + 1, (long long)smp->value[v]);
+        if (smp->value[v] == 0)
+            continue;
+        for (size_t k = 0; k < n; k++) { /* pprof lists the leaf first */
+            long l = find_id(in->locs, in->p->n_location, smp->location_id[n - 1 - k]);
+            if (l < 0)
+                return cgwc_stacks_fail(s, CGW_EINVAL, "%s: sample %zu names location %llu, "
+                                        "which the profile does not have", in->name, i + 1,
+                                        (unsigned long long)smp->location_id[n - 1 - k]);
+            s->frames[k] = in->frame_of[l];
+        }
+        cgw_status st = cgwc_stacks_add(s, in->ev[v], s->frames, n, (uint64_t)smp->value[v],
+                                        counted, in->name, i + 1);
+        if (st != CGW_OK)
+            return st;
+        counted = 0;
+    }
+    return CGW_OK;
+}
+
+static void *pb_alloc(void *ctx, size_t size)
+{
+    return cgwu_alloc(ctx, size);
+}
+
+static void pb_free(void *ctx, void *block)
+{
+    cgwu_free(ctx, block);
+}
+
+/* The tables, the locations' frames, then every sample. */
+static cgw_status add_profile(pprof_in *in)
+{
+    const profile *p = in->p;
+    cgw_stacks *s = in->s;
+    if (p->n_string_table == 0 || p->string_table[0][0] != '\0')
+        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: the string table does not start with \"\" "
+                                "(not a pprof profile?)", in->name);
+    cgw_status st = events(in);
+    if (st != CGW_OK)
+        return st;
+    if ((in->fns = id_table(in, p->n_function, fn_id, "function")) == NULL ||
+        (in->locs = id_table(in, p->n_location, loc_id, "location")) == NULL ||
+        (in->maps = id_table(in, p->n_mapping, map_id, "mapping")) == NULL)
+        return s->err;
+    in->frame_of = cgwu_alloc(&s->a, (p->n_location + 1) * sizeof *in->frame_of);
+    if (in->frame_of == NULL)
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory for %zu locations", in->name,
+                                p->n_location);
+    for (size_t l = 0; l < p->n_location && st == CGW_OK; l++)
+        st = location_frame(in, l, &in->frame_of[l]);
+    for (size_t i = 0; i < p->n_sample && st == CGW_OK; i++)
+        st = sample(in, i);
+    return st;
+}
+
+cgw_status cgwc_pprof_add(cgw_stacks *s, const char *name, const uint8_t *bytes, size_t len)
+{
+    ProtobufCAllocator pa = { pb_alloc, pb_free, &s->a };
+    profile *p = cgwpprof__profile__unpack(&pa, len, bytes);
+    if (p == NULL)
+        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: not a pprof profile, or a truncated or "
+                                "damaged one (its protobuf does not decode)", name);
+    pprof_in in = { .s = s, .name = name, .p = p };
+    cgw_status st = add_profile(&in);
+    void *const blocks[] = { in.fns, in.locs, in.maps, in.frame_of };
+    cgwu_free_all(&s->a, blocks, sizeof blocks / sizeof *blocks);
+    cgwpprof__profile__free_unpacked(p, &pa);
+    return st;
+}
+
+#else
+
+cgw_status cgwc_pprof_add(cgw_stacks *s, const char *name, const uint8_t *bytes, size_t len)
+{
+    (void)bytes;
+    (void)len;
+    return cgwc_stacks_fail(s, CGW_EINVAL, "%s: %s", name, CGWC_NO_PPROF);
+}
+
+#endif
+
+cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data, size_t len)
+{
+    if (s == NULL)
+        return CGW_EUSAGE;
+    if (s->err != CGW_OK)
+        return s->err;
+    if (data == NULL && len > 0)
+        return cgwc_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_add_pprof: the data are NULL");
+    if (s->sorted)
+        return cgwc_stacks_fail(s, CGW_EUSAGE,
+                                "cgw_stacks_add_pprof: called after cgw_stacks_write()");
+    name = name != NULL ? name : "-";
+    uint8_t *plain = NULL;
+    const uint8_t *bytes = data;
+    if (len >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) {
+        cgw_status st = cgwc_gunzip(s, name, bytes, len, &plain, &len);
+        if (st != CGW_OK)
+            return st;
+        bytes = plain;
+    }
+    cgw_status st = cgwc_pprof_add(s, name, bytes, len);
+    cgwu_free(&s->a, plain);
+    return st;
+}

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: MIT */
+/* test-pprof: cgw_stacks_add_pprof() on protobuf written here byte by
+ * byte: sample types as events, locations as functions at their lines,
+ * an inlined call in another file as fi=, calls counted once a sample,
+ * the output read back (cgwt_write_checked()); and every kind of bad
+ * input refused with a message that says what and where, a stack a
+ * million frames deep read.  Skips (77) without protobuf-c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* ------------------------------------------------- a protobuf encoder */
+
+typedef struct pb {
+    unsigned char *p;
+    size_t len, cap;
+} pb;
+
+static void put(pb *b, const void *data, size_t len)
+{
+    if (b->len + len > b->cap) {
+        b->cap = 2 * (b->len + len) + 64;
+        b->p = realloc(b->p, b->cap);
+        CHECK(b->p != NULL);
+    }
+    memcpy(b->p + b->len, data, len);
+    b->len += len;
+}
+
+static void varint(pb *b, uint64_t v)
+{
+    unsigned char byte;
+    do {
+        byte = (unsigned char)(v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+        put(b, &byte, 1);
+        v >>= 7;
+    } while (v != 0);
+}
+
+static void field(pb *b, unsigned num, uint64_t v) /* a varint field */
+{
+    varint(b, (uint64_t)num << 3);
+    varint(b, v);
+}
+
+static void bytes(pb *b, unsigned num, const void *data, size_t len) /* length-delimited */
+{
+    varint(b, (uint64_t)num << 3 | 2);
+    varint(b, len);
+    put(b, data, len);
+}
+
+static void message(pb *b, unsigned num, pb *sub) /* sub, then released */
+{
+    bytes(b, num, sub->p, sub->len);
+    free(sub->p);
+    *sub = (pb){ NULL, 0, 0 };
+}
+
+/* A profile: its strings, two sample types (samples/count and
+ * cpu/nanoseconds), functions main (a.c), work (a.c), inl (b.h), a
+ * mapping /bin/prog; locations 1 (main:10), 2 (work:20), 3 (inl:5
+ * inlined into work:21); then the samples given as (locations leaf
+ * first, 0-terminated; two values). */
+static const char *const strings[] = { "",     "samples", "count", "cpu", "nanoseconds", "main",
+                                       "a.c",  "work",    "b.h",   "inl", "/bin/prog" };
+
+typedef struct smp {
+    uint64_t locs[8];
+    int64_t values[2];
+} smp;
+
+static pb profile(const smp *samples, size_t n)
+{
+    pb b = { NULL, 0, 0 }, sub = { NULL, 0, 0 }, line = { NULL, 0, 0 };
+    field(&sub, 1, 1), field(&sub, 2, 2), message(&b, 1, &sub);
+    field(&sub, 1, 3), field(&sub, 2, 4), message(&b, 1, &sub);
+    for (size_t i = 0; i < n; i++) {
+        for (size_t k = 0; samples[i].locs[k] != 0; k++)
+            field(&sub, 1, samples[i].locs[k]);
+        field(&sub, 2, (uint64_t)samples[i].values[0]);
+        field(&sub, 2, (uint64_t)samples[i].values[1]);
+        message(&b, 2, &sub);
+    }
+    field(&sub, 1, 1), field(&sub, 5, 10), message(&b, 3, &sub);
+    static const uint64_t loc_fn[][2] = { { 1, 10 }, { 2, 20 }, { 3, 5 } };
+    for (uint64_t l = 1; l <= 3; l++) {
+        field(&sub, 1, l), field(&sub, 2, 1);
+        field(&line, 1, loc_fn[l - 1][0]), field(&line, 2, loc_fn[l - 1][1]);
+        message(&sub, 4, &line);
+        if (l == 3) /* inl is inlined into work, at work's line 21 */
+            field(&line, 1, 2), field(&line, 2, 21), message(&sub, 4, &line);
+        message(&b, 4, &sub);
+    }
+    static const uint64_t fn_strs[][2] = { { 5, 6 }, { 7, 6 }, { 9, 8 } };
+    for (uint64_t f = 1; f <= 3; f++) {
+        field(&sub, 1, f), field(&sub, 2, fn_strs[f - 1][0]), field(&sub, 4, fn_strs[f - 1][1]);
+        message(&b, 5, &sub);
+    }
+    for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+        bytes(&b, 6, strings[i], strlen(strings[i]));
+    return b;
+}
+
+/* ------------------------------------------------------------ the tests */
+
+static cgw_status write_stacks(void *obj, cgw_writer *w)
+{
+    return cgw_stacks_write(obj, w);
+}
+
+static void good(void)
+{
+    const smp samples[] = { { { 2, 1 }, { 3, 30 } }, { { 3, 1 }, { 2, 20 } }, { { 1 }, { 1, 10 } },
+                            { { 3, 2, 1 }, { 0, 5 } } };
+    pb b = profile(samples, 4);
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add_pprof(s, "good", b.p, b.len), CGW_OK);
+    size_t len;
+    char *text = cgwt_write_checked(write_stacks, s, NULL, &len);
+    cgw_stacks_free(s);
+    free(b.p);
+    CHECK(strstr(text, "\nevents: samples cpu_nanoseconds\n") != NULL);
+    CHECK(strstr(text, "\ntotals: 6 65\n") != NULL);
+    CHECK(strstr(text, "ob=(1) /bin/prog\nfl=(1) a.c\nfn=(1) main\n10 1 10\n") != NULL);
+    /* main calls work in three samples (the last one twice over, folded
+     * as recursion: main;work;work is main;work) */
+    CHECK(strstr(text, "cfn=(2) work\ncalls=3 0\n* 5 55\n") != NULL);
+    /* inl's code in work, at its own line (5) of its own file */
+    CHECK(strstr(text, "fn=(2)\n20 3 30\nfi=(2) b.h\n-15 2 25\n") != NULL);
+    CHECK(strstr(text, "calls=0") == NULL);
+    free(text);
+}
+
+/* A profile the reader must refuse, with want in its message. */
+static void bad(const void *data, size_t len, const char *want)
+{
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add_pprof(s, "bad.pb", data, len), CGW_EINVAL);
+    if (strstr(cgw_stacks_errmsg(s), want) == NULL)
+        cgwt_fail(__FILE__, __LINE__, "message \"%s\", want \"%s\"", cgw_stacks_errmsg(s), want);
+    CHECK_ST(cgw_stacks_add_pprof(s, "more.pb", data, len), CGW_EINVAL); /* sticky */
+    cgw_stacks_free(s);
+}
+
+static void bad_inputs(void)
+{
+    const smp one = { { 2, 1 }, { 3, 30 } }, no_loc = { { 9, 1 }, { 1, 1 } },
+              negative = { { 1 }, { -4, 1 } };
+    pb b = profile(&one, 1);
+    bad(b.p, b.len - 1, "bad.pb: not a pprof profile, or a truncated or damaged one");
+    bad("\x0a\x05\x08", 3, "does not decode");
+    free(b.p);
+    b = profile(&no_loc, 1);
+    bad(b.p, b.len, "bad.pb: sample 1 names location 9, which the profile does not have");
+    free(b.p);
+    b = profile(&negative, 1);
+    bad(b.p, b.len, "bad.pb: sample 1: value 1 is negative (-4)");
+    free(b.p);
+    pb s = { NULL, 0, 0 }, sub = { NULL, 0, 0 };
+    field(&sub, 1, 99), field(&sub, 2, 0), message(&s, 1, &sub); /* type: string 99 */
+    bytes(&s, 6, "", 0);
+    bad(s.p, s.len, "a sample type names string 99, past the string table (1 strings)");
+    free(s.p);
+    s = (pb){ NULL, 0, 0 };
+    bytes(&s, 6, "x", 1); /* the table must start with "" */
+    bad(s.p, s.len, "the string table does not start with \"\"");
+    free(s.p);
+    s = (pb){ NULL, 0, 0 };
+    bytes(&s, 6, "", 0);
+    bad(s.p, s.len, "0 sample types (expected 1 to 64)");
+    free(s.p);
+}
+
+/* A stack a million frames deep (main and work in turn, leaf first):
+ * folded as recursion, read in time and memory that grow with it. */
+static void deep(void)
+{
+    pb b = profile(NULL, 0), sub = { NULL, 0, 0 };
+    for (uint64_t k = 0; k < 1000000; k++)
+        field(&sub, 1, 1 + (k & 1));
+    field(&sub, 2, 7), field(&sub, 2, 70);
+    message(&b, 2, &sub);
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add_pprof(s, "deep", b.p, b.len), CGW_OK);
+    size_t len;
+    char *text = cgwt_write_checked(write_stacks, s, NULL, &len);
+    CHECK(strstr(text, "\ntotals: 7 70\n") != NULL);
+    free(text);
+    cgw_stacks_free(s);
+    free(b.p);
+}
+
+int main(void)
+{
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    cgw_stacks_add_pprof(s, "probe", "", 0);
+    if (strstr(cgw_stacks_errmsg(s), "without protobuf-c") != NULL) {
+        printf("test-pprof: %s: skipped\n", cgw_stacks_errmsg(s));
+        cgw_stacks_free(s);
+        return 77;
+    }
+    cgw_stacks_free(s);
+    good();
+    bad_inputs();
+    deep();
+    printf("test-pprof: pprof protobuf read, bad ones refused\n");
+    return 0;
+}

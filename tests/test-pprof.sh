@@ -1,0 +1,71 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# test-pprof: pprof profiles made now by a real pprof writer (Go's
+# runtime/pprof, tests/pprof/subject.go) converted to Callgrind: every
+# sample type an event, totals equal to the sums of the samples as Go's
+# own pprof tool reads them, every output strictly valid, read back by
+# libcgw's reader and callgrind_annotate (when present) with the same
+# totals.  Skips (77) without go, or with a libcgw built without
+# protobuf-c.
+set -u
+CGCONVERT=${CGCONVERT:-./tools/cgconvert}
+CGVERIFY=${CGVERIFY:-./tools/cgverify}
+SRC=${CGW_SRCDIR:-.}
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+totals() { "$CGVERIFY" --json "$1" | sed 's/.*"totals":\[\([0-9,]*\)\].*/\1/'; }
+
+command -v go >/dev/null 2>&1 || { echo "no go (golang-go): skipped"; exit 77; }
+printf '\n' >"$tmp/empty.pb"
+if ! "$CGCONVERT" --from pprof "$tmp/empty.pb" -o "$tmp/x" 2>"$tmp/err"; then
+    grep -q 'without protobuf-c' "$tmp/err" && { echo "built without protobuf-c: skipped"; exit 77; }
+fi
+
+# Go's build cache and paths in the test's folder: no network, no $HOME
+export GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" GO111MODULE=off GOFLAGS= GOTOOLCHAIN=local
+cp "$SRC/tests/pprof/subject.go" "$tmp/main.go"
+(cd "$tmp" && go build -o subject main.go) || fail "go build failed"
+"$tmp/subject" "$tmp/cpu.pb.gz" "$tmp/heap.pb.gz" || fail "the Go subject failed"
+
+for p in cpu heap; do
+    "$CGCONVERT" --from pprof "$tmp/$p.pb.gz" -o "$tmp/$p.out" || fail "$p: exit $?"
+    "$CGVERIFY" --strict -q "$tmp/$p.out" || fail "$p: the profile is not strictly valid"
+    # go tool pprof -raw: "Samples:", the sample types, then "V1 V2 ...: LOCATIONS"
+    want=$(go tool pprof -raw "$tmp/$p.pb.gz" 2>/dev/null | awk '
+        /^Samples:/ { on = 1; next }
+        /^Locations/ { on = 0 }
+        on && /^ *[0-9]+( +[0-9]+)*:/ {
+            sub(/:.*/, ""); for (i = 1; i <= NF; i++) s[i] += $i; n = NF }
+        END { for (i = 1; i <= n; i++) printf "%s%.0f", (i > 1 ? "," : ""), s[i]; print "" }')
+    [ -n "$want" ] || fail "$p: go tool pprof -raw gave no samples"
+    got=$(totals "$tmp/$p.out")
+    [ "$got" = "$want" ] || fail "$p: totals $got, go tool pprof says $want"
+    if [ -n "${CALLGRIND_ANNOTATE:-}" ]; then
+        first=${want%%,*}
+        "$CALLGRIND_ANNOTATE" "$tmp/$p.out" >"$tmp/ann" 2>&1 || fail "$p: callgrind_annotate failed"
+        ann=$(sed -n 's/^\([0-9,]*\) .*PROGRAM TOTALS.*/\1/p' "$tmp/ann" | tr -d ,)
+        [ "$ann" = "$first" ] || fail "$p: callgrind_annotate's first total $ann, want $first"
+    fi
+    echo "$p: $(sed -n 's/^events: //p' "$tmp/$p.out"): $got"
+done
+grep -q '^events: samples cpu_nanoseconds$' "$tmp/cpu.out" || fail "the CPU profile's events"
+grep -q '^events: alloc_objects alloc_space_bytes inuse_objects inuse_space_bytes$' \
+    "$tmp/heap.out" || fail "the heap profile's events"
+grep -q 'fn=.* main\.recurse$' "$tmp/cpu.out" || fail "main.recurse is not in the CPU profile"
+grep -q '^calls=0' "$tmp/cpu.out" "$tmp/heap.out" && fail "calls=0 written"
+
+# both at once add up; stdin; a gzip stream cut short is an error
+"$CGCONVERT" --from pprof "$tmp/cpu.pb.gz" - <"$tmp/cpu.pb.gz" -o "$tmp/twice.out" ||
+    fail "two inputs: exit $?"
+c=$(totals "$tmp/cpu.out")
+[ "$(totals "$tmp/twice.out")" = "$((${c%,*} * 2)),$((${c#*,} * 2))" ] || fail "two inputs do not add up"
+head -c 100 "$tmp/cpu.pb.gz" >"$tmp/cut.pb.gz"
+"$CGCONVERT" --from pprof "$tmp/cut.pb.gz" -o "$tmp/cut.out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "a truncated profile: exit $rc"
+grep -q 'cut.pb.gz: a truncated or damaged gzip stream' "$tmp/err" ||
+    fail "a truncated profile: $(cat "$tmp/err")"
+[ -e "$tmp/cut.out" ] && fail "a refused conversion left an output file"
+"$CGCONVERT" --from pprof --event x "$tmp/cpu.pb.gz" 2>/dev/null; rc=$?
+[ $rc -eq 2 ] || fail "--event with pprof: exit $rc"
+echo "pprof profiles of Go's runtime/pprof converted with their totals"
