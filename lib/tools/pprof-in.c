@@ -53,8 +53,20 @@ static long find_id(const id_entry *table, size_t n, uint64_t id)
     return -1;
 }
 
+/* Whether str[0..len) is text a name can be: UTF-8 without a control
+ * byte (the writer's portable subset refuses any other). */
+static int text_ok(const char *str, size_t len)
+{
+    for (size_t i = 0, n; i < len; i += n) {
+        if ((unsigned char)str[i] < 0x20 || str[i] == 0x7f ||
+            (n = cgw_utf8_char(str + i, len - i, NULL)) == 0)
+            return 0;
+    }
+    return 1;
+}
+
 /* The string at index i of the string table, its length in *len; NULL
- * (reported) when i is not an index of it. */
+ * (reported) when i is not an index of it, or the string is not text. */
 static const char *string_at(pprof_in *in, int64_t i, const char *what, size_t *len)
 {
     if (i < 0 || (uint64_t)i >= in->p->n_string_table) {
@@ -64,6 +76,11 @@ static const char *string_at(pprof_in *in, int64_t i, const char *what, size_t *
         return NULL;
     }
     *len = strlen(in->p->string_table[i]);
+    if (!text_ok(in->p->string_table[i], *len)) {
+        cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: %s, string %lld, has a control byte or "
+                         "invalid UTF-8", in->name, what, (long long)i);
+        return NULL;
+    }
     return in->p->string_table[i];
 }
 
