@@ -193,6 +193,44 @@ static void deep(void)
     free(b.p);
 }
 
+static int collect(void *ctx, const char *buf, size_t len)
+{
+    put(ctx, buf, len);
+    return 0;
+}
+
+/* A call tree to pprof and back: exact, the same self costs and calls
+ * (counted as samples), for the first event or the one asked for. */
+static void to_pprof(void)
+{
+    static const char tree[] = "events: Ir Dr\nfl=m.c\nfn=main\n1 1 1\ncfn=a\ncalls=4 9\n"
+                               "2 10 2\ncfn=b\ncalls=1 7\n3 5 3\nfn=a\n9 10 2\nfn=b\n7 5 3\n";
+    for (int dr = 0; dr < 2; dr++) {
+        cgw_reader *r = cgw_reader_open_memory(tree, sizeof tree - 1, NULL);
+        pb b = { NULL, 0, 0 };
+        char msg[256];
+        CHECK_ST(cgw_write_pprof(r, dr ? "Dr" : NULL, collect, &b, msg, sizeof msg), CGW_OK);
+        cgw_reader_close(r);
+        cgw_stacks *s = cgw_stacks_new(NULL);
+        CHECK_ST(cgw_stacks_add_pprof(s, "back", b.p, b.len), CGW_OK);
+        free(b.p);
+        size_t len;
+        char *text = cgwt_write_checked(write_stacks, s, NULL, &len);
+        cgw_stacks_free(s);
+        CHECK(strstr(text, dr ? "\nevents: Dr\n" : "\nevents: Ir\n") != NULL);
+        CHECK(strstr(text, dr ? "\ntotals: 6\n" : "\ntotals: 16\n") != NULL);
+        CHECK(strstr(text, dr ? "fn=(1) main\n0 1\n" : "fn=(1) main\n0 1\n") != NULL);
+        CHECK(strstr(text, dr ? "cfn=(2) a\ncalls=1 0\n* 2\n" : "cfn=(2) a\ncalls=1 0\n* 10\n") !=
+              NULL);
+        free(text);
+    }
+    cgw_reader *r = cgw_reader_open_memory(tree, sizeof tree - 1, NULL);
+    char msg[256];
+    CHECK_ST(cgw_write_pprof(r, "Bc", collect, NULL, msg, sizeof msg), CGW_EINVAL);
+    CHECK(strstr(msg, "cgw_write_pprof: the profile has no event Bc") != NULL);
+    cgw_reader_close(r);
+}
+
 int main(void)
 {
     cgw_stacks *s = cgw_stacks_new(NULL);
@@ -206,6 +244,7 @@ int main(void)
     good();
     bad_inputs();
     deep();
+    to_pprof();
     printf("test-pprof: pprof protobuf read, bad ones refused\n");
     return 0;
 }

@@ -6,7 +6,7 @@
 # own pprof tool reads them, every output strictly valid, read back by
 # libcgw's reader and callgrind_annotate (when present) with the same
 # totals.  Skips (77) without go, or with a libcgw built without
-# protobuf-c.
+# protobuf-c.  And back (--to pprof), read by go tool pprof.
 set -u
 CGCONVERT=${CGCONVERT:-./tools/cgconvert}
 CGVERIFY=${CGVERIFY:-./tools/cgverify}
@@ -54,6 +54,24 @@ grep -q '^events: alloc_objects alloc_space_bytes inuse_objects inuse_space_byte
     "$tmp/heap.out" || fail "the heap profile's events"
 grep -q 'fn=.* main\.recurse$' "$tmp/cpu.out" || fail "main.recurse is not in the CPU profile"
 grep -q '^calls=0' "$tmp/cpu.out" "$tmp/heap.out" && fail "calls=0 written"
+
+# and back: --to pprof, read by go tool pprof and by cgconvert again,
+# event by event, with the same totals (the first event by default)
+for ev in "" cpu_nanoseconds; do
+    "$CGCONVERT" --to pprof ${ev:+--event $ev} "$tmp/cpu.out" -o "$tmp/back.pb.gz" ||
+        fail "to pprof $ev: exit $?"
+    want=$(totals "$tmp/cpu.out")
+    [ -n "$ev" ] && want=${want#*,} || want=${want%,*}
+    got=$(go tool pprof -raw "$tmp/back.pb.gz" 2>/dev/null | awk '
+        /^Samples:/ { on = 1; next }
+        /^Locations/ { on = 0 }
+        on && /^ *[0-9]+:/ { s += $1 } END { printf "%.0f\n", s }')
+    [ "$got" = "$want" ] || fail "to pprof $ev: go tool pprof reads $got, want $want"
+    "$CGCONVERT" --from pprof "$tmp/back.pb.gz" -o "$tmp/back.out" || fail "back: exit $?"
+    "$CGVERIFY" --strict -q "$tmp/back.out" || fail "back: not strictly valid"
+    [ "$(totals "$tmp/back.out")" = "$want" ] || fail "back: totals $(totals "$tmp/back.out")"
+done
+echo "to pprof and back: the totals kept"
 
 # both at once add up; stdin; a gzip stream cut short is an error
 "$CGCONVERT" --from pprof "$tmp/cpu.pb.gz" - <"$tmp/cpu.pb.gz" -o "$tmp/twice.out" ||

@@ -20,7 +20,7 @@
 static const char usage[] =
     "usage: cgconvert --from folded [--event NAME] FILE... [--event NAME FILE...] [-o OUT]\n"
     "       cgconvert --from pprof FILE... [-o OUT]\n"
-    "       cgconvert --to folded [--event NAME] [--force] FILE [-o OUT]\n"
+    "       cgconvert --to folded|pprof [--event NAME] [--force] FILE [-o OUT]\n"
     "--from folded: read folded stacks ('a;b;c 42' lines; '-' reads stdin) and\n"
     "write a Callgrind profile to OUT (atomically) or stdout.  --event NAME\n"
     "names the event of the files after it (default Samples); files of one\n"
@@ -30,6 +30,7 @@ static const char usage[] =
     "--to folded: write the stacks of a Callgrind profile (of its first event,\n"
     "or NAME), rebuilt from its call edges: exact for a call tree, an estimate\n"
     "where a function has several callers (see cgconvert(1)).\n"
+    "--to pprof: the same stacks as a pprof profile (gzip-compressed protobuf).\n"
     "Exit 0, 1 when the input is invalid, 2 on a usage or I/O error.\n";
 
 enum { OPT_FROM = 256, OPT_TO, OPT_EVENT, OPT_FORCE };
@@ -153,7 +154,8 @@ static int close_output(FILE *f, const char *out, char *tmp, int ok)
     return ok ? -1 : 0;
 }
 
-static int to_folded(const char *event, int force, const char *path, const char *out)
+/* --to folded or pprof: the stacks of the profile at path into out. */
+static int to_stacks(int pprof, const char *event, int force, const char *path, const char *out)
 {
     tool_errors in = { path, 0 };
     cgw_read_options ro = { .struct_size = sizeof ro, .diag = tool_print_error, .diag_ctx = &in };
@@ -166,7 +168,8 @@ static int to_folded(const char *event, int force, const char *path, const char 
         cgw_reader_close(r);
         return 2;
     }
-    cgw_status st = cgw_write_folded(r, event, put, f, msg, sizeof msg);
+    cgw_status st = pprof ? cgw_write_pprof(r, event, put, f, msg, sizeof msg)
+                          : cgw_write_folded(r, event, put, f, msg, sizeof msg);
     int rc = exit_code(st);
     if (st != CGW_OK) {
         fprintf(stderr, "cgconvert: %s: %s\n", path, msg);
@@ -247,7 +250,7 @@ static int parse(int argc, char **argv, args *a)
     if ((a->from == NULL) == (a->to == NULL))
         return fail_usage("give one of --from and --to", NULL);
     const char *fmt = a->from ? a->from : a->to;
-    if (strcmp(fmt, "folded") != 0 && (a->to != NULL || strcmp(fmt, "pprof") != 0))
+    if (strcmp(fmt, "folded") != 0 && strcmp(fmt, "pprof") != 0)
         return fail_usage("unknown format ", fmt);
     if (a->nfiles == 0 || (a->to != NULL && a->nfiles > 1))
         return fail_usage(a->nfiles ? "--to takes one input file" : "no input file", NULL);
@@ -261,6 +264,6 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     if (a.to != NULL)
-        return to_folded(a.event, a.force, a.file, a.out);
+        return to_stacks(strcmp(a.to, "pprof") == 0, a.event, a.force, a.file, a.out);
     return from_stacks(argc, argv, &a);
 }

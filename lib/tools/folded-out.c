@@ -24,9 +24,7 @@
  * more stacks than anyone can use before the end of time: a limit. */
 #define MAX_FRAMES_OUT ((uint64_t)1 << 26)
 
-typedef struct out_fn {
-    const char *obj, *file, *name;
-} out_fn;
+typedef cgwc_names out_fn;
 
 typedef struct out_edge {
     uint32_t caller, callee;
@@ -66,11 +64,12 @@ typedef struct folded_out {
     size_t depth, capframes;
     out_share *shares;
     size_t nshares, capshares;
-    char *line;
-    size_t linelen, capline;
-    cgw_write_fn write;
+    uint32_t *ids; /* the stack being handed out, leaf first */
+    size_t capids;
+    const char *call, *event;
+    cgwc_stack_fn each;
     void *ctx;
-    uint64_t frames_out; /* frames written so far */
+    uint64_t frames_out; /* frames handed out so far */
 } folded_out;
 
 static cgw_status fail(folded_out *o, cgw_status st, const char *what, const char *detail)
@@ -78,7 +77,7 @@ static cgw_status fail(folded_out *o, cgw_status st, const char *what, const cha
     if (o->err == CGW_OK) {
         o->err = st;
         if (o->msg != NULL && o->msglen > 0)
-            snprintf(o->msg, o->msglen, "cgw_write_folded: %s%s", what, detail ? detail : "");
+            snprintf(o->msg, o->msglen, "%s: %s%s", o->call, what, detail ? detail : "");
     }
     return o->err;
 }
@@ -167,6 +166,8 @@ static cgw_status read_graph(folded_out *o, cgw_reader *r, const char *event)
     while (o->err == CGW_OK && (st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
         if (rec->kind == CGW_REC_PART && (col = column(rec->part, event)) < 0)
             return fail(o, CGW_EINVAL, "the profile has no event ", event ? event : "at all");
+        if (rec->kind == CGW_REC_PART)
+            o->event = rec->part->events[col].name;
         if (rec->kind != CGW_REC_COST && rec->kind != CGW_REC_CALL)
             continue;
         if (function(o, rec->object, rec->file, rec->function, &caller) != CGW_OK)
@@ -252,49 +253,22 @@ static cgw_status index_callers(folded_out *o)
 
 /* ------------------------------------------------------------ the stacks */
 
-static int put(folded_out *o, const char *bytes, size_t len)
-{
-    if (cgwu_grow(o->a, &o->line, &o->capline, o->linelen + len + 1, 1) < 0)
-        return -1;
-    memcpy(o->line + o->linelen, bytes, len);
-    o->linelen += len;
-    return 0;
-}
-
-/* A frame's name: ';' would split it, so it becomes ':'; a kernel
- * function gets back the _[k] that folded-in.c takes off. */
-static int put_name(folded_out *o, const out_fn *func)
-{
-    size_t start = o->linelen, len = strlen(func->name);
-    if (put(o, func->name, len) < 0)
-        return -1;
-    for (size_t i = start; i < o->linelen; i++)
-        if (o->line[i] == ';')
-            o->line[i] = ':';
-    if (func->obj != NULL && strcmp(func->obj, "[kernel.kallsyms]") == 0)
-        return put(o, "_[k]", 4);
-    return 0;
-}
-
 /* The stack frames[depth-1] (root) .. frames[0] (leaf), with the amount
- * that reached its root. */
+ * that reached its root, handed out. */
 static cgw_status emit(folded_out *o, uint64_t amount)
 {
-    char num[24];
-    o->linelen = 0;
     o->frames_out += o->depth;
     if (o->frames_out > MAX_FRAMES_OUT)
         return fail(o, CGW_ERANGE, "more than 2^26 frames of stacks: the call graph has too "
                                    "many paths to write them all", NULL);
-    for (size_t i = o->depth; i > 0; i--)
-        if ((i < o->depth && put(o, ";", 1) < 0) || put_name(o, &o->fns[o->frames[i - 1].fn]) < 0)
-            return no_memory(o);
-    int len = snprintf(num, sizeof num, " %llu\n", (unsigned long long)amount);
-    if (put(o, num, (size_t)len) < 0)
+    if (cgwu_grow(o->a, &o->ids, &o->capids, o->depth, sizeof *o->ids) < 0)
         return no_memory(o);
-    if (o->write(o->ctx, o->line, o->linelen) < 0)
-        return fail(o, CGW_EIO, "writing: ", strerror(errno));
-    return CGW_OK;
+    for (size_t i = 0; i < o->depth; i++)
+        o->ids[i] = o->frames[i].fn;
+    cgw_status st = o->each(o->ctx, o->fns, o->ids, o->depth, amount);
+    if (st != CGW_OK && o->err == CGW_OK)
+        o->err = st; /* the callback said why */
+    return st;
 }
 
 static cgw_status add_share(folded_out *o, uint32_t caller, uint64_t weight)
@@ -382,31 +356,108 @@ static cgw_status stacks_of(folded_out *o, uint32_t leaf)
 static void release(folded_out *o)
 {
     void *blocks[] = { o->fns, o->self, o->edges, o->in_at, o->in_edges, o->root, o->comp,
-                       o->frames, o->shares, o->line };
+                       o->frames, o->shares, o->ids };
     cgwu_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
     cgwu_index_free(&o->fn_ix, o->a);
     cgwu_index_free(&o->edge_ix, o->a);
 }
 
-cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn, void *ctx,
-                            char *msg, size_t len)
+cgw_status cgwc_profile_stacks(cgw_reader *r, const char *call, const char *event,
+                               const char **event_name, cgwc_stack_fn each, void *ctx,
+                               char *msg, size_t len)
 {
     folded_out o;
     memset(&o, 0, sizeof o);
     o.a = cgwu_libc();
     o.msg = msg;
     o.msglen = len;
-    o.write = fn;
+    o.call = call;
+    o.each = each;
     o.ctx = ctx;
     if (msg != NULL && len > 0)
         msg[0] = '\0';
-    if (r == NULL || fn == NULL)
-        return fail(&o, CGW_EUSAGE, r == NULL ? "the reader is NULL" : "the callback is NULL",
-                    NULL);
+    if (r == NULL)
+        return fail(&o, CGW_EUSAGE, "the reader is NULL", NULL);
     if (read_graph(&o, r, event) == CGW_OK && index_callers(&o) == CGW_OK)
         for (size_t func = 0; func < o.nfns && o.err == CGW_OK; func++)
             if (o.self[func] > 0)
                 stacks_of(&o, (uint32_t)func);
+    if (event_name != NULL)
+        *event_name = o.event;
     release(&o);
     return o.err;
+}
+
+/* ------------------------------------------------------ as folded text */
+
+typedef struct folded_text {
+    char *line;
+    size_t len, cap;
+    cgw_write_fn write;
+    void *ctx;
+    char *msg;
+    size_t msglen;
+} folded_text;
+
+static int put(folded_text *t, const char *bytes, size_t len)
+{
+    if (cgwu_grow(cgwu_libc(), &t->line, &t->cap, t->len + len + 1, 1) < 0)
+        return -1;
+    memcpy(t->line + t->len, bytes, len);
+    t->len += len;
+    return 0;
+}
+
+/* A frame's name: ';' would split it, so it becomes ':'; a kernel
+ * function gets back the _[k] that folded-in.c takes off. */
+static int put_name(folded_text *t, const cgwc_names *func)
+{
+    size_t start = t->len, len = strlen(func->name);
+    if (put(t, func->name, len) < 0)
+        return -1;
+    for (size_t i = start; i < t->len; i++)
+        if (t->line[i] == ';')
+            t->line[i] = ':';
+    if (func->obj != NULL && strcmp(func->obj, "[kernel.kallsyms]") == 0)
+        return put(t, "_[k]", 4);
+    return 0;
+}
+
+/* One line "ROOT;...;LEAF AMOUNT\n". */
+static cgw_status text_line(void *ctx, const cgwc_names *fns, const uint32_t *ids, size_t depth,
+                            uint64_t amount)
+{
+    folded_text *t = ctx;
+    char num[24];
+    t->len = 0;
+    for (size_t i = depth; i > 0; i--)
+        if ((i < depth && put(t, ";", 1) < 0) || put_name(t, &fns[ids[i - 1]]) < 0)
+            goto nomem;
+    int n = snprintf(num, sizeof num, " %llu\n", (unsigned long long)amount);
+    if (put(t, num, (size_t)n) < 0)
+        goto nomem;
+    if (t->write(t->ctx, t->line, t->len) == 0)
+        return CGW_OK;
+    if (t->msg != NULL && t->msglen > 0)
+        snprintf(t->msg, t->msglen, "cgw_write_folded: writing: %s", strerror(errno));
+    return CGW_EIO;
+nomem:
+    if (t->msg != NULL && t->msglen > 0)
+        snprintf(t->msg, t->msglen, "cgw_write_folded: out of memory");
+    return CGW_ENOMEM;
+}
+
+cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn, void *ctx,
+                            char *msg, size_t len)
+{
+    folded_text t = { NULL, 0, 0, fn, ctx, msg, len };
+    if (fn == NULL) {
+        if (msg != NULL && len > 0)
+            snprintf(msg, len, "cgw_write_folded: the callback is NULL");
+        return CGW_EUSAGE;
+    }
+    cgw_status st =
+        cgwc_profile_stacks(r, "cgw_write_folded", event, NULL, text_line, &t, msg, len);
+    cgwu_free(cgwu_libc(), t.line);
+    return st;
 }

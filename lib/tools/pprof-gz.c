@@ -55,7 +55,48 @@ cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_
                             name, z.msg != NULL ? z.msg : "unexpected end");
 }
 
+cgw_status cgwc_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint8_t **out,
+                     size_t *outlen)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    *out = NULL;
+    if (deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK)
+        return CGW_ENOMEM;
+    size_t cap = deflateBound(&z, (uLong)len) + 64;
+    uint8_t *buf = cgwu_alloc(a, cap);
+    if (buf == NULL) {
+        deflateEnd(&z);
+        return CGW_ENOMEM;
+    }
+    z.next_in = (Bytef *)(uintptr_t)in;
+    z.avail_in = (uInt)len;
+    z.next_out = buf;
+    z.avail_out = (uInt)cap;
+    int rc = deflate(&z, Z_FINISH);
+    *outlen = cap - z.avail_out;
+    deflateEnd(&z);
+    if (rc != Z_STREAM_END) {
+        cgwu_free(a, buf);
+        return CGW_ENOMEM;
+    }
+    *out = buf;
+    return CGW_OK;
+}
+
 #else
+
+cgw_status cgwc_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint8_t **out,
+                     size_t *outlen)
+{
+    (void)a;
+    (void)in;
+    (void)len;
+    *out = NULL;
+    *outlen = 0;
+    return CGW_OK;
+}
 
 cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_t len,
                        uint8_t **out, size_t *outlen)
