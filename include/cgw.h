@@ -929,8 +929,8 @@ CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
  *  its mapping) at its line; one with several lines (inlined calls) is
  *  the function the others are inlined into, at the first line's line,
  *  its cost from code inlined from that line's file (fi=); one without
- *  lines is its address.  pprof has no call counts: calls= counts the
- *  samples through the call.  name names the input in messages (NULL:
+ *  lines is its address.  pprof has no call counts: calls= is 1 for
+ *  every call.  name names the input in messages (NULL:
  *  "-").  OK; EINVAL for a profile that does not decode (truncated or
  *  damaged), a negative value, a sample or location that names
  *  something the profile lacks (the message says which), or a libcgw

@@ -212,7 +212,6 @@ static cgw_status sample(pprof_in *in, size_t i)
     if (cgwu_grow(&s->a, &s->frames, &s->capframes, n + 1, sizeof *s->frames) < 0)
         return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: sample %zu: out of memory for %zu frames",
                                 in->name, i + 1, n);
-    int counted = 1; /* the sample's calls count once, with its first value */
     for (size_t v = 0; v < smp->n_value; v++) {
         if (smp->value[v] < 0)
             return cgwc_stacks_fail(s, CGW_EINVAL, "%s: sample %zu: value %zu is negative "
@@ -227,11 +226,11 @@ static cgw_status sample(pprof_in *in, size_t i)
                                         (unsigned long long)smp->location_id[n - 1 - k]);
             s->frames[k] = in->frame_of[l];
         }
-        cgw_status st = cgwc_stacks_add(s, in->ev[v], s->frames, n, (uint64_t)smp->value[v],
-                                        counted, in->name, i + 1);
+        /* uncounted: pprof has no call counts, so calls= is 1 */
+        cgw_status st = cgwc_stacks_add(s, in->ev[v], s->frames, n, (uint64_t)smp->value[v], 0,
+                                        in->name, i + 1);
         if (st != CGW_OK)
             return st;
-        counted = 0;
     }
     return CGW_OK;
 }

@@ -135,7 +135,8 @@ static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int obje
         cgw_cost(w, &cell->line, costs, s->nev);
     } else {
         cgw_target target = target_of(s, cell->callee, objects);
-        cgw_call(w, &target, count, NULL, &cell->line, costs, s->nev);
+        /* stacks added uncounted (pprof's) have no call count: 1 */
+        cgw_call(w, &target, count > 0 ? count : 1, NULL, &cell->line, costs, s->nev);
     }
     return j;
 }
