@@ -987,15 +987,17 @@ CGW_API cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_
 
 /** Write the profile read by r as a pprof profile (the protobuf of
  *  github.com/google/pprof, gzip-compressed when libcgw has zlib, as
- *  pprof's files are) through fn(ctx, bytes, len), once, at the end: the
- *  stacks of event (NULL: the first), rebuilt as cgw_write_folded()
- *  rebuilds them (exact for a call tree, an estimate otherwise), are its
- *  samples, of one sample type named after the event (unit "count");
- *  each function is a Function (name and file) and a Location without a
- *  line number (the call graph has none), each object a Mapping.
- *  Memory grows with the stacks.  OK; EINVAL for a libcgw built without
- *  protobuf-c and as cgw_write_folded() otherwise (ERANGE also for a
- *  stack's cost of 2^63 or more, pprof's largest); msg as there. */
+ *  pprof's files are) through fn(ctx, bytes, len), once, at the end:
+ *  every event is a sample type (its name, unit "count"), or only event
+ *  when it is not NULL; the stacks of each, rebuilt as
+ *  cgw_write_folded() rebuilds them (exact for a call tree, an estimate
+ *  otherwise), are its samples (the other types 0); each function is a
+ *  Function (name and file) and a Location without a line number (the
+ *  call graph has none), each object a Mapping.  Every part must have
+ *  the same events.  Memory grows with the stacks.  OK; EINVAL for a
+ *  libcgw built without protobuf-c, parts with different events, and as
+ *  cgw_write_folded() otherwise (ERANGE also for a stack's cost of 2^63
+ *  or more, pprof's largest); msg as there. */
 CGW_API cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn,
                                    void *ctx, char *msg, size_t len);
 

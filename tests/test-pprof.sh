@@ -55,17 +55,22 @@ grep -q '^events: alloc_objects alloc_space_bytes inuse_objects inuse_space_byte
 grep -q 'fn=.* main\.recurse$' "$tmp/cpu.out" || fail "main.recurse is not in the CPU profile"
 grep -q '^calls=0' "$tmp/cpu.out" "$tmp/heap.out" && fail "calls=0 written"
 
-# and back: --to pprof, read by go tool pprof and by cgconvert again,
-# event by event, with the same totals (the first event by default)
+# and back: --to pprof (every event, or the one asked for), read by go
+# tool pprof and by cgconvert again with the same totals
+raw_totals() {
+    go tool pprof -raw "$1" 2>/dev/null | awk '
+        /^Samples:/ { on = 1; next }
+        /^Locations/ { on = 0 }
+        on && /^ *[0-9]+( +[0-9]+)*:/ {
+            sub(/:.*/, ""); for (i = 1; i <= NF; i++) s[i] += $i; n = NF }
+        END { for (i = 1; i <= n; i++) printf "%s%.0f", (i > 1 ? "," : ""), s[i]; print "" }'
+}
 for ev in "" cpu_nanoseconds; do
     "$CGCONVERT" --to pprof ${ev:+--event $ev} "$tmp/cpu.out" -o "$tmp/back.pb.gz" ||
         fail "to pprof $ev: exit $?"
     want=$(totals "$tmp/cpu.out")
-    [ -n "$ev" ] && want=${want#*,} || want=${want%,*}
-    got=$(go tool pprof -raw "$tmp/back.pb.gz" 2>/dev/null | awk '
-        /^Samples:/ { on = 1; next }
-        /^Locations/ { on = 0 }
-        on && /^ *[0-9]+:/ { s += $1 } END { printf "%.0f\n", s }')
+    [ -n "$ev" ] && want=${want#*,}
+    got=$(raw_totals "$tmp/back.pb.gz")
     [ "$got" = "$want" ] || fail "to pprof $ev: go tool pprof reads $got, want $want"
     "$CGCONVERT" --from pprof "$tmp/back.pb.gz" -o "$tmp/back.out" || fail "back: exit $?"
     "$CGVERIFY" --strict -q "$tmp/back.out" || fail "back: not strictly valid"

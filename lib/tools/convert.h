@@ -16,19 +16,24 @@ typedef struct cgwc_names {
 } cgwc_names;
 
 /* A stack rebuilt from a profile: fns[ids[0]] (the leaf) .. fns[ids[depth
- * - 1]] (the root), amount of the event's cost. */
+ * - 1]] (the root), amount of the cost of event ev (an index of the
+ * events the profile's graph was kept for). */
 typedef cgw_status (*cgwc_stack_fn)(void *ctx, const cgwc_names *fns, const uint32_t *ids,
-                                    size_t depth, uint64_t amount);
+                                    size_t depth, unsigned ev, uint64_t amount);
+/* The events the graph is kept for, names[0..n) (the reader's), told
+ * once before the first stack; not OK fails the call. */
+typedef cgw_status (*cgwc_events_fn)(void *ctx, const char *const *names, size_t n);
 
 /* Read r to its end, keeping the call graph of event (NULL: the first),
- * and hand each stack rebuilt from it (see folded-out.c) to each, which
- * may fail (its status is returned; it says why in msg itself).  *event
- * gets the event's name (the reader's: valid until it is closed).  OK,
- * EINVAL (no such event), ERANGE, ENOMEM, EIO (the reader failed, or
- * the stacks pass 2^26 frames), EUSAGE; msg[0..len) (may be NULL) gets
- * "CALL: " and the reason. */
-cgw_status cgwc_profile_stacks(cgw_reader *r, const char *call, const char *event,
-                               const char **event_name, cgwc_stack_fn each, void *ctx,
+ * or of every event (all: the parts must have the same), and hand each
+ * stack rebuilt from it (see folded-out.c), event by event, to each,
+ * which may fail (its status is returned; it says why in msg itself),
+ * after the events to events (NULL: not told).  OK, EINVAL (no such
+ * event, parts with different events), ERANGE, ENOMEM, EIO (the reader
+ * failed, or the stacks pass 2^26 frames), EUSAGE; msg[0..len) (may be
+ * NULL) gets "CALL: " and the reason. */
+cgw_status cgwc_profile_stacks(cgw_reader *r, const char *call, const char *event, int all,
+                               cgwc_events_fn events, cgwc_stack_fn each, void *ctx,
                                char *msg, size_t len);
 
 /* The strongly connected components of the graph of count vertices whose

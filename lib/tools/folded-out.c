@@ -51,12 +51,18 @@ typedef struct folded_out {
     char *msg;
     size_t msglen;
     out_fn *fns;
-    uint64_t *self;
+    uint64_t *self; /* the event's, one a function (and edges[].incl) */
     size_t nfns, capfns, capself;
     cgwu_index fn_ix;
     out_edge *edges;
     size_t nedges, capedges;
     cgwu_index edge_ix;
+    /* the costs of every event kept: self_all[f * nev + e] of function
+     * f, incl_all[i * nev + e] of edge i */
+    uint64_t *self_all, *incl_all;
+    size_t capself_all, capincl_all, nev;
+    const char **events; /* their names (the reader's) */
+    int all;             /* every event, not only one */
     uint32_t *in_at, *in_edges; /* callers of fn f: in_edges[in_at[f], in_at[f+1]) */
     uint64_t *root; /* what each function's inclusive cost has beyond its calls */
     uint32_t *comp; /* strongly connected components: calls inside one recurse */
@@ -66,7 +72,8 @@ typedef struct folded_out {
     size_t nshares, capshares;
     uint32_t *ids; /* the stack being handed out, leaf first */
     size_t capids;
-    const char *call, *event;
+    const char *call;
+    unsigned ev; /* the event whose stacks are being handed out */
     cgwc_stack_fn each;
     void *ctx;
     uint64_t frames_out; /* frames handed out so far */
@@ -106,10 +113,12 @@ static cgw_status function(folded_out *o, const char *obj, const char *file,
         return CGW_OK;
     if (cgwu_grow(o->a, &o->fns, &o->capfns, o->nfns + 1, sizeof *o->fns) < 0 ||
         cgwu_grow(o->a, &o->self, &o->capself, o->nfns + 1, sizeof *o->self) < 0 ||
+        cgwu_grow(o->a, &o->self_all, &o->capself_all, (o->nfns + 1) * o->nev,
+                  sizeof *o->self_all) < 0 ||
         cgwu_index_put(&o->fn_ix, o->a, slot, hash, (uint32_t)o->nfns) < 0)
         return no_memory(o);
     o->fns[o->nfns] = key;
-    o->self[o->nfns] = 0;
+    memset(o->self_all + o->nfns * o->nev, 0, o->nev * sizeof *o->self_all);
     *id = (uint32_t)o->nfns++;
     return CGW_OK;
 }
@@ -128,7 +137,19 @@ static cgw_status add(folded_out *o, uint64_t *sum, uint64_t value)
     return CGW_OK;
 }
 
-static cgw_status edge(folded_out *o, uint32_t caller, uint32_t callee, uint64_t incl)
+/* costs[col] into sums[0] (col >= 0), or costs[0..nev) into sums. */
+static cgw_status add_costs(folded_out *o, uint64_t *sums, const uint64_t *costs, long col)
+{
+    if (col >= 0)
+        return add(o, sums, costs[col]);
+    for (size_t e = 0; e < o->nev && o->err == CGW_OK; e++)
+        add(o, &sums[e], costs[e]);
+    return o->err;
+}
+
+/* The edge caller -> callee, its costs costs[col] (col < 0: one an event). */
+static cgw_status edge(folded_out *o, uint32_t caller, uint32_t callee, const uint64_t *costs,
+                       long col)
 {
     out_edge key = { caller, callee, 0 };
     uint64_t hash = cgwu_hash(CGWU_HASH0, &key, 2 * sizeof key.caller);
@@ -138,12 +159,15 @@ static cgw_status edge(folded_out *o, uint32_t caller, uint32_t callee, uint64_t
         return CGW_OK;
     if (!cgwu_index_find(&o->edge_ix, hash, edge_eq, o, &key, &entry, &slot)) {
         if (cgwu_grow(o->a, &o->edges, &o->capedges, o->nedges + 1, sizeof *o->edges) < 0 ||
+            cgwu_grow(o->a, &o->incl_all, &o->capincl_all, (o->nedges + 1) * o->nev,
+                      sizeof *o->incl_all) < 0 ||
             cgwu_index_put(&o->edge_ix, o->a, slot, hash, (uint32_t)o->nedges) < 0)
             return no_memory(o);
         entry = (uint32_t)o->nedges++;
         o->edges[entry] = key;
+        memset(o->incl_all + entry * o->nev, 0, o->nev * sizeof *o->incl_all);
     }
-    return add(o, &o->edges[entry].incl, incl);
+    return add_costs(o, o->incl_all + entry * o->nev, costs, col);
 }
 
 /* The column of event (NULL: the first) in part; -1 when none. */
@@ -157,6 +181,31 @@ static long column(const cgw_part *part, const char *event)
     return -1;
 }
 
+/* A part's events: the column of the one event kept (its name the
+ * first part's), or, for all, the same events as the first part's
+ * (their names kept); -1 after an error. */
+static long part_events(folded_out *o, const cgw_part *part, const char *event)
+{
+    long col = o->all ? (part->nevents > 0 ? 0 : -1) : column(part, event);
+    if (col < 0)
+        return fail(o, CGW_EINVAL, "the profile has no event ", event ? event : "at all"), -1;
+    if (o->events == NULL) {
+        o->nev = o->all ? part->nevents : 1;
+        o->events = cgwu_alloc(o->a, o->nev * sizeof *o->events);
+        if (o->events == NULL)
+            return no_memory(o), -1;
+        for (size_t e = 0; e < o->nev; e++)
+            o->events[e] = part->events[o->all ? e : (size_t)col].name;
+    } else if (o->all) {
+        int same = part->nevents == o->nev;
+        for (size_t e = 0; same && e < o->nev; e++)
+            same = strcmp(part->events[e].name, o->events[e]) == 0;
+        if (!same)
+            return fail(o, CGW_EINVAL, "the parts have different events; ask for one", NULL), -1;
+    }
+    return o->all ? -1 : col;
+}
+
 static cgw_status read_graph(folded_out *o, cgw_reader *r, const char *event)
 {
     const cgw_record *rec;
@@ -164,19 +213,18 @@ static cgw_status read_graph(folded_out *o, cgw_reader *r, const char *event)
     long col = -1;
     uint32_t caller, callee;
     while (o->err == CGW_OK && (st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
-        if (rec->kind == CGW_REC_PART && (col = column(rec->part, event)) < 0)
-            return fail(o, CGW_EINVAL, "the profile has no event ", event ? event : "at all");
-        if (rec->kind == CGW_REC_PART)
-            o->event = rec->part->events[col].name;
+        if (rec->kind == CGW_REC_PART && (col = part_events(o, rec->part, event)) < 0 &&
+            o->err != CGW_OK)
+            return o->err;
         if (rec->kind != CGW_REC_COST && rec->kind != CGW_REC_CALL)
             continue;
         if (function(o, rec->object, rec->file, rec->function, &caller) != CGW_OK)
             break;
         if (rec->kind == CGW_REC_COST) {
-            add(o, &o->self[caller], rec->costs[col]);
+            add_costs(o, o->self_all + caller * o->nev, rec->costs, col);
         } else if (function(o, rec->target.object, rec->target.file, rec->target.function,
                             &callee) == CGW_OK) {
-            edge(o, caller, callee, rec->costs[col]);
+            edge(o, caller, callee, rec->costs, col);
         }
     }
     if (o->err == CGW_OK && st != CGW_OK)
@@ -219,10 +267,7 @@ static cgw_status recursion(folded_out *o)
         callers[i] = o->edges[o->in_edges[i]].caller;
     int rc = cgwc_scc(o->a, o->nfns, o->in_at, callers, o->comp);
     cgwu_free(o->a, callers);
-    if (rc < 0)
-        return no_memory(o);
-    root_weights(o);
-    return CGW_OK;
+    return rc < 0 ? no_memory(o) : CGW_OK;
 }
 
 /* The callers of each function, from the edges. */
@@ -265,7 +310,7 @@ static cgw_status emit(folded_out *o, uint64_t amount)
         return no_memory(o);
     for (size_t i = 0; i < o->depth; i++)
         o->ids[i] = o->frames[i].fn;
-    cgw_status st = o->each(o->ctx, o->fns, o->ids, o->depth, amount);
+    cgw_status st = o->each(o->ctx, o->fns, o->ids, o->depth, o->ev, amount);
     if (st != CGW_OK && o->err == CGW_OK)
         o->err = st; /* the callback said why */
     return st;
@@ -356,14 +401,29 @@ static cgw_status stacks_of(folded_out *o, uint32_t leaf)
 static void release(folded_out *o)
 {
     void *blocks[] = { o->fns, o->self, o->edges, o->in_at, o->in_edges, o->root, o->comp,
-                       o->frames, o->shares, o->ids };
+                       o->frames, o->shares, o->ids, o->self_all, o->incl_all, o->events };
     cgwu_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
     cgwu_index_free(&o->fn_ix, o->a);
     cgwu_index_free(&o->edge_ix, o->a);
 }
 
-cgw_status cgwc_profile_stacks(cgw_reader *r, const char *call, const char *event,
-                               const char **event_name, cgwc_stack_fn each, void *ctx,
+/* The stacks of event e: its costs made the graph's, then from each
+ * leaf up. */
+static void event_stacks(folded_out *o, unsigned e)
+{
+    o->ev = e;
+    for (size_t func = 0; func < o->nfns; func++)
+        o->self[func] = o->self_all[func * o->nev + e];
+    for (size_t i = 0; i < o->nedges; i++)
+        o->edges[i].incl = o->incl_all[i * o->nev + e];
+    root_weights(o);
+    for (size_t func = 0; func < o->nfns && o->err == CGW_OK; func++)
+        if (o->self[func] > 0)
+            stacks_of(o, (uint32_t)func);
+}
+
+cgw_status cgwc_profile_stacks(cgw_reader *r, const char *call, const char *event, int all,
+                               cgwc_events_fn events, cgwc_stack_fn each, void *ctx,
                                char *msg, size_t len)
 {
     folded_out o;
@@ -372,18 +432,21 @@ cgw_status cgwc_profile_stacks(cgw_reader *r, const char *call, const char *even
     o.msg = msg;
     o.msglen = len;
     o.call = call;
+    o.all = all;
     o.each = each;
     o.ctx = ctx;
     if (msg != NULL && len > 0)
         msg[0] = '\0';
     if (r == NULL)
         return fail(&o, CGW_EUSAGE, "the reader is NULL", NULL);
-    if (read_graph(&o, r, event) == CGW_OK && index_callers(&o) == CGW_OK)
-        for (size_t func = 0; func < o.nfns && o.err == CGW_OK; func++)
-            if (o.self[func] > 0)
-                stacks_of(&o, (uint32_t)func);
-    if (event_name != NULL)
-        *event_name = o.event;
+    if (read_graph(&o, r, event) == CGW_OK && o.events == NULL)
+        fail(&o, CGW_EINVAL, "the profile has no part", NULL);
+    cgw_status told = o.err == CGW_OK && events != NULL ? events(ctx, o.events, o.nev) : CGW_OK;
+    if (told != CGW_OK)
+        o.err = told; /* the callback said why */
+    if (o.err == CGW_OK && index_callers(&o) == CGW_OK)
+        for (unsigned e = 0; e < o.nev && o.err == CGW_OK; e++)
+            event_stacks(&o, e);
     release(&o);
     return o.err;
 }
@@ -425,9 +488,10 @@ static int put_name(folded_text *t, const cgwc_names *func)
 
 /* One line "ROOT;...;LEAF AMOUNT\n". */
 static cgw_status text_line(void *ctx, const cgwc_names *fns, const uint32_t *ids, size_t depth,
-                            uint64_t amount)
+                            unsigned ev, uint64_t amount)
 {
     folded_text *t = ctx;
+    (void)ev; /* one event */
     char num[24];
     t->len = 0;
     for (size_t i = depth; i > 0; i--)
@@ -457,7 +521,7 @@ cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn, v
         return CGW_EUSAGE;
     }
     cgw_status st =
-        cgwc_profile_stacks(r, "cgw_write_folded", event, NULL, text_line, &t, msg, len);
+        cgwc_profile_stacks(r, "cgw_write_folded", event, 0, NULL, text_line, &t, msg, len);
     cgwu_free(cgwu_libc(), t.line);
     return st;
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* pprof-out.c - a Callgrind profile written as a pprof profile
  * (cgw_write_pprof()): the stacks folded-out.c rebuilds from its call
- * graph become samples of one sample type (the event), each function a
- * Function and a Location (without a line: the graph has none), each
- * object a Mapping; packed by protobuf-c, gzip-compressed when libcgw
- * has zlib, as pprof's own files are. */
+ * graph, event by event, become samples (of that event's sample type,
+ * the others 0), each function a Function and a Location (without a
+ * line: the graph has none), each object a Mapping; packed by
+ * protobuf-c, gzip-compressed when libcgw has zlib, as pprof's own
+ * files are. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 typedef struct out_sample {
     uint64_t *locs; /* leaf first */
     size_t n;
+    unsigned ev;
     int64_t value;
 } out_sample;
 
@@ -26,7 +28,8 @@ typedef struct pprof_out {
     const cgw_allocator *a;
     char *msg;
     size_t msglen;
-    const char **strs; /* the string table: "", the event, "count", names */
+    const char **strs; /* the string table: "", "count", the events, names */
+    size_t nev;        /* the events: strings 2 .. 2 + nev */
     size_t nstrs, capstrs;
     cgwu_index str_ix; /* a name's pointer (the reader's, unique) to its string */
     uint64_t *loc_of;  /* a function's location ID (its own), 0: none yet */
@@ -117,9 +120,21 @@ static uint64_t location_of(pprof_out *o, const cgwc_names *fns, uint32_t f)
     return o->loc_of[f] = n + 1;
 }
 
+/* The events: strings of their own, 2 .. 2 + n (the reader's names). */
+static cgw_status sample_types(void *ctx, const char *const *names, size_t n)
+{
+    pprof_out *o = ctx;
+    if (cgwu_grow(o->a, &o->strs, &o->capstrs, 2 + n, sizeof *o->strs) < 0)
+        return out_fail(o, CGW_ENOMEM, "out of memory");
+    memcpy(o->strs + 2, names, n * sizeof *names);
+    o->nstrs = 2 + n;
+    o->nev = n;
+    return CGW_OK;
+}
+
 /* A stack rebuilt by folded-out.c: one sample. */
 static cgw_status sample(void *ctx, const cgwc_names *fns, const uint32_t *ids, size_t depth,
-                         uint64_t amount)
+                         unsigned ev, uint64_t amount)
 {
     pprof_out *o = ctx;
     if (amount > INT64_MAX)
@@ -132,6 +147,7 @@ static cgw_status sample(void *ctx, const cgwc_names *fns, const uint32_t *ids, 
         return out_fail(o, CGW_ENOMEM, "out of memory for the samples");
     o->nsamples++;
     s->n = depth;
+    s->ev = ev;
     s->value = (int64_t)amount;
     for (size_t i = 0; i < depth; i++)
         if ((s->locs[i] = location_of(o, fns, ids[i])) == 0)
@@ -144,21 +160,29 @@ static cgw_status sample(void *ctx, const cgwc_names *fns, const uint32_t *ids, 
 static cgw_status pack(pprof_out *o, uint8_t **out, size_t *len)
 {
     Cgwpprof__Profile p = CGWPPROF__PROFILE__INIT;
-    Cgwpprof__ValueType type = CGWPPROF__VALUE_TYPE__INIT, *types = &type;
+    size_t nev = o->nev;
+    Cgwpprof__ValueType *types = cgwu_alloc(o->a, (nev + 1) * sizeof *types);
     Cgwpprof__Mapping *maps = cgwu_alloc(o->a, (o->nmaps + 1) * sizeof *maps);
-    size_t nptrs = o->nsamples + 3 * o->nlocs + o->nmaps + 1;
+    size_t nptrs = nev + o->nsamples + 3 * o->nlocs + o->nmaps + 1;
     void **ptrs = cgwu_alloc(o->a, nptrs * sizeof *ptrs);
     Cgwpprof__Sample *samples = cgwu_alloc(o->a, (o->nsamples + 1) * sizeof *samples);
+    int64_t *values = cgwu_alloc(o->a, (o->nsamples * nev + 1) * sizeof *values);
     cgw_status st = CGW_ENOMEM;
-    if (maps != NULL && ptrs != NULL && samples != NULL) {
+    if (types != NULL && maps != NULL && ptrs != NULL && samples != NULL && values != NULL) {
         void **at = ptrs;
-        type.type = 1, type.unit = 2;
-        p.n_sample_type = 1, p.sample_type = &types;
+        p.n_sample_type = nev, p.sample_type = (Cgwpprof__ValueType **)at;
+        for (size_t e = 0; e < nev; e++, at++) {
+            cgwpprof__value_type__init(&types[e]);
+            types[e].type = (int64_t)(2 + e), types[e].unit = 1;
+            *at = &types[e];
+        }
+        memset(values, 0, o->nsamples * nev * sizeof *values);
         p.n_sample = o->nsamples, p.sample = (Cgwpprof__Sample **)at;
         for (size_t i = 0; i < o->nsamples; i++, at++) {
             cgwpprof__sample__init(&samples[i]);
             samples[i].n_location_id = o->samples[i].n, samples[i].location_id = o->samples[i].locs;
-            samples[i].n_value = 1, samples[i].value = &o->samples[i].value;
+            samples[i].n_value = nev, samples[i].value = values + i * nev;
+            values[i * nev + o->samples[i].ev] = o->samples[i].value;
             *at = &samples[i];
         }
         p.n_mapping = o->nmaps, p.mapping = (Cgwpprof__Mapping **)at;
@@ -182,7 +206,7 @@ static cgw_status pack(pprof_out *o, uint8_t **out, size_t *len)
             st = CGW_OK;
         }
     }
-    void *const blocks[] = { maps, ptrs, samples };
+    void *const blocks[] = { types, maps, ptrs, samples, values };
     cgwu_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
     return st == CGW_OK ? st : out_fail(o, st, "out of memory packing the profile");
 }
@@ -201,21 +225,19 @@ cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn, vo
                            char *msg, size_t len)
 {
     pprof_out o = { .a = cgwu_libc(), .msg = msg, .msglen = len };
-    static const char *const fixed[] = { "", "event", "count" };
+    static const char *const fixed[] = { "", "count" };
     if (fn == NULL)
         return out_fail(&o, CGW_EUSAGE, "the callback is NULL");
-    if (cgwu_grow(o.a, &o.strs, &o.capstrs, 3, sizeof *o.strs) < 0)
+    if (cgwu_grow(o.a, &o.strs, &o.capstrs, 2, sizeof *o.strs) < 0)
         return out_fail(&o, CGW_ENOMEM, "out of memory");
     memcpy(o.strs, fixed, sizeof fixed);
-    o.nstrs = 3;
-    const char *name = NULL;
-    cgw_status st = cgwc_profile_stacks(r, "cgw_write_pprof", event, &name, sample, &o, msg, len);
+    o.nstrs = 2;
+    cgw_status st = cgwc_profile_stacks(r, "cgw_write_pprof", event, event == NULL,
+                                        sample_types, sample, &o, msg, len);
     uint8_t *packed = NULL, *gz = NULL;
     size_t plen = 0, glen = 0;
-    if (st == CGW_OK) {
-        o.strs[1] = name != NULL ? name : "samples";
+    if (st == CGW_OK)
         st = pack(&o, &packed, &plen);
-    }
     if (st == CGW_OK && (st = cgwc_gzip(o.a, packed, plen, &gz, &glen)) != CGW_OK)
         out_fail(&o, st, "out of memory compressing the profile");
     if (st == CGW_OK && fn(ctx, gz != NULL ? (const char *)gz : (const char *)packed,
