@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* bench-reader: the reader API and cgverify against callgrind_annotate on
- * the same files, in the same run, and their peak memory on a big file.
+/* bench-reader: the reader API and cgverify against a floor (bench/floor:
+ * every number of every cost line parsed, nothing checked), against
+ * callgrind_annotate and KCachegrind's loader on the same files, in the
+ * same run, and their peak memory on a big file.
  *
  *   bench-reader [MID_MB [BIG_MB]]     (defaults 16 and 1024)
  *   bench-reader flood                 (the flood files alone)
@@ -12,7 +14,15 @@
  *   /usr/bin/python3 is there;
  * - real0: the same run with Callgrind's default options (fewer cost
  *   lines, so calls and names weigh more);
+ * - cache: Callgrind's file with --cache-sim=yes --branch-sim=yes
+ *   --dump-instr=yes (13 events, trailing zero costs dropped) of gcc's
+ *   cc1 ($CC1) compiling $CC1_INPUT with $CC1_FLAGS, about 20 MB;
  * - big: the same cggen shape, BIG_MB.
+ * The targets (issue 24), printed as met or not for each real file:
+ * cgverify within 1.5 times the floor ($FLOOR), 150 times
+ * callgrind_annotate, 10 times KCachegrind's loader ($KCGDUMP, its whole
+ * run with its dump sent to /dev/null: it has no switch to turn the dump
+ * off), and a peak RSS under 64 MiB.
  * - flood: 83,000 names built to collide in the reader's former hash
  *   (tests/flood.c; a 3 MB file that took 13.6 s), against as many
  *   ordinary names of the same length: the ratio of their times is
@@ -112,14 +122,41 @@ static const char *tool(const char *env, const char *dflt)
     return v && *v ? v : dflt;
 }
 
-/* One file: the reader, cgverify and (with_ca) callgrind_annotate. */
+/* The best of 3 runs of tool (from env, when set) on path: seconds, or
+ * -1 when it is not there or failed. */
+static double other(const char *env, const char *path, long *rss)
+{
+    const char *t = getenv(env);
+    if (t == NULL || *t == '\0')
+        return -1;
+    char *argv[] = { (char *)t, (char *)path, NULL };
+    return best_of(3, argv, path, rss);
+}
+
+/* What the file's targets give: cgverify's time tv against the floor's,
+ * callgrind_annotate's (tc) and KCachegrind's loader's (tk), its RSS. */
+static void targets(const char *label, double tv, double tf, double tc, double tk, long rss_kb)
+{
+    printf("%-5s targets:", label);
+    if (tf > 0)
+        printf("  floor %.4f s, cgverify %.2fx of it (<= 1.5: %s)", tf, tv / tf,
+               tv / tf <= 1.5 ? "met" : "NOT met");
+    if (tc > 0)
+        printf("  %.0fx callgrind_annotate (>= 150: %s)", tc / tv, tc / tv >= 150 ? "met" : "NOT met");
+    if (tk > 0)
+        printf("  %.1fx kcgdump (>= 10: %s)", tk / tv, tk / tv >= 10 ? "met" : "NOT met");
+    printf("  RSS %ld MiB (< 64: %s)\n", rss_kb / 1024, rss_kb < 64 * 1024 ? "met" : "NOT met");
+}
+
+/* One file: the reader, cgverify and (with_ca) callgrind_annotate, the
+ * floor and KCachegrind's loader. */
 static void measure(const char *label, const char *path, int with_ca)
 {
     double mb = (double)file_size(path) / 1e6;
     long rss_r, rss_v, rss_ca;
     char *verify[] = { (char *)tool("CGVERIFY", "cgverify"), "--quiet", (char *)path, NULL };
     double tr = best_of(3, NULL, path, &rss_r);
-    double tv = best_of(3, verify, path, &rss_v);
+    double tv = best_of(3, verify, path, &rss_v), tc = -1;
     if (tr < 0)
         die("the reader failed");
     printf("%-5s %8.1f  reader %6.3f s %6.0f MB/s %4ld MiB", label, mb, tr, mb / tr,
@@ -131,7 +168,7 @@ static void measure(const char *label, const char *path, int with_ca)
     if (with_ca) {
         char *ca[] = { (char *)tool("CALLGRIND_ANNOTATE", "callgrind_annotate"), "--auto=no",
                        "--threshold=100", (char *)path, NULL };
-        double tc = run(ca, path, &rss_ca);
+        tc = run(ca, path, &rss_ca);
         if (tc > 0)
             printf("  callgrind_annotate %6.2f s %5.1f MB/s  ratio %4.0fx reader %4.0fx cgverify",
                    tc, mb / tc, tc / tr, tv > 0 ? tc / tv : 0);
@@ -139,24 +176,43 @@ static void measure(const char *label, const char *path, int with_ca)
             printf("  callgrind_annotate failed");
     }
     printf("\n");
+    long rss_o;
+    double tf = other("FLOOR", path, &rss_o), tk = with_ca ? other("KCGDUMP", path, &rss_o) : -1;
+    if (tv > 0)
+        targets(label, tv, tf, tc, tk, rss_v);
     fflush(stdout);
 }
 
-/* Callgrind's own file of a Python start-up, when valgrind is there:
- * with instructions and jumps (jumps) or with its default options. */
-static int make_real(const char *path, int jumps)
+/* Callgrind's own file, when valgrind is there: of a Python start-up
+ * with instructions and jumps (shape 1) or with its default options (0),
+ * or of cc1 compiling with the cache and branch simulators (2). */
+static int make_real(const char *path, int shape)
 {
-    const char *vg = getenv("VALGRIND"), *py = "/usr/bin/python3";
-    if (vg == NULL || *vg == '\0' || access(py, X_OK) != 0)
+    const char *vg = getenv("VALGRIND"), *py = "/usr/bin/python3", *cc1 = getenv("CC1"),
+               *input = getenv("CC1_INPUT"), *flags = getenv("CC1_FLAGS");
+    if (vg == NULL || *vg == '\0' || access(py, X_OK) != 0 ||
+        (shape == 2 && (cc1 == NULL || input == NULL || access(cc1, X_OK) != 0)))
         return 0;
     char out[300];
     snprintf(out, sizeof out, "--callgrind-out-file=%s", path);
-    char *argv[] = { (char *)vg, "--tool=callgrind", out,
-                     jumps ? "--dump-instr=yes" : "--dump-line=yes",
-                     jumps ? "--collect-jumps=yes" : "--collect-jumps=no", (char *)py, "-c",
-                     "import json, email.parser, http.client, decimal, argparse, unittest, "
-                     "asyncio, xml.dom.minidom, csv, logging",
-                     NULL };
+    char *argv[40] = { (char *)vg, "--tool=callgrind", out };
+    int n = 3;
+    if (shape == 2) {
+        argv[n++] = "--cache-sim=yes", argv[n++] = "--branch-sim=yes";
+        argv[n++] = "--dump-instr=yes", argv[n++] = (char *)cc1, argv[n++] = "-quiet";
+        static char words[1024]; /* $CC1_FLAGS, split at blanks */
+        snprintf(words, sizeof words, "%s", flags ? flags : "-O2");
+        for (char *w = strtok(words, " "); w != NULL && n < 34; w = strtok(NULL, " "))
+            argv[n++] = w;
+        argv[n++] = (char *)input, argv[n++] = "-o", argv[n++] = "/dev/null";
+    } else {
+        argv[n++] = shape ? "--dump-instr=yes" : "--dump-line=yes";
+        argv[n++] = shape ? "--collect-jumps=yes" : "--collect-jumps=no";
+        argv[n++] = (char *)py, argv[n++] = "-c";
+        argv[n++] = "import json, email.parser, http.client, decimal, argparse, unittest, "
+                    "asyncio, xml.dom.minidom, csv, logging";
+    }
+    argv[n] = NULL;
     long rss;
     return run(argv, NULL, &rss) > 0 && file_size(path) > 0;
 }
@@ -211,6 +267,7 @@ int main(int argc, char **argv)
            "a child; MB are 10^6 bytes\n");
     printf("mid: cggen --positions instr,line --events 4; real: callgrind --dump-instr=yes "
            "--collect-jumps=yes of python3; real0: the same with callgrind's defaults; "
+           "cache: callgrind --cache-sim=yes --branch-sim=yes --dump-instr=yes of cc1; "
            "big: as mid\n");
 
     make_profile(mid_path, mid, 0);
@@ -218,12 +275,13 @@ int main(int argc, char **argv)
     count_allocations(mid_path);
     remove(mid_path);
 
-    for (int jumps = 1; jumps >= 0; jumps--) {
-        const char *label = jumps ? "real" : "real0";
-        if (make_real(real_path, jumps))
-            measure(label, real_path, 1);
+    static const char *const labels[] = { "real0", "real", "cache" };
+    for (int shape = 0; shape < 3; shape++) {
+        if (make_real(real_path, shape))
+            measure(labels[shape], real_path, 1);
         else
-            printf("%-5s not made (needs valgrind in $VALGRIND and /usr/bin/python3)\n", label);
+            printf("%-5s not made (needs valgrind in $VALGRIND, /usr/bin/python3%s)\n",
+                   labels[shape], shape == 2 ? " and gcc's cc1 in $CC1" : "");
         remove(real_path);
     }
 
