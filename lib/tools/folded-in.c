@@ -190,17 +190,11 @@ static cgw_status line(cgw_stacks *s, unsigned ev, const place *at, const char *
 cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event, const char *name,
                                  const char *text, size_t len)
 {
-    if (s == NULL)
-        return CGW_EUSAGE;
-    if (s->err != CGW_OK)
-        return s->err;
-    if (text == NULL && len > 0)
-        return cgwc_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_add_folded: the text is NULL");
-    if (s->sorted)
-        return cgwc_stacks_fail(s, CGW_EUSAGE,
-                                "cgw_stacks_add_folded: called after cgw_stacks_write()");
+    cgw_status st = cgwc_stacks_enter(s, "cgw_stacks_add_folded", text, len);
+    if (st != CGW_OK)
+        return st;
     unsigned ev;
-    cgw_status st = cgwc_stacks_event(s, event != NULL ? event : "Samples", &ev);
+    st = cgwc_stacks_event(s, event != NULL ? event : "Samples", &ev);
     if (len == 0)
         return st;
     place at = { name != NULL ? name : "-", 0, text };

@@ -299,25 +299,18 @@ cgw_status cgwc_pprof_add(cgw_stacks *s, const char *name, const uint8_t *bytes,
 
 cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data, size_t len)
 {
-    if (s == NULL)
-        return CGW_EUSAGE;
-    if (s->err != CGW_OK)
-        return s->err;
-    if (data == NULL && len > 0)
-        return cgwc_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_add_pprof: the data are NULL");
-    if (s->sorted)
-        return cgwc_stacks_fail(s, CGW_EUSAGE,
-                                "cgw_stacks_add_pprof: called after cgw_stacks_write()");
+    cgw_status st = cgwc_stacks_enter(s, "cgw_stacks_add_pprof", data, len);
+    if (st != CGW_OK)
+        return st;
     name = name != NULL ? name : "-";
     uint8_t *plain = NULL;
     const uint8_t *bytes = data;
     if (len >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) {
-        cgw_status st = cgwc_gunzip(s, name, bytes, len, &plain, &len);
-        if (st != CGW_OK)
+        if ((st = cgwc_gunzip(s, name, bytes, len, &plain, &len)) != CGW_OK)
             return st;
         bytes = plain;
     }
-    cgw_status st = cgwc_pprof_add(s, name, bytes, len);
+    st = cgwc_pprof_add(s, name, bytes, len);
     cgwu_free(&s->a, plain);
     return st;
 }

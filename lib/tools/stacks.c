@@ -49,6 +49,19 @@ const char *cgw_stacks_errmsg(const cgw_stacks *s)
     return s == NULL ? "the stacks are NULL" : s->msg;
 }
 
+cgw_status cgwc_stacks_enter(cgw_stacks *s, const char *call, const void *data, size_t len)
+{
+    if (s == NULL)
+        return CGW_EUSAGE;
+    if (s->err != CGW_OK)
+        return s->err;
+    if (data == NULL && len > 0)
+        return cgwc_stacks_fail(s, CGW_EUSAGE, "%s: the input is NULL", call);
+    if (s->sorted)
+        return cgwc_stacks_fail(s, CGW_EUSAGE, "%s: called after cgw_stacks_write()", call);
+    return CGW_OK;
+}
+
 cgw_status cgwc_stacks_fail(cgw_stacks *s, cgw_status st, const char *fmt, ...)
 {
     if (s->err != CGW_OK)

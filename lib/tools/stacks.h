@@ -84,6 +84,10 @@ cgw_status cgwc_stacks_fail(cgw_stacks *s, cgw_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* The checks of a call (its name) that adds data[0..len) to s: OK, or s's
+ * sticky error, or EUSAGE (made sticky) for NULL data or stacks already
+ * written; s NULL: EUSAGE. */
+cgw_status cgwc_stacks_enter(cgw_stacks *s, const char *call, const void *data, size_t len);
 /* The column of event name (added when new) in *ev: OK, EINVAL, ENOMEM. */
 cgw_status cgwc_stacks_event(cgw_stacks *s, const char *name, unsigned *ev);
 /* The interned name bytes[0..len) in *id (CGWC_NONE when bytes is NULL). */

@@ -103,13 +103,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cgw_stacks_free(s);
         return 0;
     }
-    char *buf;
     size_t len;
-    cgw_writer *w = cgw_open_memory(&buf, &len, NULL);
-    if (cgw_stacks_write(s, w) != CGW_OK || cgw_finish(w) != CGW_OK)
-        fuzz_fail("the writer refused the stacks", cgw_errmsg(w));
-    cgw_free(w);
-    cgw_stacks_free(s);
+    char *buf = fuzz_write_stacks(s, &len);
     check_profile(buf, len, want);
     free(buf);
     return 0;

@@ -22,4 +22,10 @@ const struct cgw_record *fuzz_next(struct cgw_reader *r);
  * record on the same line; how says which two reads. */
 void fuzz_same_record(const struct cgw_record *a, const struct cgw_record *b, const char *how);
 
+/* records.c: the stacks written through a writer into memory (the
+ * buffer to free(), its length in *len), then freed; the writer must
+ * take them whole. */
+struct cgw_stacks;
+char *fuzz_write_stacks(struct cgw_stacks *s, size_t *len);
+
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* records.c - what the fuzz targets that read an input twice share: the
- * next record of a read that must not fail, and the check that two reads
- * gave the same record on the same line. */
+/* records.c - what the fuzz targets share: for those that read an input
+ * twice, the next record of a read that must not fail and the check that
+ * two reads gave the same record on the same line; for the converters'
+ * targets, stacks written into memory. */
 #include <stddef.h>
 
 #include <cgw.h>
@@ -24,4 +25,15 @@ void fuzz_same_record(const cgw_record *a, const cgw_record *b, const char *how)
         fuzz_fail(how, "a record comes on another line");
     if (a != NULL && cgw_record_compare(a, b, msg, sizeof msg) != 0)
         fuzz_fail(how, msg);
+}
+
+char *fuzz_write_stacks(cgw_stacks *s, size_t *len)
+{
+    char *buf;
+    cgw_writer *w = cgw_open_memory(&buf, len, NULL);
+    if (cgw_stacks_write(s, w) != CGW_OK || cgw_finish(w) != CGW_OK)
+        fuzz_fail("the writer refused the stacks", cgw_errmsg(w));
+    cgw_free(w);
+    cgw_stacks_free(s);
+    return buf;
 }
