@@ -73,11 +73,6 @@ cgw_status cgwp_end_function(cgw_writer *w)
     return cgwp_write_name(w, "fe=", CGWP_FL, w->cur_fl);
 }
 
-/* " c1 c2 ...": every event in portable mode, no trailing zeros compact.
- * With any (cgw_cost passes it, a call passes NULL), each cost is added
- * to w->totals in the same pass and *any gets the OR of the costs, an
- * upper bound of the largest, for cgw_cost's overflow test.  Inlined,
- * the NULL of a call is a constant, so the test leaves both loops. */
 /* A cost line without a position column (CGW_POS_NONE), its costs at
  * first..out: the first without the blank before it, and one at least. */
 static CGWP_COLD char *unpositioned_costs(char *first, char *out)
@@ -90,17 +85,20 @@ static CGWP_COLD char *unpositioned_costs(char *first, char *out)
     return out - 1;
 }
 
+/* " c1 c2 ...": every event in portable mode, no trailing zeros compact.
+ * With any (cgw_cost passes it, a call passes NULL), each cost is added
+ * to w->totals in the same pass and *any gets the OR of the costs, an
+ * upper bound of the largest, for cgw_cost's overflow test.  Inlined,
+ * the NULL of a call is a constant, so the test leaves both loops.
+ * Compact mode writes every cost given too, then cuts the line after the
+ * last one that is not 0: a conditional move a cost, where looking for
+ * the trailing zeros first cost a loop with an unpredictable exit. */
 static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *out, const uint64_t *costs,
                                        size_t ncosts, uint64_t *any)
 {
     uint64_t *totals = w->totals, bits = 0;
-    char *first = out;
-    size_t kept = ncosts;
-    if (w->flags & CGW_COMPACT) {
-        while (kept > 0 && costs[kept - 1] == 0)
-            kept--;
-    }
-    for (size_t i = 0; i < kept; i++) {
+    char *first = out, *last = out; /* the end of the last cost not 0 */
+    for (size_t i = 0; i < ncosts; i++) {
         uint64_t cost = costs[i];
         if (any != NULL) {
             totals[i] += cost;
@@ -108,11 +106,14 @@ static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *out, const uin
         }
         *out++ = ' ';
         out = cgwp_fmt_dec(out, cost);
+        last = cost != 0 ? out : last;
     }
     if (any != NULL)
         *any = bits;
-    if (!(w->flags & CGW_COMPACT)) {
-        for (size_t i = kept; i < w->nevents; i++) {
+    if (w->flags & CGW_COMPACT) {
+        out = last;
+    } else {
+        for (size_t i = ncosts; i < w->nevents; i++) {
             out[0] = ' ';
             out[1] = '0';
             out += 2;
