@@ -932,7 +932,7 @@ CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
  *  lines is its address.  pprof has no call counts: calls= is 1 for
  *  every call.  name names the input in messages (NULL:
  *  "-").  OK; EINVAL for a profile that does not decode (truncated or
- *  damaged), a negative value, a sample or location that names
+ *  damaged: the message says which field at which byte), a negative value, a sample or location that names
  *  something the profile lacks (the message says which), or a libcgw
  *  built without protobuf-c (or zlib, for a gzip-compressed one);
  *  ERANGE, ENOMEM, EUSAGE as cgw_stacks_add_folded(). */

@@ -151,7 +151,10 @@ static void bad_inputs(void)
               negative = { { 1 }, { -4, 1 } };
     pb b = profile(&one, 1);
     bad(b.p, b.len - 1, "bad.pb: not a pprof profile, or a truncated or damaged one");
-    bad("\x0a\x05\x08", 3, "does not decode");
+    bad("\x0a\x05\x08", 3, "does not decode: field 1 at byte 0: 5 bytes, 1 left");
+    bad("\x0e", 1, "does not decode: field 1 at byte 0: wire type 6 is not protobuf's");
+    /* a Line inside a Location (profile field 4, location field 4) cut */
+    bad("\x22\x04\x08\x01\x22\x05", 6, "does not decode: field 4 at byte 4: 5 bytes, 0 left");
     free(b.p);
     b = profile(&no_loc, 1);
     bad(b.p, b.len, "bad.pb: sample 1 names location 9, which the profile does not have");

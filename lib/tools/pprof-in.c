@@ -84,13 +84,19 @@ static const char *string_at(pprof_in *in, int64_t i, const char *what, size_t *
     return in->p->string_table[i];
 }
 
-/* An interned string of the table, CGWC_NONE for the empty one. */
+/* An interned string of the table as a name: without the blanks around
+ * it, which readers strip (so the writer refuses them); CGWC_NONE for an
+ * empty one. */
 static cgw_status name_at(pprof_in *in, int64_t i, const char *what, uint32_t *id)
 {
     size_t len;
     const char *str = string_at(in, i, what, &len);
     if (str == NULL)
         return in->s->err;
+    while (len > 0 && str[0] == ' ')
+        str++, len--;
+    while (len > 0 && str[len - 1] == ' ')
+        len--;
     return cgwc_stacks_name(in->s, len > 0 ? str : NULL, len, id);
 }
 
@@ -271,13 +277,68 @@ static cgw_status add_profile(pprof_in *in)
     return st;
 }
 
+/* ------------------------------------------- where a protobuf breaks */
+
+/* The messages of pprof.proto that hold messages: the field numbers of a
+ * Profile's and a Location's (a Line); 0 ends a list. */
+static const unsigned profile_msgs[] = { 1, 2, 3, 4, 5, 11, 0 }, location_msgs[] = { 4, 0 };
+
+/* A varint at *at before end into *v; 0 when it runs past end or is
+ * longer than ten bytes. */
+static int wire_varint(const uint8_t *b, size_t end, size_t *at, uint64_t *v)
+{
+    *v = 0;
+    for (unsigned shift = 0; shift < 70 && *at < end; shift += 7) {
+        uint8_t byte = b[(*at)++];
+        *v |= (uint64_t)(byte & 0x7f) << (shift < 64 ? shift : 0);
+        if (!(byte & 0x80))
+            return 1;
+    }
+    return 0;
+}
+
+/* Where the message b[at, end) (its fields that hold messages: msgs,
+ * NULL for none) stops being protobuf: a message into why; 0 when its
+ * fields are whole. */
+static int wire_where(const uint8_t *b, size_t at, size_t end, const unsigned *msgs, char *why,
+                      size_t cap)
+{
+    while (at < end) {
+        size_t start = at;
+        uint64_t key, v;
+        if (!wire_varint(b, end, &at, &key))
+            return snprintf(why, cap, "the field key at byte %zu runs past its end", start), 1;
+        unsigned field = (unsigned)(key >> 3), type = (unsigned)(key & 7);
+        if (type == 0 && !wire_varint(b, end, &at, &v))
+            return snprintf(why, cap, "field %u at byte %zu: its number runs past its end",
+                            field, start), 1;
+        if (type == 2 && (!wire_varint(b, end, &at, &v) || v > end - at))
+            return snprintf(why, cap, "field %u at byte %zu: %llu bytes, %zu left", field, start,
+                            (unsigned long long)v, end - at), 1;
+        if ((type == 1 || type == 5) && (type == 1 ? 8u : 4u) > end - at)
+            return snprintf(why, cap, "field %u at byte %zu runs past its end", field, start), 1;
+        if (type != 0 && type != 1 && type != 2 && type != 5)
+            return snprintf(why, cap, "field %u at byte %zu: wire type %u is not protobuf's",
+                            field, start, type), 1;
+        for (size_t k = 0; type == 2 && msgs != NULL && msgs[k] != 0; k++)
+            if (msgs[k] == field && wire_where(b, at, at + (size_t)v, msgs == profile_msgs &&
+                                               field == 4 ? location_msgs : NULL, why, cap))
+                return 1;
+        at += type == 2 ? (size_t)v : type == 1 ? 8 : type == 5 ? 4 : 0;
+    }
+    return 0;
+}
+
 cgw_status cgwc_pprof_add(cgw_stacks *s, const char *name, const uint8_t *bytes, size_t len)
 {
     ProtobufCAllocator pa = { pb_alloc, pb_free, &s->a };
     profile *p = cgwpprof__profile__unpack(&pa, len, bytes);
-    if (p == NULL)
+    char why[160] = "a value that is not of its field's type";
+    if (p == NULL) {
+        wire_where(bytes, 0, len, profile_msgs, why, sizeof why);
         return cgwc_stacks_fail(s, CGW_EINVAL, "%s: not a pprof profile, or a truncated or "
-                                "damaged one (its protobuf does not decode)", name);
+                                "damaged one (its protobuf does not decode: %s)", name, why);
+    }
     pprof_in in = { .s = s, .name = name, .p = p };
     cgw_status st = add_profile(&in);
     void *const blocks[] = { in.fns, in.locs, in.maps, in.frame_of };
