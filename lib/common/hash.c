@@ -9,9 +9,9 @@
 int cgwp_hash_grow(cgwp_hash *table, const cgw_allocator *alloc, size_t min_slots)
 {
     size_t slots = table->vals ? table->mask + 1 : 0;
-    /* four times while small: fewer rehashes, whose probes miss the
-     * cache, for at most 2 MiB more */
-    size_t cap = !slots ? min_slots : slots < ((size_t)1 << 16) ? slots * 4 : slots * 2;
+    /* twice: growing four times at once saved rehashes but cost more
+     * in the page faults of a fresh process (BENCHMARKS.md) */
+    size_t cap = !slots ? min_slots : slots * 2;
     /* keys and values in one block: one allocation a growth */
     uint64_t *block = cgwp_alloc(alloc, cap * (sizeof(uint64_t) + sizeof(uintptr_t)));
     if (block == NULL)
