@@ -43,9 +43,9 @@ void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *c
     if (callee == r->fn_index)
         caller->recursive = 1;
     if (caller->nagg == nevents)
-        add(caller->agg + nevents, costs, nevents);
+        add(caller->agg, costs, nevents);
     if (callee_fn->nagg == nevents)
-        add(callee_fn->agg + 2 * nevents, costs, nevents);
+        add(callee_fn->agg + nevents, costs, nevents);
 }
 
 void cgwr_check_part(cgw_reader *r)
@@ -59,14 +59,13 @@ void cgwr_check_part(cgw_reader *r)
                       "speedscope and callgrind_annotate show a phantom)", func->name->s);
         if (func->nagg != nevents || func->recursive || func->blocks == 0)
             continue;
-        const uint64_t *self = func->agg, *out = func->agg + nevents, *in = func->agg + 2 * nevents;
+        const uint64_t *own = func->agg, *in = func->agg + nevents;
         for (size_t i = 0; i < nevents; i++) {
-            uint64_t own = self[i] > UINT64_MAX - out[i] ? UINT64_MAX : self[i] + out[i];
-            if (in[i] > own) {
+            if (in[i] > own[i]) {
                 cgwr_diag(r, func->first_line, CGWR_INCLUSIVE_EXCESS,
                           "calls into %s carry %llu %s inclusive, more than its self cost "
                           "plus its calls (%llu)", func->name->s, (unsigned long long)in[i],
-                          r->part.events[i].name, (unsigned long long)own);
+                          r->part.events[i].name, (unsigned long long)own[i]);
                 break;
             }
         }

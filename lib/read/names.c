@@ -252,7 +252,7 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
     /* from chunks, never moved: a growing array of them was copied at
      * each doubling, into pages the kernel must fault in */
     size_t nagg = (r->flags & CGW_READ_CHECK) ? cgwr_checked_events(r) : 0;
-    size_t size = sizeof(cgwr_fn) + 3 * nagg * sizeof(uint64_t);
+    size_t size = sizeof(cgwr_fn) + 2 * nagg * sizeof(uint64_t);
     cgwr_fn *func = cgwp_arena_alloc(&r->fn_arena, &r->alloc, size);
     if (func == NULL)
         goto nomem;

@@ -64,7 +64,9 @@ typedef struct cgwr_fn {
     uint32_t blocks;
     uint32_t nagg; /* cgwr_checked_events() with CGW_READ_CHECK, else 0 */
     int called, recursive;
-    uint64_t agg[]; /* self, outgoing, incoming: 3 x nagg */
+    uint64_t agg[]; /* own (self + outgoing calls), incoming calls: 2 x nagg,
+                       each a saturating sum, which no order of adding
+                       changes */
 } cgwr_fn;
 
 enum { CGWR_OB, CGWR_FL, CGWR_FN, CGWR_NKINDS };
