@@ -40,7 +40,7 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len)
     name->len = (uint32_t)len;
     name->fn_part = 0;
     name->fn_index = 0;
-    name->hint = 0;
+    name->first = 0;
     memcpy(name->s, str, len);
     name->s[len] = '\0';
     cgwp_hash_put(&r->pool, slot, key, (uintptr_t)name);
@@ -213,49 +213,27 @@ static uint64_t fn_key(const cgw_reader *r, const cgwr_str *ob, const cgwr_str *
     return cgwp_hash_mix(sum + (uintptr_t)name);
 }
 
-/* The index of function (ob, fl, name) in the part, added when new;
- * -1 after a sticky error.  The function found last for the name (in
- * this part or an earlier one: it is checked) is tried first, which
- * spares most calls a probe of the hash table. */
-int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
-                  const cgwr_str *name, uint64_t line)
+/* A new function (ob, fl, name) of the part: its index, or -1. */
+static int new_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
+                        const cgwr_str *name, uint64_t line)
 {
-    cgwr_str *hinted = (cgwr_str *)name;
-    if (name->hint < r->nfns) {
-        const cgwr_fn *func = r->fns[name->hint];
-        if (func->ob == ob && func->fl == fl && func->name == name)
-            return (int)name->hint;
-    }
-    if (cgwp_hash_reserve(&r->fn_table, &r->alloc, 1024) < 0)
-        goto nomem;
-    uint64_t key = fn_key(r, ob, fl, name);
-    size_t slot = cgwp_hash_start(&r->fn_table, key);
-    for (uintptr_t entry; (entry = r->fn_table.vals[slot]) != 0;
-         slot = cgwp_hash_next(&r->fn_table, slot)) {
-        const cgwr_fn *func = r->fns[entry - 1];
-        if (r->fn_table.keys[slot] == key && func->ob == ob && func->fl == fl &&
-            func->name == name) {
-            hinted->hint = (uint32_t)(entry - 1);
-            return (int)(entry - 1);
-        }
-    }
     if (r->nfns == r->fns_cap) {
         size_t cap = r->fns_cap ? r->fns_cap * 2 : 256;
         cgwr_fn **fns = cgwp_realloc(&r->alloc, r->fns, cap * sizeof *fns);
         if (fns == NULL)
-            goto nomem;
+            return -1;
         r->fns = fns;
         r->fns_cap = cap;
     }
     if (r->nfns >= INT32_MAX)
-        goto nomem;
+        return -1;
     /* from chunks, never moved: a growing array of them was copied at
      * each doubling, into pages the kernel must fault in */
     size_t nagg = (r->flags & CGW_READ_CHECK) ? cgwr_checked_events(r) : 0;
     size_t size = sizeof(cgwr_fn) + 2 * nagg * sizeof(uint64_t);
     cgwr_fn *func = cgwp_arena_alloc(&r->fn_arena, &r->alloc, size);
     if (func == NULL)
-        goto nomem;
+        return -1;
     memset(func, 0, size);
     func->ob = ob;
     func->fl = fl;
@@ -263,9 +241,42 @@ int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
     func->first_line = line;
     func->nagg = (uint32_t)nagg;
     r->fns[r->nfns] = func;
-    cgwp_hash_put(&r->fn_table, slot, key, r->nfns + 1);
-    hinted->hint = (uint32_t)r->nfns;
     return (int)r->nfns++;
+}
+
+/* The index of function (ob, fl, name) in the part, added when new;
+ * -1 after a sticky error.  The first function of a name in the part is
+ * found through the name; only the others (a name in several files or
+ * objects: few) go into the hash table, which stays small. */
+int cgwr_function(cgw_reader *r, const cgwr_str *ob, const cgwr_str *fl,
+                  const cgwr_str *name, uint64_t line)
+{
+    int index;
+    if (name->first >= r->nfns || r->fns[name->first]->name != name) {
+        /* the first of its name: once set, first stays valid in the part */
+        if ((index = new_function(r, ob, fl, name, line)) < 0)
+            goto nomem;
+        ((cgwr_str *)name)->first = (uint32_t)index;
+        return index;
+    }
+    const cgwr_fn *first = r->fns[name->first];
+    if (first->ob == ob && first->fl == fl)
+        return (int)name->first;
+    if (cgwp_hash_reserve(&r->fn_table, &r->alloc, 256) < 0)
+        goto nomem;
+    uint64_t key = fn_key(r, ob, fl, name);
+    size_t slot = cgwp_hash_start(&r->fn_table, key);
+    for (uintptr_t entry; (entry = r->fn_table.vals[slot]) != 0;
+         slot = cgwp_hash_next(&r->fn_table, slot)) {
+        const cgwr_fn *func = r->fns[entry - 1];
+        if (r->fn_table.keys[slot] == key && func->ob == ob && func->fl == fl &&
+            func->name == name)
+            return (int)(entry - 1);
+    }
+    if ((index = new_function(r, ob, fl, name, line)) < 0)
+        goto nomem;
+    cgwp_hash_put(&r->fn_table, slot, key, (uintptr_t)index + 1);
+    return index;
 nomem:
     cgwr_fail(r, CGW_ENOMEM, "out of memory for functions at line %llu",
               (unsigned long long)line);

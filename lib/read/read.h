@@ -51,8 +51,8 @@ typedef struct cgwr_str {
     uint32_t len;
     uint32_t fn_part;  /* part in which fn_index is valid (0: none) */
     uint32_t fn_index; /* first function of this name in that part */
-    uint32_t hint;     /* the function of this name found last: a guess
-                          cgwr_function() checks before its hash table */
+    uint32_t first;    /* the first function of this name in the part,
+                          when fns[first] has this name (cgwr_function()) */
     char s[];
 } cgwr_str;
 
