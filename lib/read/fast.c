@@ -250,14 +250,20 @@ static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *cur, cons
 static CGWP_HOT_INLINE const char *run_costs(const char *cur, size_t ne, uint64_t *costs,
                                              uint64_t *totals, int few_ok, uint64_t *few)
 {
-    uint64_t any = 0;
+    uint64_t any = 0, wrapped = 0, cost;
     size_t ncosts = 0;
-    while (ncosts < ne && *cur == ' ' && (cur = cgwr_digits(cur + 1, &costs[ncosts])) != NULL)
-        any |= costs[ncosts++];
-    if (cur == NULL || *cur != '\n' || any >= CGWR_BIG_COST || (ncosts != ne && !few_ok))
-        return NULL;
-    if (cgwr_add_wrapping(totals, costs, ncosts)) { /* the general parser reports it */
-        for (size_t i = 0; i < ncosts; i++)
+    /* added as they are read: one loop whose end depends on the line,
+     * not two (a wrapped total is for the general parser to report) */
+    while (ncosts < ne && *cur == ' ' && (cur = cgwr_digits(cur + 1, &cost)) != NULL) {
+        uint64_t sum = totals[ncosts] + cost;
+        wrapped |= sum < cost;
+        totals[ncosts] = sum;
+        costs[ncosts++] = cost;
+        any |= cost;
+    }
+    if (cur == NULL || *cur != '\n' || any >= CGWR_BIG_COST || (ncosts != ne && !few_ok) ||
+        wrapped) {
+        for (size_t i = 0; i < ncosts; i++) /* exact: sums wrap modulo 2^64 */
             totals[i] -= costs[i];
         return NULL;
     }
