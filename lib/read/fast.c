@@ -177,13 +177,16 @@ static CGWP_HOT_INLINE const char *run_line_end(const char *cur, uint64_t *blank
  * them; the source line's become the new bases (*b0, *b1).  The pair
  * follows a position line of the run, so relative positions are allowed.
  * A jump's source line has no costs; a call's has one for every event,
- * into costs.  *blanks counts the trailing blanks, which the pair may have
- * only when blanks_counted.  Returns the start of the line after the
- * pair, or NULL to leave both lines to fast_line() (nothing is changed
- * then, but costs). */
+ * into costs, or fewer when few is not NULL (the rest are 0, and *few
+ * counts the line: Callgrind drops a call's trailing zero costs too).
+ * *blanks counts the trailing blanks, which the pair may have only when
+ * blanks_counted.  Returns the start of the line after the pair, or NULL
+ * to leave both lines to fast_line() (nothing is changed then, but
+ * costs). */
 static CGWP_HOT_INLINE const char *run_pair(const char *cur, const char *end, const size_t npos,
                                             size_t ne, uint64_t *b0, uint64_t *b1,
-                                            uint64_t *blanks, int blanks_counted, uint64_t *costs)
+                                            uint64_t *blanks, int blanks_counted, uint64_t *costs,
+                                            uint64_t *few)
 {
     uint64_t v0, v1 = 0, any = 0, blank = 0;
     int relative = 0;
@@ -193,10 +196,16 @@ static CGWP_HOT_INLINE const char *run_pair(const char *cur, const char *end, co
         return NULL;
     if ((cur = run_positions(cur, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL)
         return NULL;
-    for (size_t i = 0; i < ne; i++) {
-        if (*cur != ' ' || (cur = cgwr_digits(cur + 1, &costs[i])) == NULL)
+    size_t ncosts = 0;
+    for (; ncosts < ne && *cur == ' '; ncosts++) {
+        if ((cur = cgwr_digits(cur + 1, &costs[ncosts])) == NULL)
             return NULL;
-        any |= costs[i];
+        any |= costs[ncosts];
+    }
+    if (ncosts < ne) {
+        if (few == NULL)
+            return NULL;
+        memset(costs + ncosts, 0, (ne - ncosts) * sizeof *costs);
     }
     if (any >= CGWR_BIG_COST || (cur = run_line_end(cur, &blank)) == NULL ||
         (blank && !blanks_counted))
@@ -204,6 +213,8 @@ static CGWP_HOT_INLINE const char *run_pair(const char *cur, const char *end, co
     *b0 = v0;
     *b1 = v1;
     *blanks += blank;
+    if (ncosts < ne)
+        *few += 1;
     return cur;
 }
 
@@ -219,7 +230,7 @@ static CGWP_HOT_INLINE const char *run_jump(cgw_reader *r, const char *cur, cons
     const cgwr_str *ob, *fl, *fn;
     if (kind == 0 || !(r->skip & CGW_SKIP(kind)) ||
         (cur = cgwr_jump_counts(cur + 5, kind, &count, &executed)) == NULL ||
-        (cur = run_pair(cur, end, npos, 0, b0, b1, blanks, blanks_counted, NULL)) == NULL)
+        (cur = run_pair(cur, end, npos, 0, b0, b1, blanks, blanks_counted, NULL, NULL)) == NULL)
         return NULL;
     cgwr_take_target(r, kind, &ob, &fl, &fn); /* uses up jfi= jfn= cob= cfi= cfn= */
     return cur;
@@ -227,15 +238,18 @@ static CGWP_HOT_INLINE const char *run_jump(cgw_reader *r, const char *cur, cons
 
 /* A calls= line, number line, and its source line in a run, as
  * fast_calls() and fast_position() take them when call records are
- * skipped, counted and checked as cgwr_emit_call() does; or NULL. */
+ * skipped, counted and checked as cgwr_emit_call() does; or NULL.  few:
+ * see run_pair(). */
 static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *cur, const char *end,
                                             const size_t npos, uint64_t *b0, uint64_t *b1,
-                                            uint64_t *blanks, int blanks_counted, uint64_t line)
+                                            uint64_t *blanks, int blanks_counted, uint64_t *few,
+                                            uint64_t line)
 {
     uint64_t count, *costs = r->costs[r->nq];
     if (r->cfn == NULL || !r->cfn_fresh || !(r->skip & CGW_SKIP(CGW_REC_CALL)) ||
         (cur = cgwr_digits(cur + 6, &count)) == NULL || count == 0 ||
-        (cur = run_pair(cur, end, npos, r->nevents, b0, b1, blanks, blanks_counted, costs)) == NULL)
+        (cur = run_pair(cur, end, npos, r->nevents, b0, b1, blanks, blanks_counted, costs,
+                        few)) == NULL)
         return NULL;
     const cgwr_str *ob, *fl, *fn;
     cgwr_take_target(r, CGW_REC_CALL, &ob, &fl, &fn);
@@ -337,7 +351,7 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, cons
                 jumps++;
             } else if (*cur == 'c' && memcmp(cur, "calls=", 6) == 0) {
                 if ((next = run_call(r, cur, end, npos, &b0, &b1, &blanks, blanks_counted,
-                                     r->lineno + lines + 1)) == NULL)
+                                     few_counted ? &few : NULL, r->lineno + lines + 1)) == NULL)
                     break;
             } else if (*cur == 'c' && (len = callee_line(r, cur, end)) > 0) {
                 lines++;
