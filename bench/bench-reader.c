@@ -327,8 +327,8 @@ int main(int argc, char **argv)
     unsigned big = argc > 2 ? (unsigned)atoi(argv[2]) : 1024;
     const char *mid_path = "bench-reader-mid.out", *real_path = "bench-reader-real.out",
                *big_path = "bench-reader-big.out";
-    printf("bench-reader: best of 3 runs (reader: CGW_READ_CHECK; cgverify --quiet), each in "
-           "a child; MB are 10^6 bytes\n");
+    printf("bench-reader: each run in a child; the reader (CGW_READ_CHECK) best of 3 runs, "
+           "cgverify --quiet and the floor best of 5-201 run in turn; MB are 10^6 bytes\n");
     printf("mid: cggen --positions instr,line --events 4; real: callgrind --dump-instr=yes "
            "--collect-jumps=yes of python3; real0: the same with callgrind's defaults; "
            "cache: callgrind --cache-sim=yes --branch-sim=yes --dump-instr=yes of cc1; "
