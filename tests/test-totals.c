@@ -10,11 +10,13 @@
 
 #define P1(a) ((const uint64_t[]){ a })
 
-/* A writer to memory whose totals of A and B are 2^64-1 - 34 and 40,
- * reached in 34 cost lines. */
-static cgw_writer *near_max(char **buf, size_t *len)
+/* A writer to memory with flags whose totals of A and B are 2^64-1 - 34
+ * and 40, reached in 34 cost lines (the writer's one pass for each mode:
+ * steps, a cost for every event). */
+static cgw_writer *near_max(char **buf, size_t *len, unsigned flags)
 {
-    cgw_writer *w = cgw_open_memory(buf, len, NULL);
+    cgw_options o = { .struct_size = sizeof o, .flags = flags };
+    cgw_writer *w = cgw_open_memory(buf, len, &o);
     cgw_add_event(w, "A", NULL);
     cgw_add_event(w, "B", NULL);
     cgw_function(w, "f");
@@ -64,18 +66,22 @@ int main(void)
     cgwt_capture_free(&c);
 
     /* Up to the last unit in many small steps, each cost line checked
-     * against what every total can still take. */
-    w = near_max(&buf, &len);
-    CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34 }, 1), CGW_OK);
-    CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 1, 0 }, 2), CGW_ERANGE);
-    CHECK_ST(cgw_close(w), CGW_ERANGE);
-    free(buf);
-    w = near_max(&buf, &len);
-    CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34, UINT64_MAX - 40 }, 2), CGW_OK);
-    CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 0, 0 }, 2), CGW_OK);
-    CHECK_ST(cgw_close(w), CGW_OK);
-    CHECK(strstr(buf, "\ntotals: 18446744073709551615 18446744073709551615\n") != NULL);
-    free(buf);
+     * against what every total can still take, in both modes. */
+    for (unsigned flags = 0; flags <= CGW_COMPACT; flags += CGW_COMPACT) {
+        w = near_max(&buf, &len, flags);
+        CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34 }, 1), CGW_OK);
+        CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 1, 0 }, 2), CGW_ERANGE);
+        CHECK(strstr(cgw_errmsg(w), "cgw_cost: the total of event 1") == cgw_errmsg(w));
+        CHECK_ST(cgw_close(w), CGW_ERANGE);
+        free(buf);
+        w = near_max(&buf, &len, flags);
+        CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34, UINT64_MAX - 40 }, 2), CGW_OK);
+        CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 0, 0 }, 2), CGW_OK);
+        CHECK_ST(cgw_close(w), CGW_OK);
+        CHECK(strstr(buf, "\ntotals: 18446744073709551615 18446744073709551615\n") != NULL);
+        cgwt_readback(buf, len, NULL);
+        free(buf);
+    }
 
     /* Totals per part restart from zero. */
     w = cgw_open_memory(&buf, &len, NULL);

@@ -25,42 +25,12 @@
 const char cgwp_dec3[1000][4] = { THOUSAND(D3) };
 static const char dec3z[1000][4] = { THOUSAND(Z3) };
 
-static const uint64_t pow10[20] = {
+const uint64_t cgwp_pow10[20] = {
     1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
     100000000ull, 1000000000ull, 10000000000ull, 100000000000ull, 1000000000000ull,
     10000000000000ull, 100000000000000ull, 1000000000000000ull, 10000000000000000ull,
     100000000000000000ull, 1000000000000000000ull, 10000000000000000000ull
 };
-
-static unsigned bit_len(uint64_t value)
-{
-#if defined(__GNUC__)
-    return value ? 64u - (unsigned)__builtin_clzll(value) : 0u;
-#else
-    unsigned bits = 0;
-    while (value != 0) {
-        value >>= 1;
-        bits++;
-    }
-    return bits;
-#endif
-}
-
-unsigned cgwp_dec_len(uint64_t value)
-{
-    /* 1233/4096 is just above log10(2): guess is the digit count or one
-     * less.  Zero has one digit, and value | 1 passes a power of ten
-     * (even) exactly when value does. */
-    uint64_t odd = value | 1;
-    unsigned guess = bit_len(odd) * 1233u >> 12;
-    return guess + (odd >= pow10[guess]);
-}
-
-unsigned cgwp_hex_len(uint64_t value)
-{
-    unsigned bits = bit_len(value);
-    return 2 + (bits ? (bits + 3) / 4 : 1);
-}
 
 /* group < 1000, zero padded to three digits. */
 static char *three(char *out, uint32_t group)

@@ -279,7 +279,10 @@ static CGWP_COLD cgw_status check_cost(cgw_writer *w, const uint64_t *pos, const
     return st;
 }
 
-cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t ncosts)
+/* cgw_cost() in every case: the checks, then the line through cgwp_pos()
+ * and put_costs(). */
+static CGWP_NOINLINE cgw_status any_cost(cgw_writer *w, const uint64_t *pos,
+                                        const uint64_t *costs, size_t ncosts)
 {
     if (!cost_ready(w, pos, costs, ncosts)) {
         cgw_status st = check_cost(w, pos, costs, ncosts);
@@ -306,6 +309,113 @@ cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, s
     }
     *out++ = '\n';
     return cgwp_commit(w, start, out);
+}
+
+/* A step of one pass (below): the difference of two values below 2^63,
+ * as a signed number.  Whether it is below 2^31 either way: shifted up
+ * by 2^31 - 1, exactly those steps are 0 .. 2^32 - 2. */
+static CGWP_HOT_INLINE int step_small(uint64_t step)
+{
+    return step + ((uint64_t)1 << 31) - 1 < ((uint64_t)1 << 32) - 1;
+}
+
+/* Whether compact mode writes step (not 0) of subposition slot i,
+ * whose value is value, relative. */
+static CGWP_HOT_INLINE int compact_step(const cgw_writer *w, int i, uint64_t value, uint64_t step)
+{
+    return cgwp_compact_rel(w, i, value, (int64_t)step < 0 ? -step : step);
+}
+
+/* "*", "+N" or "-N" for a step. */
+static CGWP_HOT_INLINE char *put_step(char *out, uint64_t step)
+{
+    if (step == 0) {
+        *out = '*';
+        return out + 1;
+    }
+    int minus = (int64_t)step < 0;
+    *out = minus ? '-' : '+';
+    return cgwp_fmt_dec(out + 1, minus ? -step : step);
+}
+
+/* The commonest cost line, in one pass with few registers live: a cost
+ * for every event (w->one_pass says the rest of the state allows it),
+ * each of its one or two subpositions a step from the line before that
+ * the mode writes relative (below 2^31 either way; in compact mode, when
+ * cgwp_compact_rel() finds "+N" plainly no longer), values below 2^63,
+ * so that a step is their difference as a signed number, and a line
+ * below 2^32 unless CGW_EXTENDED; and no total that may wrap.  1 when
+ * written; 0 when any_cost() must write it (nothing is changed then).
+ * Inlined twice, compact a constant in each. */
+static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
+                                    size_t ncosts, const int compact)
+{
+    if (w->cap - w->len < w->line_max)
+        return 0;
+    int two = w->npos == 2;
+    uint64_t p0 = pos[0], p1 = two ? pos[1] : 0, b0 = w->base[0], b1 = two ? w->base[1] : 0;
+    uint64_t s0 = p0 - b0, s1 = p1 - b1;
+    if (((p0 | b0 | p1 | b1) >> 63) != 0 || !step_small(s0) || !step_small(s1) ||
+        (w->line_slot >= 0 && (pos[w->line_slot] >> 32) != 0))
+        return 0;
+    if (compact && ((s0 != 0 && !compact_step(w, 0, p0, s0)) ||
+                    (s1 != 0 && !compact_step(w, 1, p1, s1))))
+        return 0;
+    char *start = w->buf + w->len, *out = put_step(start, s0);
+    if (two) {
+        *out++ = ' ';
+        out = put_step(out, s1);
+    }
+    /* put_costs()'s loop with compact a constant */
+    uint64_t *totals = w->totals, any = 0;
+    char *last = out;
+    for (size_t i = 0; i < ncosts; i++) {
+        uint64_t cost = costs[i];
+        totals[i] += cost;
+        any |= cost;
+        *out++ = ' ';
+        out = cgwp_fmt_dec(out, cost);
+        if (compact)
+            last = cost != 0 ? out : last;
+    }
+    if (any > w->room) { /* any_cost() finds whether one wraps, and which */
+        for (size_t i = 0; i < ncosts; i++)
+            totals[i] -= costs[i];
+        return 0;
+    }
+    w->room -= any;
+    w->base[0] = p0;
+    w->base[1] = p1; /* unused with one subposition */
+    if (compact)
+        out = last;
+    *out++ = '\n';
+    w->len += (size_t)(out - start);
+    return 1;
+}
+
+/* Each mode's one pass out of cgw_cost(), so that cgw_cost() itself
+ * saves no register before it knows which applies. */
+static CGWP_NOINLINE cgw_status portable_cost(cgw_writer *w, const uint64_t *pos,
+                                              const uint64_t *costs, size_t ncosts)
+{
+    return one_pass(w, pos, costs, ncosts, 0) ? CGW_OK : any_cost(w, pos, costs, ncosts);
+}
+
+static CGWP_NOINLINE cgw_status compact_cost(cgw_writer *w, const uint64_t *pos,
+                                             const uint64_t *costs, size_t ncosts)
+{
+    return one_pass(w, pos, costs, ncosts, 1) ? CGW_OK : any_cost(w, pos, costs, ncosts);
+}
+
+cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t ncosts)
+{
+    if (w != NULL && pos != NULL && costs != NULL && ncosts == w->nevents) {
+        if (w->one_pass == CGWP_ONE_PASS)
+            return portable_cost(w, pos, costs, ncosts);
+        if (w->one_pass == CGWP_ONE_PASS_COMPACT)
+            return compact_cost(w, pos, costs, ncosts);
+    }
+    return any_cost(w, pos, costs, ncosts);
 }
 
 /* Resolve a callee or jump target to table entries; checks come first. */

@@ -36,7 +36,7 @@ static cgw_status failv(cgw_writer *w, cgw_status st, const char *fmt, va_list a
     if (w->err != CGW_OK)
         return w->err;
     w->err = st;
-    w->costs_open = 0;
+    cgwp_gate(w);
     cgwp_format_message(w->msg, sizeof w->msg, w->call ? w->call : "cgw", fmt, ap);
     return st;
 }

@@ -51,6 +51,7 @@ char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
         for (int i = 0; i < w->npos; i++)
             w->base[i] = pos[i];
         w->base_valid = 1;
+        cgwp_gate(w);
     }
     return out;
 }

@@ -120,14 +120,25 @@ struct cgw_writer {
      * function open and its object and file still the chosen ones;
      * cgwp_gate() recomputes it on every change of those */
     int costs_open;
+    /* cgw_cost()'s one pass applies (body.c): costs open, a base, relative
+     * positions, one or two subpositions: CGWP_ONE_PASS or, in compact
+     * mode, CGWP_ONE_PASS_COMPACT; else 0 */
+    int one_pass;
 };
 
-/* Recompute w->costs_open; every change of the state, the error, the
- * current function or the chosen object or file calls it. */
+enum { CGWP_ONE_PASS = 1, CGWP_ONE_PASS_COMPACT = 2 };
+
+/* Recompute w->costs_open and w->one_pass; every change of the state,
+ * the error, the current function, the chosen object or file or the
+ * base calls it. */
 static inline void cgwp_gate(cgw_writer *w)
 {
     w->costs_open = w->err == CGW_OK && w->state == CGWP_ST_BODY && w->cur_fn != 0 &&
                     w->next_ob == w->cur_ob && (w->next_fl == 0 || w->next_fl == w->cur_fl);
+    w->one_pass = 0;
+    if (w->costs_open && w->base_valid && !(w->flags & CGW_NO_POS_COMPRESSION) &&
+        (w->npos == 1 || w->npos == 2))
+        w->one_pass = w->flags & CGW_COMPACT ? CGWP_ONE_PASS_COMPACT : CGWP_ONE_PASS;
 }
 
 /* error.c */
@@ -267,6 +278,7 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
             for (int i = 0; i < w->npos; i++)
                 w->base[i] = pos[i];
             w->base_valid = 1;
+            cgwp_gate(w);
         }
         return out;
     }

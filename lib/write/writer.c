@@ -125,7 +125,7 @@ static void reset_body(cgw_writer *w)
     w->written_ob = w->written_fl = 0;
     w->unknown_fl = 0;
     w->base_valid = 0;
-    w->costs_open = 0;
+    cgwp_gate(w);
 }
 
 /* Close the current part: leave an inlined file, then totals:. */
@@ -171,7 +171,7 @@ cgw_status cgw_finish(cgw_writer *w)
         st = cgwp_flush(w);
     close_sink(w, st == CGW_OK);
     w->state = CGWP_ST_DONE;
-    w->costs_open = 0;
+    cgwp_gate(w);
     return w->err;
 }
 
