@@ -344,9 +344,10 @@ static CGWP_HOT_INLINE char *put_step(char *out, uint64_t step)
  * the mode writes relative (below 2^31 either way; in compact mode, when
  * cgwp_compact_rel() finds "+N" plainly no longer), values below 2^63,
  * so that a step is their difference as a signed number, and a line
- * below 2^32 unless CGW_EXTENDED; and no total that may wrap.  1 when
- * written; 0 when any_cost() must write it (nothing is changed then).
- * Inlined twice, compact a constant in each. */
+ * below 2^32 unless CGW_EXTENDED.  0 when any_cost() must write it
+ * (nothing is changed then); 1 when taken: written, or refused by
+ * check_totals() (the writer's error says which).  Inlined twice,
+ * compact a constant in each. */
 static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
                                     size_t ncosts, const int compact)
 {
@@ -361,35 +362,33 @@ static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const ui
     if (compact && ((s0 != 0 && !compact_step(w, 0, p0, s0)) ||
                     (s1 != 0 && !compact_step(w, 1, p1, s1))))
         return 0;
-    char *start = w->buf + w->len, *out = put_step(start, s0);
+    char *out = put_step(w->buf + w->len, s0);
     if (two) {
         *out++ = ' ';
         out = put_step(out, s1);
     }
-    /* put_costs()'s loop with compact a constant */
+    /* the new base now, so that no position stays live across the costs:
+     * a refusal below leaves the writer failed, its base unused */
+    w->base[0] = p0;
+    w->base[1] = p1; /* unused with one subposition */
+    /* compact mode leaves out the trailing zeros, which add nothing */
+    if (compact)
+        while (ncosts > 0 && costs[ncosts - 1] == 0)
+            ncosts--;
     uint64_t *totals = w->totals, any = 0;
-    char *last = out;
     for (size_t i = 0; i < ncosts; i++) {
         uint64_t cost = costs[i];
         totals[i] += cost;
         any |= cost;
         *out++ = ' ';
         out = cgwp_fmt_dec(out, cost);
-        if (compact)
-            last = cost != 0 ? out : last;
     }
-    if (any > w->room) { /* any_cost() finds whether one wraps, and which */
-        for (size_t i = 0; i < ncosts; i++)
-            totals[i] -= costs[i];
-        return 0;
-    }
-    w->room -= any;
-    w->base[0] = p0;
-    w->base[1] = p1; /* unused with one subposition */
-    if (compact)
-        out = last;
+    if (any <= w->room) /* no cost can have made its total wrap */
+        w->room -= any;
+    else if (check_totals(w, costs, ncosts) != CGW_OK)
+        return 1;
     *out++ = '\n';
-    w->len += (size_t)(out - start);
+    w->len = (size_t)(out - w->buf);
     return 1;
 }
 
@@ -398,13 +397,13 @@ static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const ui
 static CGWP_NOINLINE cgw_status portable_cost(cgw_writer *w, const uint64_t *pos,
                                               const uint64_t *costs, size_t ncosts)
 {
-    return one_pass(w, pos, costs, ncosts, 0) ? CGW_OK : any_cost(w, pos, costs, ncosts);
+    return one_pass(w, pos, costs, ncosts, 0) ? w->err : any_cost(w, pos, costs, ncosts);
 }
 
 static CGWP_NOINLINE cgw_status compact_cost(cgw_writer *w, const uint64_t *pos,
                                              const uint64_t *costs, size_t ncosts)
 {
-    return one_pass(w, pos, costs, ncosts, 1) ? CGW_OK : any_cost(w, pos, costs, ncosts);
+    return one_pass(w, pos, costs, ncosts, 1) ? w->err : any_cost(w, pos, costs, ncosts);
 }
 
 cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t ncosts)

@@ -6,8 +6,8 @@
  * CGW_COMPACT writes whichever form is shorter, preferring relative on a
  * tie, as the spec's own example does.  A step of 2^31 or more either way
  * is written absolute in every mode: KCachegrind reads steps as 32 bits.
- * The portable relative case is cgwp_pos() in write.h; this file does
- * every case. */
+ * The usual cases are cgwp_pos() in write.h, and compact mode's choice
+ * cgwp_shortest(); this file does every case. */
 #include "write.h"
 
 /* Whether the step from base to value is below 2^31 either way:
@@ -24,13 +24,6 @@ static char *absolute(char *out, uint64_t value, int hex)
     return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
 }
 
-static char *shortest(char *out, uint64_t value, uint64_t base, int hex)
-{
-    unsigned rel = value == base ? 1 : 1 + cgwp_dec_len(value > base ? value - base : base - value);
-    unsigned abs = hex ? cgwp_hex_len(value) : cgwp_dec_len(value);
-    return rel <= abs ? cgwp_pos_step(out, value, base) : absolute(out, value, hex);
-}
-
 char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
 {
     int compact = (w->flags & CGW_COMPACT) != 0;
@@ -40,10 +33,10 @@ char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
         int hex = i < w->npos - ((w->positions & CGW_POS_LINE) != 0);
         if (i > 0)
             *out++ = ' ';
-        if (!rel || !step_fits(pos[i], w->base[i]))
+        if (rel && compact)
+            out = cgwp_shortest(out, pos[i], w->base[i], hex);
+        else if (!rel || !step_fits(pos[i], w->base[i]))
             out = absolute(out, pos[i], hex);
-        else if (compact)
-            out = shortest(out, pos[i], w->base[i], hex);
         else
             out = cgwp_pos_step(out, pos[i], w->base[i]);
     }

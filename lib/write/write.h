@@ -237,6 +237,18 @@ void cgwp_tables_free(cgw_writer *w);
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
 char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target);
 
+/* The shorter of value's step from base (below 2^31 either way: see
+ * pos.c) and its absolute form, hex or decimal, the step on a tie: a
+ * subposition in compact mode. */
+static inline char *cgwp_shortest(char *out, uint64_t value, uint64_t base, int hex)
+{
+    uint64_t step = value >= base ? value - base : base - value;
+    unsigned abs_len = hex ? cgwp_hex_len(value) : cgwp_dec_len(value);
+    if (step < (uint64_t)1 << 31 && (step == 0 || 1 + cgwp_dec_len(step) <= abs_len))
+        return cgwp_pos_step(out, value, base);
+    return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
+}
+
 /* Whether CGW_COMPACT writes subposition slot i of value relative (a
  * step of step from its base), that is, whether "+step" is no longer than
  * the absolute form; 0 also when it is not plain which, for
@@ -259,9 +271,9 @@ static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, u
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
  * leading or trailing blank; a cost or source position becomes the base.
- * The usual cases are inline: absolute positions, and a relative step of
- * a cost or source line (in compact mode when the relative form is
- * plainly the shorter). */
+ * The usual cases are inline: absolute positions, a relative step of a
+ * cost or source line (in compact mode when the relative form is plainly
+ * the shorter), and a compact target. */
 static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *pos,
                                       int is_target)
 {
@@ -282,8 +294,15 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
         }
         return out;
     }
-    if (is_target)
-        return cgwp_pos_any(w, out, pos, is_target);
+    if (is_target) { /* compact: each the shorter form */
+        int nhex = w->npos - ((w->positions & CGW_POS_LINE) != 0);
+        for (int i = 0; i < w->npos; i++) {
+            if (i > 0)
+                *out++ = ' ';
+            out = cgwp_shortest(out, pos[i], w->base[i], i < nhex);
+        }
+        return out;
+    }
     /* the step's size is known in the branch that writes its sign: one
      * more compare there sends a step of 2^31 or more, or in compact mode
      * one that is not plainly shorter relative, to cgwp_pos_any(), which
