@@ -312,18 +312,11 @@ static CGWP_NOINLINE cgw_status any_cost(cgw_writer *w, const uint64_t *pos,
 }
 
 /* A step of one pass (below): the difference of two values below 2^63,
- * as a signed number.  Whether it is below 2^31 either way: shifted up
- * by 2^31 - 1, exactly those steps are 0 .. 2^32 - 2. */
-static CGWP_HOT_INLINE int step_small(uint64_t step)
+ * as a signed number.  Whether it is below bound either way: shifted up
+ * by bound - 1, exactly those steps are 0 .. 2 bound - 2. */
+static CGWP_HOT_INLINE int step_below(uint64_t step, uint64_t bound)
 {
-    return step + ((uint64_t)1 << 31) - 1 < ((uint64_t)1 << 32) - 1;
-}
-
-/* Whether compact mode writes step (not 0) of subposition slot i,
- * whose value is value, relative. */
-static CGWP_HOT_INLINE int compact_step(const cgw_writer *w, int i, uint64_t value, uint64_t step)
-{
-    return cgwp_compact_rel(w, i, value, (int64_t)step < 0 ? -step : step);
+    return step + bound - 1 < 2 * bound - 1;
 }
 
 /* "*", "+N" or "-N" for a step. */
@@ -341,8 +334,8 @@ static CGWP_HOT_INLINE char *put_step(char *out, uint64_t step)
 /* The commonest cost line, in one pass with few registers live: a cost
  * for every event (w->one_pass says the rest of the state allows it),
  * each of its one or two subpositions a step from the line before that
- * the mode writes relative (below 2^31 either way; in compact mode, when
- * cgwp_compact_rel() finds "+N" plainly no longer), values below 2^63,
+ * the mode writes relative (below 2^31 either way; in compact mode, below
+ * cgwp_compact_bound(), where "+N" is plainly no longer), values below 2^63,
  * so that a step is their difference as a signed number, and a line
  * below 2^32 unless CGW_EXTENDED.  0 when any_cost() must write it
  * (nothing is changed then); 1 when taken: written, or refused by
@@ -355,12 +348,14 @@ static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const ui
         return 0;
     int two = w->npos == 2;
     uint64_t p0 = pos[0], p1 = two ? pos[1] : 0, b0 = w->base[0], b1 = two ? w->base[1] : 0;
-    uint64_t s0 = p0 - b0, s1 = p1 - b1;
-    if (((p0 | b0 | p1 | b1) >> 63) != 0 || !step_small(s0) || !step_small(s1) ||
-        (w->line_slot >= 0 && (pos[w->line_slot] >> 32) != 0))
-        return 0;
-    if (compact && ((s0 != 0 && !compact_step(w, 0, p0, s0)) ||
-                    (s1 != 0 && !compact_step(w, 1, p1, s1))))
+    uint64_t s0 = p0 - b0, s1 = p1 - b1, bound0 = (uint64_t)1 << 31, bound1 = bound0;
+    if (compact) {
+        int nhex = w->npos - ((w->positions & CGW_POS_LINE) != 0);
+        bound0 = cgwp_compact_bound(p0, nhex > 0);
+        bound1 = cgwp_compact_bound(p1, nhex > 1);
+    }
+    if (((p0 | b0 | p1 | b1) >> 63) != 0 || !step_below(s0, bound0) ||
+        !step_below(s1, bound1) || (w->line_slot >= 0 && (pos[w->line_slot] >> 32) != 0))
         return 0;
     char *out = put_step(w->buf + w->len, s0);
     if (two) {

@@ -249,24 +249,28 @@ static inline char *cgwp_shortest(char *out, uint64_t value, uint64_t base, int 
     return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
 }
 
+/* The steps CGW_COMPACT plainly writes relative for a subposition of
+ * value, hex or decimal: those below the returned bound, where "+N" is
+ * no longer than the absolute form ("+N" takes 2 to 4 bytes below 1000;
+ * a hex value 3 below 16, 4 or more from there; a decimal one digit
+ * more at each power of ten).  The others, steps of 1000 or more among
+ * them, need lengths computed: cgwp_shortest(). */
+static inline uint64_t cgwp_compact_bound(uint64_t value, int hex)
+{
+    if (value >= 1000)
+        return 1000;
+    if (hex)
+        return value >= 16 ? 1000 : 100;
+    return value >= 100 ? 100 : value >= 10 ? 10 : 1;
+}
+
 /* Whether CGW_COMPACT writes subposition slot i of value relative (a
- * step of step from its base), that is, whether "+step" is no longer than
- * the absolute form; 0 also when it is not plain which, for
- * cgwp_pos_any() to work out.  Steps below 1000 only, so that no length
- * is computed: any absolute form from 1000 is longer (4 digits, or "0x"
- * and 3), and below it the lengths are a few compares. */
+ * step of step from its base): 0 also when it is not plain which, for
+ * cgwp_pos_any() to work out. */
 static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, uint64_t step)
 {
-    if (step >= 1000)
-        return 0;
-    if (value >= 1000)
-        return 1;
-    unsigned step_len = step < 10 ? 1 : step < 100 ? 2 : 3, abs_len;
-    if (i < w->npos - ((w->positions & CGW_POS_LINE) != 0)) /* hex */
-        abs_len = value < 16 ? 3 : value < 256 ? 4 : 5;
-    else
-        abs_len = value < 10 ? 1 : value < 100 ? 2 : 3;
-    return 1 + step_len <= abs_len;
+    int hex = i < w->npos - ((w->positions & CGW_POS_LINE) != 0);
+    return step < cgwp_compact_bound(value, hex);
 }
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
