@@ -352,7 +352,8 @@ static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const ui
     if (compact) {
         int nhex = w->npos - ((w->positions & CGW_POS_LINE) != 0);
         bound0 = cgwp_compact_bound(p0, nhex > 0);
-        bound1 = cgwp_compact_bound(p1, nhex > 1);
+        if (two)
+            bound1 = cgwp_compact_bound(p1, nhex > 1);
     }
     if (((p0 | b0 | p1 | b1) >> 63) != 0 || !step_below(s0, bound0) ||
         !step_below(s1, bound1) || (w->line_slot >= 0 && (pos[w->line_slot] >> 32) != 0))
