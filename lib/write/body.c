@@ -350,10 +350,9 @@ static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const ui
     uint64_t p0 = pos[0], p1 = two ? pos[1] : 0, b0 = w->base[0], b1 = two ? w->base[1] : 0;
     uint64_t s0 = p0 - b0, s1 = p1 - b1, bound0 = (uint64_t)1 << 31, bound1 = bound0;
     if (compact) {
-        int nhex = w->npos - ((w->positions & CGW_POS_LINE) != 0);
-        bound0 = cgwp_compact_bound(p0, nhex > 0);
+        bound0 = cgwp_compact_bound(p0, w->nhex > 0);
         if (two)
-            bound1 = cgwp_compact_bound(p1, nhex > 1);
+            bound1 = cgwp_compact_bound(p1, w->nhex > 1);
     }
     if (((p0 | b0 | p1 | b1) >> 63) != 0 || !step_below(s0, bound0) ||
         !step_below(s1, bound1) || (w->line_slot >= 0 && (pos[w->line_slot] >> 32) != 0))

@@ -30,7 +30,7 @@ char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
     int rel = w->base_valid && !(w->flags & CGW_NO_POS_COMPRESSION) && (compact || !is_target);
     for (int i = 0; i < w->npos; i++) {
         /* instruction and basic-block addresses are hex, as Callgrind writes them */
-        int hex = i < w->npos - ((w->positions & CGW_POS_LINE) != 0);
+        int hex = i < w->nhex;
         if (i > 0)
             *out++ = ' ';
         if (rel && compact)

@@ -72,6 +72,7 @@ struct cgw_writer {
     unsigned flags;
     unsigned positions;
     int npos;
+    int nhex;      /* the subpositions before the line: addresses, written in hex */
     int line_slot; /* of a line limited to 32 bits in position arrays; -1: none */
 
     /* state and sticky error */
@@ -269,8 +270,7 @@ static inline uint64_t cgwp_compact_bound(uint64_t value, int hex)
  * cgwp_pos_any() to work out. */
 static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, uint64_t step)
 {
-    int hex = i < w->npos - ((w->positions & CGW_POS_LINE) != 0);
-    return step < cgwp_compact_bound(value, hex);
+    return step < cgwp_compact_bound(value, i < w->nhex);
 }
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
@@ -284,7 +284,7 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
     int compact = (w->flags & CGW_COMPACT) != 0;
     if (!w->base_valid || (w->flags & CGW_NO_POS_COMPRESSION) || (is_target && !compact)) {
         /* absolute: a block's first line, a target by default */
-        int nhex = w->npos - ((w->positions & CGW_POS_LINE) != 0);
+        int nhex = w->nhex;
         for (int i = 0; i < w->npos; i++) {
             if (i > 0)
                 *out++ = ' ';
@@ -299,7 +299,7 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
         return out;
     }
     if (is_target) { /* compact: each the shorter form */
-        int nhex = w->npos - ((w->positions & CGW_POS_LINE) != 0);
+        int nhex = w->nhex;
         for (int i = 0; i < w->npos; i++) {
             if (i > 0)
                 *out++ = ' ';

@@ -42,6 +42,7 @@ cgw_writer *cgwp_new(int args_ok, const cgw_options *given)
     w->flags = o.flags;
     unsigned kinds[CGW_NPOS_MAX];
     w->npos = (int)cgw_pos_kinds(w->positions, kinds);
+    w->nhex = w->npos - ((w->positions & CGW_POS_LINE) != 0);
     /* the line is last; KCachegrind reads it as 32 bits */
     w->line_slot = (w->positions & CGW_POS_LINE) && !(w->flags & CGW_EXTENDED) ? w->npos - 1
                                                                                : -1;
