@@ -339,14 +339,13 @@ static CGWP_HOT_INLINE char *put_step(char *out, uint64_t step)
  * so that a step is their difference as a signed number, and a line
  * below 2^32 unless CGW_EXTENDED.  0 when any_cost() must write it
  * (nothing is changed then); 1 when taken: written, or refused by
- * check_totals() (the writer's error says which).  Inlined twice,
- * compact a constant in each. */
+ * check_totals() (the writer's error says which).  Inlined four times,
+ * compact and two (two subpositions, else one) constants in each. */
 static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
-                                    size_t ncosts, const int compact)
+                                    size_t ncosts, const int compact, const int two)
 {
     if (w->cap - w->len < w->line_max)
         return 0;
-    int two = w->npos == 2;
     uint64_t p0 = pos[0], p1 = two ? pos[1] : 0, b0 = w->base[0], b1 = two ? w->base[1] : 0;
     uint64_t s0 = p0 - b0, s1 = p1 - b1, bound0 = (uint64_t)1 << 31, bound1 = bound0;
     if (compact) {
@@ -365,7 +364,8 @@ static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const ui
     /* the new base now, so that no position stays live across the costs:
      * a refusal below leaves the writer failed, its base unused */
     w->base[0] = p0;
-    w->base[1] = p1; /* unused with one subposition */
+    if (two)
+        w->base[1] = p1;
     /* compact mode leaves out the trailing zeros, which add nothing */
     if (compact)
         while (ncosts > 0 && costs[ncosts - 1] == 0)
@@ -387,27 +387,46 @@ static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const ui
     return 1;
 }
 
-/* Each mode's one pass out of cgw_cost(), so that cgw_cost() itself
- * saves no register before it knows which applies. */
-static CGWP_NOINLINE cgw_status portable_cost(cgw_writer *w, const uint64_t *pos,
-                                              const uint64_t *costs, size_t ncosts)
+/* The one pass for each mode and number of subpositions, out of
+ * cgw_cost(), so that cgw_cost() itself saves no register before it
+ * knows which applies, and each is compiled for its own case. */
+static CGWP_NOINLINE cgw_status portable_cost_1(cgw_writer *w, const uint64_t *pos,
+                                                const uint64_t *costs, size_t ncosts)
 {
-    return one_pass(w, pos, costs, ncosts, 0) ? w->err : any_cost(w, pos, costs, ncosts);
+    return one_pass(w, pos, costs, ncosts, 0, 0) ? w->err : any_cost(w, pos, costs, ncosts);
 }
 
-static CGWP_NOINLINE cgw_status compact_cost(cgw_writer *w, const uint64_t *pos,
-                                             const uint64_t *costs, size_t ncosts)
+static CGWP_NOINLINE cgw_status portable_cost_2(cgw_writer *w, const uint64_t *pos,
+                                                const uint64_t *costs, size_t ncosts)
 {
-    return one_pass(w, pos, costs, ncosts, 1) ? w->err : any_cost(w, pos, costs, ncosts);
+    return one_pass(w, pos, costs, ncosts, 0, 1) ? w->err : any_cost(w, pos, costs, ncosts);
+}
+
+static CGWP_NOINLINE cgw_status compact_cost_1(cgw_writer *w, const uint64_t *pos,
+                                               const uint64_t *costs, size_t ncosts)
+{
+    return one_pass(w, pos, costs, ncosts, 1, 0) ? w->err : any_cost(w, pos, costs, ncosts);
+}
+
+static CGWP_NOINLINE cgw_status compact_cost_2(cgw_writer *w, const uint64_t *pos,
+                                               const uint64_t *costs, size_t ncosts)
+{
+    return one_pass(w, pos, costs, ncosts, 1, 1) ? w->err : any_cost(w, pos, costs, ncosts);
 }
 
 cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t ncosts)
 {
     if (w != NULL && pos != NULL && costs != NULL && ncosts == w->nevents) {
-        if (w->one_pass == CGWP_ONE_PASS)
-            return portable_cost(w, pos, costs, ncosts);
-        if (w->one_pass == CGWP_ONE_PASS_COMPACT)
-            return compact_cost(w, pos, costs, ncosts);
+        switch (w->one_pass) {
+        case CGWP_ONE_PASS_1:
+            return portable_cost_1(w, pos, costs, ncosts);
+        case CGWP_ONE_PASS_2:
+            return portable_cost_2(w, pos, costs, ncosts);
+        case CGWP_ONE_PASS_COMPACT_1:
+            return compact_cost_1(w, pos, costs, ncosts);
+        case CGWP_ONE_PASS_COMPACT_2:
+            return compact_cost_2(w, pos, costs, ncosts);
+        }
     }
     return any_cost(w, pos, costs, ncosts);
 }

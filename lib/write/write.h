@@ -122,12 +122,14 @@ struct cgw_writer {
      * cgwp_gate() recomputes it on every change of those */
     int costs_open;
     /* cgw_cost()'s one pass applies (body.c): costs open, a base, relative
-     * positions, one or two subpositions: CGWP_ONE_PASS or, in compact
-     * mode, CGWP_ONE_PASS_COMPACT; else 0 */
+     * positions, one or two subpositions: which one pass, CGWP_ONE_PASS_1
+     * or _2, or in compact mode CGWP_ONE_PASS_COMPACT_1 or _2; else 0 */
     int one_pass;
 };
 
-enum { CGWP_ONE_PASS = 1, CGWP_ONE_PASS_COMPACT = 2 };
+enum {
+    CGWP_ONE_PASS_1 = 1, CGWP_ONE_PASS_2, CGWP_ONE_PASS_COMPACT_1, CGWP_ONE_PASS_COMPACT_2
+};
 
 /* Recompute w->costs_open and w->one_pass; every change of the state,
  * the error, the current function, the chosen object or file or the
@@ -139,7 +141,8 @@ static inline void cgwp_gate(cgw_writer *w)
     w->one_pass = 0;
     if (w->costs_open && w->base_valid && !(w->flags & CGW_NO_POS_COMPRESSION) &&
         (w->npos == 1 || w->npos == 2))
-        w->one_pass = w->flags & CGW_COMPACT ? CGWP_ONE_PASS_COMPACT : CGWP_ONE_PASS;
+        w->one_pass = (w->flags & CGW_COMPACT ? CGWP_ONE_PASS_COMPACT_1 : CGWP_ONE_PASS_1) +
+                      (w->npos == 2);
 }
 
 /* error.c */
