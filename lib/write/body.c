@@ -414,21 +414,22 @@ static CGWP_NOINLINE cgw_status compact_cost_2(cgw_writer *w, const uint64_t *po
     return one_pass(w, pos, costs, ncosts, 1, 1) ? w->err : any_cost(w, pos, costs, ncosts);
 }
 
+/* cgw_cost() by w->one_pass: the general path for 0. */
+typedef cgw_status cost_fn(cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
+                           size_t ncosts);
+static cost_fn *const cost_by_pass[] = {
+    [0] = any_cost,
+    [CGWP_ONE_PASS_1] = portable_cost_1,
+    [CGWP_ONE_PASS_2] = portable_cost_2,
+    [CGWP_ONE_PASS_COMPACT_1] = compact_cost_1,
+    [CGWP_ONE_PASS_COMPACT_2] = compact_cost_2,
+};
+
 cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos, const uint64_t *costs, size_t ncosts)
 {
-    if (w != NULL && pos != NULL && costs != NULL && ncosts == w->nevents) {
-        switch (w->one_pass) {
-        case CGWP_ONE_PASS_1:
-            return portable_cost_1(w, pos, costs, ncosts);
-        case CGWP_ONE_PASS_2:
-            return portable_cost_2(w, pos, costs, ncosts);
-        case CGWP_ONE_PASS_COMPACT_1:
-            return compact_cost_1(w, pos, costs, ncosts);
-        case CGWP_ONE_PASS_COMPACT_2:
-            return compact_cost_2(w, pos, costs, ncosts);
-        }
-    }
-    return any_cost(w, pos, costs, ncosts);
+    if (w == NULL || pos == NULL || costs == NULL || ncosts != w->nevents)
+        return any_cost(w, pos, costs, ncosts);
+    return cost_by_pass[w->one_pass](w, pos, costs, ncosts);
 }
 
 /* Resolve a callee or jump target to table entries; checks come first. */
