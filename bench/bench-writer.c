@@ -2,8 +2,9 @@
 /* bench-writer: libcgw's writer against writers that make the same bytes
  * without it (writer-base.c), in the same run, each into the same
  * temporary file, the best of ROUNDS rounds that take every writer in
- * turn (the best: this machine's noise only ever adds time, and with 7
- * rounds the medians of one writer moved by up to 30% from run to run):
+ * turn (the best: this machine's noise only ever adds time, and the
+ * medians of 7 rounds gave one build's compact mode 0.89-1.17 times the
+ * default in five runs):
  *   hand      by hand into a buffer, integer IDs it keeps itself, libcgw's
  *             digit code, write(2) when full: the target (libcgw within
  *             1.0 times it);
