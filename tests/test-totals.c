@@ -11,8 +11,10 @@
 #define P1(a) ((const uint64_t[]){ a })
 
 /* A writer to memory with flags whose totals of A and B are 2^64-1 - 34
- * and 40, reached in 34 cost lines (the writer's one pass for each mode:
- * steps, a cost for every event). */
+ * and 40, reached in 34 cost lines.  The lines are from 1000 on, where
+ * compact mode writes a step of 1 relative too, so that in both modes
+ * the writer's one pass (steps, a cost for every event) takes the lines
+ * after the first, and the lines the caller adds after them. */
 static cgw_writer *near_max(char **buf, size_t *len, unsigned flags)
 {
     cgw_options o = { .struct_size = sizeof o, .flags = flags };
@@ -20,9 +22,9 @@ static cgw_writer *near_max(char **buf, size_t *len, unsigned flags)
     cgw_add_event(w, "A", NULL);
     cgw_add_event(w, "B", NULL);
     cgw_function(w, "f");
-    CHECK_ST(cgw_cost(w, P1(1), (const uint64_t[]){ UINT64_MAX - 100, 7 }, 2), CGW_OK);
+    CHECK_ST(cgw_cost(w, P1(1000), (const uint64_t[]){ UINT64_MAX - 100, 7 }, 2), CGW_OK);
     for (int i = 0; i < 33; i++)
-        CHECK_ST(cgw_cost(w, P1(2), (const uint64_t[]){ 2, 1 }, 2), CGW_OK);
+        CHECK_ST(cgw_cost(w, P1(1001), (const uint64_t[]){ 2, 1 }, 2), CGW_OK);
     return w;
 }
 
@@ -68,15 +70,16 @@ int main(void)
     /* Up to the last unit in many small steps, each cost line checked
      * against what every total can still take, in both modes. */
     for (unsigned flags = 0; flags <= CGW_COMPACT; flags += CGW_COMPACT) {
+        /* ncosts 1: the general path; then the one pass */
         w = near_max(&buf, &len, flags);
-        CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34 }, 1), CGW_OK);
-        CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 1, 0 }, 2), CGW_ERANGE);
+        CHECK_ST(cgw_cost(w, P1(1003), (const uint64_t[]){ 34 }, 1), CGW_OK);
+        CHECK_ST(cgw_cost(w, P1(1004), (const uint64_t[]){ 1, 0 }, 2), CGW_ERANGE);
         CHECK(strstr(cgw_errmsg(w), "cgw_cost: the total of event 1") == cgw_errmsg(w));
         CHECK_ST(cgw_close(w), CGW_ERANGE);
         free(buf);
         w = near_max(&buf, &len, flags);
-        CHECK_ST(cgw_cost(w, P1(3), (const uint64_t[]){ 34, UINT64_MAX - 40 }, 2), CGW_OK);
-        CHECK_ST(cgw_cost(w, P1(4), (const uint64_t[]){ 0, 0 }, 2), CGW_OK);
+        CHECK_ST(cgw_cost(w, P1(1003), (const uint64_t[]){ 34, UINT64_MAX - 40 }, 2), CGW_OK);
+        CHECK_ST(cgw_cost(w, P1(1004), (const uint64_t[]){ 0, 0 }, 2), CGW_OK);
         CHECK_ST(cgw_close(w), CGW_OK);
         CHECK(strstr(buf, "\ntotals: 18446744073709551615 18446744073709551615\n") != NULL);
         cgwt_readback(buf, len, NULL);
