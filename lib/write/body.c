@@ -390,29 +390,19 @@ static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const ui
 /* The one pass for each mode and number of subpositions, out of
  * cgw_cost(), so that cgw_cost() itself saves no register before it
  * knows which applies, and each is compiled for its own case. */
-static CGWP_NOINLINE cgw_status portable_cost_1(cgw_writer *w, const uint64_t *pos,
-                                                const uint64_t *costs, size_t ncosts)
-{
-    return one_pass(w, pos, costs, ncosts, 0, 0) ? w->err : any_cost(w, pos, costs, ncosts);
-}
-
-static CGWP_NOINLINE cgw_status portable_cost_2(cgw_writer *w, const uint64_t *pos,
-                                                const uint64_t *costs, size_t ncosts)
-{
-    return one_pass(w, pos, costs, ncosts, 0, 1) ? w->err : any_cost(w, pos, costs, ncosts);
-}
-
-static CGWP_NOINLINE cgw_status compact_cost_1(cgw_writer *w, const uint64_t *pos,
-                                               const uint64_t *costs, size_t ncosts)
-{
-    return one_pass(w, pos, costs, ncosts, 1, 0) ? w->err : any_cost(w, pos, costs, ncosts);
-}
-
-static CGWP_NOINLINE cgw_status compact_cost_2(cgw_writer *w, const uint64_t *pos,
-                                               const uint64_t *costs, size_t ncosts)
-{
-    return one_pass(w, pos, costs, ncosts, 1, 1) ? w->err : any_cost(w, pos, costs, ncosts);
-}
+#define ONE_PASS_COST(name, compact, two)                                                     \
+    static CGWP_NOINLINE cgw_status name(cgw_writer *w, const uint64_t *pos,                  \
+                                         const uint64_t *costs, size_t ncosts)                \
+    {                                                                                         \
+        if (one_pass(w, pos, costs, ncosts, compact, two))                                    \
+            return w->err;                                                                    \
+        return any_cost(w, pos, costs, ncosts);                                               \
+    }
+ONE_PASS_COST(portable_cost_1, 0, 0)
+ONE_PASS_COST(portable_cost_2, 0, 1)
+ONE_PASS_COST(compact_cost_1, 1, 0)
+ONE_PASS_COST(compact_cost_2, 1, 1)
+#undef ONE_PASS_COST
 
 /* cgw_cost() by w->one_pass: the general path for 0. */
 typedef cgw_status cost_fn(cgw_writer *w, const uint64_t *pos, const uint64_t *costs,
