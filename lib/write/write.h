@@ -241,18 +241,6 @@ void cgwp_tables_free(cgw_writer *w);
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
 char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target);
 
-/* The shorter of value's step from base (below 2^31 either way: see
- * pos.c) and its absolute form, hex or decimal, the step on a tie: a
- * subposition in compact mode. */
-static inline char *cgwp_shortest(char *out, uint64_t value, uint64_t base, int hex)
-{
-    uint64_t step = value >= base ? value - base : base - value;
-    unsigned abs_len = hex ? cgwp_hex_len(value) : cgwp_dec_len(value);
-    if (step < (uint64_t)1 << 31 && (step == 0 || 1 + cgwp_dec_len(step) <= abs_len))
-        return cgwp_pos_step(out, value, base);
-    return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
-}
-
 /* The steps CGW_COMPACT plainly writes relative for a subposition of
  * value, hex or decimal: those below the returned bound, where "+N" is
  * no longer than the absolute form ("+N" takes 2 to 4 bytes below 1000;
@@ -266,6 +254,23 @@ static inline uint64_t cgwp_compact_bound(uint64_t value, int hex)
     if (hex)
         return value >= 16 ? 1000 : 100;
     return value >= 100 ? 100 : value >= 10 ? 10 : 1;
+}
+
+/* The shorter of value's step from base (below 2^31 either way: see
+ * pos.c) and its absolute form, hex or decimal, the step on a tie: a
+ * subposition in compact mode.  The lengths are computed only when
+ * neither form is plainly the shorter: a step below
+ * cgwp_compact_bound(), or a decimal step at least the value (as long,
+ * with its sign one byte longer). */
+static inline char *cgwp_shortest(char *out, uint64_t value, uint64_t base, int hex)
+{
+    uint64_t step = value >= base ? value - base : base - value;
+    if (step < cgwp_compact_bound(value, hex))
+        return cgwp_pos_step(out, value, base);
+    if (step < (uint64_t)1 << 31 && (hex || step < value) &&
+        1 + cgwp_dec_len(step) <= (hex ? cgwp_hex_len(value) : cgwp_dec_len(value)))
+        return cgwp_pos_step(out, value, base);
+    return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
 }
 
 /* Whether CGW_COMPACT writes subposition slot i of value relative (a
