@@ -173,7 +173,7 @@ static char *shortest_form(char *out, uint64_t value, uint64_t base, int hex)
 
 /* CGW_COMPACT writes the shorter form of every subposition, hex and
  * decimal, after every base around the lengths' edges: the inline path
- * and cgwp_pos_any() must agree on each. */
+ * and cgwp_pos_steps() must agree on each. */
 static void compact_shortest(void)
 {
     static const uint64_t vs[] = { 0, 1, 9, 10, 15, 16, 99, 100, 255, 256, 257, 999, 1000, 1001,
@@ -189,7 +189,7 @@ static void compact_shortest(void)
     int first = 1;
     /* one subposition moves while the other stays, so that its form is
      * decided alone (a line that falls back is written whole by
-     * cgwp_pos_any()) */
+     * cgwp_pos_steps()) */
     for (int moving = 0; moving < 2; moving++) {
         for (size_t i = 0; i < n * n * 2; i++) {
             uint64_t pos[2] = { 7, 7 };

@@ -6,8 +6,8 @@
  * CGW_COMPACT writes whichever form is shorter, preferring relative on a
  * tie, as the spec's own example does.  A step of 2^31 or more either way
  * is written absolute in every mode: KCachegrind reads steps as 32 bits.
- * The usual cases are cgwp_pos() in write.h, and compact mode's choice
- * cgwp_shortest(); this file does every case. */
+ * cgwp_pos() in write.h writes every case but the steps it gives up
+ * (cgwp_pos_steps(), here), with compact mode's choice cgwp_shortest(). */
 #include "write.h"
 
 /* Whether the step from base to value is below 2^31 either way:
@@ -24,27 +24,26 @@ static char *absolute(char *out, uint64_t value, int hex)
     return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
 }
 
-char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target)
+/* A cost or source line's subpositions from a valid base, with
+ * positions compressed, when cgwp_pos() gives them up: a step of 2^31 or
+ * more, or in compact mode one that is not plainly the shorter.  Each is
+ * written as the mode wants, and the line becomes the base. */
+char *cgwp_pos_steps(cgw_writer *w, char *out, const uint64_t *pos)
 {
     int compact = (w->flags & CGW_COMPACT) != 0;
-    int rel = w->base_valid && !(w->flags & CGW_NO_POS_COMPRESSION) && (compact || !is_target);
     for (int i = 0; i < w->npos; i++) {
         /* instruction and basic-block addresses are hex, as Callgrind writes them */
         int hex = i < w->nhex;
         if (i > 0)
             *out++ = ' ';
-        if (rel && compact)
+        if (compact)
             out = cgwp_shortest(out, pos[i], w->base[i], hex);
-        else if (!rel || !step_fits(pos[i], w->base[i]))
+        else if (!step_fits(pos[i], w->base[i]))
             out = absolute(out, pos[i], hex);
         else
             out = cgwp_pos_step(out, pos[i], w->base[i]);
     }
-    if (!is_target) {
-        for (int i = 0; i < w->npos; i++)
-            w->base[i] = pos[i];
-        w->base_valid = 1;
-        cgwp_gate(w);
-    }
+    for (int i = 0; i < w->npos; i++)
+        w->base[i] = pos[i];
     return out;
 }

@@ -239,7 +239,7 @@ void cgwp_tables_free(cgw_writer *w);
 
 /* pos.c */
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
-char *cgwp_pos_any(cgw_writer *w, char *out, const uint64_t *pos, int is_target);
+char *cgwp_pos_steps(cgw_writer *w, char *out, const uint64_t *pos);
 
 /* The steps CGW_COMPACT plainly writes relative for a subposition of
  * value, hex or decimal: those below the returned bound, where "+N" is
@@ -275,7 +275,7 @@ static inline char *cgwp_shortest(char *out, uint64_t value, uint64_t base, int 
 
 /* Whether CGW_COMPACT writes subposition slot i of value relative (a
  * step of step from its base): 0 also when it is not plain which, for
- * cgwp_pos_any() to work out. */
+ * cgwp_pos_steps() to work out. */
 static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, uint64_t step)
 {
     return step < cgwp_compact_bound(value, i < w->nhex);
@@ -317,7 +317,7 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
     }
     /* the step's size is known in the branch that writes its sign: one
      * more compare there sends a step of 2^31 or more, or in compact mode
-     * one that is not plainly shorter relative, to cgwp_pos_any(), which
+     * one that is not plainly shorter relative, to cgwp_pos_steps(), which
      * starts the line again from the bases, left untouched here */
     char *start = out;
     for (int i = 0; i < w->npos; i++) {
@@ -329,13 +329,13 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
         } else if (value > base) {
             if (value - base >= (uint64_t)1 << 31 ||
                 (compact && !cgwp_compact_rel(w, i, value, value - base)))
-                return cgwp_pos_any(w, start, pos, is_target);
+                return cgwp_pos_steps(w, start, pos);
             *out = '+';
             out = cgwp_fmt_dec(out + 1, value - base);
         } else {
             if (base - value >= (uint64_t)1 << 31 ||
                 (compact && !cgwp_compact_rel(w, i, value, base - value)))
-                return cgwp_pos_any(w, start, pos, is_target);
+                return cgwp_pos_steps(w, start, pos);
             *out = '-';
             out = cgwp_fmt_dec(out + 1, base - value);
         }
