@@ -80,9 +80,22 @@ static void count_allocations(const char *path)
         die("the reader allocated inside cost lines");
 }
 
-/* Run argv (its output to /dev/null; assign, when not NULL, a NAME=VALUE
- * put into its environment) or read_all(path) when argv is NULL, in a
- * child: seconds, and its peak RSS in KiB; -1 when it failed. */
+/* In a child just forked: its output to /dev/null, its errors to fd
+ * err (or /dev/null when err is negative), assign (when not NULL, a
+ * NAME=VALUE) put into its environment, then argv run; never returns. */
+static void exec_child(char *const argv[], char *assign, int err)
+{
+    int null = open("/dev/null", O_WRONLY);
+    if (null < 0 || dup2(null, 1) < 0 || dup2(err >= 0 ? err : null, 2) < 0 ||
+        (assign != NULL && putenv(assign) != 0))
+        _exit(126);
+    execvp(argv[0], argv);
+    _exit(127);
+}
+
+/* Run argv (exec_child(), errors to /dev/null) or read_all(path) when
+ * argv is NULL, in a child: seconds, and its peak RSS in KiB; -1 when it
+ * failed. */
 static double run_env(char *const argv[], char *assign, const char *path, long *maxrss_kb)
 {
     fflush(stdout);
@@ -91,12 +104,7 @@ static double run_env(char *const argv[], char *assign, const char *path, long *
     if (pid == 0) {
         if (argv == NULL)
             _exit(read_all(path));
-        int null = open("/dev/null", O_WRONLY);
-        if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0 ||
-            (assign != NULL && putenv(assign) != 0))
-            _exit(126);
-        execvp(argv[0], argv);
-        _exit(127);
+        exec_child(argv, assign, -1);
     }
     int status;
     struct rusage ru;
@@ -172,19 +180,17 @@ static double kcg_parse(const char *path)
     const char *kcg = getenv("KCGDUMP");
     if (kcg == NULL || *kcg == '\0')
         return -1;
+    char *argv[] = { (char *)kcg, (char *)path, NULL };
     double best = -1;
     for (int i = 0; i < 3; i++) {
         int fds[2];
         if (pipe(fds) != 0)
             die("cannot make a pipe");
+        fflush(stdout);
         pid_t pid = fork();
         if (pid == 0) {
-            int null = open("/dev/null", O_WRONLY);
-            if (null < 0 || dup2(null, 1) < 0 || dup2(fds[1], 2) < 0 || putenv(norm) != 0)
-                _exit(126);
             close(fds[0]);
-            execlp(kcg, kcg, path, (char *)NULL);
-            _exit(127);
+            exec_child(argv, norm, fds[1]);
         }
         close(fds[1]);
         char text[4096];
