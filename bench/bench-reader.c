@@ -51,6 +51,7 @@
 #include "bench.h"
 #include "../tests/testutil.h" /* cgwt_flood_next() */
 
+#include "callgrind.h"
 #include "counting.h"
 
 /* The reader's allocations while it reads the cost lines of path (the
@@ -309,40 +310,6 @@ static void measure(const char *label, const char *path, int with_ca)
     fflush(stdout);
 }
 
-/* Callgrind's own file, when valgrind is there: of a Python start-up
- * with instructions and jumps (shape 1) or with its default options (0),
- * or of cc1 compiling with the cache and branch simulators (2). */
-static int make_real(const char *path, int shape)
-{
-    const char *vg = getenv("VALGRIND"), *py = "/usr/bin/python3", *cc1 = getenv("CC1"),
-               *input = getenv("CC1_INPUT"), *flags = getenv("CC1_FLAGS");
-    if (vg == NULL || *vg == '\0' || access(py, X_OK) != 0 ||
-        (shape == 2 && (cc1 == NULL || input == NULL || access(cc1, X_OK) != 0)))
-        return 0;
-    char out[300];
-    snprintf(out, sizeof out, "--callgrind-out-file=%s", path);
-    char *argv[40] = { (char *)vg, "--tool=callgrind", out };
-    int n = 3;
-    if (shape == 2) {
-        argv[n++] = "--cache-sim=yes", argv[n++] = "--branch-sim=yes";
-        argv[n++] = "--dump-instr=yes", argv[n++] = (char *)cc1, argv[n++] = "-quiet";
-        static char words[1024]; /* $CC1_FLAGS, split at blanks */
-        snprintf(words, sizeof words, "%s", flags ? flags : "-O2");
-        for (char *w = strtok(words, " "); w != NULL && n < 34; w = strtok(NULL, " "))
-            argv[n++] = w;
-        argv[n++] = (char *)input, argv[n++] = "-o", argv[n++] = "/dev/null";
-    } else {
-        argv[n++] = shape ? "--dump-instr=yes" : "--dump-line=yes";
-        argv[n++] = shape ? "--collect-jumps=yes" : "--collect-jumps=no";
-        argv[n++] = (char *)py, argv[n++] = "-c";
-        argv[n++] = "import json, email.parser, http.client, decimal, argparse, unittest, "
-                    "asyncio, xml.dom.minidom, csv, logging";
-    }
-    argv[n] = NULL;
-    long rss;
-    return run(argv, NULL, &rss) > 0 && file_size(path) > 0;
-}
-
 #define FLOOD_NAMES 83000
 
 static void write_names(const char *path, int flood)
@@ -402,12 +369,12 @@ int main(int argc, char **argv)
     remove(mid_path);
 
     static const char *const labels[] = { "real0", "real", "cache" };
-    for (int shape = 0; shape < 3; shape++) {
-        if (make_real(real_path, shape))
-            measure(labels[shape], real_path, 1);
+    static const int shapes[] = { CGB_DEFAULT, CGB_INSTR_JUMPS, CGB_CACHE_CC1 };
+    for (int i = 0; i < 3; i++) {
+        if (cgb_make_callgrind(real_path, shapes[i]))
+            measure(labels[i], real_path, 1);
         else
-            printf("%-5s not made (needs valgrind in $VALGRIND, /usr/bin/python3%s)\n",
-                   labels[shape], shape == 2 ? " and gcc's cc1 in $CC1" : "");
+            printf("%-5s not made (needs %s)\n", labels[i], cgb_callgrind_needs(shapes[i]));
         remove(real_path);
     }
 

@@ -22,7 +22,9 @@
  * The profiles are cggen's (cgw_generate), in the shapes Callgrind writes
  * by default (line, Ir), with --dump-instr=yes (instr+line, Ir) and with
  * --cache-sim=yes --branch-sim=yes (line, 13 events), read back once into
- * the list of calls every writer replays.
+ * the list of calls every writer replays.  Then the two modes again on
+ * Callgrind's own files, made now when $VALGRIND names valgrind
+ * (writer-callgrind.c): the shapes users have, which cggen only imitates.
  *
  * It also counts, through the allocator hook, the allocations the writer
  * makes inside cgw_cost() and cgw_call()/cgw_call_h(): there must be none.
@@ -46,8 +48,6 @@
 #include "counting.h"
 #include "writer.h"
 
-#define ROUNDS 21
-
 enum { W_HAND, W_STRINGS, W_HANDLES, W_COMPACT, W_COMPACT_H, W_FPRINTF_LINE, W_FPRINTF,
        W_LIMIT, NWRITERS };
 static const char *const writer_names[NWRITERS] = {
@@ -59,7 +59,7 @@ static const char *const writer_heads[NWRITERS] = {
     "hand", "str", "handle", "cmp-s", "cmp-h", "fpr-ln", "fpr-fd", "limit"
 };
 
-static double now(void)
+double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -149,7 +149,7 @@ static inline __attribute__((always_inline)) void replay(profile *p, cgw_writer 
 
 /* ------------------------------------------------------ the run */
 
-static void rewind_fd(int fd)
+void rewind_fd(int fd)
 {
     if (ftruncate(fd, 0) != 0 || lseek(fd, 0, SEEK_SET) != 0)
         die("cannot reset the output file");
@@ -372,6 +372,7 @@ int main(int argc, char **argv)
     int bad = 0;
     for (int i = 0; i < 3; i++)
         bad |= bench(&ps[i], mb, fd);
+    bench_callgrind(fd);
     close(fd);
     return bad;
 }

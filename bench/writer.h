@@ -12,6 +12,8 @@
 
 #define BUFSZ 65536
 #define MAX_EV 64
+/* bench-writer takes the best of ROUNDS rounds of every writer */
+#define ROUNDS 21
 
 enum { OP_FN, OP_COST, OP_CALL };
 
@@ -65,6 +67,12 @@ size_t cost_lines_of(const char *ref, size_t len, char *out, uint64_t *totals, s
 /* bench-writer.c */
 void die(const char *what);
 void *xmalloc(size_t n);
+double now(void);
+void rewind_fd(int fd); /* the output file emptied, its offset 0 */
+
+/* writer-callgrind.c: the default and the compact mode on Callgrind's
+ * own files, made now when $VALGRIND names valgrind (rows printed). */
+void bench_callgrind(int fd);
 
 /* writer-base.c: the same bytes as libcgw's default mode, written
  * without libcgw: one fprintf per field, one fprintf per line, and by

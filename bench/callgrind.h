@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* callgrind.h - Callgrind's own files of the shapes users have, made at
+ * bench time by valgrind ($VALGRIND), for bench-reader and bench-writer.
+ * Shapes:
+ * - CGB_DEFAULT: Callgrind's default options (line positions, Ir), of a
+ *   Python start-up (/usr/bin/python3 importing ten modules of its
+ *   library);
+ * - CGB_INSTR_JUMPS: --dump-instr=yes --collect-jumps=yes, the same run;
+ * - CGB_CACHE_PY: --cache-sim=yes --branch-sim=yes --dump-instr=yes (13
+ *   events, trailing zero costs dropped), the same run;
+ * - CGB_CACHE_CC1: the same options, of gcc's cc1 ($CC1) compiling
+ *   $CC1_INPUT with $CC1_FLAGS (about 20 MB). */
+#ifndef CGW_BENCH_CALLGRIND_H
+#define CGW_BENCH_CALLGRIND_H
+
+enum { CGB_DEFAULT, CGB_INSTR_JUMPS, CGB_CACHE_PY, CGB_CACHE_CC1 };
+
+/* Callgrind's file of shape at path: 1 when made, 0 when it cannot be
+ * here (no valgrind in $VALGRIND, no python3, or for CGB_CACHE_CC1 no
+ * cc1 or input) or valgrind failed. */
+int cgb_make_callgrind(const char *path, int shape);
+
+/* What cgb_make_callgrind() needs, for a message when it made nothing. */
+const char *cgb_callgrind_needs(int shape);
+
+#endif /* CGW_BENCH_CALLGRIND_H */
