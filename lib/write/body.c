@@ -334,8 +334,8 @@ static CGWP_HOT_INLINE char *put_step(char *out, uint64_t step)
 /* The commonest cost line, in one pass with few registers live: a cost
  * for every event (w->one_pass says the rest of the state allows it),
  * each of its one or two subpositions a step from the line before that
- * the mode writes relative (below 2^31 either way; in compact mode, below
- * cgwp_compact_bound(), where "+N" is plainly no longer), values below 2^63,
+ * the mode writes relative (below 2^31 either way; in compact mode, where
+ * cgwp_compact_plain() says "+N" is plainly no longer), values below 2^63,
  * so that a step is their difference as a signed number, and a line
  * below 2^32 unless CGW_EXTENDED.  0 when any_cost() must write it
  * (nothing is changed then); 1 when taken: written, or refused by
@@ -347,14 +347,15 @@ static CGWP_HOT_INLINE int one_pass(cgw_writer *w, const uint64_t *pos, const ui
     if (w->cap - w->len < w->line_max)
         return 0;
     uint64_t p0 = pos[0], p1 = two ? pos[1] : 0, b0 = w->base[0], b1 = two ? w->base[1] : 0;
-    uint64_t s0 = p0 - b0, s1 = p1 - b1, bound0 = (uint64_t)1 << 31, bound1 = bound0;
-    if (compact) {
-        bound0 = cgwp_compact_bound(p0, w->nhex > 0);
-        if (two)
-            bound1 = cgwp_compact_bound(p1, w->nhex > 1);
-    }
-    if (((p0 | b0 | p1 | b1) >> 63) != 0 || !step_below(s0, bound0) ||
-        !step_below(s1, bound1) || (w->line_slot >= 0 && (pos[w->line_slot] >> 32) != 0))
+    uint64_t s0 = p0 - b0, s1 = p1 - b1, bound = (uint64_t)1 << 31;
+    int relative;
+    if (compact) /* the steps' sizes: positive or negative as signed */
+        relative = cgwp_compact_plain(p0, (int64_t)s0 < 0 ? -s0 : s0, w->nhex > 0) &&
+                   (!two || cgwp_compact_plain(p1, (int64_t)s1 < 0 ? -s1 : s1, w->nhex > 1));
+    else
+        relative = step_below(s0, bound) && step_below(s1, bound);
+    if (((p0 | b0 | p1 | b1) >> 63) != 0 || !relative ||
+        (w->line_slot >= 0 && (pos[w->line_slot] >> 32) != 0))
         return 0;
     char *out = put_step(w->buf + w->len, s0);
     if (two) {

@@ -241,31 +241,37 @@ void cgwp_tables_free(cgw_writer *w);
 #define CGWP_POS_MAX 66 /* three subpositions of 21 bytes and separators */
 char *cgwp_pos_steps(cgw_writer *w, char *out, const uint64_t *pos);
 
-/* The steps CGW_COMPACT plainly writes relative for a subposition of
- * value, hex or decimal: those below the returned bound, where "+N" is
- * no longer than the absolute form ("+N" takes 2 to 4 bytes below 1000;
- * a hex value 3 below 16, 4 or more from there; a decimal one digit
- * more at each power of ten).  The others, steps of 1000 or more among
- * them, need lengths computed: cgwp_shortest(). */
-static inline uint64_t cgwp_compact_bound(uint64_t value, int hex)
+/* Whether CGW_COMPACT plainly writes a subposition of value relative,
+ * as a step of size (its distance from the base): when "+N" is no longer
+ * than the absolute form ("+N" takes 2 to 4 bytes below 1000; a hex
+ * value 3 below 16, 4 or more from there; a decimal one digit more at
+ * each power of ten).  0 for the others, steps of 1000 or more among
+ * them, which need lengths computed: cgwp_shortest().  Most values are
+ * 1000 or more; below that, a decimal step of d digits is plainly no
+ * longer from 10^d on (one table entry), where a bound worked out from
+ * the value branched on each power of ten, mispredicted on the line
+ * numbers of real profiles, which cross them all the time. */
+static inline int cgwp_compact_plain(uint64_t value, uint64_t size, int hex)
 {
+    if (size >= 1000)
+        return 0;
     if (value >= 1000)
-        return 1000;
-    if (hex)
-        return value >= 16 ? 1000 : 100;
-    return value >= 100 ? 100 : value >= 10 ? 10 : 1;
+        return 1;
+    uint64_t least = hex ? (size < 100 ? 0 : 16)
+                         : size ? cgwp_pow10[(unsigned char)cgwp_dec3[size][3]] : 0;
+    return value >= least;
 }
 
 /* The shorter of value's step from base (below 2^31 either way: see
  * pos.c) and its absolute form, hex or decimal, the step on a tie: a
  * subposition in compact mode.  The lengths are computed only when
  * neither form is plainly the shorter: a step below
- * cgwp_compact_bound(), or a decimal step at least the value (as long,
+ * cgwp_compact_plain(), or a decimal step at least the value (as long,
  * with its sign one byte longer). */
 static inline char *cgwp_shortest(char *out, uint64_t value, uint64_t base, int hex)
 {
     uint64_t step = value >= base ? value - base : base - value;
-    if (step < cgwp_compact_bound(value, hex))
+    if (cgwp_compact_plain(value, step, hex))
         return cgwp_pos_step(out, value, base);
     if (step < (uint64_t)1 << 31 && (hex || step < value) &&
         1 + cgwp_dec_len(step) <= (hex ? cgwp_hex_len(value) : cgwp_dec_len(value)))
@@ -278,7 +284,7 @@ static inline char *cgwp_shortest(char *out, uint64_t value, uint64_t base, int 
  * cgwp_pos_steps() to work out. */
 static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, uint64_t step)
 {
-    return step < cgwp_compact_bound(value, i < w->nhex);
+    return cgwp_compact_plain(value, step, i < w->nhex);
 }
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
