@@ -68,6 +68,7 @@ for bad in "--from folded" "--from perf $tmp/a.folded" "--to folded $tmp/a.out $
     [ -s "$tmp/err" ] || fail "'$bad': no message"
 done
 "$CGCONVERT" --help | grep -q '^usage: cgconvert' || fail "--help"
+"$CGCONVERT" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
 
 # a profile with cycles, recursion and several callers (an estimate),
 # and real files: the stacks add up to the totals, and back again the

@@ -81,4 +81,5 @@ for bad in "$tmp/old" "$tmp/old $tmp/new $tmp/new" "--fail-above x $tmp/old $tmp
     [ -s "$tmp/err" ] || fail "'$bad': no message"
 done
 "$CGDIFF" --help | grep -q '^usage: cgdiff' || fail "--help"
+"$CGDIFF" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
 echo "cgdiff: report, gate, difference profile and exit codes right"

@@ -113,6 +113,7 @@ for bad in "--mod-filename x/a/b/ $tmp/g1" "--frobnicate $tmp/g1" "" "$tmp/missi
     [ -s "$tmp/err" ] || fail "'$bad': no message"
 done
 "$CGMERGE" --help | grep -q '^usage: cgmerge' || fail "--help"
+"$CGMERGE" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
 
 # every dialect of the corpus: a file merged with itself has twice its totals
 n=0

@@ -166,5 +166,6 @@ usage_error cgrecode "$CGRECODE"
 in_tmp "$CGRECODE" -x >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "^cgrecode: unknown option '-x'" "$tmp/err" || fail "-x without --: $rc $(cat "$tmp/err")"
 "$CGRECODE" --help | grep -q '^usage: cgrecode' || fail "--help"
+"$CGRECODE" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
 "$CGRECODE" --version | grep -q '^cgrecode (libcgw) [0-9]' || fail "--version"
 echo "cgrecode: modes, stdin, errors and exit codes right"

@@ -159,4 +159,5 @@ usage_error cgdiff "$CGDIFF" --top=x "$tmp/good" "$tmp/good"
 usage_error cgdiff "$CGDIFF" "$tmp/good" "$tmp/good" --top
 usage_error cgconvert "${CGCONVERT:-./tools/cgconvert}" --frobnicate
 "$CGVERIFY" --help | grep -q '^usage: cgverify' || fail "--help"
+"$CGVERIFY" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
 "$CGVERIFY" --version | grep -q '^cgverify (libcgw) [0-9]' || fail "--version"

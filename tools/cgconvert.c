@@ -18,7 +18,8 @@
 #include "toolutil.h"
 
 static const char usage[] =
-    "usage: cgconvert --from folded [--event NAME] FILE... [--event NAME FILE...] [-o OUT]\n"
+    "usage: cgconvert --from folded [--event NAME] FILE... [--event NAME FILE...]\n"
+    "                 [-o OUT]\n"
     "       cgconvert --from pprof FILE... [-o OUT]\n"
     "       cgconvert --to folded|pprof [--event NAME] [--force] FILE [-o OUT]\n"
     "--from folded: read folded stacks ('a;b;c 42' lines; '-' reads stdin) and\n"

@@ -13,8 +13,9 @@
 #include "toolutil.h"
 
 static const char usage[] =
-    "usage: cgmerge [--keep-parts] [--mod-filename s/RE/REPL/] [--mod-funcname s/RE/REPL/]\n"
-    "               [--positions P] [--compact] [--force] [-o OUT] FILE...\n"
+    "usage: cgmerge [--keep-parts] [--mod-filename s/RE/REPL/]\n"
+    "               [--mod-funcname s/RE/REPL/] [--positions P] [--compact]\n"
+    "               [--force] [-o OUT] FILE...\n"
     "Sum Callgrind or Cachegrind profiles ('-' reads stdin) into one profile,\n"
     "written to OUT (atomically) or to stdout: functions, self costs, calls and\n"
     "jumps added up over every input and every part.  Exit 0, 1 when an input\n"
