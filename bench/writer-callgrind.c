@@ -55,7 +55,8 @@ static void keep_part(records *rs, const cgw_part *p)
     memcpy(rs->events, p->events, p->nevents * sizeof *rs->events);
     rs->part.events = rs->events;
     rs->descs = xmalloc((p->ndescs + 1) * sizeof *rs->descs);
-    memcpy(rs->descs, p->descs, p->ndescs * sizeof *rs->descs);
+    if (p->ndescs > 0) /* descs may be NULL then */
+        memcpy(rs->descs, p->descs, p->ndescs * sizeof *rs->descs);
     rs->part.descs = rs->descs;
     rs->part.nderived = 0; /* Callgrind writes none */
     rs->part.derived = NULL;
