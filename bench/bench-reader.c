@@ -371,10 +371,13 @@ int main(int argc, char **argv)
     static const char *const labels[] = { "real0", "real", "cache" };
     static const int shapes[] = { CGB_DEFAULT, CGB_INSTR_JUMPS, CGB_CACHE_CC1 };
     for (int i = 0; i < 3; i++) {
-        if (cgb_make_callgrind(real_path, shapes[i]))
+        int made = cgb_make_callgrind(real_path, shapes[i]);
+        if (made > 0)
             measure(labels[i], real_path, 1);
         else
-            printf("%-5s not made (needs %s)\n", labels[i], cgb_callgrind_needs(shapes[i]));
+            printf("%-5s not made (%s%s)\n", labels[i],
+                   made < 0 ? "valgrind failed; it needs " : "needs ",
+                   cgb_callgrind_needs(shapes[i]));
         remove(real_path);
     }
 

@@ -14,7 +14,8 @@ static const char *const python = "/usr/bin/python3";
 
 const char *cgb_callgrind_needs(int shape)
 {
-    return shape == CGB_CACHE_CC1 ? "valgrind in $VALGRIND and gcc's cc1 in $CC1"
+    return shape == CGB_CACHE_CC1 ? "valgrind in $VALGRIND, gcc's cc1 in $CC1 and its input in "
+                                    "$CC1_INPUT"
                                   : "valgrind in $VALGRIND and /usr/bin/python3";
 }
 
@@ -69,5 +70,5 @@ int cgb_make_callgrind(const char *path, int shape)
     }
     argv[n] = NULL;
     struct stat st;
-    return run_quiet(argv) && stat(path, &st) == 0 && st.st_size > 0;
+    return run_quiet(argv) && stat(path, &st) == 0 && st.st_size > 0 ? 1 : -1;
 }

@@ -17,7 +17,7 @@ enum { CGB_DEFAULT, CGB_INSTR_JUMPS, CGB_CACHE_PY, CGB_CACHE_CC1 };
 
 /* Callgrind's file of shape at path: 1 when made, 0 when it cannot be
  * here (no valgrind in $VALGRIND, no python3, or for CGB_CACHE_CC1 no
- * cc1 or input) or valgrind failed. */
+ * cc1 or input), -1 when valgrind ran and failed. */
 int cgb_make_callgrind(const char *path, int shape);
 
 /* What cgb_make_callgrind() needs, for a message when it made nothing. */

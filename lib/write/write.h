@@ -265,9 +265,9 @@ static inline int cgwp_compact_plain(uint64_t value, uint64_t size, int hex)
 /* The shorter of value's step from base (below 2^31 either way: see
  * pos.c) and its absolute form, hex or decimal, the step on a tie: a
  * subposition in compact mode.  The lengths are computed only when
- * neither form is plainly the shorter: a step below
- * cgwp_compact_plain(), or a decimal step at least the value (as long,
- * with its sign one byte longer). */
+ * neither form is plainly the shorter: a step cgwp_compact_plain()
+ * takes, or a decimal step at least the value (as long, with its sign
+ * one byte longer). */
 static inline char *cgwp_shortest(char *out, uint64_t value, uint64_t base, int hex)
 {
     uint64_t step = value >= base ? value - base : base - value;
