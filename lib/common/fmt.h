@@ -59,6 +59,12 @@ static inline char *cgwp_fmt_dec(char *out, uint64_t value)
     return cgwp_fmt_dec_long(out, value);
 }
 
+/* An absolute subposition: hex for an address, else decimal. */
+static inline char *cgwp_pos_abs(char *out, uint64_t value, int hex)
+{
+    return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
+}
+
 /* A relative subposition: "*", "+N" or "-N" from base. */
 static inline char *cgwp_pos_step(char *out, uint64_t value, uint64_t base)
 {

@@ -19,11 +19,6 @@ static int step_fits(uint64_t value, uint64_t base)
     return step < (uint64_t)1 << 31;
 }
 
-static char *absolute(char *out, uint64_t value, int hex)
-{
-    return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
-}
-
 /* A cost or source line's subpositions from a valid base, with
  * positions compressed, when cgwp_pos() gives them up: a step of 2^31 or
  * more, or in compact mode one that is not plainly the shorter.  Each is
@@ -39,7 +34,7 @@ char *cgwp_pos_steps(cgw_writer *w, char *out, const uint64_t *pos)
         if (compact)
             out = cgwp_shortest(out, pos[i], w->base[i], hex);
         else if (!step_fits(pos[i], w->base[i]))
-            out = absolute(out, pos[i], hex);
+            out = cgwp_pos_abs(out, pos[i], hex);
         else
             out = cgwp_pos_step(out, pos[i], w->base[i]);
     }

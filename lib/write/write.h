@@ -276,15 +276,7 @@ static inline char *cgwp_shortest(char *out, uint64_t value, uint64_t base, int 
     if (step < (uint64_t)1 << 31 && (hex || step < value) &&
         1 + cgwp_dec_len(step) <= (hex ? cgwp_hex_len(value) : cgwp_dec_len(value)))
         return cgwp_pos_step(out, value, base);
-    return hex ? cgwp_fmt_hex(out, value) : cgwp_fmt_dec(out, value);
-}
-
-/* Whether CGW_COMPACT writes subposition slot i of value relative (a
- * step of step from its base): 0 also when it is not plain which, for
- * cgwp_pos_steps() to work out. */
-static inline int cgwp_compact_rel(const cgw_writer *w, int i, uint64_t value, uint64_t step)
-{
-    return cgwp_compact_plain(value, step, i < w->nhex);
+    return cgwp_pos_abs(out, value, hex);
 }
 
 /* Write the subpositions of pos (at most CGWP_POS_MAX bytes), without
@@ -302,7 +294,7 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
         for (int i = 0; i < w->npos; i++) {
             if (i > 0)
                 *out++ = ' ';
-            out = i < nhex ? cgwp_fmt_hex(out, pos[i]) : cgwp_fmt_dec(out, pos[i]);
+            out = cgwp_pos_abs(out, pos[i], i < nhex);
         }
         if (!is_target) {
             for (int i = 0; i < w->npos; i++)
@@ -334,13 +326,13 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
             *out++ = '*';
         } else if (value > base) {
             if (value - base >= (uint64_t)1 << 31 ||
-                (compact && !cgwp_compact_rel(w, i, value, value - base)))
+                (compact && !cgwp_compact_plain(value, value - base, i < w->nhex)))
                 return cgwp_pos_steps(w, start, pos);
             *out = '+';
             out = cgwp_fmt_dec(out + 1, value - base);
         } else {
             if (base - value >= (uint64_t)1 << 31 ||
-                (compact && !cgwp_compact_rel(w, i, value, base - value)))
+                (compact && !cgwp_compact_plain(value, base - value, i < w->nhex)))
                 return cgwp_pos_steps(w, start, pos);
             *out = '-';
             out = cgwp_fmt_dec(out + 1, base - value);
