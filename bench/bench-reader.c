@@ -34,7 +34,6 @@
  * callgrind_annotate ($CALLGRIND_ANNOTATE) runs once on mid, real, real0
  * and cache. */
 #define _DEFAULT_SOURCE /* wait4 */
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,20 +80,7 @@ static void count_allocations(const char *path)
         die("the reader allocated inside cost lines");
 }
 
-/* In a child just forked: its output to /dev/null, its errors to fd
- * err (or /dev/null when err is negative), assign (when not NULL, a
- * NAME=VALUE) put into its environment, then argv run; never returns. */
-static void exec_child(char *const argv[], char *assign, int err)
-{
-    int null = open("/dev/null", O_WRONLY);
-    if (null < 0 || dup2(null, 1) < 0 || dup2(err >= 0 ? err : null, 2) < 0 ||
-        (assign != NULL && putenv(assign) != 0))
-        _exit(126);
-    execvp(argv[0], argv);
-    _exit(127);
-}
-
-/* Run argv (exec_child(), errors to /dev/null) or read_all(path) when
+/* Run argv (cgb_exec_child(), errors to /dev/null) or read_all(path) when
  * argv is NULL, in a child: seconds, and its peak RSS in KiB; -1 when it
  * failed. */
 static double run_env(char *const argv[], char *assign, const char *path, long *maxrss_kb)
@@ -105,7 +91,7 @@ static double run_env(char *const argv[], char *assign, const char *path, long *
     if (pid == 0) {
         if (argv == NULL)
             _exit(read_all(path));
-        exec_child(argv, assign, -1);
+        cgb_exec_child(argv, assign, -1);
     }
     int status;
     struct rusage ru;
@@ -191,7 +177,7 @@ static double kcg_parse(const char *path)
         pid_t pid = fork();
         if (pid == 0) {
             close(fds[0]);
-            exec_child(argv, norm, fds[1]);
+            cgb_exec_child(argv, norm, fds[1]);
         }
         close(fds[1]);
         char text[4096];

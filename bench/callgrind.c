@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* callgrind.c - Callgrind's own files, made now (callgrind.h). */
+/* callgrind.c - Callgrind's own files, made now, and the child set-up
+ * of the benchmarks (callgrind.h). */
+#define _DEFAULT_SOURCE /* putenv */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,19 +21,24 @@ const char *cgb_callgrind_needs(int shape)
                                   : "valgrind in $VALGRIND and /usr/bin/python3";
 }
 
+void cgb_exec_child(char *const argv[], char *assign, int err)
+{
+    int null = open("/dev/null", O_WRONLY);
+    if (null < 0 || dup2(null, 1) < 0 || dup2(err >= 0 ? err : null, 2) < 0 ||
+        (assign != NULL && putenv(assign) != 0))
+        _exit(126);
+    execvp(argv[0], argv);
+    _exit(127);
+}
+
 /* argv run in a child, its output and errors to /dev/null: whether it
  * exited with 0. */
 static int run_quiet(char *const argv[])
 {
     fflush(stdout);
     pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        if (null < 0 || dup2(null, 1) < 0 || dup2(null, 2) < 0)
-            _exit(126);
-        execvp(argv[0], argv);
-        _exit(127);
-    }
+    if (pid == 0)
+        cgb_exec_child(argv, NULL, -1);
     int status;
     return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
            WEXITSTATUS(status) == 0;

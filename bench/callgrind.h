@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* callgrind.h - Callgrind's own files of the shapes users have, made at
- * bench time by valgrind ($VALGRIND), for bench-reader and bench-writer.
+ * bench time by valgrind ($VALGRIND), for bench-reader and bench-writer;
+ * and the child set-up they start programs with.
  * Shapes:
  * - CGB_DEFAULT: Callgrind's default options (line positions, Ir), of a
  *   Python start-up (/usr/bin/python3 importing ten modules of its
@@ -22,5 +23,12 @@ int cgb_make_callgrind(const char *path, int shape);
 
 /* What cgb_make_callgrind() needs, for a message when it made nothing. */
 const char *cgb_callgrind_needs(int shape);
+
+/* In a child just forked: its output to /dev/null, its errors to fd
+ * err (or /dev/null when err is negative), assign (when not NULL, a
+ * NAME=VALUE) put into its environment, then argv run; never returns.
+ * cgb_make_callgrind() starts valgrind so, and bench-reader every tool
+ * it times. */
+void cgb_exec_child(char *const argv[], char *assign, int err);
 
 #endif /* CGW_BENCH_CALLGRIND_H */
