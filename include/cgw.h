@@ -150,6 +150,22 @@ enum { CGW_COMPACT = 1u, CGW_NO_NAME_COMPRESSION = 2u, CGW_NO_POS_COMPRESSION = 
 enum { CGW_GZIP = 16u };
 #define CGW_GZIP_LEVEL(n) ((unsigned)(n) << 8)
 
+/** cgw_options.flags for cgw_open_path() (other sinks ignore them).
+ *  CGW_NOFOLLOW: a symlink at path is not followed (ELOOP) and nothing but
+ *      a regular file is taken (a device or FIFO there: EEXIST); a regular
+ *      file is replaced as without the flag.
+ *  CGW_EXCL: path must be free: cgw_open_path() fails with EEXIST when
+ *      anything is there (ELOOP for a symlink, dangling or not), and
+ *      cgw_finish() puts the profile there only if the name is still free
+ *      (CGW_EIO, errno EEXIST, otherwise); nothing at path is ever followed
+ *      or replaced.  For a default name in a folder that others may write
+ *      (a profiler's callgrind.out.<pid>).
+ *  CGW_RAW: no Callgrind text: the writer writes only the bytes given to
+ *      cgw_write_bytes() (gzip-compressed with CGW_GZIP), through the same
+ *      sinks, so another format (folded stacks, pprof) gets the path sink's
+ *      atomic replace; every other writing call returns CGW_EUSAGE. */
+enum { CGW_NOFOLLOW = 32u, CGW_EXCL = 64u, CGW_RAW = 128u };
+
 /** A per-writer allocator; NULL members are not allowed.  ctx is passed back
  *  unchanged.  A NULL return is reported as CGW_ENOMEM, never aborts. */
 typedef struct cgw_allocator {
@@ -231,6 +247,11 @@ CGW_API cgw_writer *cgw_open_callback(cgw_write_fn fn, void *ctx,
  *  errno set on failure to open. */
 CGW_API cgw_writer *cgw_open_memory(char **bufp, size_t *lenp,
                                     const cgw_options *opts);
+
+/** A writer opened with CGW_RAW: append len bytes to the output.
+ *  CGW_OK; CGW_EUSAGE on a writer without CGW_RAW; CGW_EINVAL when bytes is
+ *  NULL and len is not 0; CGW_EIO, CGW_ENOMEM from the sink. */
+CGW_API cgw_status cgw_write_bytes(cgw_writer *w, const void *bytes, size_t len);
 
 /* ------------------------------------------------------------- 2. header */
 /* Header calls are accepted until the first body call (or cgw_finish());

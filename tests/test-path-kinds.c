@@ -193,7 +193,14 @@ static void temp_names(void)
     cgw_writer *a = cgw_open_path(path, NULL), *b = cgw_open_path(path, NULL);
     CHECK(a != NULL && b != NULL);
     char names[3][256];
-    CHECK(count_entries(".cgw-", names, 3) == 2);
+    int named = count_entries(".cgw-", names, 3);
+    if (named == 0) { /* anonymous temporary files (O_TMPFILE): no name yet */
+        cgw_free(a);
+        cgw_free(b);
+        CHECK(count_entries("", names, 3) == 2);
+        return;
+    }
+    CHECK(named == 2);
     CHECK(strcmp(names[0], names[1]) != 0);
     for (int i = 0; i < 2; i++)
         CHECK(strlen(names[i]) == 17 && strstr(names[i], "two.out") == NULL);

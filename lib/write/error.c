@@ -75,6 +75,7 @@ static const char *state_name(int state)
     case CGWP_ST_HEADER: return "header";
     case CGWP_ST_PART_HEADER: return "part header";
     case CGWP_ST_BODY: return "body";
+    case CGWP_ST_RAW: return "raw (CGW_RAW: bytes only)";
     default: return "finished";
     }
 }
@@ -85,6 +86,8 @@ static const char *expected(int states)
         return "the header (before any body call)";
     if (states == CGWP_ST_HEADER)
         return "the first part's header (before any body call or cgw_new_part)";
+    if (states == CGWP_ST_RAW)
+        return "a writer opened with CGW_RAW";
     return "an open writer (before cgw_finish)";
 }
 

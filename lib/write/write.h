@@ -20,7 +20,8 @@ enum {
     CGWP_ST_HEADER = 1,      /* before the first body call */
     CGWP_ST_PART_HEADER = 2, /* after cgw_new_part(), before its body */
     CGWP_ST_BODY = 4,
-    CGWP_ST_DONE = 8         /* after cgw_finish() */
+    CGWP_ST_DONE = 8,        /* after cgw_finish() */
+    CGWP_ST_RAW = 16         /* CGW_RAW: bytes only, until cgw_finish() */
 };
 
 /* A growable byte string for header text (desc and event lines). */

@@ -23,7 +23,7 @@ static int valid_options(const cgw_options *o)
         return 0;
     return !(o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION |
                                     CGW_NO_POS_COMPRESSION | CGW_EXTENDED | CGW_GZIP |
-                                    CGW_GZIP_LEVEL(15)));
+                                    CGW_GZIP_LEVEL(15) | CGW_NOFOLLOW | CGW_EXCL | CGW_RAW));
 }
 
 /* A writer without a sink yet; NULL with errno EINVAL (args_ok, the
@@ -59,7 +59,7 @@ cgw_writer *cgwp_new(int args_ok, const cgw_options *given)
         errno = e;
         return NULL;
     }
-    w->state = CGWP_ST_HEADER;
+    w->state = (w->flags & CGW_RAW) ? CGWP_ST_RAW : CGWP_ST_HEADER;
     w->part = 1;
     w->tag = cgwp_next_tag();
     return w;
@@ -159,6 +159,14 @@ cgw_status cgw_new_part(cgw_writer *w)
     return CGW_OK;
 }
 
+cgw_status cgw_write_bytes(cgw_writer *w, const void *bytes, size_t len)
+{
+    cgw_status st = cgwp_enter(w, "cgw_write_bytes", CGWP_ST_RAW);
+    if (st == CGW_OK && bytes == NULL && len > 0)
+        st = cgwp_fail(w, CGW_EINVAL, "bytes is NULL");
+    return st == CGW_OK && len > 0 ? cgwp_put(w, bytes, len) : st;
+}
+
 cgw_status cgw_finish(cgw_writer *w)
 {
     if (w == NULL)
@@ -166,7 +174,7 @@ cgw_status cgw_finish(cgw_writer *w)
     if (w->state == CGWP_ST_DONE)
         return cgwp_enter(w, "cgw_finish", 0);
     cgw_status st = cgwp_enter(w, "cgw_finish", ~CGWP_ST_DONE);
-    if (st == CGW_OK)
+    if (st == CGW_OK && w->state != CGWP_ST_RAW)
         st = end_part(w);
     if (st == CGW_OK)
         st = cgwp_flush(w);
@@ -214,7 +222,8 @@ cgw_state cgw_get_state(const cgw_writer *w)
     switch (w->state) {
     case CGWP_ST_HEADER: return CGW_STATE_HEADER;
     case CGWP_ST_PART_HEADER: return CGW_STATE_PART_HEADER;
-    case CGWP_ST_BODY: return CGW_STATE_BODY;
+    case CGWP_ST_BODY:
+    case CGWP_ST_RAW: return CGW_STATE_BODY;
     default: return CGW_STATE_FINISHED;
     }
 }
