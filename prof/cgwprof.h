@@ -11,6 +11,9 @@
  * spent in each function and each call edge, with exact call counts) to
  * callgrind.out.<pid> in the folder the program started in, or to
  * $CGWPROF_OUT (%p in it stands for the pid), when the program exits.
+ * At the default name no symlink is followed and no file replaced but
+ * the process's own earlier dump; a setuid or setgid program writes no
+ * profile there at all (only cgwprof_dump() with a path).
  * This header is only needed to dump earlier.
  */
 #ifndef CGWPROF_H
@@ -21,7 +24,9 @@ extern "C" {
 #endif
 
 /** Write the profile so far to path, or to the default path when path is
- *  NULL, replacing the file atomically.  Each dump holds everything since
+ *  NULL (EPERM in a setuid or setgid program; EEXIST or ELOOP when a file
+ *  or link that this process did not write is there), replacing the file
+ *  atomically.  Each dump holds everything since
  *  the program (or, in a forked child, the fork) started, so the dump at
  *  exit makes earlier ones to the same path redundant.  Calls still in
  *  progress in the calling thread count as if returning now; other

@@ -20,7 +20,6 @@
 #include "dump.h"
 
 static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
-static char out_pattern[4096]; /* $CGWPROF_OUT or callgrind.out.%p, absolute */
 static __thread int dumping;   /* this thread is writing a profile */
 
 /* A dump in another thread of the parent may have held the lock at the
@@ -38,40 +37,6 @@ void prof_lock(void)
 void prof_unlock(void)
 {
     pthread_mutex_unlock(&dump_lock);
-}
-
-/* Where dumps go, fixed at start: a later chdir() does not move them. */
-void prof_output_init(void)
-{
-    const char *p = prof_getenv("CGWPROF_OUT");
-    if (p == NULL || p[0] == '\0')
-        p = "callgrind.out.%p";
-    char cwd[2048];
-    if (p[0] != '/' && getcwd(cwd, sizeof cwd) != NULL)
-        snprintf(out_pattern, sizeof out_pattern, "%s/%s", cwd, p);
-    else
-        snprintf(out_pattern, sizeof out_pattern, "%s", p);
-}
-
-/* The default path: the pattern with %p replaced by the pid (a forked
- * child writes its own file) and %% by %.  Async-signal-safe: the
- * signal handler calls it. */
-void prof_default_path(char *out, size_t len)
-{
-    char pid[24];
-    size_t n = 0, np = 0;
-    for (unsigned long v = (unsigned long)getpid(); v != 0 || np == 0; v /= 10)
-        pid[np++] = (char)('0' + v % 10);
-    for (const char *p = out_pattern; *p != '\0' && n + 1 < len; p++) {
-        if (p[0] == '%' && p[1] == 'p') {
-            for (size_t i = np; i > 0 && n + 1 < len; i--)
-                out[n++] = pid[i - 1];
-            p++;
-        } else {
-            out[n++] = p[0] == '%' && p[1] == '%' ? *p++ : *p;
-        }
-    }
-    out[n < len ? n : len - 1] = '\0';
 }
 
 static int by_number(const void *a, const void *b)
@@ -313,7 +278,8 @@ static cgw_writer *open_profile(const dump *d, const char *path)
     /* CGWPROF_OUT=...gz: gzip, as cgrecode -o x.gz */
     size_t n = strlen(path);
     cgw_options o = { .struct_size = sizeof o, .positions = d->positions,
-                      .flags = n > 3 && !strcmp(path + n - 3, ".gz") ? CGW_GZIP : 0 };
+                      .flags = (n > 3 && !strcmp(path + n - 3, ".gz") ? CGW_GZIP : 0) |
+                               d->path_flags };
     cgw_writer *w = d->fd >= 0 ? cgw_open_fd(d->fd, &o) : cgw_open_path(path, &o);
     if (w == NULL)
         return NULL;
@@ -402,7 +368,12 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
     cgw_writer *w = open_profile(d, path);
     if (w == NULL) {
         int e = errno;
-        snprintf(err, errlen, "%s: %s", path, strerror(e));
+        if ((d->path_flags & CGW_EXCL) && (e == EEXIST || e == ELOOP))
+            snprintf(err, errlen, "%s: %s there, not written by this process: not replaced "
+                     "(CGWPROF_OUT names another file)", path,
+                     e == ELOOP ? "a symlink is" : "a file is");
+        else
+            snprintf(err, errlen, "%s: %s", path, strerror(e));
         free(sum);
         errno = e;
         return -1;
@@ -457,15 +428,18 @@ int prof_dump(const char *path, char *err, size_t errlen)
 {
     char def[4200];
     prof_init();
-    if (path == NULL) {
-        prof_default_path(def, sizeof def);
-        path = def;
-    }
     dump d;
     dump_init(&d);
+    if (path == NULL && prof_default_target(def, sizeof def, &d.path_flags) != 0) {
+        snprintf(err, errlen, "a setuid or setgid program writes no profile to a default "
+                 "path; cgwprof_dump(path) writes one where the program chooses");
+        return -1;
+    }
     pthread_mutex_lock(&dump_lock);
-    int rc = dump_as(&d, path, err, errlen);
+    int rc = dump_as(&d, path ? path : def, err, errlen);
     int e = errno;
+    if (rc == 0 && path == NULL)
+        prof_output_written(def);
     pthread_mutex_unlock(&dump_lock);
     errno = e;
     return rc;

@@ -43,6 +43,7 @@ typedef struct dump {
     unsigned npos;    /* 2: addresses and lines, 1: addresses */
     unsigned positions; /* the profile's: CGW_POS_LINE and/or CGW_POS_INSTR */
     int fd;           /* -1: write to the path, atomically      */
+    unsigned path_flags; /* cgw_open_path()'s: CGW_EXCL, CGW_NOFOLLOW */
     int frozen;       /* a copy of the process (signal.c): every
                        * thread's calls in progress count        */
     long pid;         /* the process the profile is of          */

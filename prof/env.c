@@ -9,6 +9,9 @@
 #include <unistd.h>
 
 #include "config.h"
+#if HAVE_GETAUXVAL
+#include <sys/auxv.h>
+#endif
 #include "prof.h"
 
 const char *prof_getenv(const char *name)
@@ -19,5 +22,14 @@ const char *prof_getenv(const char *name)
     if (getuid() != geteuid() || getgid() != getegid())
         return NULL;
     return getenv(name);
+#endif
+}
+
+int prof_secure(void)
+{
+#if HAVE_GETAUXVAL
+    return getauxval(AT_SECURE) != 0;
+#else
+    return getuid() != geteuid() || getgid() != getegid();
 #endif
 }

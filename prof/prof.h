@@ -132,6 +132,9 @@ static inline uint64_t prof_ns(uint64_t ticks)
 /* env.c: getenv(), except that in a setuid or setgid process (secure
  * execution) every variable reads as unset. */
 const char *prof_getenv(const char *name);
+/* Whether this is a secure-execution process (setuid, setgid, file
+ * capabilities: AT_SECURE). */
+int prof_secure(void);
 
 /* threads.c */
 extern __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
@@ -278,9 +281,21 @@ prof_lines *prof_lines_new(void);
 uint64_t prof_lines_lookup(prof_lines *l, const void *addr, const char **file);
 void prof_lines_free(prof_lines *l);
 
-/* dump.c */
+/* output.c: where profiles go */
 void prof_output_init(void);
 void prof_default_path(char *out, size_t len); /* async-signal-safe */
+/* The default path into out, and the cgw_open_path() flags it is written
+ * with: CGW_EXCL for a name nobody chose, CGW_NOFOLLOW for this process's
+ * own earlier file there, 0 for $CGWPROF_OUT.  -1 with errno EPERM, and a
+ * note on stderr once, in a secure-execution process.  Async-signal-safe. */
+int prof_default_target(char *out, size_t len, unsigned *flags);
+/* A dump to the default path succeeded: the file there is this process's. */
+void prof_output_written(const char *path);
+/* Put the finished temporary file at target as flags say (CGW_EXCL: only
+ * to a free name); the temporary name is gone after.  Async-signal-safe. */
+int prof_output_commit(const char *temp, const char *target, unsigned flags);
+
+/* dump.c */
 void prof_dump_after_fork(void);
 void prof_lock(void);   /* the dump lock: no dump runs while it is held */
 void prof_unlock(void);

@@ -17,8 +17,11 @@
  *
  * Only signals whose disposition is the default at start are handled: a
  * program's own handlers, installed before or after, win.
- * CGWPROF_SIGNALS=off leaves all three alone; so does a C library
- * without _Fork() (glibc before 2.34). */
+ * CGWPROF_SIGNALS=off leaves all three alone; so do a C library
+ * without _Fork() (glibc before 2.34) and a setuid or setgid program,
+ * which writes no profile to the default path.  The profile is put at
+ * the default path as output.c allows: a name nobody chose only while it
+ * is free, or over this process's own earlier dump. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -68,10 +71,10 @@ static void pause_ms(long ms)
 /* In the copy: the profile of process pid, its calls in progress ending
  * at tick now, into fd, then over target. */
 static __attribute__((noreturn)) void write_copy(int fd, const char *temp, const char *target,
-                                                 long pid, uint64_t now)
+                                                 unsigned flags, long pid, uint64_t now)
 {
     if (prof_dump_fd(fd, target, pid, now) == 0 && fsync(fd) == 0 && close(fd) == 0 &&
-        rename(temp, target) == 0)
+        prof_output_commit(temp, target, flags) == 0)
         _exit(0);
     unlink(temp);
     _exit(1);
@@ -100,7 +103,9 @@ static void dump_in_copy(void)
     uint64_t now = prof_ticks(); /* the calls in progress end here */
     long self = (long)getpid();
     char target[4200], temp[4300];
-    prof_default_path(target, sizeof target);
+    unsigned flags;
+    if (prof_default_target(target, sizeof target, &flags) != 0)
+        return;
     temp[0] = '\0';
     append(temp, sizeof temp, target);
     append(temp, sizeof temp, ".cgwprof-signal-");
@@ -114,7 +119,7 @@ static void dump_in_copy(void)
     pid_t pid = -1;
 #endif
     if (pid == 0)
-        write_copy(fd, temp, target, self, now);
+        write_copy(fd, temp, target, flags, self, now);
     close(fd);
     if (pid > 0)
         wait_copy(pid, temp);
@@ -153,8 +158,8 @@ void prof_signals_init(void)
     return; /* fork() would run the atfork handlers, and take malloc's locks */
 #endif
     const char *want = prof_getenv("CGWPROF_SIGNALS");
-    if (want != NULL && strcmp(want, "off") == 0)
-        return;
+    if ((want != NULL && strcmp(want, "off") == 0) || prof_secure())
+        return; /* a secure-execution process writes no default profile */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;

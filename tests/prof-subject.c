@@ -12,7 +12,8 @@
  *            ends with pthread_exit() from inside nested calls
  *   fork     before_fork x2; the child runs child_work x3, the parent
  *            parent_work x4
- *   dump     cgwprof_dump(argv[2]) from inside dumper(), then more work
+ *   dump     cgwprof_dump(argv[2]) from inside dumper(), then more work;
+ *            argv[2] "default" dumps to the default path (NULL)
  *   exit     exit() from inside deep(): the calls in progress count
  *   signal   outer x2, then die(): argv[2] int raises SIGINT, term
  *            sends SIGTERM to the process, abort calls abort(), and
@@ -141,7 +142,7 @@ NOINLINE static void dumper(const char *path)
     (void)path;
     exit(3);
 #else
-    if (cgwprof_dump(path) != 0) {
+    if (cgwprof_dump(strcmp(path, "default") ? path : NULL) != 0) {
         perror(path);
         exit(3);
     }

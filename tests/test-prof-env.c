@@ -114,10 +114,65 @@ static void setuid_copy(const char *copy, uid_t uid)
     CHECK(chmod(copy, 06755) == 0); /* after chown(), which clears the bits */
 }
 
+/* Run program (prof-subject or a copy) in dir with args (up to two),
+ * as user uid unless it is (uid_t)-1, with $CGWPROF_OUT set to out
+ * unless it is NULL; its stderr into err.  A symlink
+ * callgrind.out.<pid> to plant is made first, in the child, when plant
+ * is not NULL.  Returns the child's pid; *status its wait status. */
+static pid_t run_in(const char *dir, uid_t uid, const char *program, const char *out,
+                    const char *plant, const char *err, const char *arg1, const char *arg2,
+                    int *status)
+{
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        char link[600];
+        snprintf(link, sizeof link, "%s/callgrind.out.%ld", dir, (long)getpid());
+        if (out != NULL)
+            setenv("CGWPROF_OUT", out, 1);
+        else
+            unsetenv("CGWPROF_OUT");
+        if ((uid != (uid_t)-1 && (setgid((gid_t)uid) != 0 || setuid(uid) != 0)) ||
+            (plant != NULL && symlink(plant, link) != 0) || chdir(dir) != 0 ||
+            freopen("/dev/null", "w", stdout) == NULL || freopen(err, "w", stderr) == NULL)
+            _exit(126);
+        execl(program, program, arg1, arg2, (char *)NULL);
+        _exit(127);
+    }
+    CHECK(waitpid(pid, status, 0) == pid);
+    return pid;
+}
+
+/* How often text occurs in the file at path. */
+static int occurrences(const char *path, const char *text)
+{
+    char *all = cgwt_read_file(path, NULL);
+    CHECK(all != NULL);
+    int n = 0;
+    for (const char *p = all; (p = strstr(p, text)) != NULL; p += strlen(text))
+        n++;
+    free(all);
+    return n;
+}
+
+static void expect_untouched(const char *victim, const char *text)
+{
+    char *now = cgwt_read_file(victim, NULL);
+    CHECK(now != NULL);
+    CHECK_STR(now, text);
+    free(now);
+}
+
+#define SECURE_NOTE "a setuid or setgid program writes no profile to a default path"
+
 /* A setuid program: CGWPROF_OUT, which whoever runs it chooses, is
- * ignored; the profile goes to callgrind.out.<pid> in its folder,
- * written by its effective user.  Making a program setuid to another
- * user takes root. */
+ * ignored, and no profile goes to the default path either (the user who
+ * runs it chose the folder): it says so once.  cgwprof_dump() with a
+ * path of its own still writes one, as its effective user.  And the
+ * attack: an unprivileged user plants callgrind.out.<pid> as a symlink
+ * to a root-owned file and runs a setuid-root program; the file stays
+ * as it was.  Making a program setuid to another user takes root. */
 static void test_setuid(void)
 {
     const uid_t nobody = 65534;
@@ -131,35 +186,85 @@ static void test_setuid(void)
     printf("setuid: skipped (an ASan build: its leak check fails in a setuid process)\n");
     return;
 #endif
-    char dir[512], copy[600], steered[600], def[600];
+    char dir[512], copy[600], steered[600], def[600], err[600], mine[600];
     snprintf(dir, sizeof dir, "%s/setuid", cgwt_tmpdir());
     CHECK(chmod(cgwt_tmpdir(), 0711) == 0); /* the effective user passes through */
     CHECK(mkdir(dir, 0777) == 0 && chmod(dir, 0777) == 0);
     snprintf(copy, sizeof copy, "%s/prof-subject", dir);
     snprintf(steered, sizeof steered, "%s/steered.out", dir);
+    snprintf(err, sizeof err, "%s/stderr", cgwt_tmpdir());
     setuid_copy(copy, nobody);
-    fflush(NULL);
-    pid_t pid = fork();
-    CHECK(pid >= 0);
-    if (pid == 0) {
-        setenv("CGWPROF_OUT", steered, 1);
-        if (chdir(dir) != 0 || freopen("/dev/null", "w", stdout) == NULL)
-            _exit(126);
-        execl(copy, copy, "graph", (char *)NULL);
-        _exit(127);
-    }
     int status;
-    CHECK(waitpid(pid, &status, 0) == pid);
+    pid_t pid = run_in(dir, (uid_t)-1, copy, steered, NULL, err, "graph", NULL, &status);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     CHECK(access(steered, F_OK) != 0);
     snprintf(def, sizeof def, "%s/callgrind.out.%ld", dir, (long)pid);
+    CHECK(access(def, F_OK) != 0);
+    CHECK(occurrences(err, SECURE_NOTE) == 1);
+
+    /* the program asks for a profile at a path of its own */
+    snprintf(mine, sizeof mine, "%s/asked.out", dir);
+    pid = run_in(dir, (uid_t)-1, copy, steered, NULL, err, "dump", mine, &status);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     struct stat st;
-    CHECK(stat(def, &st) == 0);
+    CHECK(stat(mine, &st) == 0);
     CHECK_U64(st.st_uid, nobody);
     profile prof;
+    cgwt_load_profile(mine, &prof);
+    CHECK_U64(cgwt_calls(&prof.parts[0], "main", "outer"), 1);
+    snprintf(def, sizeof def, "%s/callgrind.out.%ld", dir, (long)pid);
+    CHECK(access(def, F_OK) != 0 && access(steered, F_OK) != 0);
+
+    /* the attack, by an unprivileged user on a setuid-root program */
+    char victim[600], root_copy[600];
+    snprintf(victim, sizeof victim, "%s/root-only", cgwt_tmpdir());
+    FILE *f = fopen(victim, "w");
+    CHECK(f != NULL && fputs("root's\n", f) >= 0 && fclose(f) == 0);
+    CHECK(chmod(victim, 0600) == 0);
+    snprintf(root_copy, sizeof root_copy, "%s/root-subject", dir);
+    setuid_copy(root_copy, 0);
+    snprintf(err, sizeof err, "%s/stderr", dir); /* where nobody may write */
+    pid = run_in(dir, nobody, root_copy, victim, victim, err, "graph", NULL, &status);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    expect_untouched(victim, "root's\n");
+    snprintf(def, sizeof def, "%s/callgrind.out.%ld", dir, (long)pid);
+    CHECK(lstat(def, &st) == 0 && S_ISLNK(st.st_mode));
+    CHECK(occurrences(err, SECURE_NOTE) == 1);
+    printf("setuid: no default profile (said once), CGWPROF_OUT ignored, cgwprof_dump(path) "
+           "written, a planted symlink to a root file not followed\n");
+}
+
+/* The default path, which nobody chose: a symlink or a file that is
+ * there already is left alone (and said), and the program's own earlier
+ * dump there is replaced. */
+static void test_default_path(void)
+{
+    char dir[512], victim[600], def[600], err[600];
+    snprintf(dir, sizeof dir, "%s/default", cgwt_tmpdir());
+    CHECK(mkdir(dir, 0700) == 0);
+    snprintf(victim, sizeof victim, "%s/victim", cgwt_tmpdir());
+    snprintf(err, sizeof err, "%s/stderr", cgwt_tmpdir());
+    FILE *f = fopen(victim, "w");
+    CHECK(f != NULL && fputs("mine\n", f) >= 0 && fclose(f) == 0);
+    const char *subject = getenv("CGW_PROF_SUBJECT");
+    int status;
+    pid_t pid = run_in(dir, (uid_t)-1, subject, NULL, victim, err, "graph", NULL, &status);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    expect_untouched(victim, "mine\n");
+    CHECK(occurrences(err, "a symlink is there, not written by this process") == 1);
+    snprintf(def, sizeof def, "%s/callgrind.out.%ld", dir, (long)pid);
+    CHECK(unlink(def) == 0);
+
+    /* dumped to the default path mid-run, then again at exit */
+    pid = run_in(dir, (uid_t)-1, subject, NULL, NULL, err, "dump", "default", &status);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    CHECK(occurrences(err, "libcgwprof") == 0);
+    snprintf(def, sizeof def, "%s/callgrind.out.%ld", dir, (long)pid);
+    profile prof;
     cgwt_load_profile(def, &prof);
-    CHECK_U64(cgwt_calls(&prof.parts[0], "main", "outer"), 3);
-    printf("setuid: CGWPROF_OUT ignored, the profile in the program's folder\n");
+    CHECK_U64(cgwt_calls(&prof.parts[0], "main", "outer"), 2);
+    CHECK(unlink(def) == 0);
+    printf("default path: a planted symlink left alone, the program's own dump replaced\n");
 }
 
 int main(void)
@@ -167,5 +272,6 @@ int main(void)
     test_debug_file();
     test_dlclose();
     test_setuid();
+    test_default_path();
     return 0;
 }
