@@ -232,6 +232,15 @@ typedef int (*cgw_write_fn)(void *ctx, const char *buf, size_t len);
  *  readlink()'s) on failure. */
 CGW_API cgw_writer *cgw_open_path(const char *path, const cgw_options *opts);
 
+/** The name of the temporary file that cgw_open_path() is writing, while
+ *  it has one: NULL for an anonymous one (O_TMPFILE, which a killed
+ *  process leaves no trace of), a path written through, another sink, or
+ *  after cgw_finish() or cgw_free().  A program's handler of SIGINT,
+ *  SIGTERM or SIGHUP may unlink() a copy of it before it dies, so that
+ *  no temporary file is left behind (the string itself is freed with the
+ *  writer). */
+CGW_API const char *cgw_temp_path(const cgw_writer *w);
+
 /** Write to an open descriptor, retrying short writes and EINTR, and
  *  waiting when a non-blocking one says EAGAIN.  The descriptor stays open.  NULL with errno set (EINVAL, ENOMEM) on failure. */
 CGW_API cgw_writer *cgw_open_fd(int fd, const cgw_options *opts);

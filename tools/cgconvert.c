@@ -109,50 +109,10 @@ static int write_profile(cgw_stacks *s, const char *out)
 
 /* ----------------------------------------------------------- --to folded */
 
+/* The converters' bytes into the raw writer ctx. */
 static int put(void *ctx, const char *buf, size_t len)
 {
-    return fwrite(buf, 1, len, ctx) == len ? 0 : -1;
-}
-
-/* OUT written atomically: a temporary file beside it, renamed at the end;
- * stdout when out is NULL. */
-static FILE *open_output(const char *out, char **tmp)
-{
-    *tmp = NULL;
-    if (out == NULL)
-        return stdout;
-    size_t n = strlen(out) + 8;
-    int fd = -1;
-    if ((*tmp = malloc(n)) != NULL) {
-        snprintf(*tmp, n, "%s.XXXXXX", out);
-        fd = mkstemp(*tmp);
-    }
-    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-    if (f == NULL) {
-        if (fd >= 0) {
-            close(fd);
-            unlink(*tmp);
-        }
-        free(*tmp);
-        *tmp = NULL;
-    }
-    return f;
-}
-
-/* Close the output; rename it over out when ok, else remove it. */
-static int close_output(FILE *f, const char *out, char *tmp, int ok)
-{
-    int bad = fflush(f) != 0 || ferror(f);
-    if (tmp == NULL)
-        return bad ? -1 : 0;
-    bad |= fclose(f) != 0;
-    if (ok && !bad && rename(tmp, out) == 0) {
-        free(tmp);
-        return 0;
-    }
-    unlink(tmp);
-    free(tmp);
-    return ok ? -1 : 0;
+    return cgw_write_bytes(ctx, buf, len) == CGW_OK ? 0 : -1;
 }
 
 /* --to folded or pprof: the stacks of the profile at path into out. */
@@ -162,26 +122,32 @@ static int to_stacks(int pprof, const char *event, int force, const char *path, 
     cgw_read_options ro = { .struct_size = sizeof ro, .diag = tool_print_error, .diag_ctx = &in };
     cgw_reader *r = strcmp(path, "-") ? cgw_reader_open_path(path, &ro)
                                       : cgw_reader_open_fd(STDIN_FILENO, &ro);
-    char *tmp, msg[512];
-    FILE *f = r != NULL ? open_output(out, &tmp) : NULL;
-    if (f == NULL) {
-        fprintf(stderr, "cgconvert: %s: %s\n", r ? out : path, strerror(errno));
+    char msg[512];
+    if (r == NULL) {
+        fprintf(stderr, "cgconvert: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    cgw_options wo = { .struct_size = sizeof wo, .flags = CGW_RAW };
+    cgw_writer *w = tool_open_output("cgconvert", out, &wo);
+    if (w == NULL) {
         cgw_reader_close(r);
         return 2;
     }
-    cgw_status st = pprof ? cgw_write_pprof(r, event, put, f, msg, sizeof msg)
-                          : cgw_write_folded(r, event, put, f, msg, sizeof msg);
+    cgw_status st = pprof ? cgw_write_pprof(r, event, put, w, msg, sizeof msg)
+                          : cgw_write_folded(r, event, put, w, msg, sizeof msg);
     int rc = exit_code(st);
-    if (st != CGW_OK) {
+    if (st != CGW_OK && cgw_error(w) == CGW_OK) {
         fprintf(stderr, "cgconvert: %s: %s\n", path, msg);
-    } else if (in.errors > 0 && !force) {
+    } else if (st == CGW_OK && in.errors > 0 && !force) {
         fprintf(stderr, "cgconvert: %s: %" PRIu64 " errors in the input; nothing written\n",
                 path, in.errors);
         rc = 1;
     }
-    if (close_output(f, out, tmp, rc == 0) < 0) {
-        fprintf(stderr, "cgconvert: %s: %s\n", out ? out : "stdout", strerror(errno));
-        rc = 2;
+    if (rc != 0 && cgw_error(w) == CGW_OK) {
+        cgw_free(w); /* nothing written: the old file stays */
+    } else {
+        int wrc = tool_close_output("cgconvert", out, w, cgw_error(w));
+        rc = rc != 0 ? rc : wrc;
     }
     cgw_reader_close(r);
     return rc;

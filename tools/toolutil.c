@@ -332,34 +332,3 @@ int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void
     return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
 }
 
-unsigned tool_output_flags(const char *path)
-{
-    size_t n = path ? strlen(path) : 0;
-    return n > 3 && !strcmp(path + n - 3, ".gz") ? CGW_GZIP : 0;
-}
-
-const char *tool_open_error(const char *path, int e)
-{
-    if (e == ENOTSUP && tool_output_flags(path))
-        return "gzip output (a .gz name) needs a libcgw built with zlib";
-    return strerror(e);
-}
-
-cgw_writer *tool_open_output(const char *tool, const char *out, cgw_options *wo)
-{
-    wo->flags |= tool_output_flags(out);
-    cgw_writer *w = out ? cgw_open_path(out, wo) : cgw_open_fd(STDOUT_FILENO, wo);
-    if (w == NULL)
-        fprintf(stderr, "%s: %s: %s\n", tool, out ? out : "stdout", tool_open_error(out, errno));
-    return w;
-}
-
-int tool_close_output(const char *tool, const char *out, cgw_writer *w, cgw_status st)
-{
-    if (st == CGW_OK)
-        st = cgw_finish(w);
-    if (st != CGW_OK)
-        fprintf(stderr, "%s: %s: %s\n", tool, out ? out : "stdout", cgw_errmsg(w));
-    cgw_free(w);
-    return st == CGW_OK ? 0 : st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
-}

@@ -101,15 +101,11 @@ int tool_inputs_option(tool_inputs *t, int c, const char *arg);
 typedef cgw_status (*tool_add_fn)(void *ctx, cgw_reader *r, const char **msg);
 int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void *ctx);
 
-/* The writer flags an output path asks for: CGW_GZIP when it ends in
- * ".gz" (cgrecode -o x.gz, cggen -o x.gz), else 0. */
-unsigned tool_output_flags(const char *path);
-/* Why opening the output path failed, errno e: strerror(e), or what an
- * ENOTSUP from a libcgw without zlib means for a .gz output. */
-const char *tool_open_error(const char *path, int e);
 
-/* A writer on out (stdout when NULL; gzip for a .gz name) with wo, or
- * NULL after saying why on stderr. */
+/* output.c: a writer on out (stdout when NULL or "-"; gzip for a .gz
+ * name unless wo asks for CGW_RAW) with wo, or NULL after saying why on
+ * stderr.  Until tool_close_output(), SIGINT, SIGTERM and SIGHUP remove
+ * its temporary file before the tool dies of them. */
 cgw_writer *tool_open_output(const char *tool, const char *out, cgw_options *wo);
 /* Finish w when st, the status of writing into it, is CGW_OK; say why on
  * stderr when that failed; free w.  The tool's exit code: 0; 1 when the

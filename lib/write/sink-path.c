@@ -127,6 +127,7 @@ static int path_close(cgw_writer *w, void *ctx, int commit)
 {
     struct path *p = ctx;
     int r = 0;
+    w->temp_name = NULL;
     if (commit && p->temp != NULL && fsync(p->fd) != 0)
         r = -1;
     if (p->anon && commit_anon(p, commit && r == 0) != 0 && commit)
@@ -309,5 +310,6 @@ cgw_writer *cgw_open_path(const char *path, const cgw_options *opts)
         return NULL;
     }
     cgwp_bind_sink(w, path_write, path_close, p);
+    w->temp_name = p->anon ? NULL : p->temp;
     return w;
 }

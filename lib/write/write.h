@@ -66,6 +66,7 @@ struct cgw_writer {
     cgwp_close_fn sink_close;
     void *sink_ctx;
     int sink_open;
+    const char *temp_name; /* the path sink's named temporary file, or NULL */
     struct cgwp_gz *gz; /* CGW_GZIP: the deflater wrapped around the sink */
     cgw_allocator alloc;
 

@@ -237,6 +237,11 @@ cgw_status cgw_get_options(const cgw_writer *w, cgw_options *out)
     return cgwp_options_give(out, &o, sizeof o, sizeof o) == 0 ? CGW_OK : CGW_EINVAL;
 }
 
+const char *cgw_temp_path(const cgw_writer *w)
+{
+    return w != NULL ? w->temp_name : NULL;
+}
+
 uint64_t cgw_bytes_written(const cgw_writer *w)
 {
     return w ? w->sent + w->len : 0;
