@@ -933,7 +933,10 @@ CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
  *  every call.  name names the input in messages (NULL:
  *  "-").  OK; EINVAL for a profile that does not decode (truncated or
  *  damaged: the message says which field at which byte), a negative value, a sample or location that names
- *  something the profile lacks (the message says which), or a libcgw
+ *  something the profile lacks (the message says which), a profile too
+ *  big: one that inflates to more than 1 GiB, or whose protobuf would
+ *  take more than 16 bytes of memory a byte of it and 16 MiB to decode
+ *  (a real one takes about 10; one of empty strings, 36), or a libcgw
  *  built without protobuf-c (or zlib, for a gzip-compressed one);
  *  ERANGE, ENOMEM, EUSAGE as cgw_stacks_add_folded(). */
 CGW_API cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data,
