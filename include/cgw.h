@@ -912,7 +912,7 @@ CGW_API cgw_stacks *cgw_stacks_new(const cgw_allocator *alloc);
  *  name names the input in error messages (NULL: "-").  OK; EINVAL for a
  *  bad line (the message says "NAME:LINE:COLUMN: " what is wrong and what
  *  was expected: no count, an empty frame, a control byte or invalid
- *  UTF-8 in a frame) or a bad event name; ERANGE when an event's total
+ *  UTF-8 in a frame, a LINE of 2^32 or more) or a bad event name; ERANGE when an event's total
  *  would pass 2^64-1; ENOMEM; EUSAGE when s is NULL or after
  *  cgw_stacks_write().  Errors are sticky: later calls return the first;
  *  the stacks of the lines before the bad one are kept. */
