@@ -942,7 +942,7 @@ CGW_API cgw_stacks *cgw_stacks_new(const cgw_allocator *alloc);
  *  name names the input in error messages (NULL: "-").  OK; EINVAL for a
  *  bad line (the message says "NAME:LINE:COLUMN: " what is wrong and what
  *  was expected: no count, an empty frame, a control byte or invalid
- *  UTF-8 in a frame) or a bad event name; ERANGE when an event's total
+ *  UTF-8 in a frame, a LINE of 2^32 or more) or a bad event name; ERANGE when an event's total
  *  would pass 2^64-1; ENOMEM; EUSAGE when s is NULL or after
  *  cgw_stacks_write().  Errors are sticky: later calls return the first;
  *  the stacks of the lines before the bad one are kept. */
@@ -963,7 +963,10 @@ CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
  *  every call.  name names the input in messages (NULL:
  *  "-").  OK; EINVAL for a profile that does not decode (truncated or
  *  damaged: the message says which field at which byte), a negative value, a sample or location that names
- *  something the profile lacks (the message says which), or a libcgw
+ *  something the profile lacks (the message says which), a profile too
+ *  big: one that inflates to more than 1 GiB, or whose protobuf would
+ *  take more than 16 bytes of memory a byte of it and 16 MiB to decode
+ *  (a real one takes about 10; one of empty strings, 36), or a libcgw
  *  built without protobuf-c (or zlib, for a gzip-compressed one);
  *  ERANGE, ENOMEM, EUSAGE as cgw_stacks_add_folded(). */
 CGW_API cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data,

@@ -49,6 +49,11 @@ printf 'main;a 3\nmain;b\n' >"$tmp/bad.folded"
 [ $rc -eq 1 ] || fail "a line without a count: exit $rc"
 grep -q "bad.folded:2:7: no count at the end of the line" "$tmp/err" || fail "message: $(cat "$tmp/err")"
 [ -e "$tmp/bad.out" ] && fail "a refused input left an output file"
+printf 'main;f (a.py:4294967296) 3\n' >"$tmp/big.folded"
+"$CGCONVERT" --from folded "$tmp/big.folded" -o "$tmp/big.out" 2>"$tmp/err"; rc=$?
+[ $rc -eq 1 ] || fail "a line of 2^32: exit $rc"
+grep -q "big.folded:1:14: a line number of 2^32 or more" "$tmp/err" ||
+    fail "message: $(cat "$tmp/err")"
 "$CGCONVERT" --to folded --event nope "$tmp/a.out" -o "$tmp/x" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "an unknown event: exit $rc"
 grep -q "no event nope" "$tmp/err" || fail "message: $(cat "$tmp/err")"

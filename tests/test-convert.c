@@ -265,6 +265,13 @@ static void bad_input(void)
         { NULL, "a;\xc3(b 3\n", CGW_EINVAL, "in:1:3: a control byte or invalid UTF-8 in a frame" },
         { NULL, "a 18446744073709551615\nb 1\n", CGW_ERANGE,
           "in:2: the total of event Samples passes 2^64-1" },
+        /* the writer's portable subset takes lines below 2^32 */
+        { NULL, "a 1\nf (a.py:4294967296) 2\n", CGW_EINVAL,
+          "in:2:9: a line number of 2^32 or more (expected 'NAME (FILE:LINE)' with a LINE "
+          "below 2^32)" },
+        { NULL, "m;f (a.py:99999999999999999999) 2\n", CGW_EINVAL,
+          "in:1:11: a line number of 2^32 or more (expected 'NAME (FILE:LINE)' with a LINE "
+          "below 2^32)" },
         { "9lives", "a 1\n", CGW_EINVAL,
           "bad event name '9lives' (expected [A-Za-z_][A-Za-z0-9_]*)" },
     };
@@ -285,6 +292,16 @@ static void bad_input(void)
         cgw_stacks_free(s);
     }
     cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add_folded(s, NULL, "in", "f (a.py:4294967295) 1\n", 22), CGW_OK);
+    char *buf;
+    size_t len;
+    cgw_writer *w = cgw_open_memory(&buf, &len, NULL);
+    CHECK_ST(cgw_stacks_write(s, w), CGW_OK);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    CHECK(strstr(buf, "\n4294967295 1\n") != NULL);
+    free(buf);
+    cgw_stacks_free(s);
+    s = cgw_stacks_new(NULL);
     char name[16];
     for (int i = 0; i < 64; i++) {
         snprintf(name, sizeof name, "E%d", i);

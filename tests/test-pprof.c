@@ -4,12 +4,32 @@
  * an inlined call in another file as fi=, calls=1 (pprof has no count),
  * the output read back (cgwt_write_checked()); and every kind of bad
  * input refused with a message that says what and where, a stack a
- * million frames deep read.  Skips (77) without protobuf-c. */
+ * million frames deep read, a profile of empty strings refused in a
+ * child limited to 256 MB of address space.  Skips (77) without
+ * protobuf-c. */
+#ifdef HAVE_CONFIG_H
+#include <config.h> /* HAVE_ZLIB: the test's own gzip */
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 #include "testutil.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
 
 /* ------------------------------------------------- a protobuf encoder */
 
@@ -235,6 +255,97 @@ static void to_pprof(void)
     cgw_reader_close(r);
 }
 
+/* --------------------------------------- a profile of empty strings */
+
+#define HOSTILE_BYTES ((size_t)8 << 20)
+
+#ifdef HAVE_ZLIB
+/* in[0..len) gzip-compressed, into *out. */
+static size_t gzip(const unsigned char *in, size_t len, unsigned char **out)
+{
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    CHECK(deflateInit2(&z, 9, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+    size_t cap = deflateBound(&z, (uLong)len);
+    *out = malloc(cap);
+    CHECK(*out != NULL);
+    z.next_in = (Bytef *)(uintptr_t)in;
+    z.avail_in = (uInt)len;
+    z.next_out = *out;
+    z.avail_out = (uInt)cap;
+    CHECK(deflate(&z, Z_FINISH) == Z_STREAM_END);
+    size_t n = cap - z.avail_out;
+    deflateEnd(&z);
+    return n;
+}
+#endif
+
+/* In a child (under 256 MB of address space unless ASan, which reserves
+ * terabytes, built it): data[0..len) refused as too big with want in
+ * the message, not killed, not out of memory. */
+static void refused_in_child(const char *name, const void *data, size_t len, const char *want)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    fflush(stdout);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+#ifndef UNDER_ASAN
+        struct rlimit lim = { (rlim_t)256 << 20, (rlim_t)256 << 20 };
+        CHECK(setrlimit(RLIMIT_AS, &lim) == 0);
+#endif
+        cgw_stacks *s = cgw_stacks_new(NULL);
+        CHECK(s != NULL);
+        cgw_status st = cgw_stacks_add_pprof(s, name, data, len);
+        if (st != CGW_EINVAL || strstr(cgw_stacks_errmsg(s), want) == NULL) {
+            printf("%s: status %d, message \"%s\", want \"%s\"\n", name, (int)st,
+                   cgw_stacks_errmsg(s), want);
+            fflush(stdout);
+            _exit(1);
+        }
+        cgw_stacks_free(s);
+        _exit(0);
+    }
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    if (WIFSIGNALED(status))
+        cgwt_fail(__FILE__, __LINE__, "%s: the child was killed by signal %d", name,
+                  WTERMSIG(status));
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    printf("%s: refused in %.2f s\n", name,
+           (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+}
+
+/* A string table of 4 Mi empty strings: 8 MiB that protobuf-c would
+ * make 290 MB of (a pointer, a block and a scanned field each); refused
+ * at 16 bytes a byte and 16 MiB, raw and gzip-compressed (8 KB). */
+static void empty_strings(void)
+{
+#ifdef UNDER_ASAN
+    printf("empty strings: an ASan build: checked without the 256 MB RLIMIT_AS\n");
+#endif
+    unsigned char *raw = malloc(HOSTILE_BYTES);
+    CHECK(raw != NULL);
+    for (size_t i = 0; i < HOSTILE_BYTES; i += 2)
+        raw[i] = 6 << 3 | 2, raw[i + 1] = 0; /* string_table: "" */
+    static const char want[] = ": too big: decoding its 8388608 bytes of protobuf would take "
+                               "more than 144 MiB of memory (the limit: 16 bytes a byte and "
+                               "16 MiB)";
+    refused_in_child("empty.pb", raw, HOSTILE_BYTES, want);
+#ifdef HAVE_ZLIB
+    unsigned char *gz;
+    size_t len = gzip(raw, HOSTILE_BYTES, &gz);
+    CHECK(len < 65536);
+    refused_in_child("empty.pb.gz", gz, len, want);
+    free(gz);
+#else
+    printf("empty strings: no zlib: only the raw protobuf\n");
+#endif
+    free(raw);
+}
+
 int main(void)
 {
     cgw_stacks *s = cgw_stacks_new(NULL);
@@ -245,6 +356,7 @@ int main(void)
         return 77;
     }
     cgw_stacks_free(s);
+    empty_strings();
     good();
     bad_inputs();
     deep();

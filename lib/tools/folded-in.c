@@ -66,9 +66,21 @@ static int number(const char *cursor, const char *end, uint64_t *value)
     return 0;
 }
 
-/* The parts of one frame, trimmed: object, file, name, line. */
+/* Whether [cursor, end) is one or more decimal digits. */
+static int digits(const char *cursor, const char *end)
+{
+    if (cursor == end)
+        return 0;
+    while (cursor < end && (unsigned)(unsigned char)*cursor - '0' < 10u)
+        cursor++;
+    return cursor == end;
+}
+
+/* The parts of one frame, trimmed: object, file, name, line; big_line
+ * the LINE of "(FILE:LINE)" when it is 2^32 or more (the writer's
+ * portable subset stops below: KCachegrind reads 32 bits). */
 typedef struct frame_parts {
-    const char *obj, *file, *name;
+    const char *obj, *file, *name, *big_line;
     size_t olen, flen, nlen;
     uint64_t line;
 } frame_parts;
@@ -87,8 +99,10 @@ static int pyspy(const char *start, const char *end, frame_parts *parts)
         if (*cursor == ':')
             colon = cursor;
     if (colon == NULL || colon == open || blank(*open) || blank(colon[-1]) ||
-        number(colon + 1, end - 1, &parts->line) < 0)
+        !digits(colon + 1, end - 1))
         return 0;
+    if (number(colon + 1, end - 1, &parts->line) < 0 || parts->line > UINT32_MAX)
+        parts->big_line = colon + 1;
     parts->file = open;
     parts->flen = (size_t)(colon - open);
     parts->name = start;
@@ -139,6 +153,9 @@ static cgw_status frame(cgw_stacks *s, const place *at, const char *begin, const
         return bad(s, at, bad_at, "a control byte or invalid UTF-8 in a frame");
     frame_parts parts;
     split_frame(begin, end, &parts);
+    if (parts.big_line != NULL)
+        return bad(s, at, parts.big_line, "a line number of 2^32 or more (expected "
+                   "'NAME (FILE:LINE)' with a LINE below 2^32)");
     uint32_t obj, file, name;
     cgw_status st = cgwc_stacks_name(s, parts.obj, parts.olen, &obj);
     if (st == CGW_OK)

@@ -8,7 +8,19 @@
 #ifdef HAVE_ZLIB
 #include <zlib.h>
 
+/* The most a profile may inflate to; the buffer grows to a byte past
+ * it, so that a stream of exactly MAX_INFLATED bytes can end. */
 #define MAX_INFLATED ((size_t)1 << 30)
+#define MAX_INFLATED_TEXT "1 GiB"
+
+/* The next size of the buffer: twice cap, the first four times the
+ * input's size, never more than a byte past MAX_INFLATED. */
+static size_t next_cap(size_t cap, size_t len)
+{
+    if (cap == 0)
+        cap = len < 4096 ? 8192 : len < MAX_INFLATED / 8 ? 2 * len : MAX_INFLATED / 2;
+    return cap > MAX_INFLATED / 2 ? MAX_INFLATED + 1 : 2 * cap;
+}
 
 cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_t len,
                        uint8_t **out, size_t *outlen)
@@ -21,10 +33,10 @@ cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_
     size_t cap = 0, used = 0;
     int rc = Z_OK;
     z.next_in = (Bytef *)(uintptr_t)in;
-    while (rc == Z_OK) {
+    while (rc == Z_OK && used <= MAX_INFLATED) {
         if (used == cap) {
-            size_t want = cap ? 2 * cap : (len < 4096 ? 16384 : 4 * len);
-            uint8_t *grown = want <= MAX_INFLATED + 1 ? cgwu_realloc(&s->a, buf, want) : NULL;
+            size_t want = next_cap(cap, len);
+            uint8_t *grown = cgwu_realloc(&s->a, buf, want);
             if (grown == NULL)
                 break;
             buf = grown;
@@ -41,14 +53,15 @@ cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_
             rc = Z_OK; /* room was all it needed */
     }
     inflateEnd(&z);
-    if (rc == Z_STREAM_END) {
+    if (rc == Z_STREAM_END && used <= MAX_INFLATED) {
         *out = buf;
         *outlen = used;
         return CGW_OK;
     }
     cgwu_free(&s->a, buf);
-    if (cap > MAX_INFLATED || (rc == Z_OK && cap >= MAX_INFLATED / 2))
-        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: inflates to more than 1 GiB", name);
+    if (used > MAX_INFLATED)
+        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: inflates to more than " MAX_INFLATED_TEXT
+                                " (%zu bytes)", name, MAX_INFLATED);
     if (rc == Z_OK || rc == Z_MEM_ERROR)
         return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory inflating it", name);
     return cgwc_stacks_fail(s, CGW_EINVAL, "%s: a truncated or damaged gzip stream (zlib: %s)",

@@ -241,14 +241,45 @@ static cgw_status sample(pprof_in *in, size_t i)
     return CGW_OK;
 }
 
+/* protobuf-c builds more than the bytes it decodes: a 2-byte empty
+ * string costs a pointer, a block of its own and a 32-byte entry of the
+ * fields it scans (about 36 bytes a byte), which a profile of 100 MiB
+ * turns into gigabytes.  So what a decode allocates is counted, as
+ * glibc's malloc takes it (8 bytes more, a multiple of 16, 32 at least),
+ * blocks it frees counted still, and refused past PB_PER_BYTE bytes a byte of
+ * protobuf and PB_FLOOR: room for a real profile (Go's runtime/pprof
+ * profiles take 7.5 to 10.5 bytes a byte), not for one made of empty
+ * strings. */
+#define PB_PER_BYTE 16
+#define PB_FLOOR ((size_t)16 << 20)
+
+typedef struct pb_budget {
+    const cgw_allocator *a;
+    size_t used, limit;
+    int over;
+} pb_budget;
+
+static size_t pb_limit(size_t len)
+{
+    return len > (SIZE_MAX - PB_FLOOR) / PB_PER_BYTE ? SIZE_MAX : PB_PER_BYTE * len + PB_FLOOR;
+}
+
 static void *pb_alloc(void *ctx, size_t size)
 {
-    return cgwu_alloc(ctx, size);
+    pb_budget *b = ctx;
+    size_t cost = size < 24 ? 32 : (size + 8 + 15) & ~(size_t)15;
+    if (size > b->limit || cost > b->limit - b->used) {
+        b->over = 1;
+        return NULL;
+    }
+    b->used += cost;
+    return cgwu_alloc(b->a, size);
 }
 
 static void pb_free(void *ctx, void *block)
 {
-    cgwu_free(ctx, block);
+    pb_budget *b = ctx;
+    cgwu_free(b->a, block);
 }
 
 /* The tables, the locations' frames, then every sample. */
@@ -331,9 +362,15 @@ static int wire_where(const uint8_t *b, size_t at, size_t end, const unsigned *m
 
 cgw_status cgwc_pprof_add(cgw_stacks *s, const char *name, const uint8_t *bytes, size_t len)
 {
-    ProtobufCAllocator pa = { pb_alloc, pb_free, &s->a };
+    pb_budget budget = { &s->a, 0, pb_limit(len), 0 };
+    ProtobufCAllocator pa = { pb_alloc, pb_free, &budget };
     profile *p = cgwpprof__profile__unpack(&pa, len, bytes);
     char why[160] = "a value that is not of its field's type";
+    if (p == NULL && budget.over)
+        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: too big: decoding its %zu bytes of protobuf "
+                                "would take more than %zu MiB of memory (the limit: %d bytes "
+                                "a byte and %zu MiB)", name, len, budget.limit >> 20,
+                                PB_PER_BYTE, PB_FLOOR >> 20);
     if (p == NULL) {
         wire_where(bytes, 0, len, profile_msgs, why, sizeof why);
         return cgwc_stacks_fail(s, CGW_EINVAL, "%s: not a pprof profile, or a truncated or "
