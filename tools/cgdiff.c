@@ -94,41 +94,44 @@ static void delta(char *buf, size_t len, const cgw_diff_row *r)
         snprintf(buf, len, "-%" PRIu64, r->old_cost - r->new_cost);
 }
 
-static void print_row(const cgw_diff_row *r)
+static void print_row(FILE *f, const cgw_diff_row *r)
 {
     char d[32];
     delta(d, sizeof d, r);
     if (r->function == NULL) {
-        printf("%s: %" PRIu64 " -> %" PRIu64 "  %s (%+.2f%%)\n", r->event, r->old_cost,
+        fprintf(f, "%s: %" PRIu64 " -> %" PRIu64 "  %s (%+.2f%%)\n", r->event, r->old_cost,
                r->new_cost, d, r->change);
         return;
     }
-    printf("  %-9s %14s %+9.2f%%  %s:%s", r->inclusive ? "inclusive" : "self", d, r->change,
+    fprintf(f, "  %-9s %14s %+9.2f%%  %s:%s", r->inclusive ? "inclusive" : "self", d, r->change,
            r->file, r->function);
     if (r->object != NULL)
-        printf(" [%s]", r->object);
-    putchar('\n');
+        fprintf(f, " [%s]", r->object);
+    putc('\n', f);
 }
 
-/* Print every event's rows; the number that moved past the limit. */
+/* Print every event's rows to standard output, or to standard error
+ * when the difference profile goes to standard output (-o -); the
+ * number that moved past the limit. */
 static uint64_t report(const cgw_diff_row *rows, size_t n, const opts *o)
 {
+    FILE *f = o->in.out != NULL && strcmp(o->in.out, "-") == 0 ? stderr : stdout;
     uint64_t past = 0;
     for (size_t i = 0; i < n; i++) {
         double c = rows[i].change < 0 ? -rows[i].change : rows[i].change;
         past += o->fail_above >= 0 && c > o->fail_above;
     }
     for (size_t i = 0; i < n && rows[i].function == NULL; i++) {
-        print_row(&rows[i]);
+        print_row(f, &rows[i]);
         uint64_t shown = 0;
         for (size_t j = 0; j < n; j++) {
             if (rows[j].function == NULL || rows[j].column != rows[i].column)
                 continue;
             if (o->top != 0 && shown++ == o->top) {
-                printf("  ...\n");
+                fputs("  ...\n", f);
                 break;
             }
-            print_row(&rows[j]);
+            print_row(f, &rows[j]);
         }
     }
     return past;
