@@ -166,6 +166,13 @@ enum { CGW_GZIP = 16u };
  *      atomic replace; every other writing call returns CGW_EUSAGE. */
 enum { CGW_NOFOLLOW = 32u, CGW_EXCL = 64u, CGW_RAW = 128u };
 
+/** cgw_options.flags: CGW_ZERO_COUNTS writes a count of 0 (calls=,
+ *  jump=, jcnd=) as given, outside CGW_COMPACT too.  Callgrind writes
+ *  calls=0 for a call still running at a dump; KCachegrind reads it as
+ *  written, callgrind_annotate adds the call's inclusive cost to the
+ *  caller's self cost.  For a tool that keeps what a file says. */
+enum { CGW_ZERO_COUNTS = 4096u };
+
 /** A per-writer allocator; NULL members are not allowed.  ctx is passed back
  *  unchanged.  A NULL return is reported as CGW_ENOMEM, never aborts. */
 typedef struct cgw_allocator {

@@ -207,7 +207,7 @@ static int parse(int argc, char **argv, args *a)
         case OPT_TO: a->to = optarg; break;
         case OPT_EVENT: a->event = optarg; break;
         case OPT_FORCE: a->force = 1; break;
-        case 'o': a->out = optarg; break;
+        case 'o': a->out = tool_output_arg(optarg); break;
         case 'h': fputs(usage, stdout); return 0;
         case 'V': printf("cgconvert (libcgw) %s\n", cgw_version()); return 0;
         case 1: a->file = optarg; a->nfiles++; break;

@@ -115,7 +115,7 @@ static void print_row(FILE *f, const cgw_diff_row *r)
  * number that moved past the limit. */
 static uint64_t report(const cgw_diff_row *rows, size_t n, const opts *o)
 {
-    FILE *f = o->in.out != NULL && strcmp(o->in.out, "-") == 0 ? stderr : stdout;
+    FILE *f = o->in.out != NULL && tool_output_arg(o->in.out) == NULL ? stderr : stdout;
     uint64_t past = 0;
     for (size_t i = 0; i < n; i++) {
         double c = rows[i].change < 0 ? -rows[i].change : rows[i].change;

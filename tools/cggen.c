@@ -68,7 +68,7 @@ static int take(int c, const char *v, cgw_gen_options *g, cgw_options *wo, const
     case O_INLINE: g->flags |= CGW_GEN_INLINE; return 0;
     case O_JUMPS: g->flags |= CGW_GEN_JUMPS; return 0;
     case O_COMPACT: wo->flags |= CGW_COMPACT; return 0;
-    case 'o': *out = v; return 0;
+    case 'o': *out = tool_output_arg(v); return 0;
     default:
         if (field == NULL || tool_uint(v, UINT32_MAX, &x) < 0)
             return -1;

@@ -150,7 +150,7 @@ int main(int argc, char **argv)
     cgw_options wo = o.wo;
     unsigned flags = o.flags;
     int force = o.in.force;
-    const char *out = o.in.out, *file = o.file;
+    const char *out = tool_output_arg(o.in.out), *file = o.file;
     input in = { file, 0 };
     cgw_read_options ro = { .struct_size = sizeof ro, .diag = on_diag, .diag_ctx = &in };
     cgw_reader *r = strcmp(file, "-") ? cgw_reader_open_path(file, &ro)

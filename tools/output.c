@@ -46,10 +46,9 @@ static void watch_temp(cgw_writer *w)
     }
 }
 
-/* out, or NULL for standard output ("-" as on the input side). */
-static const char *output_path(const char *out)
+const char *tool_output_arg(const char *arg)
 {
-    return out != NULL && strcmp(out, "-") == 0 ? NULL : out;
+    return arg != NULL && strcmp(arg, "-") == 0 ? NULL : arg;
 }
 
 /* The writer flags an output path asks for: CGW_GZIP when it ends in
@@ -71,7 +70,7 @@ static const char *open_error(const char *path, int e)
 
 cgw_writer *tool_open_output(const char *tool, const char *out, cgw_options *wo)
 {
-    out = output_path(out);
+    out = tool_output_arg(out);
     if (!(wo->flags & CGW_RAW))
         wo->flags |= output_flags(out);
     cgw_writer *w = out ? cgw_open_path(out, wo) : cgw_open_fd(STDOUT_FILENO, wo);
@@ -84,7 +83,7 @@ cgw_writer *tool_open_output(const char *tool, const char *out, cgw_options *wo)
 
 int tool_close_output(const char *tool, const char *out, cgw_writer *w, cgw_status st)
 {
-    out = output_path(out);
+    out = tool_output_arg(out);
     if (st == CGW_OK)
         st = cgw_finish(w);
     have_temp = 0; /* renamed or removed by now */

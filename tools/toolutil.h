@@ -102,7 +102,10 @@ typedef cgw_status (*tool_add_fn)(void *ctx, cgw_reader *r, const char **msg);
 int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void *ctx);
 
 
-/* output.c: a writer on out (stdout when NULL or "-"; gzip for a .gz
+/* output.c: the output an -o argument names: NULL, standard output, for
+ * "-" (as "-" is standard input on the input side), else arg. */
+const char *tool_output_arg(const char *arg);
+/* A writer on out (stdout when NULL or "-"; gzip for a .gz
  * name unless wo asks for CGW_RAW) with wo, or NULL after saying why on
  * stderr.  Until tool_close_output(), SIGINT, SIGTERM and SIGHUP remove
  * its temporary file before the tool dies of them. */

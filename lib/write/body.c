@@ -503,16 +503,17 @@ static CGWP_HOT_INLINE cgw_status enter_call(cgw_writer *w, const char *call, ui
      * fails, the calls below say which */
     int line_slot = w != NULL ? w->line_slot : -1;
     if (w != NULL && w->costs_open && source_pos != NULL && ncosts <= w->nevents &&
-        (inclusive != NULL || ncosts == 0) && (count != 0 || (w->flags & CGW_COMPACT)) &&
+        (inclusive != NULL || ncosts == 0) &&
+        (count != 0 || (w->flags & (CGW_COMPACT | CGW_ZERO_COUNTS))) &&
         (line_slot < 0 || ((source_pos[line_slot] >> 32) == 0 &&
                            (target_pos == NULL || (target_pos[line_slot] >> 32) == 0)))) {
         w->call = call;
         return CGW_OK;
     }
     cgw_status st = enter_association(w, call, source_pos, target_pos);
-    if (st == CGW_OK && count == 0 && !(w->flags & CGW_COMPACT))
+    if (st == CGW_OK && count == 0 && !(w->flags & (CGW_COMPACT | CGW_ZERO_COUNTS)))
         st = cgwp_fail(w, CGW_EINVAL, "call count 0 (callgrind_annotate turns such a call "
-                       "into self cost); only CGW_COMPACT allows it");
+                       "into self cost); only CGW_COMPACT or CGW_ZERO_COUNTS allows it");
     if (st == CGW_OK)
         st = check_costs(w, "inclusive", inclusive, ncosts);
     return st;
@@ -580,15 +581,16 @@ static cgw_status jump(cgw_writer *w, const char *call, const cgw_target *to, in
 {
     uint32_t ob, fl, fn;
     cgw_status st = enter_association(w, call, source_pos, target_pos);
-    int compact = w && (w->flags & CGW_COMPACT);
+    int zero_ok = w && (w->flags & (CGW_COMPACT | CGW_ZERO_COUNTS));
     if (st == CGW_OK && w->npos == 0)
         st = cgwp_fail(w, CGW_EINVAL, "no jump without a position column (CGW_POS_NONE): "
                        "its source line would be empty");
     if (st == CGW_OK && cond && count > executed)
         st = cgwp_fail(w, CGW_EINVAL, "followed %llu times but executed %llu times",
                        (unsigned long long)count, (unsigned long long)executed);
-    if (st == CGW_OK && (cond ? executed : count) == 0 && !compact)
-        st = cgwp_fail(w, CGW_EINVAL, "a count of 0; only CGW_COMPACT allows it");
+    if (st == CGW_OK && (cond ? executed : count) == 0 && !zero_ok)
+        st = cgwp_fail(w, CGW_EINVAL, "a count of 0; only CGW_COMPACT or CGW_ZERO_COUNTS "
+                       "allows it");
     if (st == CGW_OK)
         st = resolve(w, to, "jump target", &ob, &fl, &fn);
     if (st == CGW_OK && ob != w->cur_ob)

@@ -23,7 +23,8 @@ static int valid_options(const cgw_options *o)
         return 0;
     return !(o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION |
                                     CGW_NO_POS_COMPRESSION | CGW_EXTENDED | CGW_GZIP |
-                                    CGW_GZIP_LEVEL(15) | CGW_NOFOLLOW | CGW_EXCL | CGW_RAW));
+                                    CGW_GZIP_LEVEL(15) | CGW_NOFOLLOW | CGW_EXCL | CGW_RAW |
+                                    CGW_ZERO_COUNTS));
 }
 
 /* A writer without a sink yet; NULL with errno EINVAL (args_ok, the
