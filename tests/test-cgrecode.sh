@@ -84,12 +84,24 @@ printf 'version: 1\ncreator: xdebug 3.3.1\nevents: Time_(10ns) Memory_(bytes)\n\
 "$CGRECODE" "$tmp/xdebug" -o "$tmp/out" || fail "Xdebug event names: exit $?"
 grep -q '^events: Time_(10ns) Memory_(bytes)$' "$tmp/out" || fail "Xdebug's event names changed"
 
-# calls=0 with cost (valgrind --combine-dumps): calls=1, the edge kept
+# calls=0 (valgrind writes it for a call still running at a dump): kept as
+# it is by default, with and without cost; --for=callgrind_annotate writes
+# calls=1 where there is cost, leaves the others out, and says so
 printf 'events: Ir\nfn=f\n1 1\ncfn=g\ncalls=0 9\n2 30\ncfn=h\ncalls=0 9\n3 0\nfn=g\n9 30\n' >"$tmp/zero"
-"$CGRECODE" "$tmp/zero" -o "$tmp/out" || fail "calls=0: exit $?"
-grep -q '^calls=1 9$' "$tmp/out" || fail "calls=0 with cost is not calls=1"
-grep -q '^cfn=(3) h$' "$tmp/out" && fail "calls=0 without cost is kept"
-"$CGVERIFY" --strict -q "$tmp/out" || fail "the calls=0 output is not valid"
+"$CGRECODE" "$tmp/zero" -o "$tmp/out" 2>"$tmp/err" || fail "calls=0: exit $?"
+[ "$(grep -c '^calls=0 9$' "$tmp/out")" = 2 ] || fail "calls=0 not kept: $(cat "$tmp/out")"
+grep -q '^cfn=(3) h$' "$tmp/out" || fail "the edge of a calls=0 without cost is lost"
+[ -s "$tmp/err" ] && fail "the default recode says something: $(cat "$tmp/err")"
+"$CGVERIFY" -q "$tmp/out" || fail "the calls=0 output is not valid"
+"$CGRECODE" --for=callgrind_annotate "$tmp/zero" -o "$tmp/out" 2>"$tmp/err" ||
+    fail "--for=callgrind_annotate: exit $?"
+grep -q '^calls=1 9$' "$tmp/out" || fail "--for=callgrind_annotate: calls=0 with cost is not calls=1"
+grep -q '^cfn=(3) h$' "$tmp/out" && fail "--for=callgrind_annotate: calls=0 without cost is kept"
+grep -q 'for callgrind_annotate, 2 calls=0 lines written as calls=1' "$tmp/err" ||
+    fail "--for=callgrind_annotate does not say what it changed: $(cat "$tmp/err")"
+"$CGVERIFY" --strict -q "$tmp/out" || fail "the repaired calls=0 output is not valid"
+usage_error cgrecode "$CGRECODE" --for=speedscope "$tmp/zero"
+usage_error cgrecode "$CGRECODE" --for=callgrind_annotate --compact "$tmp/zero"
 "$CGRECODE" --compact "$tmp/zero" -o "$tmp/out" || fail "calls=0 compact: exit $?"
 grep -q '^calls=0 9$' "$tmp/out" || fail "compact output changes calls=0"
 

@@ -75,6 +75,7 @@ static int write_out(cgw_merger *m, opts *o)
 {
     if (o->wo.positions == 0)
         tool_set_positions(&o->wo, cgw_merge_positions(m));
+    o->wo.flags |= CGW_ZERO_COUNTS; /* a sum of calls=0 stays 0 */
     cgw_writer *w = tool_open_output("cgmerge", o->in.out, &o->wo);
     if (w == NULL)
         return 2;

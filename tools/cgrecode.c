@@ -17,7 +17,7 @@
 
 static const char usage[] =
     "usage: cgrecode [--compact] [--positions line|instr|instr,line] [--jumps]\n"
-    "                [--force] [-o FILE] FILE\n"
+    "                [--for=callgrind_annotate] [--force] [-o FILE] FILE\n"
     "Read a Callgrind or Cachegrind profile ('-' reads stdin) and write it again\n"
     "through libcgw to FILE (atomically) or to stdout; a FILE ending in .gz is\n"
     "gzip-compressed (the input may be gzip too).  By default the output is\n"
@@ -28,13 +28,16 @@ static const char usage[] =
     "  --positions P  the output's positions (a subset of the input's)\n"
     "  --jumps        keep jump= and jcnd= lines (dropped by default)\n"
     "  --force        write even when the input has errors (as the reader read it)\n"
-    "IDs used but never defined are written as \"???\" (KCachegrind's unnamed item),\n"
-    "with a note on stderr; a calls=0 with cost is written as calls=1 but with\n"
-    "--compact (callgrind_annotate reads calls=0 as self cost).\n";
+    "  --for=callgrind_annotate  repair what that reader misreads: calls=0\n"
+    "                 (read as self cost) written as calls=1, or left out when the\n"
+    "                 call has no cost; says on stderr how many\n"
+    "No count or cost is changed otherwise (calls=0 stays).  IDs used but never\n"
+    "defined are written as \"???\" (KCachegrind's unnamed item), with a note.\n";
 
 typedef struct input {
     const char *name; /* for messages: the path, or "-" */
     uint64_t errors;
+    uint64_t zero_calls; /* calls=0 lines read */
 } input;
 
 /* Errors stop the recode (but with --force); an undefined ID is
@@ -43,6 +46,7 @@ typedef struct input {
 static void on_diag(void *ctx, const cgw_diagnostic *d)
 {
     input *in = ctx;
+    in->zero_calls += strcmp(d->code, "calls-zero") == 0;
     if (d->severity != CGW_ERROR)
         return;
     if (strcmp(d->code, "undefined-id") == 0) {
@@ -64,10 +68,11 @@ static unsigned input_positions(cgw_reader *r)
     return rec->part->positions;
 }
 
-enum { O_COMPACT = TOOL_O_NEXT, O_JUMPS, O_POS };
+enum { O_COMPACT = TOOL_O_NEXT, O_JUMPS, O_POS, O_FOR };
 
 static const struct option longopts[] = {
     { "compact", no_argument, NULL, O_COMPACT },
+    { "for", required_argument, NULL, O_FOR },
     { "jumps", no_argument, NULL, O_JUMPS },
     { "positions", required_argument, NULL, O_POS },
     TOOL_INPUT_OPTIONS
@@ -78,6 +83,7 @@ typedef struct opts {
     cgw_options wo;
     unsigned flags;
     const char *file;
+    int for_annotate; /* --for=callgrind_annotate */
 } opts;
 
 /* 0 to go on, else 1 + the exit status. */
@@ -87,6 +93,11 @@ static int parse(int argc, char **argv, opts *o)
     while ((c = tool_getopt("cgrecode", usage, argc, argv, "ho:", longopts)) != -1) {
         if (c == O_COMPACT) {
             o->wo.flags |= CGW_COMPACT;
+        } else if (c == O_FOR) {
+            if (strcmp(optarg, "callgrind_annotate") != 0)
+                return 1 + tool_usage_error("cgrecode", usage, "--for=%s: cgrecode repairs only "
+                                            "for callgrind_annotate so far", optarg);
+            o->for_annotate = 1;
         } else if (c == O_JUMPS) {
             o->flags |= CGW_RECODE_JUMPS;
         } else if (c == O_POS) {
@@ -106,6 +117,9 @@ static int parse(int argc, char **argv, opts *o)
     if (argc - optind > 1)
         return 1 + tool_usage_error("cgrecode", usage, "one input only, not also '%s'",
                                     argv[optind + 1]);
+    if (o->for_annotate && (o->wo.flags & CGW_COMPACT))
+        return 1 + tool_usage_error("cgrecode", usage, "--for=callgrind_annotate writes "
+                                    "calls=1 where --compact keeps calls=0: choose one");
     o->file = argv[optind];
     return 0;
 }
@@ -148,10 +162,12 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc - 1;
     cgw_options wo = o.wo;
+    if (!o.for_annotate)
+        wo.flags |= CGW_ZERO_COUNTS; /* a count is kept as it is */
     unsigned flags = o.flags;
     int force = o.in.force;
     const char *out = tool_output_arg(o.in.out), *file = o.file;
-    input in = { file, 0 };
+    input in = { file, 0, 0 };
     cgw_read_options ro = { .struct_size = sizeof ro, .diag = on_diag, .diag_ctx = &in };
     cgw_reader *r = strcmp(file, "-") ? cgw_reader_open_path(file, &ro)
                                       : cgw_reader_open_fd(STDIN_FILENO, &ro);
@@ -185,6 +201,10 @@ int main(int argc, char **argv)
     } else if (st == CGW_OK) {
         st = cgw_finish(w);
     }
+    if (st == CGW_OK && rc == 0 && o.for_annotate && in.zero_calls > 0)
+        fprintf(stderr, "cgrecode: %s: for callgrind_annotate, %" PRIu64 " calls=0 lines "
+                "written as calls=1 (or left out where the call had no cost)\n",
+                file, in.zero_calls);
     if (st != CGW_OK) {
         fprintf(stderr, "cgrecode: %s: %s\n", file, cgw_errmsg(w));
         rc = st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
