@@ -111,7 +111,9 @@ const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char 
 }
 
 /* An empty name of kind: "???" means unknown, but an empty function
- * name makes KCachegrind abort. */
+ * name makes KCachegrind abort.  An empty object or file name is read as
+ * "???", as KCachegrind shows it (ruby-prof writes "fl=" for built-in
+ * methods), so that the tools can write it again. */
 static void empty_name(cgw_reader *r, int kind)
 {
     if (kind == CGWR_FN)
@@ -160,8 +162,11 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *digits,
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "blanks around the name of %s ID (%llu); speedscope and gprof2dot strip "
                   "them, KCachegrind keeps them", spec_kind[kind], (unsigned long long)id);
-    if (name == name_end)
+    if (name == name_end) {
         empty_name(r, kind);
+        if (kind != CGWR_FN)
+            return cgwr_id_define(r, kind, id, "???", 3);
+    }
     return cgwr_id_define(r, kind, id, name, (size_t)(name_end - name));
 }
 
@@ -184,9 +189,11 @@ const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len
                   "white space around the %s name; speedscope and gprof2dot strip it "
                   "(callgrind_annotate \\v and \\f too)",
                   spec_kind[kind]);
-    if (name == name_end)
+    if (name == name_end) {
         empty_name(r, kind);
-    else if (*name == '(')
+        if (kind != CGWR_FN)
+            return r->unknown;
+    } else if (*name == '(')
         cgwr_diag(r, r->lineno, CGWR_PAREN_NAME,
                   "uncompressed %s name \"%.*s\" starts with '(' (Qt Creator loses it; "
                   "compress it as \"(id) name\")", spec_kind[kind],
