@@ -31,6 +31,10 @@ typedef struct prof_edge {
     struct prof_edge *kids[2];    /* the callee's latest calls: loops
                                    * and fib()-like pairs hit them     */
     uint32_t id;                  /* creation order in its thread      */
+    uint16_t cfa_off;             /* the callee's CFA less the hooks'
+                                   * prof_sp() when last found (0: not
+                                   * yet; hooks.c)                     */
+    uint16_t cfa_none;            /* the CFA was looked for in vain    */
 } prof_edge;
 
 #define PROF_CHUNK 255
@@ -41,9 +45,10 @@ typedef struct prof_chunk {
 } prof_chunk;
 
 /* A call in progress: started at clock tick t0; child is the inclusive
- * time (ticks) of its finished callees; sp is where the hooks' frame was
- * on the machine stack when it started (prof_sp()): a callee's is lower,
- * so a frame at or below a new call's was abandoned by longjmp(). */
+ * time (ticks) of its finished callees; sp is its place on the machine
+ * stack, above the hooks' frame and at most the function's CFA
+ * (hooks.c): a callee's is lower, so a frame at or below a new call's
+ * was abandoned by longjmp(). */
 typedef struct prof_frame {
     prof_edge *edge;
     uint64_t t0, child;
@@ -198,7 +203,7 @@ static inline prof_edge *prof_recent_edge(prof_thread *t, void *fn, void *site)
 #define prof_sp() ((uintptr_t)__builtin_dwarf_cfa())
 
 /* Push a frame for edge e (room checked by the caller), started at tick
- * now, with the hook's frame at sp.  The edge is stored before the frame is claimed (depth) and again
+ * now, placed at sp.  The edge is stored before the frame is claimed (depth) and again
  * after: a signal handler that profiles calls in between either sees a
  * frame with its edge or overwrites an unclaimed slot. */
 static inline void prof_claim(prof_thread *t, prof_edge *e, uint64_t now, uintptr_t sp)
@@ -214,8 +219,8 @@ static inline void prof_claim(prof_thread *t, prof_edge *e, uint64_t now, uintpt
     f->sp = sp;
 }
 
-/* Enter fn, called from site, at tick now, the hook's frame at sp: 0,
- * or -1 when there is no memory to record the call. */
+/* Enter fn, called from site, at tick now, placed at sp: 0, or -1 when
+ * there is no memory to record the call. */
 static inline int prof_push(prof_thread *t, void *fn, void *site, uint64_t now, uintptr_t sp)
 {
     if (__builtin_expect(t->depth == t->cap, 0) && prof_grow_stack(t) != 0)

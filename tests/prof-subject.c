@@ -27,6 +27,11 @@
  *            climb(3) 100 times, which calls leaf() at each level and
  *            longjmp()s from climb(0) up to climb(3), which calls leaf()
  *            again from the same place
+ *   frames   catcher() 3 times: setjmp(), deep(20), which longjmp()s
+ *            from deep(0), then big() (512 bytes of locals); again with
+ *            small(); then deep(0) longjmp()s straight back, and big(),
+ *            and again with deep(-1); then outer().  Built at -O0, -O1
+ *            and -O2 (prof-subject-O0, -O2)
  *   many     argv[2] short threads, eight at a time: each calls
  *            short_worker(), which calls leaf() once
  *   dlclose  libprofplug-a.so from folder argv[2], opened twice: its
@@ -149,10 +154,15 @@ NOINLINE static void dumper(const char *path)
 #endif
 }
 
+static jmp_buf deep_env;
+static volatile int deep_jumps; /* deep(0) longjmp()s instead of exit() */
+
 NOINLINE static void deep(int n)
 {
     if (n < 0)
         return;
+    if (n == 0 && deep_jumps)
+        longjmp(deep_env, 1);
     if (n == 0)
         exit(0);
     deep(n - 1);
@@ -304,6 +314,39 @@ NOINLINE static void bounce(void)
         jump(2);
 }
 
+/* Callees with frames larger and smaller than deep()'s */
+NOINLINE static void big(void)
+{
+    volatile char buf[512];
+    for (size_t i = 0; i < sizeof buf; i++)
+        buf[i] = (char)i;
+    sink += (unsigned long)buf[sizeof buf - 1];
+}
+
+NOINLINE static void small(void)
+{
+    sink++;
+}
+
+/* After each jump, a call from here: the frames left must end at it. */
+NOINLINE static void catcher(void)
+{
+    deep_jumps = 1;
+    if (setjmp(deep_env) == 0)
+        deep(20);
+    big();
+    if (setjmp(deep_env) == 0)
+        deep(20);
+    small();
+    if (setjmp(deep_env) == 0)
+        deep(0); /* a frame at the same depth as the next call's */
+    big();
+    if (setjmp(deep_env) == 0)
+        deep(0);
+    deep(-1);
+    deep_jumps = 0;
+}
+
 static int run_fork(void)
 {
     before_fork();
@@ -366,6 +409,12 @@ int main(int argc, char **argv)
         bounce();
         for (int i = 0; i < 100; i++)
             climb(3);
+        outer();
+        return 0;
+    }
+    if (strcmp(mode, "frames") == 0) {
+        for (int i = 0; i < 3; i++)
+            catcher();
         outer();
         return 0;
     }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* proftest.c - running prof-subject and reading its profiles back, for
  * the tests of libcgwprof (proftest.h). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,22 @@ void cgwt_check_exact(part *p)
 const char *cgwt_subject_path; /* prof-subject elsewhere (NULL: the built one) */
 long cgwt_last_maxrss; /* KB: the peak of the subjects run so far */
 
+/* The signals the subject is to die of (test-prof-ends) at their
+ * defaults and unblocked: a test started with one ignored (a background
+ * job of a non-interactive shell ignores SIGINT) or blocked would hand
+ * that on through fork() and exec(). */
+static void default_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGABRT };
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        signal(sigs[i], SIG_DFL);
+        sigaddset(&set, sigs[i]);
+    }
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
 /* Run prof-subject with CGWPROF_OUT=out and the arguments; its stdout
  * goes to the file stdout_path (may be NULL).  Returns its pid, and its
  * wait status in *status. */
@@ -186,6 +203,7 @@ pid_t cgwt_spawn(const char *out, const char *stdout_path, const char *mode, con
     CHECK(pid >= 0);
     if (pid == 0) {
         setenv("CGWPROF_OUT", out, 1);
+        default_signals();
         if (stdout_path != NULL && freopen(stdout_path, "w", stdout) == NULL)
             _exit(126);
         execl(subject, subject, mode, arg, (char *)NULL);

@@ -36,6 +36,48 @@ static void test_longjmp(void)
     printf("longjmp: calls after the jump charged to the function that called setjmp()\n");
 }
 
+/* The frames mode of prof-subject built at -O<level>: after each
+ * longjmp() back to catcher(), the call it makes is catcher()'s, whether
+ * the callee's frame is larger than the left deep()'s (big()), smaller
+ * (small()) or the same (deep(-1)), and whether the jump left 21 frames
+ * or one at the depth of the next call. */
+static void frames_at(char level)
+{
+    char subject[512], path[512];
+    const char *base = getenv("CGW_PROF_SUBJECT_LEVELS");
+    CHECK(base != NULL);
+    snprintf(subject, sizeof subject, "%s%c", base, level);
+    snprintf(path, sizeof path, "%s/frames-O%c.out", cgwt_tmpdir(), level);
+    cgwt_subject_path = subject;
+    cgwt_run_subject(path, NULL, "frames", NULL);
+    cgwt_subject_path = NULL;
+    profile prof;
+    cgwt_load_profile(path, &prof);
+    part *p = &prof.parts[0];
+    uint64_t deep_big = cgwt_calls(p, "deep", "big"), deep_small = cgwt_calls(p, "deep", "small");
+    if (deep_big != 0 || deep_small != 0)
+        cgwt_fail(__FILE__, __LINE__, "-O%c: deep -> big %llu times, deep -> small %llu", level,
+                  (unsigned long long)deep_big, (unsigned long long)deep_small);
+    CGWT_CHECK_CALLS(p, { "main", "catcher", 3 },
+                        { "catcher", "big", 6 },
+                        { "catcher", "small", 3 },
+                        { "catcher", "deep", 15 },
+                        { "deep", "deep", 2 * 3 * 20 },
+                        { "deep", "outer", 0 },
+                        { "main", "outer", 1 }, /* not under catcher or deep */
+                        { "outer", "inner", 2 });
+    cgwt_check_times(p);
+}
+
+static void test_frames(void)
+{
+    frames_at('0');
+    frames_at('1');
+    frames_at('2');
+    printf("frames: calls after the jump charged to catcher() at -O0, -O1 and -O2, with "
+           "callees of frames larger, smaller and the same\n");
+}
+
 /* The files in dir whose names start with prefix. */
 static int files_named(const char *dir, const char *prefix)
 {
@@ -102,6 +144,7 @@ static void test_signals(void)
 int main(void)
 {
     test_longjmp();
+    test_frames();
     test_signals();
     return 0;
 }

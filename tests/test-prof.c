@@ -187,13 +187,26 @@ static void test_dump(void)
                         { "outer", "inner", 2 },
                         { "main", "dumper", 1 }); /* in progress: counted */
     cgwt_check_times(p);
+    /* main, the outermost call, in progress too: its time so far is its
+     * self time and its calls', which is the whole part's */
+    fn *m = cgwt_fn_named(p, "main");
+    CHECK(m != NULL && m->self > 0);
+    uint64_t out = 0;
+    for (size_t i = 0; i < p->nedge; i++)
+        if (strcmp(p->edges[i].caller, "main") == 0)
+            out += p->edges[i].incl;
+    if (m->self + out != p->total)
+        cgwt_fail(__FILE__, __LINE__, "main: self %llu + calls out %llu, part total %llu",
+                  (unsigned long long)m->self, (unsigned long long)out,
+                  (unsigned long long)p->total);
     cgwt_load_profile(final, &prof);
     p = &prof.parts[0];
     CGWT_CHECK_CALLS(p, { "main", "outer", 2 },
                         { "outer", "inner", 4 },
                         { "main", "dumper", 1 });
     cgwt_check_times(p);
-    printf("dump: cgwprof_dump() mid-run, then the full profile at exit\n");
+    printf("dump: cgwprof_dump() mid-run, main's call in progress counted, then the full "
+           "profile at exit\n");
 }
 
 static void test_exit(void)
