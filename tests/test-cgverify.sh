@@ -161,3 +161,10 @@ usage_error cgconvert "${CGCONVERT:-./tools/cgconvert}" --frobnicate
 "$CGVERIFY" --help | grep -q '^usage: cgverify' || fail "--help"
 "$CGVERIFY" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
 "$CGVERIFY" --version | grep -q '^cgverify (libcgw) [0-9]' || fail "--version"
+# yappi's definition block (fn= lines with no block, then the blocks): a
+# definition is no function until its block, so no phantom function, no
+# second block and no name clash
+"$CGVERIFY" "$CGW_TEST_DATA/dialect-yappi.out" >"$tmp/yappi" 2>&1 || fail "yappi: $(cat "$tmp/yappi")"
+grep -q 'split-function\|name-clash\|callee-without-block' "$tmp/yappi" &&
+    fail "yappi's definitions read as functions: $(cat "$tmp/yappi")"
+grep -q ' 3 functions' "$tmp/yappi" || fail "yappi: $(tail -1 "$tmp/yappi")"

@@ -19,6 +19,7 @@ build=${CGW_BUILDDIR:-.}
 # file name: why KCachegrind reads it otherwise than libcgw does
 differences() {
     cat <<'EOF'
+dialect-yappi.out: yappi defines every name first (fl= lines, then fn= lines with no block) and writes the blocks after; KCachegrind makes a function at each of those fn= lines, in the file of the last fl=, so every function is in that file; in libcgw a fn= is a function once a body line follows it, in the file of its own block
 valgrind319-cachegrind.cachegrind: KCachegrind keys a function by its name and the base names of its file and object (TraceData::function), so sbrk in ./elf/../misc/sbrk.c and in ./misc/./misc/sbrk.c are one function there and two in libcgw
 EOF
 }

@@ -138,7 +138,7 @@ void cgwr_position_line(cgw_reader *r, const char *cur, const char *end)
                   "cost line before events: (KCachegrind rejects the file)");
         return;
     }
-    if (r->fn == NULL) {
+    if (r->fn == NULL && !cgwr_open_function(r)) {
         cgwr_diag(r, r->lineno, CGWR_COST_BEFORE_FUNCTION, "cost line before any fn=");
         call->kind = 0;
         return;

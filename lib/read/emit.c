@@ -65,18 +65,19 @@ static void name_record(cgw_reader *r, cgw_record_kind kind)
         cgwr_announce_part(r);
 }
 
-/* A function block starts: fn=. */
-static void function_line(cgw_reader *r, const cgwr_str *name)
+/* A function block starts: the first body line after fn=, with the
+ * object and file that were current at the fn= line, r->lineno that
+ * line's. */
+static void function_line(cgw_reader *r, const cgwr_str *name, const cgwr_str *ob,
+                          const cgwr_str *fl)
 {
-    const cgwr_str *fl = r->fl;
     if (r->pending_fi != NULL)
         cgwr_diag(r, r->pending_fi_line, CGWR_INLINE_BEFORE_FUNCTION,
                   "fi= before fn=: the function's file is the fl= one, %s, as KCachegrind "
                   "reads it (callgrind_annotate aborts, gprof2dot and speedscope ignore fi=)",
                   fl->s);
-    cgwr_body_end(r);
     r->pending_fi = NULL;
-    int fn_index = cgwr_function(r, r->ob, fl, name, r->lineno);
+    int fn_index = cgwr_function(r, ob, fl, name, r->lineno);
     if (fn_index < 0)
         return;
     cgwr_fn *func = r->fns[fn_index];
@@ -93,7 +94,7 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
     r->fn_index = fn_index;
     if ((r->flags & CGW_READ_CHECK) && r->nevents > 0)
         memcpy(r->block_start, r->part.totals, r->nevents * sizeof *r->block_start);
-    r->cur_ob = r->ob;
+    r->cur_ob = ob;
     r->cur_fl = r->fi = fl;
     r->first_in_block = 1;
     if (name->fn_part != r->part.pub.index) {
@@ -109,6 +110,42 @@ static void function_line(cgw_reader *r, const cgwr_str *name)
     name_record(r, CGW_REC_FUNCTION);
 }
 
+/* fn=: the previous block ends; this one starts at its first body line
+ * (cgwr_open_function()), so that a name defined alone is no function. */
+static void defer_function(cgw_reader *r, const cgwr_str *name)
+{
+    cgwr_body_end(r);
+    r->fn = NULL;
+    r->pending_fn = name;
+    r->pending_fn_ob = r->ob;
+    r->pending_fn_fl = r->fl;
+    r->pending_fn_line = r->lineno;
+    r->pending_ob_line = 0;
+}
+
+/* ob= between fn= and the first body line of its block */
+static void ob_in_function(cgw_reader *r, uint64_t line)
+{
+    cgwr_diag(r, line, CGWR_OB_IN_FUNCTION,
+              "ob= between fn= and its costs (KCachegrind drops the function there, "
+              "so its costs are lost; write ob= before fn=)");
+}
+
+CGWP_COLD int cgwr_open_function(cgw_reader *r)
+{
+    if (r->pending_fn == NULL)
+        return 0;
+    const cgwr_str *name = r->pending_fn;
+    uint64_t line = r->lineno;
+    r->pending_fn = NULL;
+    r->lineno = r->pending_fn_line;
+    function_line(r, name, r->pending_fn_ob, r->pending_fn_fl);
+    r->lineno = line;
+    if (r->pending_ob_line != 0 && r->fn != NULL)
+        ob_in_function(r, r->pending_ob_line);
+    return r->fn != NULL;
+}
+
 /* fi= / fe=: later costs come from another file.  Before any cost of a
  * block, KCachegrind-style, fi= names the file of the next fn=. */
 static void inline_line(cgw_reader *r, const cgwr_str *name, int is_fe)
@@ -116,7 +153,7 @@ static void inline_line(cgw_reader *r, const cgwr_str *name, int is_fe)
     r->pending_fi = is_fe ? NULL : name;
     r->pending_fi_line = r->lineno;
     r->inline_costs = 0;
-    if (r->fn == NULL)
+    if (r->fn == NULL && !cgwr_open_function(r))
         return;
     r->fi = name;
     name_record(r, CGW_REC_INLINE);
@@ -147,19 +184,24 @@ static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *na
 /* What a name line does once its name is read (cgwr_key_text[key]= ...). */
 void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name)
 {
+    /* a line of the block opens a pending fn= (ob=, fl= and fn= do not:
+     * they may start the next block; fi= and fe= open it themselves) */
+    if (r->fn == NULL && r->pending_fn != NULL && key != CGWR_KEY_OB && key != CGWR_KEY_FL &&
+        key != CGWR_KEY_FN && key != CGWR_KEY_FI && key != CGWR_KEY_FE)
+        cgwr_open_function(r);
     switch (key) {
     case CGWR_KEY_OB:
-        if (r->fn != NULL && r->first_in_block)
-            cgwr_diag(r, r->lineno, CGWR_OB_IN_FUNCTION,
-                      "ob= between fn= and its costs (KCachegrind drops the function there, "
-                      "so its costs are lost; write ob= before fn=)");
+        if (r->fn == NULL && r->pending_fn != NULL && r->pending_ob_line == 0)
+            r->pending_ob_line = r->lineno; /* said if a body line follows */
+        else if (r->fn != NULL && r->first_in_block)
+            ob_in_function(r, r->lineno);
         r->ob = name;
         break;
     case CGWR_KEY_FL:
         r->fl = name;
         break;
     case CGWR_KEY_FN:
-        function_line(r, name);
+        defer_function(r, name);
         break;
     case CGWR_KEY_FI:
     case CGWR_KEY_FE:
@@ -218,6 +260,7 @@ void cgwr_body_reset(cgw_reader *r)
     r->cob = r->cfi = r->cfn = r->jfi = r->jfn = NULL;
     r->cfn_fresh = 0;
     r->pending_fi = NULL;
+    r->pending_fn = NULL;
     r->inline_costs = 0;
     memset(r->base, 0, sizeof r->base);
     r->first_in_block = 1;

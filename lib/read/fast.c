@@ -34,7 +34,7 @@ static int fast_position(cgw_reader *r, const char *line, const char *end)
 {
     uint64_t pos[CGW_NPOS_MAX], *costs = r->costs[r->nq];
     int few = 0;
-    if (r->nevents == 0 || r->fn == NULL)
+    if (r->nevents == 0 || r->fn == NULL) /* a pending fn= opens in the complete mode */
         return 0;
     const char *stop = cgwr_position_tokens(r, line, end, pos, costs, &few, CGWR_FAST);
     if (!take(r, line, stop))

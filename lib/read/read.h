@@ -160,6 +160,11 @@ struct cgw_reader {
     int cfn_fresh;
     const cgwr_str *pending_fi; /* fi= with no cost line after it yet */
     uint64_t pending_fi_line;
+    /* fn= with no body line after it yet: not a function until one comes
+     * (yappi defines every name first, in a block of fn= lines) */
+    const cgwr_str *pending_fn, *pending_fn_ob, *pending_fn_fl;
+    uint64_t pending_fn_line;
+    uint64_t pending_ob_line; /* an ob= after that fn=, 0 for none */
     int inline_costs;           /* cost lines since the last fi=/fe= */
     uint64_t base[CGW_NPOS_MAX];
     int first_in_block, seen_cost;
@@ -328,6 +333,10 @@ void cgwr_spec_line(cgw_reader *r, const char *keyword, size_t len, const char *
 /* emit.c: the end of a function block (fn= or the end of the part), and
  * the body state of a new part */
 void cgwr_body_end(cgw_reader *r);
+/* A body line comes while r->fn is NULL: the block of a pending fn=
+ * starts (its record and checks, at its own line); whether there is a
+ * function now. */
+int cgwr_open_function(cgw_reader *r);
 void cgwr_body_reset(cgw_reader *r);
 
 /* fast.c: take the lines at the reader's place that need no diagnostic

@@ -379,6 +379,8 @@ static CGWP_HOT_INLINE const char *cgwr_call_tokens(cgw_reader *r, cgw_record_ki
     } else if ((cur = cgwr_counts_rare(r, kind, cur, end, count, executed)) == NULL) {
         return NULL;
     }
+    if (complete && r->fn == NULL) /* the block of a pending fn= starts */
+        cgwr_open_function(r);
     if (r->fn == NULL || (kind == CGW_REC_COND_JUMP && *count > *executed) ||
         (kind == CGW_REC_CALL && r->cfn == NULL)) {
         if (complete)
