@@ -69,7 +69,7 @@ check_tree() {
 # the check itself must catch a planted include
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/check-layers.XXXXXX") || exit 99
 trap 'rm -rf "$tmp"' EXIT
-for planted in '"read.h"' '"read/read.h"' '"../write/write.h"' '<write/write.h>'; do
+for planted in '"read.h"' '"read/read.h"' '"../lib/write/write.h"' '<write/write.h>'; do
     mkdir -p "$tmp/lib/common" "$tmp/lib/read" "$tmp/lib/write" "$tmp/lib/tools"
     : >"$tmp/lib/read/read.h"
     : >"$tmp/lib/write/write.h"
