@@ -69,3 +69,34 @@ void cgwt_flood_next(uint64_t *counter, char out[17])
     ++*counter;
     out[16] = '\0';
 }
+
+/* lib/tools' former hash of a name (FNV-1a) as its index kept it (32
+ * bits, the high half folded over the low), whose low bits picked the
+ * slot. */
+uint32_t cgwt_old_tools_slot(const char *str, size_t len)
+{
+    uint64_t hash = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < len; i++)
+        hash = (hash ^ (unsigned char)str[i]) * 0x100000001b3u;
+    return (uint32_t)(hash ^ (hash >> 32));
+}
+
+/* A window of CGWT_TOOLS_WINDOW slots at the start of every table of up
+ * to 2^CGWT_TOOLS_BITS slots: one name in 64 falls there, so a search
+ * finds them fast, and names there make one run that each insert walks
+ * to its end. */
+void cgwt_tools_flood_next(uint64_t *counter, char out[13], int collide)
+{
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (;; ++*counter) {
+        uint64_t n = *counter;
+        out[0] = 't';
+        for (int i = 11; i >= 1; i--, n /= 62)
+            out[i] = digits[n % 62];
+        if (!collide || (cgwt_old_tools_slot(out, 12) &
+                         (((uint32_t)1 << CGWT_TOOLS_BITS) - 1)) < CGWT_TOOLS_WINDOW)
+            break;
+    }
+    ++*counter;
+    out[12] = '\0';
+}

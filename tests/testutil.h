@@ -185,6 +185,17 @@ uint64_t cgwt_old_hash(const char *str, size_t len);
 void cgwt_flood_next(uint64_t *counter, char out[17]);
 uint64_t cgwt_old_id_unmix(uint64_t key);
 
+/* lib/tools' hash index before it was keyed: cgwt_old_tools_slot() is
+ * the 32 bits of a name's FNV-1a that it kept and probed from;
+ * cgwt_tools_flood_next() writes the next name of 12 bytes (from
+ * *counter, which it advances) that, when collide, starts its probe in
+ * the first CGWT_TOOLS_WINDOW slots of every table of up to
+ * 2^CGWT_TOOLS_BITS slots (any name when not). */
+#define CGWT_TOOLS_BITS 17
+#define CGWT_TOOLS_WINDOW 2048
+uint32_t cgwt_old_tools_slot(const char *str, size_t len);
+void cgwt_tools_flood_next(uint64_t *counter, char out[13], int collide);
+
 #endif
 
 /* Scenarios (scenarios.c): fixed sequences of writer calls that the sink,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* alloc.c - memory through a cgw_allocator and arrays that grow, for
- * all of lib/tools (util.h). */
+/* alloc.c - libc's allocator for callers given none, and arrays that
+ * grow, for all of lib/tools (util.h); the calls through an allocator
+ * are lib/common's (alloc.h). */
 #include <stdlib.h>
 
 #include "util.h"
@@ -29,30 +30,6 @@ const cgw_allocator *cgwu_libc(void)
     return &libc;
 }
 
-void *cgwu_alloc(const cgw_allocator *alloc, size_t size)
-{
-    return alloc->malloc(alloc->ctx, size ? size : 1);
-}
-
-void *cgwu_realloc(const cgw_allocator *alloc, void *block, size_t size)
-{
-    if (block == NULL)
-        return cgwu_alloc(alloc, size);
-    return alloc->realloc(alloc->ctx, block, size ? size : 1);
-}
-
-void cgwu_free(const cgw_allocator *alloc, void *block)
-{
-    if (block != NULL)
-        alloc->free(alloc->ctx, block);
-}
-
-void cgwu_free_all(const cgw_allocator *alloc, void *const *blocks, size_t count)
-{
-    for (size_t i = 0; i < count; i++)
-        cgwu_free(alloc, blocks[i]);
-}
-
 int cgwu_grow(const cgw_allocator *alloc, void *array, size_t *cap, size_t need, size_t elem)
 {
     void **pp = array;
@@ -66,7 +43,7 @@ int cgwu_grow(const cgw_allocator *alloc, void *array, size_t *cap, size_t need,
     }
     if (count > SIZE_MAX / elem)
         return -1;
-    void *grown = cgwu_realloc(alloc, *pp, count * elem);
+    void *grown = cgwp_realloc(alloc, *pp, count * elem);
     if (grown == NULL)
         return -1;
     *pp = grown;

@@ -22,7 +22,7 @@ cgw_differ *cgw_diff_new(const cgw_merge_options *opts)
 {
     cgw_merge_options mo = CGW_MERGE_OPTIONS_INIT;
     const cgw_merge_options *use = &mo;
-    if (cgwu_options_take(&mo, sizeof mo, opts) < 0)
+    if (cgwp_options_take(&mo, sizeof mo, sizeof mo, opts) < 0)
         use = opts; /* for cgw_merge_new() to say what is wrong */
     mo.flags = 0;
     cgw_merger *m = cgw_merge_new(use);

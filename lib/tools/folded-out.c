@@ -107,7 +107,7 @@ static cgw_status function(folded_out *o, const char *obj, const char *file,
                            const char *name, uint32_t *id)
 {
     out_fn key = { obj, file, name };
-    uint64_t hash = cgwu_hash(CGWU_HASH0, &key, sizeof key);
+    uint64_t hash = cgwu_index_hash(&o->fn_ix, &key, sizeof key);
     size_t slot;
     if (cgwu_index_find(&o->fn_ix, hash, fn_eq, o, &key, id, &slot))
         return CGW_OK;
@@ -152,7 +152,7 @@ static cgw_status edge(folded_out *o, uint32_t caller, uint32_t callee, const ui
                        long col)
 {
     out_edge key = { caller, callee, 0 };
-    uint64_t hash = cgwu_hash(CGWU_HASH0, &key, 2 * sizeof key.caller);
+    uint64_t hash = cgwu_index_hash(&o->edge_ix, &key, 2 * sizeof key.caller);
     uint32_t entry;
     size_t slot;
     if (caller == callee) /* recursion adds no stack */
@@ -191,7 +191,7 @@ static long part_events(folded_out *o, const cgw_part *part, const char *event)
         return fail(o, CGW_EINVAL, "the profile has no event ", event ? event : "at all"), -1;
     if (o->events == NULL) {
         o->nev = o->all ? part->nevents : 1;
-        o->events = cgwu_alloc(o->a, o->nev * sizeof *o->events);
+        o->events = cgwp_alloc(o->a, o->nev * sizeof *o->events);
         if (o->events == NULL)
             return no_memory(o), -1;
         for (size_t e = 0; e < o->nev; e++)
@@ -260,13 +260,13 @@ static void root_weights(folded_out *o)
  * (found on the callers' graph, whose components are the same). */
 static cgw_status recursion(folded_out *o)
 {
-    uint32_t *callers = cgwu_alloc(o->a, (o->nedges + 1) * sizeof *callers);
+    uint32_t *callers = cgwp_alloc(o->a, (o->nedges + 1) * sizeof *callers);
     if (callers == NULL)
         return no_memory(o);
     for (size_t i = 0; i < o->nedges; i++)
         callers[i] = o->edges[o->in_edges[i]].caller;
     int rc = cgwc_scc(o->a, o->nfns, o->in_at, callers, o->comp);
-    cgwu_free(o->a, callers);
+    cgwp_free(o->a, callers);
     return rc < 0 ? no_memory(o) : CGW_OK;
 }
 
@@ -274,10 +274,10 @@ static cgw_status recursion(folded_out *o)
 static cgw_status index_callers(folded_out *o)
 {
     size_t count = o->nfns;
-    o->in_at = cgwu_alloc(o->a, (count + 1) * sizeof *o->in_at);
-    o->in_edges = cgwu_alloc(o->a, (o->nedges + 1) * sizeof *o->in_edges);
-    o->root = cgwu_alloc(o->a, (2 * count + 1) * sizeof *o->root);
-    o->comp = cgwu_alloc(o->a, (count + 1) * sizeof *o->comp);
+    o->in_at = cgwp_alloc(o->a, (count + 1) * sizeof *o->in_at);
+    o->in_edges = cgwp_alloc(o->a, (o->nedges + 1) * sizeof *o->in_edges);
+    o->root = cgwp_alloc(o->a, (2 * count + 1) * sizeof *o->root);
+    o->comp = cgwp_alloc(o->a, (count + 1) * sizeof *o->comp);
     if (o->in_at == NULL || o->in_edges == NULL || o->root == NULL ||
         o->comp == NULL)
         return no_memory(o);
@@ -402,7 +402,7 @@ static void release(folded_out *o)
 {
     void *blocks[] = { o->fns, o->self, o->edges, o->in_at, o->in_edges, o->root, o->comp,
                        o->frames, o->shares, o->ids, o->self_all, o->incl_all, o->events };
-    cgwu_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
+    cgwp_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
     cgwu_index_free(&o->fn_ix, o->a);
     cgwu_index_free(&o->edge_ix, o->a);
 }
@@ -522,6 +522,6 @@ cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn, v
     }
     cgw_status st =
         cgwc_profile_stacks(r, "cgw_write_folded", event, 0, NULL, text_line, &t, msg, len);
-    cgwu_free(cgwu_libc(), t.line);
+    cgwp_free(cgwu_libc(), t.line);
     return st;
 }

@@ -533,7 +533,7 @@ cgw_status cgw_generate(cgw_writer *w, const cgw_gen_options *given)
         return cgw_set_error(w, CGW_EUSAGE, "cgw_generate",
                              "not allowed after the first part's header has ended");
     cgw_gen_options o = CGW_GEN_OPTIONS_INIT;
-    if (cgwu_options_take(&o, sizeof o, given) < 0)
+    if (cgwp_options_take(&o, sizeof o, sizeof o, given) < 0)
         return cgw_set_error(w, CGW_EINVAL, "cgw_generate",
                              "options.struct_size is %zu, not sizeof(cgw_gen_options) (%zu): "
                              "start them from CGW_GEN_OPTIONS_INIT", given->struct_size, sizeof o);

@@ -10,7 +10,7 @@
 
 void *cgwm_alloc(cgw_merger *m, size_t len)
 {
-    void *ptr = cgwu_alloc(&m->a, len);
+    void *ptr = cgwp_alloc(&m->a, len);
     if (ptr == NULL)
         cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", len);
     return ptr;
@@ -18,7 +18,7 @@ void *cgwm_alloc(cgw_merger *m, size_t len)
 
 void *cgwm_grow(cgw_merger *m, void *ptr, size_t len)
 {
-    void *grown = cgwu_realloc(&m->a, ptr, len);
+    void *grown = cgwp_realloc(&m->a, ptr, len);
     if (grown == NULL)
         cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for %zu bytes", len);
     return grown;
@@ -26,7 +26,7 @@ void *cgwm_grow(cgw_merger *m, void *ptr, size_t len)
 
 void cgwm_free(cgw_merger *m, void *ptr)
 {
-    cgwu_free(&m->a, ptr);
+    cgwp_free(&m->a, ptr);
 }
 
 cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char *fmt, ...)
@@ -98,7 +98,7 @@ static void no_memory(cgw_merger *m)
 
 long cgwm_table_get(cgw_merger *m, mtable *tab, const uint64_t *key)
 {
-    uint64_t hash = cgwu_hash_words(key, tab->kw);
+    uint64_t hash = cgwu_index_hash(&tab->ix, key, tab->kw * sizeof *key);
     uint32_t found;
     size_t slot;
     if (cgwu_index_find(&tab->ix, hash, key_eq, tab, key, &found, &slot))
@@ -152,7 +152,7 @@ uint32_t cgwm_intern(cgw_merger *m, const char *str, size_t len)
 {
     mnames *nm = &m->names;
     name_key key = { str, len };
-    uint64_t hash = cgwu_hash(CGWU_HASH0, str, len);
+    uint64_t hash = cgwu_index_hash(&nm->ix, str, len);
     uint32_t id;
     size_t slot;
     if (cgwu_index_find(&nm->ix, hash, name_eq, nm, &key, &id, &slot))

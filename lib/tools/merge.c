@@ -12,7 +12,7 @@
 cgw_merger *cgw_merge_new(const cgw_merge_options *given)
 {
     cgw_merge_options o = CGW_MERGE_OPTIONS_INIT;
-    int bad_size = cgwu_options_take(&o, sizeof o, given) < 0;
+    int bad_size = cgwp_options_take(&o, sizeof o, sizeof o, given) < 0;
     const cgw_allocator *alloc = o.allocator != NULL ? o.allocator : cgwu_libc();
     if (alloc->malloc == NULL || alloc->realloc == NULL || alloc->free == NULL) {
         errno = EINVAL;
@@ -60,7 +60,7 @@ void cgw_merge_free(cgw_merger *m)
     cgwm_free(m, m->ev_name);
     cgwm_free(m, m->ev_long);
     cgwm_free(m, m->der);
-    cgwu_free(&m->a, m);
+    cgwp_free(&m->a, m);
 }
 
 cgw_status cgw_merge_error(const cgw_merger *m)

@@ -36,7 +36,7 @@ cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_
     while (rc == Z_OK && used <= MAX_INFLATED) {
         if (used == cap) {
             size_t want = next_cap(cap, len);
-            uint8_t *grown = cgwu_realloc(&s->a, buf, want);
+            uint8_t *grown = cgwp_realloc(&s->a, buf, want);
             if (grown == NULL)
                 break;
             buf = grown;
@@ -58,7 +58,7 @@ cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_
         *outlen = used;
         return CGW_OK;
     }
-    cgwu_free(&s->a, buf);
+    cgwp_free(&s->a, buf);
     if (used > MAX_INFLATED)
         return cgwc_stacks_fail(s, CGW_EINVAL, "%s: inflates to more than " MAX_INFLATED_TEXT
                                 " (%zu bytes)", name, MAX_INFLATED);
@@ -78,7 +78,7 @@ cgw_status cgwc_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint
                      Z_DEFAULT_STRATEGY) != Z_OK)
         return CGW_ENOMEM;
     size_t cap = deflateBound(&z, (uLong)len) + 64;
-    uint8_t *buf = cgwu_alloc(a, cap);
+    uint8_t *buf = cgwp_alloc(a, cap);
     if (buf == NULL) {
         deflateEnd(&z);
         return CGW_ENOMEM;
@@ -91,7 +91,7 @@ cgw_status cgwc_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint
     *outlen = cap - z.avail_out;
     deflateEnd(&z);
     if (rc != Z_STREAM_END) {
-        cgwu_free(a, buf);
+        cgwp_free(a, buf);
         return CGW_ENOMEM;
     }
     *out = buf;

@@ -105,7 +105,7 @@ static cgw_status name_at(pprof_in *in, int64_t i, const char *what, uint32_t *i
 static id_entry *id_table(pprof_in *in, size_t n, uint64_t (*get_id)(const profile *, size_t),
                           const char *what)
 {
-    id_entry *t = cgwu_alloc(&in->s->a, (n + 1) * sizeof *t);
+    id_entry *t = cgwp_alloc(&in->s->a, (n + 1) * sizeof *t);
     if (t == NULL) {
         cgwc_stacks_fail(in->s, CGW_ENOMEM, "%s: out of memory for %zu %ss", in->name, n, what);
         return NULL;
@@ -117,7 +117,7 @@ static id_entry *id_table(pprof_in *in, size_t n, uint64_t (*get_id)(const profi
         if (t[i].id == 0 || (i > 0 && t[i].id == t[i - 1].id)) {
             cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: %s ID %llu is %s", in->name, what,
                              (unsigned long long)t[i].id, t[i].id == 0 ? "0" : "used twice");
-            cgwu_free(&in->s->a, t);
+            cgwp_free(&in->s->a, t);
             return NULL;
         }
     }
@@ -273,13 +273,13 @@ static void *pb_alloc(void *ctx, size_t size)
         return NULL;
     }
     b->used += cost;
-    return cgwu_alloc(b->a, size);
+    return cgwp_alloc(b->a, size);
 }
 
 static void pb_free(void *ctx, void *block)
 {
     pb_budget *b = ctx;
-    cgwu_free(b->a, block);
+    cgwp_free(b->a, block);
 }
 
 /* The tables, the locations' frames, then every sample. */
@@ -297,7 +297,7 @@ static cgw_status add_profile(pprof_in *in)
         (in->locs = id_table(in, p->n_location, loc_id, "location")) == NULL ||
         (in->maps = id_table(in, p->n_mapping, map_id, "mapping")) == NULL)
         return s->err;
-    in->frame_of = cgwu_alloc(&s->a, (p->n_location + 1) * sizeof *in->frame_of);
+    in->frame_of = cgwp_alloc(&s->a, (p->n_location + 1) * sizeof *in->frame_of);
     if (in->frame_of == NULL)
         return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory for %zu locations", in->name,
                                 p->n_location);
@@ -379,7 +379,7 @@ cgw_status cgwc_pprof_add(cgw_stacks *s, const char *name, const uint8_t *bytes,
     pprof_in in = { .s = s, .name = name, .p = p };
     cgw_status st = add_profile(&in);
     void *const blocks[] = { in.fns, in.locs, in.maps, in.frame_of };
-    cgwu_free_all(&s->a, blocks, sizeof blocks / sizeof *blocks);
+    cgwp_free_all(&s->a, blocks, sizeof blocks / sizeof *blocks);
     cgwpprof__profile__free_unpacked(p, &pa);
     return st;
 }
@@ -409,6 +409,6 @@ cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *dat
         bytes = plain;
     }
     st = cgwc_pprof_add(s, name, bytes, len);
-    cgwu_free(&s->a, plain);
+    cgwp_free(&s->a, plain);
     return st;
 }

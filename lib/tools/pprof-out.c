@@ -62,7 +62,7 @@ static long string_of(pprof_out *o, const char *str)
 {
     if (str == NULL || str[0] == '\0')
         return 0;
-    uint64_t hash = cgwu_hash(CGWU_HASH0, &str, sizeof str);
+    uint64_t hash = cgwu_index_hash(&o->str_ix, &str, sizeof str);
     uint32_t entry;
     size_t slot;
     if (cgwu_index_find(&o->str_ix, hash, ptr_eq, o, str, &entry, &slot))
@@ -142,7 +142,7 @@ static cgw_status sample(void *ctx, const cgwc_names *fns, const uint32_t *ids, 
     if (cgwu_grow(o->a, &o->samples, &o->capsamples, o->nsamples + 1, sizeof *o->samples) < 0)
         return out_fail(o, CGW_ENOMEM, "out of memory for the samples");
     out_sample *s = &o->samples[o->nsamples];
-    s->locs = cgwu_alloc(o->a, (depth + 1) * sizeof *s->locs);
+    s->locs = cgwp_alloc(o->a, (depth + 1) * sizeof *s->locs);
     if (s->locs == NULL)
         return out_fail(o, CGW_ENOMEM, "out of memory for the samples");
     o->nsamples++;
@@ -161,12 +161,12 @@ static cgw_status pack(pprof_out *o, uint8_t **out, size_t *len)
 {
     Cgwpprof__Profile p = CGWPPROF__PROFILE__INIT;
     size_t nev = o->nev;
-    Cgwpprof__ValueType *types = cgwu_alloc(o->a, (nev + 1) * sizeof *types);
-    Cgwpprof__Mapping *maps = cgwu_alloc(o->a, (o->nmaps + 1) * sizeof *maps);
+    Cgwpprof__ValueType *types = cgwp_alloc(o->a, (nev + 1) * sizeof *types);
+    Cgwpprof__Mapping *maps = cgwp_alloc(o->a, (o->nmaps + 1) * sizeof *maps);
     size_t nptrs = nev + o->nsamples + 3 * o->nlocs + o->nmaps + 1;
-    void **ptrs = cgwu_alloc(o->a, nptrs * sizeof *ptrs);
-    Cgwpprof__Sample *samples = cgwu_alloc(o->a, (o->nsamples + 1) * sizeof *samples);
-    int64_t *values = cgwu_alloc(o->a, (o->nsamples * nev + 1) * sizeof *values);
+    void **ptrs = cgwp_alloc(o->a, nptrs * sizeof *ptrs);
+    Cgwpprof__Sample *samples = cgwp_alloc(o->a, (o->nsamples + 1) * sizeof *samples);
+    int64_t *values = cgwp_alloc(o->a, (o->nsamples * nev + 1) * sizeof *values);
     cgw_status st = CGW_ENOMEM;
     if (types != NULL && maps != NULL && ptrs != NULL && samples != NULL && values != NULL) {
         void **at = ptrs;
@@ -201,23 +201,23 @@ static cgw_status pack(pprof_out *o, uint8_t **out, size_t *len)
         }
         p.n_string_table = o->nstrs, p.string_table = (char **)(uintptr_t)o->strs;
         *len = cgwpprof__profile__get_packed_size(&p);
-        if ((*out = cgwu_alloc(o->a, *len + 1)) != NULL) {
+        if ((*out = cgwp_alloc(o->a, *len + 1)) != NULL) {
             cgwpprof__profile__pack(&p, *out);
             st = CGW_OK;
         }
     }
     void *const blocks[] = { types, maps, ptrs, samples, values };
-    cgwu_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
+    cgwp_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
     return st == CGW_OK ? st : out_fail(o, st, "out of memory packing the profile");
 }
 
 static void out_free(pprof_out *o)
 {
     for (size_t i = 0; i < o->nsamples; i++)
-        cgwu_free(o->a, o->samples[i].locs);
+        cgwp_free(o->a, o->samples[i].locs);
     void *const blocks[] = { o->strs, o->loc_of, o->fns, o->locs, o->lines, o->map_files,
                              o->samples };
-    cgwu_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
+    cgwp_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
     cgwu_index_free(&o->str_ix, o->a);
 }
 
@@ -246,8 +246,8 @@ cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn, vo
         snprintf(why, sizeof why, "writing: %s", strerror(errno));
         st = out_fail(&o, CGW_EIO, why);
     }
-    cgwu_free(o.a, packed);
-    cgwu_free(o.a, gz);
+    cgwp_free(o.a, packed);
+    cgwp_free(o.a, gz);
     out_free(&o);
     return st;
 }

@@ -183,7 +183,7 @@ static cgw_status roundtrip(input *in, const cgw_read_options *opts, uint64_t *d
  * allocator alone: the passes' diagnostics are compared, not shown). */
 static int take_options(const cgw_read_options *given, cgw_read_options *o, input *in)
 {
-    if (cgwu_options_take(o, sizeof *o, given) < 0)
+    if (cgwp_options_take(o, sizeof *o, sizeof *o, given) < 0)
         return -1;
     in->opts.allocator = o->allocator;
     return 0;

@@ -54,10 +54,10 @@ int cgwc_scc(const cgw_allocator *alloc, size_t count, const uint32_t *at, const
              uint32_t *comp)
 {
     scc graph = { at, to, NULL, NULL, NULL, comp, NULL, 0, 0, 0, 0 };
-    graph.index = cgwu_alloc(alloc, (count + 1) * sizeof *graph.index);
-    graph.low = cgwu_alloc(alloc, (count + 1) * sizeof *graph.low);
-    graph.stack = cgwu_alloc(alloc, (count + 1) * sizeof *graph.stack);
-    graph.frames = cgwu_alloc(alloc, (count + 1) * sizeof *graph.frames);
+    graph.index = cgwp_alloc(alloc, (count + 1) * sizeof *graph.index);
+    graph.low = cgwp_alloc(alloc, (count + 1) * sizeof *graph.low);
+    graph.stack = cgwp_alloc(alloc, (count + 1) * sizeof *graph.stack);
+    graph.frames = cgwp_alloc(alloc, (count + 1) * sizeof *graph.frames);
     int ok = graph.index && graph.low && graph.stack && graph.frames;
     if (ok)
         memset(graph.index, 0xff, count * sizeof *graph.index);
@@ -80,6 +80,6 @@ int cgwc_scc(const cgw_allocator *alloc, size_t count, const uint32_t *at, const
         }
     }
     void *blocks[] = { graph.index, graph.low, graph.stack, graph.frames };
-    cgwu_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
+    cgwp_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
     return ok ? 0 : -1;
 }

@@ -73,10 +73,10 @@ static cgw_status qualify(cgw_stacks *s, uint32_t func, char *buf, size_t cap)
 static cgw_status show_names(cgw_stacks *s)
 {
     size_t nstrs = s->nstrs, longest = 0;
-    uint32_t *uses = cgwu_alloc(&s->a, (nstrs + 1) * sizeof *uses);
-    s->shown = cgwu_alloc(&s->a, (s->nfns + 1) * sizeof *s->shown);
+    uint32_t *uses = cgwp_alloc(&s->a, (nstrs + 1) * sizeof *uses);
+    s->shown = cgwp_alloc(&s->a, (s->nfns + 1) * sizeof *s->shown);
     if (uses == NULL || s->shown == NULL) {
-        cgwu_free(&s->a, uses);
+        cgwp_free(&s->a, uses);
         return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
     }
     memset(uses, 0, nstrs * sizeof *uses);
@@ -91,16 +91,16 @@ static cgw_status show_names(cgw_stacks *s)
             take(s, (s->shown[func] = fn->name)) < 0)
             longest = SIZE_MAX;
     }
-    cgwu_free(&s->a, uses);
+    cgwp_free(&s->a, uses);
     size_t cap = longest < SIZE_MAX / 4 - 64 ? 3 * longest + 64 : 0;
-    char *buf = cap ? cgwu_alloc(&s->a, cap) : NULL;
+    char *buf = cap ? cgwp_alloc(&s->a, cap) : NULL;
     if (buf == NULL)
         return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
     cgw_status st = CGW_OK;
     for (size_t func = 0; func < s->nfns && st == CGW_OK; func++)
         if (s->shown[func] == CGWC_NONE)
             st = qualify(s, (uint32_t)func, buf, cap);
-    cgwu_free(&s->a, buf);
+    cgwp_free(&s->a, buf);
     return st;
 }
 

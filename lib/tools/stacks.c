@@ -20,7 +20,7 @@ cgw_stacks *cgw_stacks_new(const cgw_allocator *alloc)
 {
     if (alloc == NULL)
         alloc = cgwu_libc();
-    cgw_stacks *s = cgwu_alloc(alloc, sizeof *s);
+    cgw_stacks *s = cgwp_alloc(alloc, sizeof *s);
     if (s == NULL)
         return NULL;
     memset(s, 0, sizeof *s);
@@ -34,14 +34,14 @@ void cgw_stacks_free(cgw_stacks *s)
         return;
     const cgw_allocator *alloc = &s->a;
     for (size_t i = 0; i < s->nchunks; i++)
-        cgwu_free(alloc, s->chunks[i]);
+        cgwp_free(alloc, s->chunks[i]);
     void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->seen, s->shown, s->taken,
                        s->frames };
-    cgwu_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
+    cgwp_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
     cgwu_index_free(&s->str_ix, alloc);
     cgwu_index_free(&s->fn_ix, alloc);
     cgwu_index_free(&s->cell_ix, alloc);
-    cgwu_free(alloc, s);
+    cgwp_free(alloc, s);
 }
 
 const char *cgw_stacks_errmsg(const cgw_stacks *s)
@@ -89,7 +89,7 @@ static char *arena(cgw_stacks *s, size_t len)
         size_t size = len > CHUNK_SIZE ? len : CHUNK_SIZE;
         char *chunk;
         if (cgwu_grow(&s->a, &s->chunks, &s->capchunks, s->nchunks + 1, sizeof *s->chunks) < 0 ||
-            (chunk = cgwu_alloc(&s->a, size)) == NULL)
+            (chunk = cgwp_alloc(&s->a, size)) == NULL)
             return NULL;
         s->chunks[s->nchunks++] = chunk;
         s->at = chunk;
@@ -114,7 +114,7 @@ cgw_status cgwc_stacks_name(cgw_stacks *s, const char *bytes, size_t len, uint32
         return CGW_OK;
     }
     cgwc_str key = { bytes, len };
-    uint64_t hash = cgwu_hash(CGWU_HASH0, bytes, len);
+    uint64_t hash = cgwu_index_hash(&s->str_ix, bytes, len);
     size_t slot;
     if (cgwu_index_find(&s->str_ix, hash, str_eq, s, &key, id, &slot))
         return CGW_OK;
@@ -141,7 +141,7 @@ cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint
                                 uint32_t *id)
 {
     cgwc_fn key = { obj, file, name };
-    uint64_t hash = cgwu_hash(CGWU_HASH0, &key, sizeof key);
+    uint64_t hash = cgwu_index_hash(&s->fn_ix, &key, sizeof key);
     size_t slot;
     if (cgwu_index_find(&s->fn_ix, hash, fn_eq, s, &key, id, &slot))
         return CGW_OK;
@@ -206,8 +206,10 @@ static int cell_eq(const void *ctx, uint32_t entry, const void *key)
 /* Add value (and counted stacks) to the cell of (fn, callee, ev, fi, line). */
 static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value, int counted)
 {
-    uint64_t hash = cgwu_hash(CGWU_HASH0, &key->fn, 4 * sizeof key->fn);
-    hash = cgwu_hash(hash, &key->line, sizeof key->line);
+    unsigned char bytes[4 * sizeof key->fn + sizeof key->line];
+    memcpy(bytes, &key->fn, 4 * sizeof key->fn);
+    memcpy(bytes + 4 * sizeof key->fn, &key->line, sizeof key->line);
+    uint64_t hash = cgwu_index_hash(&s->cell_ix, bytes, sizeof bytes);
     uint32_t entry;
     size_t slot;
     if (!cgwu_index_find(&s->cell_ix, hash, cell_eq, s, key, &entry, &slot)) {

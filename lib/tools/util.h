@@ -1,69 +1,54 @@
 /* SPDX-License-Identifier: MIT */
 /* util.h - what every part of lib/tools shares (the merger, the differ
- * and the converters): memory through a cgw_allocator, arrays that grow,
- * the hashes and the one hash index over entries that the caller stores.
- * lib/tools is built on <cgw.h> alone, so this is its own, not
- * lib/common's.  Not installed. */
+ * and the converters): lib/common's memory, options and keyed hash
+ * (reached by name: lib/tools is built with -I lib/common, never -I lib),
+ * arrays that grow, and the one hash index over entries that the caller
+ * stores.  Not installed. */
 #ifndef CGW_UTIL_H
 #define CGW_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "alloc.h"   /* cgwp_alloc, cgwp_realloc, cgwp_free, cgwp_free_all */
 #include "cgw.h"
+#include "hash.h"
+#include "options.h" /* cgwp_options_take: oldest is known, as every
+                      * options struct of lib/tools is as it was in 0.1 */
 
 /* ------------------------------------------------------------- memory */
 
 /* libc's malloc, realloc and free, for callers given no allocator. */
 const cgw_allocator *cgwu_libc(void);
 
-/* size bytes (at least one) from alloc; NULL when out of memory. */
-void *cgwu_alloc(const cgw_allocator *alloc, size_t size);
-/* block (NULL: a new one) resized to size bytes (at least one); NULL when
- * out of memory, block kept. */
-void *cgwu_realloc(const cgw_allocator *alloc, void *block, size_t size);
-/* NULL is a no-op. */
-void cgwu_free(const cgw_allocator *alloc, void *block);
-/* cgwu_free() of each of blocks[0..count) (a handle's arrays at its end). */
-void cgwu_free_all(const cgw_allocator *alloc, void *const *blocks, size_t count);
-
 /* Make *array hold at least need elements of size elem (*cap counts them),
  * doubling from 16; 0, or -1 when out of memory or the size would
  * overflow. */
 int cgwu_grow(const cgw_allocator *alloc, void *array, size_t *cap, size_t need, size_t elem);
 
-/* ------------------------------------------------------------ options */
-
-/* Copy the caller's options at given (NULL: keep the defaults) over
- * *dflt, known bytes long: given's struct_size (its first member) is at
- * least known, and its bytes past known are zero.  0, or -1 when
- * struct_size is bad.  (See "Options structs" in cgw.h.) */
-int cgwu_options_take(void *dflt, size_t known, const void *given);
-
-/* ------------------------------------------------------------- hashing */
-
-/* FNV-1a over len bytes of data, continuing from hash (start with
- * CGWU_HASH0). */
-#define CGWU_HASH0 0xcbf29ce484222325u
-uint64_t cgwu_hash(uint64_t hash, const void *data, size_t len);
-/* A hash of count 64-bit words (the merger's table keys). */
-uint64_t cgwu_hash_words(const uint64_t *words, size_t count);
-
 /* ---------------------------------------------------------- hash index */
 
-/* A hash index: slots hold an entry number (of the caller's array) and
- * its hash; lookups compare through the caller's eq() only when the
- * hashes agree, and growing moves slots by their kept hashes. */
-typedef struct cgwu_slot {
-    uint32_t entry; /* entry number + 1; 0: empty */
-    uint32_t hash;
-} cgwu_slot;
-
+/* A hash index over lib/common's table (hash.h): a slot holds an entry
+ * number + 1 (of the caller's array) and its hash; lookups compare
+ * through the caller's eq() only when the hashes agree.  The hash is
+ * keyed (SipHash-1-3 under a key of the index's own, drawn when it first
+ * hashes), so that names an input chooses cannot be made to collide and
+ * slow it down; nothing may depend on the order of the slots. */
 typedef struct cgwu_index {
-    cgwu_slot *slots;
-    size_t nslots; /* a power of two, or 0 */
-    size_t count;
+    cgwp_hash table;
+    cgwp_hash_key key;
+    int keyed;     /* key drawn */
 } cgwu_index;
+
+/* The hash of len bytes at data under ix's key (drawn the first time). */
+static inline uint64_t cgwu_index_hash(cgwu_index *ix, const void *data, size_t len)
+{
+    if (!ix->keyed) {
+        cgwp_hash_key_init(&ix->key);
+        ix->keyed = 1;
+    }
+    return cgwp_hash_bytes(data, len, &ix->key, 0, NULL);
+}
 
 /* Whether entry `entry` of ctx's array equals key. */
 typedef int (*cgwu_eq_fn)(const void *ctx, uint32_t entry, const void *key);
