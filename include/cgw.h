@@ -923,11 +923,11 @@ CGW_API void cgw_diff_free(cgw_differ *d);
 
 /** Stacks with their counts, kept as a call graph: self costs on the
  *  leaves, and one call edge per caller/callee pair (and call line) with
- *  the inclusive cost of the stacks through it.  A stack's recursion is
- *  folded first: when a function comes back, the frames since its last
- *  place are dropped (a;b;a;b;c 5 counts as a;b;c 5, a;a;a 5 as a 5), so
- *  a function gets a stack's count once in its inclusive cost and no
- *  call carries more than its callee passes on.  Memory grows with the
+ *  the inclusive cost of the stacks through it.  Every pair that occurs
+ *  in a stack is an edge, recursive ones too (a;b;a;b;c 5 gives a -> b,
+ *  b -> a and b -> c 5 each; a;a;a 5 gives a -> a 5), and a stack adds
+ *  its count to each distinct pair once, at the line of its outermost
+ *  call, as pprof counts cumulative costs.  Memory grows with the
  *  distinct names, functions and edges, never with the number of stacks
  *  or lines. */
 typedef struct cgw_stacks cgw_stacks;

@@ -133,4 +133,19 @@ if [ -f "$ORACLES/gprof2dot/dump.py" ] && command -v python3 >/dev/null 2>&1; th
 else
     echo "gprof2dot oracle or python3 missing: not compared"
 fi
+# recursion kept: r -> r and, through b, a -> b and b -> a, each once a
+# stack; calls into a function on a cycle may carry more than it has in
+# all, which cgverify's inclusive check allows for (but not elsewhere)
+printf 'main;r;r;r 4\nmain;a;b;a;b;c 5\n' >"$tmp/rec.folded"
+"$CGCONVERT" --from folded "$tmp/rec.folded" -o "$tmp/rec.out" || fail "recursion: exit $?"
+"${CGNORM:-./tests/cgnorm}" "$tmp/rec.out" >"$tmp/rec.norm" || fail "recursion: cgnorm"
+for edge in 'r	->	.*	r	1	4' 'a	->	.*	b	1	5' 'b	->	.*	a	1	5' 'b	->	.*	c	1	5' \
+    'main	->	.*	r	1	4'; do
+    grep -q "^C	.*	$edge$" "$tmp/rec.norm" || fail "recursion: no edge $edge: $(cat "$tmp/rec.norm")"
+done
+"$CGVERIFY" "$tmp/rec.out" >"$tmp/rec.err" 2>&1 || fail "recursion: $(cat "$tmp/rec.err")"
+grep -q 'inclusive-excess' "$tmp/rec.err" && fail "recursion: $(cat "$tmp/rec.err")"
+printf 'events: Ir\nfn=a\n1 1\ncfn=b\ncalls=1 1\n1 9\nfn=b\n1 2\n' >"$tmp/excess.out"
+"$CGVERIFY" "$tmp/excess.out" 2>&1 | grep -q 'inclusive-excess' ||
+    fail "calls carrying more than the callee has, outside a cycle, are not said"
 echo "cgconvert: directions, events, inputs, errors and exit codes right"

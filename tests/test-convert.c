@@ -152,7 +152,7 @@ static void basic(void)
     static const char in[] = "main;a;b 5\nmain;a 3\r\n\nmain;c;b 2\n  \nmain;a;a;b 1\nmain;z 0\n";
     size_t len;
     char *buf = from_folded(in,
-                            "a:0=3|a:0>b x2=6|b:0=8|c:0>b x1=2|events=Samples|"
+                            "a:0=3|a:0>a x1=1|a:0>b x2=6|b:0=8|c:0>b x1=2|events=Samples|"
                             "main:0>a x3=9|main:0>c x1=2|totals=11",
                             &len);
     annotate(buf, len, (const uint64_t[]){ 11 }, 1);
@@ -165,14 +165,18 @@ static void basic(void)
     free(buf);
 }
 
-/* Recursion folded: a;b;a;b;c is a;b;c, a;a;a is a; and x;y;z;y, whose
- * y comes back from z, is x;y with y's latest line. */
+/* Recursion kept: every caller/callee pair of a stack gets its count
+ * once, at its outermost call's line: a;b;a;b;c has a -> b (once), b -> a
+ * and b -> c; a;a;a has a -> a; in x;y;z;y, y comes back from z. */
 static void recursion(void)
 {
     there_and_back("a;b;a;b;c 2\na;a;a 3\nx (f:1);y (f:2);z (f:3);y (f:4) 1\n",
-                   "a:0=3|a:0>b x1=2|b:0>c x1=2|c:0=2|events=Samples|totals=6|"
-                   "x(f):1>y(f) x1=1|y(f):4=1",
-                   "a 3|a;b;c 2|x;y 1");
+                   "a:0=3|a:0>a x1=3|a:0>b x1=2|b:0>a x1=2|b:0>c x1=2|c:0=2|"
+                   "events=Samples|totals=6|x(f):1>y(f) x1=1|y(f):2>z(f) x1=1|y(f):4=1|"
+                   "z(f):3>y(f) x1=1",
+                   /* back: the self costs and the total kept; a cycle's
+                    * stacks are an estimate (cgconvert(1)) */
+                   "a 3|b;c 2|x;y 1");
 }
 
 /* Frame annotations, and line positions from py-spy's frames. */
@@ -182,7 +186,7 @@ static void annotations(void)
     char *buf = from_folded(
         "py (x.py:3);k_[k];libc`malloc;foo_[j];foo_[i] 4\nmain (x.py:10);py (x.py:5) 2\n"
         "x_[z];`tick; a (b) 1\n",
-        "`tick:0>a (b) x1=1|a (b):0=1|events=Samples|foo:0=4|"
+        "`tick:0>a (b) x1=1|a (b):0=1|events=Samples|foo:0=4|foo:0>foo x1=4|"
         "k[[kernel.kallsyms]]:0>malloc[libc] x1=4|main(x.py):10>py(x.py) x1=2|"
         "malloc[libc]:0>foo x1=4|py(x.py):3>k[[kernel.kallsyms]] x1=4|py(x.py):5=2|"
         "totals=7|x_[z]:0>`tick x1=1",
@@ -352,7 +356,7 @@ static void deep(void)
     buf = write_stacks(s, &plen);
     cgw_stacks_free(s);
     char *got = describe(buf, plen);
-    CHECK_STR(got, "a:0=5|events=Samples|totals=5");
+    CHECK_STR(got, "a:0=5|a:0>a x1=5|events=Samples|totals=5"); /* a -> a once */
     free(got);
     free(buf);
     free(text);

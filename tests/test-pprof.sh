@@ -55,6 +55,32 @@ grep -q '^events: alloc_objects alloc_space_bytes inuse_objects inuse_space_byte
 grep -q 'fn=.* main\.recurse$' "$tmp/cpu.out" || fail "main.recurse is not in the CPU profile"
 grep -q '^calls=0' "$tmp/cpu.out" "$tmp/heap.out" && fail "calls=0 written"
 
+# recursion kept: the edge main.recurse -> main.recurse carries the
+# samples of the stacks that pass through it, each stack once, as go tool
+# pprof -raw lists them (locations leaf first, inlined frames in a
+# location's later lines)
+want=$(go tool pprof -raw "$tmp/cpu.pb.gz" 2>/dev/null | awk '
+    /^Samples:/ { mode = 1; next }
+    /^Locations/ { mode = 2; next }
+    /^Mappings/ { mode = 3; next }
+    mode == 1 && /^ *[0-9]+( +[0-9]+)*:/ {
+        n++; split($0, p, ":"); split(p[1], v, " "); val[n] = v[1]; locs[n] = p[2]; next }
+    mode == 2 && /^ *[0-9]+: / { cur = $1; sub(":", "", cur); fns[cur] = $4; next }
+    mode == 2 && NF > 0 { fns[cur] = fns[cur] " " $1 }
+    END { for (i = 1; i <= n; i++) {
+              m = split(locs[i], L, " "); st = ""
+              for (j = 1; j <= m; j++) st = st " " fns[L[j]]
+              k = split(st, F, " "); hit = 0
+              for (j = 1; j < k; j++) if (F[j] == "main.recurse" && F[j + 1] == "main.recurse") hit = 1
+              if (hit) s += val[i] }
+          printf "%.0f\n", s }')
+got=$("${CGNORM:-./tests/cgnorm}" "$tmp/cpu.out" |
+    awk -F'\t' '$1 == "C" && $4 == "main.recurse" && $8 == "main.recurse" { split($NF, c, ","); s += c[1] }
+        END { printf "%.0f\n", s }')
+[ "$want" -gt 0 ] || fail "no stack of the Go subject passes main.recurse -> main.recurse"
+[ "$got" = "$want" ] || fail "main.recurse -> main.recurse carries $got samples, go tool pprof's stacks $want"
+echo "recursion: main.recurse -> main.recurse carries the $got samples of the stacks through it"
+
 # and back: --to pprof (every event, or the one asked for), read by go
 # tool pprof and by cgconvert again with the same totals
 raw_totals() {

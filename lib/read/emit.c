@@ -150,10 +150,12 @@ CGWP_COLD int cgwr_open_function(cgw_reader *r)
  * block, KCachegrind-style, fi= names the file of the next fn=. */
 static void inline_line(cgw_reader *r, const cgwr_str *name, int is_fe)
 {
+    if (r->fn == NULL)
+        cgwr_open_function(r); /* the block of a pending fn= starts here */
     r->pending_fi = is_fe ? NULL : name;
     r->pending_fi_line = r->lineno;
     r->inline_costs = 0;
-    if (r->fn == NULL && !cgwr_open_function(r))
+    if (r->fn == NULL)
         return;
     r->fi = name;
     name_record(r, CGW_REC_INLINE);

@@ -177,6 +177,12 @@ struct cgw_reader {
     uint64_t pos[3][CGW_NPOS_MAX], tpos[3][CGW_NPOS_MAX];
     uint64_t *costs[3];
     uint64_t *block_start; /* the part's totals when the block began */
+    /* CGW_READ_CHECK: the part's call edges, caller << 32 | callee, once
+     * each (edge_set), for the cycles of its call graph */
+    cgwp_hash edge_set;
+    uint64_t *edges;
+    size_t nedges, capedges;
+    int edges_lost; /* out of memory for them: no cycle is known */
 };
 
 /* diag.c */
@@ -360,6 +366,7 @@ void cgwr_check_block(cgw_reader *r);
  * negative after an error) */
 void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *costs);
 void cgwr_check_part(cgw_reader *r);
+void cgwr_check_free(cgw_reader *r);
 
 /* input.c: the unread input that ends in '\n', as [start, *end):
  * whole lines that cgwr_fast_lines() may take without looking for their

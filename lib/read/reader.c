@@ -182,5 +182,6 @@ void cgw_reader_close(cgw_reader *r)
     cgwr_input_free(r);
     cgwr_part_free(r);
     cgwr_names_free(r);
+    cgwr_check_free(r);
     r->alloc.free(r->alloc.ctx, r);
 }

@@ -36,10 +36,5 @@ cgw_status cgwc_profile_stacks(cgw_reader *r, const char *call, const char *even
                                cgwc_events_fn events, cgwc_stack_fn each, void *ctx,
                                char *msg, size_t len);
 
-/* The strongly connected components of the graph of count vertices whose
- * neighbours of v are to[at[v], at[v+1]): comp[v] numbers v's.  0, or -1
- * when out of memory. */
-int cgwc_scc(const cgw_allocator *alloc, size_t count, const uint32_t *at, const uint32_t *to,
-             uint32_t *comp);
 
 #endif

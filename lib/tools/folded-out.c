@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "convert.h"
+#include "scc.h"
 
 #define NO_CALLER UINT32_MAX
 /* A call graph with many paths (a chain of diamonds has 2^n) would give
@@ -265,7 +266,7 @@ static cgw_status recursion(folded_out *o)
         return no_memory(o);
     for (size_t i = 0; i < o->nedges; i++)
         callers[i] = o->edges[o->in_edges[i]].caller;
-    int rc = cgwc_scc(o->a, o->nfns, o->in_at, callers, o->comp);
+    int rc = cgwp_scc(o->a, o->nfns, o->in_at, callers, o->comp);
     cgwp_free(o->a, callers);
     return rc < 0 ? no_memory(o) : CGW_OK;
 }

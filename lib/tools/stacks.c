@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* stacks.c - stacks of frames with counts gathered into a call graph:
  * self costs on the leaves, one call edge per caller/callee pair and
- * call line, with the inclusive cost of the stacks through it.  A stack
- * has its recursion folded first: when a function comes back, the frames
- * since it was last there are dropped (a;b;a;b;c counts as a;b;c), so
- * each function of a stack gets its count once, and each function's
- * calls carry no more than it has (what readers check).
+ * call line, with the inclusive cost of the stacks through it.  Every
+ * caller/callee pair that occurs in a stack is kept, recursive ones too
+ * (r -> r in main;r;r;r, b -> a in a;b;a;b;c), and a stack adds its
+ * count to each distinct pair once, at the line of the pair's outermost
+ * call, as pprof counts inclusive costs: an edge's cost is that of the
+ * stacks that pass through it.
  * Memory grows with distinct names, functions and edges, never with the
  * number of stacks. */
 #include <stdarg.h>
@@ -35,12 +36,13 @@ void cgw_stacks_free(cgw_stacks *s)
     const cgw_allocator *alloc = &s->a;
     for (size_t i = 0; i < s->nchunks; i++)
         cgwp_free(alloc, s->chunks[i]);
-    void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->seen, s->shown, s->taken,
+    void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->pairs, s->shown, s->taken,
                        s->frames };
     cgwp_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
     cgwu_index_free(&s->str_ix, alloc);
     cgwu_index_free(&s->fn_ix, alloc);
     cgwu_index_free(&s->cell_ix, alloc);
+    cgwu_index_free(&s->pair_ix, alloc);
     cgwp_free(alloc, s);
 }
 
@@ -146,11 +148,9 @@ cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint
     if (cgwu_index_find(&s->fn_ix, hash, fn_eq, s, &key, id, &slot))
         return CGW_OK;
     if (cgwu_grow(&s->a, &s->fns, &s->capfns, s->nfns + 1, sizeof *s->fns) < 0 ||
-        cgwu_grow(&s->a, &s->seen, &s->capseen, s->nfns + 1, sizeof *s->seen) < 0 ||
         cgwu_index_put(&s->fn_ix, &s->a, slot, hash, (uint32_t)s->nfns) < 0)
         return no_memory(s);
     s->fns[s->nfns] = key;
-    s->seen[s->nfns].stamp = 0;
     *id = (uint32_t)s->nfns++;
     return CGW_OK;
 }
@@ -225,21 +225,31 @@ static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value, 
     return CGW_OK;
 }
 
-/* Fold the recursion of fr[0..count) in place; returns the frames left. */
-static size_t fold(cgw_stacks *s, cgwc_frame *fr, size_t count)
+static int pair_eq(const void *ctx, uint32_t entry, const void *key)
 {
-    size_t kept = 0;
-    for (size_t i = 0; i < count; i++) {
-        cgwc_seen *seen = &s->seen[fr[i].fn];
-        if (seen->stamp == s->serial && seen->at < kept && fr[seen->at].fn == fr[i].fn) {
-            kept = seen->at; /* back where it was: the frames since are recursion */
-        } else {
-            seen->stamp = s->serial;
-            seen->at = kept;
-        }
-        fr[kept++] = fr[i]; /* the latest line: where the stack goes on from */
+    const cgwc_pair *left = &((const cgw_stacks *)ctx)->pairs[entry], *right = key;
+    return left->caller == right->caller && left->callee == right->callee;
+}
+
+/* Whether the stack being added (s->serial) meets the pair caller ->
+ * callee for the first time; -1 out of memory. */
+static int first_in_stack(cgw_stacks *s, uint32_t caller, uint32_t callee)
+{
+    cgwc_pair key = { caller, callee, 0 };
+    uint32_t ids[2] = { caller, callee }, entry;
+    uint64_t hash = cgwu_index_hash(&s->pair_ix, ids, sizeof ids);
+    size_t slot;
+    if (!cgwu_index_find(&s->pair_ix, hash, pair_eq, s, &key, &entry, &slot)) {
+        if (cgwu_grow(&s->a, &s->pairs, &s->cappairs, s->npairs + 1, sizeof *s->pairs) < 0 ||
+            cgwu_index_put(&s->pair_ix, &s->a, slot, hash, (uint32_t)s->npairs) < 0)
+            return -1;
+        entry = (uint32_t)s->npairs++;
+        s->pairs[entry] = key;
     }
-    return kept;
+    if (s->pairs[entry].stamp == s->serial)
+        return 0;
+    s->pairs[entry].stamp = s->serial;
+    return 1;
 }
 
 cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nframes,
@@ -257,11 +267,15 @@ cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nf
                                 name, (unsigned long long)line, s->events[ev]);
     s->totals[ev] += count;
     s->serial++;
-    nframes = fold(s, fr, nframes);
     const cgwc_frame *leaf = &fr[nframes - 1];
     cgwc_cell key = { leaf->fn, CGWC_NONE, ev, leaf->fi, leaf->line, 0, 0 };
     cgw_status st = add_cell(s, &key, count, counted);
     for (size_t i = 1; st == CGW_OK && i < nframes; i++) {
+        int first = first_in_stack(s, fr[i - 1].fn, fr[i].fn);
+        if (first < 0)
+            return no_memory(s);
+        if (!first)
+            continue; /* the stack passed this pair already, further out */
         key.fn = fr[i - 1].fn;
         key.callee = fr[i].fn;
         key.fi = fr[i - 1].fi;

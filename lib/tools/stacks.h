@@ -39,13 +39,12 @@ typedef struct cgwc_cell {
     uint64_t line, value, count;
 } cgwc_cell;
 
-/* Where a function is in the stack being added (when stamp is the
- * stack's serial number and the frame there is still the function's):
- * recursion is folded by going back there. */
-typedef struct cgwc_seen {
+/* A caller/callee pair, and the last stack that counted it (its serial
+ * number): a stack adds its count to each distinct pair once. */
+typedef struct cgwc_pair {
+    uint32_t caller, callee;
     uint64_t stamp;
-    size_t at;
-} cgwc_seen;
+} cgwc_pair;
 
 struct cgw_stacks {
     cgw_allocator a;
@@ -63,8 +62,9 @@ struct cgw_stacks {
     cgwc_cell *cells;
     size_t ncells, capcells;
     cgwu_index cell_ix;
-    cgwc_seen *seen; /* one a function */
-    size_t capseen;
+    cgwc_pair *pairs; /* every caller/callee pair of the stacks */
+    size_t npairs, cappairs;
+    cgwu_index pair_ix;
     const char *events[CGWC_MAX_EVENTS];
     uint64_t totals[CGWC_MAX_EVENTS];
     size_t nev;
@@ -96,9 +96,11 @@ cgw_status cgwc_stacks_name(cgw_stacks *s, const char *bytes, size_t len, uint32
 cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint32_t name,
                                 uint32_t *id);
 /* A stack fr[0..nframes), root first, seen count times for event ev; an error
- * message names the input and line given.  fr is reduced in place (its
- * recursion folded).  counted: the stack counts once in its calls' counts
- * (0 for the other events of a stack already added for one). */
+ * message names the input and line given.  count goes to the leaf's self
+ * cost and once to each distinct caller/callee pair of the stack, at the
+ * call line of its outermost occurrence.  counted: the stack counts once
+ * in its calls' counts (0 for the other events of a stack already added
+ * for one). */
 cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nframes,
                            uint64_t count, int counted, const char *name, uint64_t line);
 

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* scc.c - the strongly connected components of a graph (Tarjan's
  * algorithm, with a stack of frames instead of recursion: a chain of
- * calls can be a million deep).  folded-out.c calls edges inside one
- * component recursion. */
+ * calls can be a million deep).  The folded-stack writer calls edges
+ * inside one component recursion; the reader's checks exempt a cycle's
+ * functions from the inclusive-cost check. */
 #include <string.h>
 
-#include "convert.h"
+#include "alloc.h"
+#include "scc.h"
 
 #define UNSEEN UINT32_MAX
 
@@ -50,7 +52,7 @@ static void leave(scc *graph)
     }
 }
 
-int cgwc_scc(const cgw_allocator *alloc, size_t count, const uint32_t *at, const uint32_t *to,
+int cgwp_scc(const cgw_allocator *alloc, size_t count, const uint32_t *at, const uint32_t *to,
              uint32_t *comp)
 {
     scc graph = { at, to, NULL, NULL, NULL, comp, NULL, 0, 0, 0, 0 };
