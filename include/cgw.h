@@ -902,6 +902,10 @@ CGW_API cgw_status cgw_diff_rows(cgw_differ *d, const cgw_diff_row **rows, size_
  *  in its count, or 1 when only its inclusive cost changed.  Once only.
  *  Returns the writer's status, with the differ's error made its own. */
 CGW_API cgw_status cgw_diff_write(cgw_differ *d, cgw_writer *w);
+/** The positions that every profile added to either side has (its
+ *  writer's may be those or fewer), as cgw_merge_positions(); 0 before
+ *  any was added. */
+CGW_API unsigned cgw_diff_positions(const cgw_differ *d);
 /** The differ's first error (CGW_EUSAGE for NULL) and its message. */
 CGW_API cgw_status cgw_diff_error(const cgw_differ *d);
 CGW_API const char *cgw_diff_errmsg(const cgw_differ *d);

@@ -82,4 +82,17 @@ for bad in "$tmp/old" "$tmp/old $tmp/new $tmp/new" "--fail-above x $tmp/old $tmp
 done
 "$CGDIFF" --help | grep -q '^usage: cgdiff' || fail "--help"
 "$CGDIFF" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
+# a call whose count alone changed (the same costs) is in the difference
+printf 'positions: line\nevents: Ir\nfl=a.c\nfn=f\n1 1\ncfn=g\ncalls=2 9\n2 10\nfn=g\n9 10\n' >"$tmp/c2"
+printf 'positions: line\nevents: Ir\nfl=a.c\nfn=f\n1 1\ncfn=g\ncalls=3 9\n2 10\nfn=g\n9 10\n' >"$tmp/c3"
+"$CGDIFF" -o "$tmp/cd" "$tmp/c2" "$tmp/c3" >/dev/null || fail "count-only change: exit $?"
+grep -q '^calls=1 9$' "$tmp/cd" || fail "a call whose count alone changed is dropped: $(cat "$tmp/cd")"
+# instruction-only profiles (valgrind --dump-line=no --dump-instr=yes):
+# the difference has their positions, and a message names the call once
+printf 'positions: instr\nevents: Ir\nfl=a.c\nfn=f\n0x10 5\n0x14 2\n' >"$tmp/i1"
+printf 'positions: instr\nevents: Ir\nfl=a.c\nfn=f\n0x10 7\n0x14 2\n' >"$tmp/i2"
+"$CGDIFF" -o "$tmp/id" "$tmp/i1" "$tmp/i2" >/dev/null 2>"$tmp/err" || fail "instr only: $(cat "$tmp/err")"
+grep -q '^positions: instr$' "$tmp/id" || fail "instr only: $(head -6 "$tmp/id")"
+grep -q '^0x10 2 0$' "$tmp/id" || fail "instr only: the change is not at 0x10: $(cat "$tmp/id")"
+"$CGVERIFY" -q "$tmp/id" || fail "instr only: the difference is not valid"
 echo "cgdiff: report, gate, difference profile and exit codes right"

@@ -140,6 +140,7 @@ static uint64_t report(const cgw_diff_row *rows, size_t n, const opts *o)
 static int write_diff(cgw_differ *d, const char *out)
 {
     cgw_options wo = { .struct_size = sizeof wo, .flags = CGW_ZERO_COUNTS };
+    tool_set_positions(&wo, cgw_diff_positions(d)); /* instructions only, say */
     cgw_writer *w = tool_open_output("cgdiff", out, &wo);
     if (w == NULL)
         return 2;

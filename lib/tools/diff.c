@@ -289,6 +289,11 @@ static cgw_status diff_group(void *ctx, const mwalk *wk, int table, const uint64
     return cgw_call(dw->mw.w, &to, count ? count : 1, tpos, pos, dw->mw.cols, ncols);
 }
 
+unsigned cgw_diff_positions(const cgw_differ *d)
+{
+    return d == NULL ? 0 : cgw_merge_positions(d->m);
+}
+
 cgw_status cgw_diff_write(cgw_differ *d, cgw_writer *w)
 {
     static const char call[] = "cgw_diff_write";

@@ -152,7 +152,11 @@ cgw_status cgwm_write_check(cgw_merger *m, cgw_writer *w, cgw_options *wo, const
                   "the writer wants positions that not every input has (they share %s)",
                   shared_positions(m->mask, shared, sizeof shared));
     m->written = 1;
-    return m->err == CGW_OK ? CGW_OK : cgw_set_error(w, m->err, call, "%s", m->msg);
+    if (m->err == CGW_OK)
+        return CGW_OK;
+    size_t n = strlen(call); /* m->msg names the call already */
+    const char *msg = strncmp(m->msg, call, n) == 0 && m->msg[n] == ':' ? m->msg + n + 1 : m->msg;
+    return cgw_set_error(w, m->err, call, "%s", msg + (*msg == ' '));
 }
 
 cgw_status cgw_merge_write(cgw_merger *m, cgw_writer *w)
