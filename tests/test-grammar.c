@@ -103,6 +103,12 @@ static void valid(void)
     g = READ("version: 0\nevents: Ir\nfn=f\n1 1\n");
     CHECK_U64(g.errors, 0);
     ERR("version: 2\nevents: Ir\n", "bad-version", 1);
+    /* Xdebug 2: its own version, and profiles appended to one file */
+    WARN("version: 0.9.6\nevents: Ir\nfn=f\n1 1\n", "version-text", 1);
+    ERR("version: 0.9.6x\nevents: Ir\n", "bad-number", 1);
+    WARN("events: Ir\nfn=f\n1 1\n==== NEW PROFILING FILE =====\nversion: 0.9.6\nevents: Ir\n"
+         "fn=g\n1 2\n", "appended-profile", 4);
+    ERR("events: Ir\nfn=f\n1 1\n=== NEW PROFILING FILE\n", "unknown-line", 4);
 
     /* "(" and a digit start a compressed ID, whose Number may be hex */
     g = READ("events: Ir\nfl=(0x1) a.c\nfn=(0x2) f\n1 1\nfl=(1)\nfn=(2)\n2 2\n");

@@ -88,6 +88,8 @@ static const struct {
     [CGWR_BIG_POSITION] = { "big-position", CGW_WARNING },
     [CGWR_CFI_SAME_FILE] = { "cfi-same-file", CGW_WARNING },
     [CGWR_LINE_TOO_LONG] = { "line-too-long", CGW_ERROR },
+    [CGWR_VERSION_TEXT] = { "version-text", CGW_WARNING },
+    [CGWR_APPENDED_PROFILE] = { "appended-profile", CGW_WARNING },
 };
 
 static void emit(cgw_reader *r, uint64_t line, int code, const char *msg)

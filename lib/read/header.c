@@ -335,6 +335,27 @@ static void order_check(cgw_reader *r, const char *key, size_t len)
                   "creator: only second", (int)len, key, (unsigned long long)at);
 }
 
+/* Xdebug 2 writes "version: 0.9.6", its own version, where the format's
+ * is due: said, and read as format version 1 (KCachegrind ignores it). */
+static int xdebug2_version(cgw_reader *r, const char *value, const char *end)
+{
+    const char *value_end = end;
+    value = cgwr_trim(value, &value_end);
+    size_t len = (size_t)(value_end - value);
+    int dots = 0, digits = 0;
+    for (size_t i = 0; i < len; i++) {
+        dots += value[i] == '.';
+        digits += value[i] >= '0' && value[i] <= '9';
+    }
+    if (dots == 0 || dots + digits != (int)len || value[0] == '.' || value[len - 1] == '.')
+        return 0;
+    cgwr_diag(r, r->lineno, CGWR_VERSION_TEXT,
+              "version: %.*s is a program's version, not the format's (Xdebug 2 writes it); "
+              "read as format version 1", cgwr_clip(value, value_end, 20), value);
+    r->part.pub.version = 1;
+    return 1;
+}
+
 /* A "key: value" line; the len bytes at key are the key, value..end the
  * value after ':'. */
 static void dispatch(cgw_reader *r, const char *key, size_t len, const char *value, const char *end)
@@ -342,6 +363,8 @@ static void dispatch(cgw_reader *r, const char *key, size_t len, const char *val
     cgwr_part *pt = &r->part;
     uint64_t num;
     if (key_is(key, len, "version")) {
+        if (xdebug2_version(r, value, end))
+            return;
         if (number(r, "version", value, end, &num)) {
             pt->pub.version = num;
             /* version 0 is the format before version 1 added name

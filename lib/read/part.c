@@ -64,7 +64,11 @@ static void content_line(cgw_reader *r, const char *cur, size_t len)
         cgwr_part_end(r);
         r->replay = 1;
     }
-    if (header == 0)
+    if (header == 0 && len >= 23 && memcmp(line, "==== NEW PROFILING FILE", 23) == 0)
+        cgwr_diag(r, r->lineno, CGWR_APPENDED_PROFILE,
+                  "Xdebug 2 appended another profile here: it is read as the next part "
+                  "(KCachegrind reads it so, after an \"Invalid line\")");
+    else if (header == 0)
         cgwr_diag(r, r->lineno, CGWR_UNKNOWN_LINE, "unknown line \"%.*s\"",
                   cgwr_clip(line, end, 40), line);
 }
