@@ -37,14 +37,18 @@ void cgwr_check_block(cgw_reader *r)
     }
 }
 
+static void no_memory(cgw_reader *r)
+{
+    cgwr_fail(r, CGW_ENOMEM, "out of memory for the call edges of the check at line %llu",
+              (unsigned long long)r->lineno);
+}
+
 /* Keep the edge caller -> callee of the part, once. */
 static void note_edge(cgw_reader *r, uint32_t caller, uint32_t callee)
 {
     uint64_t edge = (uint64_t)caller << 32 | callee;
     uint64_t key = cgwp_hash_int(&r->hash_key, edge); /* a bijection: the key is the edge */
     cgwp_hash *set = &r->edge_set;
-    if (r->edges_lost)
-        return;
     if (set->vals != NULL)
         for (size_t slot = cgwp_hash_start(set, key); set->vals[slot] != 0;
              slot = cgwp_hash_next(set, slot))
@@ -56,14 +60,14 @@ static void note_edge(cgw_reader *r, uint32_t caller, uint32_t callee)
                               ? cgwp_realloc(&r->alloc, r->edges, cap * sizeof *grown)
                               : NULL;
         if (grown == NULL) {
-            r->edges_lost = 1;
+            no_memory(r);
             return;
         }
         r->edges = grown;
         r->capedges = cap;
     }
     if (cgwp_hash_reserve(set, &r->alloc, 64) < 0) {
-        r->edges_lost = 1;
+        no_memory(r);
         return;
     }
     size_t slot = cgwp_hash_start(set, key);
@@ -97,7 +101,11 @@ static void mark_cycles(cgw_reader *r)
             for (size_t v = 0; v < n; v++)
                 if (size[comp[v]] > 1)
                     r->fns[v]->recursive = 1;
+        } else {
+            no_memory(r);
         }
+    } else {
+        no_memory(r);
     }
     void *blocks[] = { at, to, comp, size };
     cgwp_free_all(&r->alloc, blocks, sizeof blocks / sizeof *blocks);
@@ -145,11 +153,10 @@ static int any_excess(const cgw_reader *r, size_t nevents)
 void cgwr_check_part(cgw_reader *r)
 {
     size_t nevents = cgwr_checked_events(r);
-    if (!r->edges_lost && any_excess(r, nevents))
+    if (any_excess(r, nevents))
         mark_cycles(r);
     cgwp_hash_clear(&r->edge_set);
     r->nedges = 0;
-    r->edges_lost = 0;
     for (size_t k = 0; k < r->nfns; k++) {
         const cgwr_fn *func = r->fns[k];
         if (func->called && func->blocks == 0)

@@ -183,7 +183,6 @@ struct cgw_reader {
     cgwp_hash edge_set;
     uint64_t *edges;
     size_t nedges, capedges;
-    int edges_lost; /* out of memory for them: no cycle is known */
 };
 
 /* diag.c */
