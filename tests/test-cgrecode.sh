@@ -105,6 +105,17 @@ usage_error cgrecode "$CGRECODE" --for=callgrind_annotate --compact "$tmp/zero"
 "$CGRECODE" --compact "$tmp/zero" -o "$tmp/out" || fail "calls=0 compact: exit $?"
 grep -q '^calls=0 9$' "$tmp/out" || fail "compact output changes calls=0"
 
+# cost lines at one position are summed only within one inlined file (fi=),
+# and a sum that would pass 2^64-1 is refused, even with --force
+printf 'events: Ir\nfl=a.c\nfn=f\n1 1\nfi=b.h\n1 2\n1 3\nfe=a.c\n1 4\n' >"$tmp/fi"
+"$CGRECODE" "$tmp/fi" -o "$tmp/out" || fail "fi=: exit $?"
+[ "$(sed -n '/^fn=/,/^$/p' "$tmp/out" | tr '\n' '|')" = 'fn=(1) f|1 1|fi=(2) b.h|* 5|fe=(1)|* 4||' ] ||
+    fail "cost lines of different inlined files merged: $(cat "$tmp/out")"
+printf 'events: Ir\nfl=a.c\nfn=f\n1 18446744073709551615\n1 1\n' >"$tmp/over"
+"$CGRECODE" --force "$tmp/over" -o "$tmp/out" 2>"$tmp/err" && fail "a sum past 2^64-1 was written"
+if [ -e "$tmp/out" ] && grep -q '^1 0$' "$tmp/out"; then fail "a sum past 2^64-1 wrapped to 0"; fi
+grep -q '2^64-1' "$tmp/err" || fail "a sum past 2^64-1: $(cat "$tmp/err")"
+
 # no position column (an empty positions: line): kept, with CGW_EXTENDED,
 # and said on stderr
 "$CGRECODE" "$CGW_TEST_DATA/no-positions.out" -o "$tmp/out" 2>"$tmp/err" ||

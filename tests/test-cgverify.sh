@@ -168,3 +168,11 @@ usage_error cgconvert "${CGCONVERT:-./tools/cgconvert}" --frobnicate
 grep -q 'split-function\|name-clash\|callee-without-block' "$tmp/yappi" &&
     fail "yappi's definitions read as functions: $(cat "$tmp/yappi")"
 grep -q ' 3 functions' "$tmp/yappi" || fail "yappi: $(tail -1 "$tmp/yappi")"
+# calls into a function carrying more than it has: said, but not for a
+# directly recursive function, whose calls of itself count its time again
+printf 'events: Ir\nfn=main\n1 1\ncfn=f\ncalls=1 1\n1 20\nfn=f\n1 3\n' >"$tmp/excess"
+"$CGVERIFY" "$tmp/excess" 2>&1 | grep -q 'inclusive-excess' || fail "inclusive excess not said"
+printf 'events: Ir\nfn=main\n1 1\ncfn=f\ncalls=1 1\n1 20\nfn=f\n1 3\ncfn=f\ncalls=2 1\n1 10\n' >"$tmp/selfrec"
+if "$CGVERIFY" "$tmp/selfrec" 2>&1 | grep -q 'inclusive-excess'; then
+    fail "a directly recursive function's calls are said to carry too much"
+fi

@@ -194,6 +194,28 @@ static void annotations(void)
     free(buf);
 }
 
+/* The interpreted (_[0]) and C1-compiled (_[1]) suffixes of
+ * async-profiler are not part of the name. */
+static void tier_suffixes(void)
+{
+    size_t len;
+    char *buf = from_folded("main;a_[0];b_[1] 3\nmain;b_[1] 1\n",
+                            "a:0>b x1=3|b:0=4|events=Samples|main:0>a x1=3|main:0>b x1=1|"
+                            "totals=4",
+                            &len);
+    free(buf);
+}
+
+/* Mutual recursion (a -> b -> a) written back as stacks: the calls
+ * between the functions of a cycle are not followed, so every self cost
+ * and the total are kept and nothing runs for ever. */
+static void mutual_recursion(void)
+{
+    there_and_back("main;a;b;a 2\nmain;a 1\n",
+                   "a:0=3|a:0>b x1=2|b:0>a x1=2|events=Samples|main:0>a x2=3|totals=3",
+                   "main;a 3");
+}
+
 /* A name shared by several functions is qualified (readers such as
  * gprof2dot merge functions by name), and numbered when that is taken. */
 static void shared_names(void)
@@ -419,6 +441,8 @@ int main(void)
 {
     basic();
     recursion();
+    tier_suffixes();
+    mutual_recursion();
     annotations();
     shared_names();
     events();

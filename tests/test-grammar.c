@@ -110,6 +110,21 @@ static void valid(void)
          "fn=g\n1 2\n", "appended-profile", 4);
     ERR("events: Ir\nfn=f\n1 1\n=== NEW PROFILING FILE\n", "unknown-line", 4);
 
+    /* a key of three letters is no name line: fnx=, obj= are unknown */
+    ERR("events: Ir\nfnx=a\nfn=f\n1 1\n", "unknown-line", 2);
+    ERR("events: Ir\nobj=a\nfn=f\n1 1\n", "unknown-line", 2);
+    g = READ("events: Ir\nfl=a.c\nfn=f\n1 1\nfln=b.c\nfn=g\n1 1\n");
+    CHECK_U64(g.errors, 1);
+    CHECK_STR(g.file, "a.c");
+
+    /* a relative step that lands exactly on 0, in the general parser
+     * (the blank at the end takes the line there) */
+    g = READ("events: Ir\nfn=f\n5 1\n-5 2 \n");
+    CHECK_U64(g.errors, 0);
+    CHECK_U64(g.total, 3);
+    CHECK_U64(g.last_pos[0], 0);
+    ERR("events: Ir\nfn=f\n5 1\n-6 2 \n", "negative-position", 4);
+
     /* "(" and a digit start a compressed ID, whose Number may be hex */
     g = READ("events: Ir\nfl=(0x1) a.c\nfn=(0x2) f\n1 1\nfl=(1)\nfn=(2)\n2 2\n");
     CHECK_U64(g.errors, 0);

@@ -263,8 +263,46 @@ static void no_positions(unsigned flags, const char *want)
     cgw_free(w);
 }
 
+/* A call made inside an inlined file (fi=) to a function of that same
+ * file: the readers disagree on the current file there, so portable
+ * mode writes cfi= for it, and the call reads back to that file. */
+static void call_into_inline_file(void)
+{
+    memory out = { NULL, 0 };
+    cgw_writer *w = cgw_open_memory(&out.buf, &out.len, NULL);
+    CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
+    CHECK_ST(cgw_file(w, "a.c"), CGW_OK);
+    CHECK_ST(cgw_function(w, "f"), CGW_OK);
+    CHECK_ST(cgw_cost(w, P1(1), P1(1), 1), CGW_OK);
+    CHECK_ST(cgw_inline_file(w, "b.h"), CGW_OK);
+    CHECK_ST(cgw_cost(w, P1(2), P1(1), 1), CGW_OK);
+    const cgw_target to_b = { NULL, "b.h", "g" };
+    CHECK_ST(cgw_call(w, &to_b, 1, NULL, P1(2), P1(1), 1), CGW_OK);
+    CHECK_ST(cgw_file(w, "b.h"), CGW_OK);
+    CHECK_ST(cgw_function(w, "g"), CGW_OK);
+    CHECK_ST(cgw_cost(w, P1(2), P1(1), 1), CGW_OK);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    CHECK(strstr(out.buf, "fi=(2) b.h\n+1 1\ncfi=(2)\ncfn=(2) g\ncalls=1 0\n") != NULL);
+    cgw_reader *r = cgw_reader_open_memory(out.buf, out.len, NULL);
+    const cgw_record *rec;
+    int calls = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        if (rec->kind == CGW_REC_CALL) {
+            CHECK_STR(rec->target.file, "b.h");
+            CHECK_STR(rec->target.function, "g");
+            calls++;
+        }
+    }
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    CHECK(calls == 1);
+    cgw_reader_close(r);
+    cgwt_annotate(out.buf, out.len, NULL);
+    free(out.buf);
+}
+
 int main(void)
 {
+    call_into_inline_file();
     for (uint64_t p = 1;; p *= 10) {
         const uint64_t vs[] = { p - 1, p, p + 1, p * 2 - 1 };
         for (size_t i = 0; i < 4; i++) {

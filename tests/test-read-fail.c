@@ -40,6 +40,14 @@ static long serve(void *ctx, char *buf, size_t len)
     return (long)n;
 }
 
+/* A callback that fills the buffer and says it gave one byte more. */
+static long too_much(void *ctx, char *buf, size_t len)
+{
+    (void)ctx;
+    memset(buf, '\n', len);
+    return (long)len + 1;
+}
+
 /* Every record of r, one line each ("kind function costs"), until the end
  * or an error; the status in *st. */
 static char *records(cgw_reader *r, cgw_status *st)
@@ -100,6 +108,15 @@ int main(void)
         free(got);
     }
     CHECK(cgw_reader_open_callback(NULL, NULL, NULL) == NULL && errno == EINVAL);
+
+    /* a callback that says it gave more bytes than the buffer holds */
+    r = cgw_reader_open_callback(too_much, NULL, NULL);
+    CHECK(r != NULL);
+    got = records(r, &st);
+    CHECK_ST(st, CGW_EIO);
+    CHECK(strstr(cgw_reader_errmsg(r), "bytes for a buffer of") != NULL);
+    cgw_reader_close(r);
+    free(got);
 
     /* allocation number n fails, for every n until none is left to fail */
     long n = 1;
