@@ -435,10 +435,14 @@ int prof_dump(const char *path, char *err, size_t errlen)
                  "path; cgwprof_dump(path) writes one where the program chooses");
         return -1;
     }
+    if (path == NULL)
+        path = def;
+    if (strcmp(path, "-") == 0)
+        d.fd = STDOUT_FILENO; /* as "-" is in every tool */
     pthread_mutex_lock(&dump_lock);
-    int rc = dump_as(&d, path ? path : def, err, errlen);
+    int rc = dump_as(&d, path, err, errlen);
     int e = errno;
-    if (rc == 0 && path == NULL)
+    if (rc == 0 && path == def && d.fd < 0)
         prof_output_written(def);
     pthread_mutex_unlock(&dump_lock);
     errno = e;

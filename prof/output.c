@@ -35,7 +35,8 @@ static struct {
     pid_t pid;
 } own;
 
-/* Where dumps go, fixed at start: a later chdir() does not move them. */
+/* Where dumps go, fixed at start: a later chdir() does not move them;
+ * "-" is standard output, as in every tool. */
 void prof_output_init(void)
 {
     const char *p = prof_getenv("CGWPROF_OUT");
@@ -43,7 +44,7 @@ void prof_output_init(void)
     if (!out_named)
         p = "callgrind.out.%p";
     char cwd[2048];
-    if (p[0] != '/' && getcwd(cwd, sizeof cwd) != NULL)
+    if (p[0] != '/' && strcmp(p, "-") != 0 && getcwd(cwd, sizeof cwd) != NULL)
         snprintf(out_pattern, sizeof out_pattern, "%s/%s", cwd, p);
     else
         snprintf(out_pattern, sizeof out_pattern, "%s", p);

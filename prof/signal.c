@@ -81,7 +81,8 @@ static __attribute__((noreturn)) void write_copy(int fd, const char *temp, const
 }
 
 /* The copy's end, or its kill after TIMEOUT_MS; then the file it left
- * is removed (gone already when it succeeded). */
+ * is removed (gone already when it succeeded; none for standard output,
+ * temp ""). */
 static void wait_copy(pid_t pid, const char *temp)
 {
     int st;
@@ -95,7 +96,8 @@ static void wait_copy(pid_t pid, const char *temp)
         kill(pid, SIGKILL);
         waitpid(pid, &st, 0);
     }
-    unlink(temp);
+    if (temp[0] != '\0')
+        unlink(temp);
 }
 
 static void dump_in_copy(void)
@@ -106,24 +108,31 @@ static void dump_in_copy(void)
     unsigned flags;
     if (prof_default_target(target, sizeof target, &flags) != 0)
         return;
+    int to_stdout = target[0] == '-' && target[1] == '\0';
+    int fd = STDOUT_FILENO;
     temp[0] = '\0';
-    append(temp, sizeof temp, target);
-    append(temp, sizeof temp, ".cgwprof-signal-");
-    append_number(temp, sizeof temp, (unsigned long)self);
-    int fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0)
-        return;
+    if (!to_stdout) {
+        append(temp, sizeof temp, target);
+        append(temp, sizeof temp, ".cgwprof-signal-");
+        append_number(temp, sizeof temp, (unsigned long)self);
+        fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0)
+            return;
+    }
 #if HAVE__FORK
     pid_t pid = _Fork();
 #else
     pid_t pid = -1;
 #endif
+    if (pid == 0 && to_stdout)
+        _exit(prof_dump_fd(fd, target, self, now) == 0 ? 0 : 1);
     if (pid == 0)
         write_copy(fd, temp, target, flags, self, now);
-    close(fd);
+    if (!to_stdout)
+        close(fd);
     if (pid > 0)
         wait_copy(pid, temp);
-    else
+    else if (!to_stdout)
         unlink(temp);
 }
 

@@ -14,6 +14,7 @@ cases=0
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 CGGEN=$(abs "$CGGEN") CGRECODE=$(abs "$CGRECODE") CGMERGE=$(abs "$CGMERGE")
 CGDIFF=$(abs "$CGDIFF") CGCONVERT=$(abs "$CGCONVERT") SUBJECT=$(abs "$SUBJECT")
+CGVERIFY=$(abs "$CGVERIFY")
 
 # The inputs: a small profile, its folded stacks, and a large profile for
 # the cases that need the write to take a while or to fill a disk.
@@ -37,7 +38,9 @@ run_tool() {
         else $CGDIFF -o "$2" "$in" "$in" >"$tmp/report"; fi ;;
     to-folded) $CGCONVERT --to folded "$in" -o "$2" ;;
     from-folded) $CGCONVERT --from folded "$tmp/in.folded" -o "$2" ;;
-    libcgwprof) CGWPROF_OUT=$2 "$SUBJECT" graph >/dev/null ;;
+    libcgwprof) # the program's own output goes where the profile goes for "-"
+        if [ "$2" = - ]; then CGWPROF_OUT=- "$SUBJECT" graph
+        else CGWPROF_OUT=$2 "$SUBJECT" graph >/dev/null; fi ;;
     esac
 }
 
@@ -118,12 +121,16 @@ for t in $tools; do
 done
 
 # "-": standard output, no file named "-" (libcgwprof's standard output
-# is the program's own, so "-" is a name there as any other)
-for t in cggen cgrecode cgmerge cgdiff to-folded from-folded; do
+# is the program's own: the profile comes after what the program wrote)
+for t in cggen cgrecode cgmerge cgdiff to-folded from-folded libcgwprof; do
     fresh
     (cd "$tmp/d" && run_tool $t - >"$tmp/stdout") || fail "$t -o -: exit $?"
     [ -e "$tmp/d/-" ] && fail "$t -o -: wrote a file named -"
-    if [ $t = cgdiff ]; then
+    if [ $t = libcgwprof ]; then
+        sed -n '/^# callgrind format/,$p' "$tmp/stdout" >"$tmp/profile"
+        looks_written $t "$tmp/profile" || fail "$t CGWPROF_OUT=-: no profile on stdout"
+        "$CGVERIFY" -q "$tmp/profile" || fail "$t CGWPROF_OUT=-: not a valid profile"
+    elif [ $t = cgdiff ]; then
         grep -q '^# callgrind format' "$tmp/stdout" || fail "$t -o -: no profile on stdout"
         grep -q '^Ir: ' "$tmp/report" || fail "$t -o -: no report on stderr"
     else
@@ -131,6 +138,13 @@ for t in cggen cgrecode cgmerge cgdiff to-folded from-folded; do
     fi
     cases=$((cases + 1))
 done
+
+# libcgwprof's profile on a fatal signal goes to standard output too
+CGWPROF_OUT=- "$SUBJECT" signal term >"$tmp/stdout" 2>/dev/null
+sed -n '/^# callgrind format/,$p' "$tmp/stdout" >"$tmp/profile"
+looks_written libcgwprof "$tmp/profile" || fail "libcgwprof CGWPROF_OUT=- on SIGTERM: no profile"
+"$CGVERIFY" -q "$tmp/profile" || fail "libcgwprof CGWPROF_OUT=- on SIGTERM: not a valid profile"
+cases=$((cases + 1))
 
 # a full file system and a read-only folder: the old file stays, no
 # temporary file, exit 2 (root mounts small tmpfs file systems for both;
