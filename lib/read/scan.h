@@ -362,8 +362,8 @@ CGWP_COLD void cgwr_call_notes(cgw_reader *r, uint64_t count);
  * FOLLOWED/EXECUTED for jcnd=, into *count and *executed, then the
  * target's subpositions into r->call.target_pos.  The line needs a
  * function, FOLLOWED <= EXECUTED, and for a call a callee (cfn=) named
- * in the part.  CGWR_FAST also wants decimal counts, one blank before
- * the target, and for a call a count other than 0 and a callee named
+ * in the part.  CGWR_FAST also wants a position column, decimal counts,
+ * one blank before the target, and for a call a count other than 0 and a callee named
  * since the last call (else it gives up: NULL); CGWR_COMPLETE takes
  * blanks after the '=', a blank for the '/' and any number form, and
  * reports what it finds (NULL after an error).  Returns where the line
@@ -374,7 +374,11 @@ static CGWP_HOT_INLINE const char *cgwr_call_tokens(cgw_reader *r, cgw_record_ki
                                                     const int complete)
 {
     if (!complete) {
-        if ((cur = cgwr_jump_counts(cur, kind, count, executed)) == NULL || *cur++ != ' ')
+        /* without a position column the blank after the counts would
+         * end the line, a trailing blank that only the general parser
+         * notes */
+        if (r->part.pub.npos == 0 ||
+            (cur = cgwr_jump_counts(cur, kind, count, executed)) == NULL || *cur++ != ' ')
             return NULL;
     } else if ((cur = cgwr_counts_rare(r, kind, cur, end, count, executed)) == NULL) {
         return NULL;
