@@ -515,6 +515,18 @@ typedef struct cgw_diagnostic {
 
 typedef void (*cgw_diag_fn)(void *ctx, const cgw_diagnostic *d);
 
+/** The main readers of the format, as bits. */
+enum { CGW_READER_KCACHEGRIND = 1u, CGW_READER_CALLGRIND_ANNOTATE = 2u,
+       CGW_READER_GPROF2DOT = 4u, CGW_READER_SPEEDSCOPE = 8u };
+/** The readers that a diagnostic of code is a finding for: a file with it
+ *  makes them show other totals, self or inclusive costs, call counts or
+ *  edges than it says, or they refuse it or crash (KCachegrind 22.12's
+ *  loader, callgrind_annotate 3.19, gprof2dot and speedscope 1.25, as
+ *  their own code reads the test files of tests/verdicts/).  Every
+ *  reader for an error; 0 for a note that names no reader, and for a code
+ *  this library does not know. */
+CGW_API unsigned cgw_diag_readers(const char *code);
+
 /** cgw_read_options.flags.
  *  CGW_READ_CHECK: also run the checks that need a whole part (callees
  *      without a block, functions split over blocks, one name under

@@ -97,7 +97,7 @@ static void valid(void)
     CHECK_U64(g.errors, 0);
     CHECK_U64(g.npos, 0);
     CHECK_U64(g.total, 8);
-    WARN("positions:\nevents: Ir\nfn=f\n3\n", "positions-not-line", 1);
+    WARN("positions:\nevents: Ir\nfn=f\n3\n", "no-position-column", 1);
 
     /* version: 0 is the format before compression: compatible */
     g = READ("version: 0\nevents: Ir\nfn=f\n1 1\n");

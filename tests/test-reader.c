@@ -57,13 +57,16 @@ static void warnings(void)
     WARN("events: Ir\r\nfn=a\n", "carriage-return", 1);
     WARN("events: Ir\nfn=a\n1\t2\n", "tab", 3);
     WARN("events: Ir\nfn=a\n1 2 \n", "blank", 3);
-    /* Callgrind ends calls=, jump=, jcnd= and their source lines in a blank */
-    WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1 \n1 1\nfn=b\n1 1\n", "blank", 4);
-    WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n1 1 \nfn=b\n1 1\n", "blank", 5);
-    CGWT_WARNINGS("events: Ir\nfn=a\n1 1\njump=1 2 \n* \n", { "blank", 4 }, { "blank", 5 },
-                  { "nonportable-line", 4 });
+    /* Callgrind ends calls=, jump=, jcnd= and their source lines in a
+     * blank, which every reader takes there (speedscope too: it rejects
+     * the blank on a cost line only) */
+    WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1 \n1 1\nfn=b\n1 1\n", "trailing-blank", 4);
+    WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n1 1 \nfn=b\n1 1\n", "trailing-blank", 5);
+    CGWT_WARNINGS("events: Ir\nfn=a\n1 1\njump=1 2 \n* \n", { "trailing-blank", 4 },
+                  { "trailing-blank", 5 }, { "nonportable-line", 4 });
     CGWT_WARNINGS("positions: instr line\nevents: Ir\nfn=a\n0x1 1 1\njcnd=1/2 +2 0 \n* 0 \n",
-                  { "blank", 6 }, { "nonportable-line", 5 });
+                  { "trailing-blank", 6 }, { "nonportable-line", 5 });
+    WARN("events: Ir\ndesc: I1 cache: \nfn=a\n1 1\n", "trailing-blank", 2);
     WARN("events: Ir\nfn=a\n1 2", "no-final-newline", 3);
     WARN("events: Ir\n", "no-format-line", 1);
     WARN("creator: x\nversion: 1\nevents: Ir\n", "header-order", 2);
@@ -106,7 +109,7 @@ static void warnings(void)
     WARN("events: Ir\nob=(1) abcdefghijk\rlm\nfn=a\n1 1\n", "cr-in-line", 2);
     WARN("events: Ir\nfn=a\n1 1\ncfn=(2) b\rc\n", "cr-in-line", 4);
     WARN("events: Ir\nfn=(1) a\r\nfn=(2) b\n1 1\n", "carriage-return", 2);
-    WARN("events: Ir\nfn=(1) a \nfn=(2) b\n1 1\n", "blank", 2);
+    WARN("events: Ir\nfn=(1) a \nfn=(2) b\n1 1\n", "trailing-blank", 2);
     WARN("events: Ir\nfn=(1)  a\nfn=(2) b\n1 1\n", "name-blank", 2);
     WARN("events: Ir\narch: x\n", "unknown-header", 2);
     WARN("events: Ir\nfn=a\n1 1\ndesc: x: y\n", "header-in-body", 4);

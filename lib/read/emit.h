@@ -9,6 +9,12 @@
 
 #include "read.h"
 
+/* A position line starts with a digit, '+', '-' or '*'. */
+static inline int cgwr_starts_position(char byte)
+{
+    return (byte >= '0' && byte <= '9') || byte == '+' || byte == '-' || byte == '*';
+}
+
 /* The keys of name lines, and the table (CGWR_OB, CGWR_FL, CGWR_FN) each
  * one's IDs are in. */
 enum cgwr_spec_key { CGWR_KEY_OB, CGWR_KEY_COB, CGWR_KEY_FL, CGWR_KEY_FI, CGWR_KEY_FE, CGWR_KEY_CFI, CGWR_KEY_CFL, CGWR_KEY_CFE, CGWR_KEY_JFI, CGWR_KEY_FN, CGWR_KEY_CFN, CGWR_KEY_JFN,
@@ -141,10 +147,20 @@ static CGWP_HOT_INLINE void cgwr_kcachegrind_only(cgw_reader *r, const char *key
                   "speedscope on jump=)", (int)len, key);
 }
 
-static CGWP_HOT_INLINE void cgwr_trailing_blank(cgw_reader *r)
+/* A trailing blank on the line that starts at line: speedscope rejects a
+ * cost line that ends so (blank), but takes it on any other line, a
+ * call's or jump's cost line too, and so do the other readers
+ * (trailing-blank, a note): Valgrind ends calls= lines and desc: lines
+ * so. */
+static CGWP_HOT_INLINE void cgwr_trailing_blank(cgw_reader *r, const char *line)
 {
-    if (!cgwr_warning_counted(r, CGWR_BLANK))
-        cgwr_diag(r, r->lineno, CGWR_BLANK, "trailing blank (speedscope rejects it)");
+    int cost = cgwr_starts_position(line[0]) && r->call.kind == 0;
+    if (cost && !cgwr_warning_counted(r, CGWR_BLANK))
+        cgwr_diag(r, r->lineno, CGWR_BLANK, "trailing blank on a cost line (speedscope "
+                  "rejects the file)");
+    else if (!cost && !cgwr_warning_counted(r, CGWR_TRAILING_BLANK))
+        cgwr_diag(r, r->lineno, CGWR_TRAILING_BLANK, "trailing blank (every reader takes it "
+                  "here; Valgrind writes it after calls= and desc:)");
 }
 
 /* A call or jump line was read: its cost line comes next. */

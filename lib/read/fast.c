@@ -25,7 +25,7 @@ static CGWP_HOT_INLINE int take(cgw_reader *r, const char *line, const char *sto
         return 0;
     cgwr_take_line(r, (size_t)(stop - line) + 1 + blank);
     if (blank)
-        cgwr_trailing_blank(r);
+        cgwr_trailing_blank(r, line);
     return 1;
 }
 
@@ -179,20 +179,21 @@ static CGWP_HOT_INLINE const char *run_line_end(const char *cur, uint64_t *blank
  * A jump's source line has no costs; a call's has one for every event,
  * into costs, or fewer when few is not NULL (the rest are 0, and *few
  * counts the line: Callgrind drops a call's trailing zero costs too).
- * *blanks counts the trailing blanks, which the pair may have only when
- * blanks_counted.  Returns the start of the line after the pair, or NULL
+ * *blanks counts the trailing blanks of both lines (trailing-blank: a
+ * call's lines, which every reader takes so), which the pair may have
+ * only when blanks_counted.  Returns the start of the line after the pair, or NULL
  * to leave both lines to fast_line() (nothing is changed then, but
  * costs). */
 static CGWP_HOT_INLINE const char *run_pair(const char *cur, const char *end, const size_t npos,
                                             size_t ne, uint64_t *b0, uint64_t *b1,
-                                            uint64_t *blanks, int blanks_counted, uint64_t *costs,
-                                            uint64_t *few)
+                                            uint64_t *blanks, int blanks_counted,
+                                            uint64_t *costs, uint64_t *few)
 {
-    uint64_t v0, v1 = 0, any = 0, blank = 0;
+    uint64_t v0, v1 = 0, any = 0, blank = 0, call_blank = 0;
     int relative = 0;
     if (*cur != ' ' ||
         (cur = run_positions(cur + 1, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL ||
-        (cur = run_line_end(cur, &blank)) == NULL || cur == end)
+        (cur = run_line_end(cur, &call_blank)) == NULL || cur == end)
         return NULL;
     if ((cur = run_positions(cur, end, npos, *b0, *b1, &v0, &v1, &relative)) == NULL)
         return NULL;
@@ -208,11 +209,11 @@ static CGWP_HOT_INLINE const char *run_pair(const char *cur, const char *end, co
         memset(costs + ncosts, 0, (ne - ncosts) * sizeof *costs);
     }
     if (any >= CGWR_BIG_COST || (cur = run_line_end(cur, &blank)) == NULL ||
-        (blank && !blanks_counted))
+        ((blank || call_blank) && !blanks_counted))
         return NULL;
     *b0 = v0;
     *b1 = v1;
-    *blanks += blank;
+    *blanks += blank + call_blank;
     if (ncosts < ne)
         *few += 1;
     return cur;
@@ -242,8 +243,8 @@ static CGWP_HOT_INLINE const char *run_jump(cgw_reader *r, const char *cur, cons
  * see run_pair(). */
 static CGWP_HOT_INLINE const char *run_call(cgw_reader *r, const char *cur, const char *end,
                                             const size_t npos, uint64_t *b0, uint64_t *b1,
-                                            uint64_t *blanks, int blanks_counted, uint64_t *few,
-                                            uint64_t line)
+                                            uint64_t *blanks, int blanks_counted,
+                                            uint64_t *few, uint64_t line)
 {
     uint64_t count, *costs = r->costs[r->nq];
     if (r->cfn == NULL || !r->cfn_fresh || !(r->skip & CGW_SKIP(CGW_REC_CALL)) ||
@@ -301,7 +302,7 @@ static void run_account(cgw_reader *r, uint64_t cost_lines, uint64_t jumps, uint
 {
     r->part.cost_lines += cost_lines;
     r->count[CGWR_NONPORTABLE_LINE] += jumps;
-    r->count[CGWR_BLANK] += blanks;
+    r->count[CGWR_TRAILING_BLANK] += blanks;
     r->nwarnings += jumps + blanks;
 }
 
@@ -331,7 +332,7 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, cons
     uint64_t *totals = r->part.totals, *costs = r->costs[r->nq];
     const size_t ne = r->nevents;
     int relative_ok = !r->first_in_block && r->seen_cost;
-    const int blanks_counted = cgwr_only_counted(r, CGWR_BLANK);
+    const int blanks_counted = cgwr_only_counted(r, CGWR_TRAILING_BLANK);
     const int jumps_counted = cgwr_only_counted(r, CGWR_NONPORTABLE_LINE);
     const int few_counted = cgwr_only_counted(r, CGWR_FEW_COSTS);
     const char *start = cur;

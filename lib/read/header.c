@@ -198,11 +198,11 @@ static void positions_line(cgw_reader *r, const char *cur, const char *end)
         order[count++] = (int)bit;
     }
     if (mask == 0)
-        cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
+        cgwr_diag(r, r->lineno, CGWR_NO_POSITION_COLUMN,
                   "positions: names no position, so cost lines have no position column "
                   "(callgrind_annotate reads the first cost as the line)");
     else if (mask & CGW_POS_BB)
-        cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
+        cgwr_diag(r, r->lineno, CGWR_BB_POSITIONS,
                   "bb positions (KCachegrind misplaces the costs, callgrind_annotate dies, "
                   "speedscope reads the first column as the first event)");
     else if (mask != CGW_POS_LINE)

@@ -76,7 +76,7 @@ static void content_line(cgw_reader *r, const char *cur, size_t len)
 void cgwr_line(cgw_reader *r, const char *line, size_t len)
 {
     if (len > 0 && cgwr_blank(line[len - 1]))
-        cgwr_trailing_blank(r);
+        cgwr_trailing_blank(r, line);
     if (len > 0 && cgwr_blank(line[0])) {
         const char *cur = line;
         while (len > 0 && cgwr_blank(*cur)) {

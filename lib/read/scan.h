@@ -13,12 +13,6 @@
 /* Costs from 2^53 on lose precision in gprof2dot and speedscope. */
 #define CGWR_BIG_COST ((uint64_t)1 << 53)
 
-/* A position line starts with a digit, '+', '-' or '*'. */
-static inline int cgwr_starts_position(char byte)
-{
-    return (byte >= '0' && byte <= '9') || byte == '+' || byte == '-' || byte == '*';
-}
-
 /* The digits of a decimal number of at most 19 digits (so it cannot
  * have wrapped) at text into *value: where they stop, or NULL.  Like
  * every inline reader here it needs a byte after the line that stops it
