@@ -9,35 +9,13 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cgw.h>
-#include "cgwprof.h"
 #include "dump.h"
-
-static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
-static __thread int dumping;   /* this thread is writing a profile */
-
-/* A dump in another thread of the parent may have held the lock at the
- * fork; in the child that thread is gone. */
-void prof_dump_after_fork(void)
-{
-    pthread_mutex_init(&dump_lock, NULL);
-}
-
-void prof_lock(void)
-{
-    pthread_mutex_lock(&dump_lock);
-}
-
-void prof_unlock(void)
-{
-    pthread_mutex_unlock(&dump_lock);
-}
 
 static int by_number(const void *a, const void *b)
 {
@@ -399,20 +377,15 @@ static int dump_as(dump *d, const char *path, char *err, size_t errlen)
     int was_busy = me != NULL ? me->busy : 0;
     if (me != NULL)
         me->busy = 1;
-    dumping++;
+    prof_dump_begin();
     int rc = write_profile(d, path, err, errlen);
     int e = errno;
     dump_free(d);
-    dumping--;
+    prof_dump_end();
     if (me != NULL)
         me->busy = was_busy;
     errno = e;
     return rc;
-}
-
-int prof_dumping(void)
-{
-    return dumping != 0;
 }
 
 /* A dump of this process, with the calls in progress ending now. */
@@ -427,7 +400,6 @@ static void dump_init(dump *d)
 int prof_dump(const char *path, char *err, size_t errlen)
 {
     char def[4200];
-    prof_init();
     dump d;
     dump_init(&d);
     if (path == NULL && prof_default_target(def, sizeof def, &d.path_flags) != 0) {
@@ -439,12 +411,12 @@ int prof_dump(const char *path, char *err, size_t errlen)
         path = def;
     if (strcmp(path, "-") == 0)
         d.fd = STDOUT_FILENO; /* as "-" is in every tool */
-    pthread_mutex_lock(&dump_lock);
+    prof_lock();
     int rc = dump_as(&d, path, err, errlen);
     int e = errno;
     if (rc == 0 && path == def && d.fd < 0)
         prof_output_written(def);
-    pthread_mutex_unlock(&dump_lock);
+    prof_unlock();
     errno = e;
     return rc;
 }
@@ -464,10 +436,4 @@ int prof_dump_fd(int fd, const char *path, long pid, uint64_t now)
     d.pid = pid;
     d.now = now;
     return dump_as(&d, path, err, sizeof err);
-}
-
-int cgwprof_dump(const char *path)
-{
-    char err[512];
-    return prof_dump(path, err, sizeof err);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dump.h - what the dump shares between its files: dump.c writes the
- * profile, resolve.c names the addresses, unload.c keeps the calls and
- * names of objects that dlclose() unloaded. */
+ * profile, resolve.c names the addresses (names.c: as loaded now),
+ * unload.c keeps the calls and names of objects that dlclose()
+ * unloaded. */
 #ifndef CGWPROF_DUMP_H
 #define CGWPROF_DUMP_H
 
@@ -50,9 +51,11 @@ typedef struct dump {
     uint64_t now;     /* the tick calls in progress end at       */
 } dump;
 
-/* resolve.c */
+/* names.c: the names of the code at an address, as loaded now */
 int prof_name(prof_symtab *syms, prof_lines *lines, void *addr, prof_names *out);
 void prof_names_free(prof_names *n);
+
+/* resolve.c */
 int prof_resolve_all(dump *d);
 const fnaddr *prof_fn_of(const dump *d, void *addr, uint32_t tag);
 

@@ -141,16 +141,19 @@ const char *prof_getenv(const char *name);
  * capabilities: AT_SECURE). */
 int prof_secure(void);
 
-/* threads.c */
-extern __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
+/* start.c: the profiler's start (once), a thread's start and end, fork */
 void prof_init(void);
 prof_thread *prof_thread_start(void);   /* the caller's data, created  */
+
+/* threads.c: the list of threads, their stacks and edge tables */
+extern __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
 prof_thread *prof_threads(void);        /* the list (acquire)          */
 int prof_grow_stack(prof_thread *t);
 prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee);
 prof_thread *prof_thread_new(void);      /* not in the list            */
 void prof_publish(prof_thread *t);      /* into the list              */
 void prof_thread_forget(prof_thread *t); /* out of it, freed; dump lock */
+void prof_threads_after_fork(void);     /* the parent's, out of the list */
 
 /* fold.c: CGWPROF_THREADS=fold, finished threads in one part. */
 void prof_fold_init(void);
@@ -300,13 +303,18 @@ void prof_output_written(const char *path);
  * to a free name); the temporary name is gone after.  Async-signal-safe. */
 int prof_output_commit(const char *temp, const char *target, unsigned flags);
 
-/* dump.c */
-void prof_dump_after_fork(void);
-void prof_lock(void);   /* the dump lock: no dump runs while it is held */
+/* lock.c: the dump lock (no dump runs while it is held), and whether
+ * the calling thread is writing a profile (between begin and end) */
+void prof_lock(void);
 void prof_unlock(void);
+void prof_lock_after_fork(void);
+void prof_dump_begin(void);
+void prof_dump_end(void);
+int prof_dumping(void);
+
+/* dump.c: prof_dump() needs prof_init() first */
 int prof_dump(const char *path, char *err, size_t errlen);
 int prof_dump_fd(int fd, const char *path, long pid, uint64_t now);
-int prof_dumping(void); /* whether the calling thread is writing a profile */
 
 /* signal.c: a profile when SIGINT, SIGTERM or SIGABRT kills the program. */
 void prof_signals_init(void);

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* resolve.c - the names of the addresses a dump found: object, symbol
- * (demangled), file and line; or, for an object that dlclose()
+/* resolve.c - the names of the addresses a dump found (names.c: object,
+ * symbol, file and line as loaded now); or, for an object that dlclose()
  * unloaded, the names taken at the unload (unload.c).  Addresses that
  * name one (object, file, name) are one function, as readers see them. */
 #define _GNU_SOURCE /* qsort_r() */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,35 +32,6 @@ const fnaddr *prof_fn_of(const dump *d, void *addr, uint32_t tag)
 {
     fnaddr key = { .addr = addr, .tag = tag };
     return bsearch(&key, d->fns, d->nfns, sizeof key, by_addr);
-}
-
-void prof_names_free(prof_names *n)
-{
-    free(n->object);
-    free(n->file);
-    free(n->name);
-}
-
-/* The names of the code at addr, as loaded now: 0, or -1 out of memory
- * (out holds what was allocated, for prof_names_free()). */
-int prof_name(prof_symtab *syms, prof_lines *lines, void *addr, prof_names *out)
-{
-    prof_symbol s;
-    const char *file = NULL;
-    if (prof_symtab_lookup(syms, addr, &s) == 0) {
-        out->object = strdup(s.object);
-        out->pos[0] = s.addr;
-        out->name = prof_demangle(s.name);
-    } else {
-        char hex[32];
-        snprintf(hex, sizeof hex, "%p", addr);
-        out->object = strdup("???");
-        out->pos[0] = (uint64_t)(uintptr_t)addr;
-        out->name = strdup(hex);
-    }
-    out->pos[1] = prof_lines_lookup(lines, addr, &file);
-    out->file = strdup(file != NULL ? file : "???");
-    return out->object != NULL && out->name != NULL && out->file != NULL ? 0 : -1;
 }
 
 static char *dup_or_null(const char *s)

@@ -5,9 +5,8 @@
  * Memory comes from malloc on the slow path only (a new thread, a new
  * edge, a deeper stack), with the thread marked busy so that calls made
  * meanwhile (an instrumented allocator, a signal handler) are ignored
- * instead of recursing.  A thread that exits keeps its profile for the
- * dump at exit, unless CGWPROF_THREADS=fold (fold.c) adds it to the
- * folded part and frees it. */
+ * instead of recursing.  What starts and ends a thread, and what fork
+ * does, is start.c's, above this file, which calls nothing of theirs. */
 #define _GNU_SOURCE /* pthread_getattr_np() */
 #include <pthread.h>
 #include <stdint.h>
@@ -17,18 +16,11 @@
 #include "prof.h"
 
 __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
-static __thread int starting __attribute__((tls_model("initial-exec")));
-static __thread int folded_away __attribute__((tls_model("initial-exec"))); /* this
-                                * thread's data went into the folded part at its
-                                * end: later calls (other TLS destructors) are
-                                * not recorded */
 
 static prof_thread *threads;   /* newest first; push with release      */
 static prof_thread *orphans;   /* a forked child's copies of its parent's
                                 * threads: never dumped, kept reachable */
 static uint32_t nthreads;
-static pthread_key_t exit_key;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 prof_thread *prof_threads(void)
 {
@@ -156,7 +148,8 @@ static void stack_bounds(prof_thread *t)
     pthread_attr_destroy(&a);
 }
 
-static prof_thread *new_thread(void)
+/* A new thread record, not in the list; NULL when out of memory. */
+prof_thread *prof_thread_new(void)
 {
     prof_thread *t = calloc(1, sizeof *t);
     if (t == NULL)
@@ -172,12 +165,6 @@ static prof_thread *new_thread(void)
     t->stack[0].sp = UINTPTR_MAX;
     stack_bounds(t);
     return t;
-}
-
-/* A new thread record, not in the list; NULL when out of memory. */
-prof_thread *prof_thread_new(void)
-{
-    return new_thread();
 }
 
 /* Take t out of the list and free it.  The caller holds the dump lock,
@@ -205,33 +192,11 @@ void prof_thread_forget(prof_thread *t)
     free(t);
 }
 
-/* A thread that ends inside instrumented calls (pthread_exit, or cancel)
- * has them counted as returning now.  With CGWPROF_THREADS=fold its
- * data then goes into the folded part and is freed. */
-static void thread_exit(void *arg)
+/* In a forked child only the forking thread goes on: every thread of the
+ * parent leaves the list, kept reachable but never dumped. */
+void prof_threads_after_fork(void)
 {
-    prof_thread *t = arg;
-    t->busy = 1;
-    uint64_t now = prof_ticks();
-    while (t->depth > 1)
-        prof_pop(t, now);
-    if (prof_fold(t) == 0) {
-        prof_self = NULL;
-        folded_away = 1;
-        return;
-    }
-    t->busy = 0;
-}
-
-/* In a forked child only the forking thread goes on.  Its calls in
- * progress are kept (the child returns through them) but restart from
- * zero in fresh data; every earlier profile is the parent's. */
-static void after_fork_child(void)
-{
-    prof_thread *old = prof_self;
     prof_thread *list = threads;
-    prof_dump_after_fork();
-    prof_fold_after_fork();
     threads = NULL;
     nthreads = 0;
     while (list != NULL) {
@@ -240,56 +205,4 @@ static void after_fork_child(void)
         orphans = list;
         list = next;
     }
-    prof_self = NULL;
-    if (old == NULL)
-        return;
-    prof_thread *t = new_thread();
-    if (t == NULL)
-        return;
-    uint64_t now = prof_ticks();
-    for (size_t i = 1; i < old->depth; i++) {
-        prof_edge *e = old->stack[i].edge;
-        if (prof_push(t, e->callee, e->site, now, old->stack[i].sp) != 0)
-            break;
-    }
-    /* the calls that found no room, and those that had none before */
-    t->skip = old->depth - t->depth + old->skip;
-    t->dropped = t->skip;
-    prof_publish(t);
-    prof_self = t;
-    pthread_setspecific(exit_key, t);
-}
-
-static void init(void)
-{
-    prof_clock_init();
-    prof_output_init();
-    prof_fold_init();
-    pthread_key_create(&exit_key, thread_exit);
-    pthread_atfork(NULL, NULL, after_fork_child);
-    prof_signals_init();
-}
-
-void prof_init(void)
-{
-    pthread_once(&once, init);
-}
-
-/* The caller's data, created on its first call; NULL when there is no
- * memory or the thread is creating it right now (an instrumented
- * allocator calling back). */
-prof_thread *prof_thread_start(void)
-{
-    if (prof_self != NULL || starting || folded_away)
-        return prof_self;
-    starting = 1;
-    prof_init();
-    prof_thread *t = new_thread();
-    if (t != NULL) {
-        prof_publish(t);
-        pthread_setspecific(exit_key, t);
-        prof_self = t;
-    }
-    starting = 0;
-    return t;
 }
