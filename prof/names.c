@@ -9,23 +9,23 @@
 
 #include "dump.h"
 
-void prof_names_free(prof_names *n)
+void prof_names_free(prof_names *names)
 {
-    free(n->object);
-    free(n->file);
-    free(n->name);
+    free(names->object);
+    free(names->file);
+    free(names->name);
 }
 
 /* The names of the code at addr, as loaded now: 0, or -1 out of memory
  * (out holds what was allocated, for prof_names_free()). */
 int prof_name(prof_symtab *syms, prof_lines *lines, void *addr, prof_names *out)
 {
-    prof_symbol s;
+    prof_symbol sym;
     const char *file = NULL;
-    if (prof_symtab_lookup(syms, addr, &s) == 0) {
-        out->object = strdup(s.object);
-        out->pos[0] = s.addr;
-        out->name = prof_demangle(s.name);
+    if (prof_symtab_lookup(syms, addr, &sym) == 0) {
+        out->object = strdup(sym.object);
+        out->pos[0] = sym.addr;
+        out->name = prof_demangle(sym.name);
     } else {
         char hex[32];
         snprintf(hex, sizeof hex, "%p", addr);

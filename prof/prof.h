@@ -162,7 +162,7 @@ int prof_fold(prof_thread *t);
 
 /* unload.c: dlclose(), which keeps the names of what it unloads; a
  * folded thread's records go to the folded part's edges. */
-void prof_retired_fold(prof_thread *t, prof_thread *f);
+void prof_retired_fold(prof_thread *t, prof_thread *into);
 
 static inline uint64_t prof_load(const uint64_t *p)
 {
@@ -266,16 +266,16 @@ typedef struct prof_symbol {
 } prof_symbol;
 typedef struct prof_symtab prof_symtab;
 prof_symtab *prof_symtab_new(void);
-int prof_symtab_lookup(prof_symtab *s, const void *addr, prof_symbol *out);
-void prof_symtab_free(prof_symtab *s);
+int prof_symtab_lookup(prof_symtab *tab, const void *addr, prof_symbol *out);
+void prof_symtab_free(prof_symtab *tab);
 
 /* elf.c: ELF images mapped whole, and separate debug files. */
-int prof_elf_ok(const unsigned char *m, size_t len);
-const ElfW(Shdr) *prof_elf_section(const unsigned char *m, size_t len, unsigned type,
+int prof_elf_ok(const unsigned char *image, size_t len);
+const ElfW(Shdr) *prof_elf_section(const unsigned char *image, size_t len, unsigned type,
                                    const char *name);
 void *prof_elf_map(const char *path, size_t *len);
-void *prof_elf_debug_file(const unsigned char *m, size_t len, const char *path, size_t *dlen);
-uint32_t prof_crc32(const unsigned char *p, size_t n);
+void *prof_elf_debug_file(const unsigned char *image, size_t len, const char *path, size_t *dlen);
+uint32_t prof_crc32(const unsigned char *bytes, size_t len);
 const char *prof_debug_root(void); /* $CGWPROF_DEBUGDIR or /usr/lib/debug */
 
 /* demangle.c: the readable name of a C++ or Rust symbol (malloc'd). */
@@ -286,8 +286,8 @@ typedef struct prof_lines prof_lines;
 prof_lines *prof_lines_new(void);
 /* The source file and line of addr; 0 and *file NULL when unknown.
  * The string lives until prof_lines_free(). */
-uint64_t prof_lines_lookup(prof_lines *l, const void *addr, const char **file);
-void prof_lines_free(prof_lines *l);
+uint64_t prof_lines_lookup(prof_lines *lines, const void *addr, const char **file);
+void prof_lines_free(prof_lines *lines);
 
 /* output.c: where profiles go */
 void prof_output_init(void);

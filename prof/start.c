@@ -53,8 +53,8 @@ static void after_fork_child(void)
         return;
     uint64_t now = prof_ticks();
     for (size_t i = 1; i < old->depth; i++) {
-        prof_edge *e = old->stack[i].edge;
-        if (prof_push(t, e->callee, e->site, now, old->stack[i].sp) != 0)
+        prof_edge *edge = old->stack[i].edge;
+        if (prof_push(t, edge->callee, edge->site, now, old->stack[i].sp) != 0)
             break;
     }
     /* the calls that found no room, and those that had none before */

@@ -38,70 +38,70 @@ void prof_publish(prof_thread *t)
 
 static size_t hash(const void *caller, const void *site, const void *callee, size_t mask)
 {
-    uint64_t h = (uint64_t)(uintptr_t)site * 0x9e3779b97f4a7c15u;
-    h ^= (uint64_t)(uintptr_t)callee * 0xc2b2ae3d27d4eb4fu;
-    h ^= (uint64_t)(uintptr_t)caller;
-    return (size_t)(h ^ h >> 29) & mask;
+    uint64_t mix = (uint64_t)(uintptr_t)site * 0x9e3779b97f4a7c15u;
+    mix ^= (uint64_t)(uintptr_t)callee * 0xc2b2ae3d27d4eb4fu;
+    mix ^= (uint64_t)(uintptr_t)caller;
+    return (size_t)(mix ^ mix >> 29) & mask;
 }
 
 static int grow_buckets(prof_thread *t)
 {
-    size_t n = t->nbuckets ? t->nbuckets * 2 : 256;
-    prof_edge **b = calloc(n, sizeof *b);
-    if (b == NULL)
+    size_t size = t->nbuckets ? t->nbuckets * 2 : 256;
+    prof_edge **buckets = calloc(size, sizeof *buckets);
+    if (buckets == NULL)
         return -1;
     for (size_t i = 0; i < t->nbuckets; i++) {
-        for (prof_edge *e = t->buckets[i], *next; e != NULL; e = next) {
-            next = e->next;
-            size_t h = hash(e->caller, e->site, e->callee, n - 1);
-            e->next = b[h];
-            b[h] = e;
+        for (prof_edge *edge = t->buckets[i], *next; edge != NULL; edge = next) {
+            next = edge->next;
+            size_t slot = hash(edge->caller, edge->site, edge->callee, size - 1);
+            edge->next = buckets[slot];
+            buckets[slot] = edge;
         }
     }
     free(t->buckets);
-    t->buckets = b;
-    t->nbuckets = n;
+    t->buckets = buckets;
+    t->nbuckets = size;
     return 0;
 }
 
 static prof_edge *new_edge(prof_thread *t, void *caller, void *site, void *callee)
 {
-    prof_chunk *c = t->chunks;
-    if (c == NULL || c->used == PROF_CHUNK) {
-        prof_chunk *n = malloc(sizeof *n);
-        if (n == NULL)
+    prof_chunk *chunk = t->chunks;
+    if (chunk == NULL || chunk->used == PROF_CHUNK) {
+        prof_chunk *fresh = malloc(sizeof *fresh);
+        if (fresh == NULL)
             return NULL;
-        n->prev = c;
-        n->base = c ? c->base + PROF_CHUNK : 0;
-        n->used = 0;
-        __atomic_store_n(&t->chunks, n, __ATOMIC_RELEASE);
-        c = n;
+        fresh->prev = chunk;
+        fresh->base = chunk ? chunk->base + PROF_CHUNK : 0;
+        fresh->used = 0;
+        __atomic_store_n(&t->chunks, fresh, __ATOMIC_RELEASE);
+        chunk = fresh;
     }
-    prof_edge *e = &c->edges[c->used];
-    memset(e, 0, sizeof *e);
-    e->caller = caller;
-    e->site = site;
-    e->callee = callee;
-    e->id = c->base + c->used;
-    __atomic_store_n(&c->used, c->used + 1, __ATOMIC_RELEASE);
-    return e;
+    prof_edge *edge = &chunk->edges[chunk->used];
+    memset(edge, 0, sizeof *edge);
+    edge->caller = caller;
+    edge->site = site;
+    edge->callee = callee;
+    edge->id = chunk->base + chunk->used;
+    __atomic_store_n(&chunk->used, chunk->used + 1, __ATOMIC_RELEASE);
+    return edge;
 }
 
 static prof_edge *edge_find(prof_thread *t, void *caller, void *site, void *callee)
 {
     if (t->nedges >= t->nbuckets && grow_buckets(t) != 0 && t->nbuckets == 0)
         return NULL;
-    size_t h = hash(caller, site, callee, t->nbuckets - 1);
-    for (prof_edge *e = t->buckets[h]; e != NULL; e = e->next)
-        if (e->site == site && e->callee == callee && e->caller == caller)
-            return e;
-    prof_edge *e = new_edge(t, caller, site, callee);
-    if (e == NULL)
+    size_t slot = hash(caller, site, callee, t->nbuckets - 1);
+    for (prof_edge *edge = t->buckets[slot]; edge != NULL; edge = edge->next)
+        if (edge->site == site && edge->callee == callee && edge->caller == caller)
+            return edge;
+    prof_edge *edge = new_edge(t, caller, site, callee);
+    if (edge == NULL)
         return NULL;
-    e->next = t->buckets[h];
-    t->buckets[h] = e;
+    edge->next = t->buckets[slot];
+    t->buckets[slot] = edge;
     t->nedges++;
-    return e;
+    return edge;
 }
 
 /* Room for one more frame: 0, or -1 when out of memory. */
@@ -109,11 +109,11 @@ int prof_grow_stack(prof_thread *t)
 {
     size_t cap = t->cap * 2;
     t->busy = 1;
-    prof_frame *s = realloc(t->stack, cap * sizeof *s);
+    prof_frame *stack = realloc(t->stack, cap * sizeof *stack);
     t->busy = 0;
-    if (s == NULL)
+    if (stack == NULL)
         return -1;
-    t->stack = s;
+    t->stack = stack;
     t->cap = cap;
     return 0;
 }
@@ -125,27 +125,27 @@ prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee
 {
     t->busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    prof_edge *e = edge_find(t, caller, site, callee);
+    prof_edge *edge = edge_find(t, caller, site, callee);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->busy = 0;
-    return e;
+    return edge;
 }
 
 /* The calling thread's machine stack; all of memory when unknown. */
 static void stack_bounds(prof_thread *t)
 {
-    pthread_attr_t a;
+    pthread_attr_t attr;
     void *lo;
     size_t size;
     t->stack_lo = 0;
     t->stack_hi = UINTPTR_MAX;
-    if (pthread_getattr_np(pthread_self(), &a) != 0)
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
         return;
-    if (pthread_attr_getstack(&a, &lo, &size) == 0) {
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0) {
         t->stack_lo = (uintptr_t)lo;
         t->stack_hi = (uintptr_t)lo + size;
     }
-    pthread_attr_destroy(&a);
+    pthread_attr_destroy(&attr);
 }
 
 /* A new thread record, not in the list; NULL when out of memory. */
@@ -176,16 +176,16 @@ void prof_thread_forget(prof_thread *t)
     prof_thread *want = t;
     if (!__atomic_compare_exchange_n(&threads, &want, t->next, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
-        prof_thread *p = want;
-        while (p != NULL && p->next != t)
-            p = p->next;
-        if (p == NULL)
+        prof_thread *before = want;
+        while (before != NULL && before->next != t)
+            before = before->next;
+        if (before == NULL)
             return; /* not in the list: never published, never freed */
-        p->next = t->next;
+        before->next = t->next;
     }
-    for (prof_chunk *c = t->chunks, *prev; c != NULL; c = prev) {
-        prev = c->prev;
-        free(c);
+    for (prof_chunk *chunk = t->chunks, *prev; chunk != NULL; chunk = prev) {
+        prev = chunk->prev;
+        free(chunk);
     }
     free(t->buckets);
     free(t->stack);
