@@ -24,23 +24,23 @@ static demangler find_demangler(void)
     tried = 1;
     *(void **)&fn = dlsym(RTLD_DEFAULT, "__cxa_demangle");
     if (fn == NULL) {
-        void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
-        if (h != NULL)
-            *(void **)&fn = dlsym(h, "__cxa_demangle"); /* h stays open with the names */
+        void *lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+        if (lib != NULL)
+            *(void **)&fn = dlsym(lib, "__cxa_demangle"); /* lib stays open with the names */
     }
     return fn;
 }
 
 /* Drop a Rust legacy hash, "::h" and 16 hex digits at the end. */
-static void drop_rust_hash(char *s)
+static void drop_rust_hash(char *name)
 {
-    size_t n = strlen(s);
-    if (n < 19 || memcmp(s + n - 19, "::h", 3) != 0)
+    size_t len = strlen(name);
+    if (len < 19 || memcmp(name + len - 19, "::h", 3) != 0)
         return;
-    for (size_t i = n - 16; i < n; i++)
-        if (strchr("0123456789abcdef", s[i]) == NULL)
+    for (size_t i = len - 16; i < len; i++)
+        if (strchr("0123456789abcdef", name[i]) == NULL)
             return;
-    s[n - 19] = '\0';
+    name[len - 19] = '\0';
 }
 
 /* The readable name of symbol (malloc'd): demangled when it is a

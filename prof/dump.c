@@ -9,53 +9,31 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <cgw.h>
-#include "cgwprof.h"
 #include "dump.h"
 
-static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
-static __thread int dumping;   /* this thread is writing a profile */
-
-/* A dump in another thread of the parent may have held the lock at the
- * fork; in the child that thread is gone. */
-void prof_dump_after_fork(void)
+static int by_number(const void *left, const void *right)
 {
-    pthread_mutex_init(&dump_lock, NULL);
-}
-
-void prof_lock(void)
-{
-    pthread_mutex_lock(&dump_lock);
-}
-
-void prof_unlock(void)
-{
-    pthread_mutex_unlock(&dump_lock);
-}
-
-static int by_number(const void *a, const void *b)
-{
-    const prof_thread *x = *(prof_thread *const *)a, *y = *(prof_thread *const *)b;
-    return x->number < y->number ? -1 : x->number > y->number;
+    const prof_thread *one = *(prof_thread *const *)left, *other = *(prof_thread *const *)right;
+    return one->number < other->number ? -1 : one->number > other->number;
 }
 
 static int collect_threads(dump *d)
 {
-    size_t n = 0;
+    size_t count = 0;
     for (prof_thread *t = prof_threads(); t != NULL; t = t->next)
-        n++;
-    d->threads = calloc(n ? n : 1, sizeof *d->threads);
-    d->snaps = calloc(n ? n : 1, sizeof *d->snaps);
-    d->nsnaps = calloc(n ? n : 1, sizeof *d->nsnaps);
+        count++;
+    d->threads = calloc(count ? count : 1, sizeof *d->threads);
+    d->snaps = calloc(count ? count : 1, sizeof *d->snaps);
+    d->nsnaps = calloc(count ? count : 1, sizeof *d->nsnaps);
     if (d->threads == NULL || d->snaps == NULL || d->nsnaps == NULL)
         return -1;
-    for (prof_thread *t = prof_threads(); t != NULL && d->nthreads < n; t = t->next)
+    for (prof_thread *t = prof_threads(); t != NULL && d->nthreads < count; t = t->next)
         d->threads[d->nthreads++] = t;
     qsort(d->threads, d->nthreads, sizeof *d->threads, by_number);
     return 0;
@@ -63,18 +41,18 @@ static int collect_threads(dump *d)
 
 /* The dumping thread's calls in progress, added to its copy as if they
  * returned now (its own data is left alone), as prof_pop() counts them. */
-static void close_open_calls(prof_thread *t, snap *s, uint64_t now)
+static void close_open_calls(prof_thread *t, snap *copy, uint64_t now)
 {
     uint64_t inner = 0;
     for (size_t i = t->depth - 1; i >= 1; i--) {
-        const prof_frame *f = &t->stack[i];
-        snap *e = &s[f->edge->id];
-        uint64_t spent = prof_span(f->t0, now);
-        uint64_t done = f->child + inner < spent ? f->child + inner : spent;
-        e->count++;
-        if (e->caller != e->callee)
-            e->incl += spent;
-        e->self += spent - done;
+        const prof_frame *frame = &t->stack[i];
+        snap *call = &copy[frame->edge->id];
+        uint64_t spent = prof_span(frame->t0, now);
+        uint64_t done = frame->child + inner < spent ? frame->child + inner : spent;
+        call->count++;
+        if (call->caller != call->callee)
+            call->incl += spent;
+        call->self += spent - done;
         inner = spent;
     }
 }
@@ -87,36 +65,36 @@ static int snapshot(dump *d, size_t k, uint64_t now)
 {
     prof_thread *t = d->threads[k];
     prof_chunk *head = __atomic_load_n(&t->chunks, __ATOMIC_ACQUIRE);
-    size_t n = head ? head->base + __atomic_load_n(&head->used, __ATOMIC_ACQUIRE) : 0;
+    size_t nedges = head ? head->base + __atomic_load_n(&head->used, __ATOMIC_ACQUIRE) : 0;
     size_t extra = prof_retired_count(t);
-    snap *s = calloc(n + extra ? n + extra : 1, sizeof *s);
-    if (s == NULL)
+    snap *copy = calloc(nedges + extra ? nedges + extra : 1, sizeof *copy);
+    if (copy == NULL)
         return -1;
-    for (prof_chunk *c = head; c != NULL; c = c->prev) {
-        uint32_t used = __atomic_load_n(&c->used, __ATOMIC_ACQUIRE);
-        for (uint32_t i = 0; i < used && c->base + i < n; i++) {
-            const prof_edge *e = &c->edges[i];
-            s[e->id] = (snap){ e->caller, e->site, e->callee, prof_load(&e->count),
-                               prof_load(&e->incl), prof_load(&e->self), 0, 0, 0, 0 };
+    for (prof_chunk *chunk = head; chunk != NULL; chunk = chunk->prev) {
+        uint32_t used = __atomic_load_n(&chunk->used, __ATOMIC_ACQUIRE);
+        for (uint32_t i = 0; i < used && chunk->base + i < nedges; i++) {
+            const prof_edge *edge = &chunk->edges[i];
+            copy[edge->id] = (snap){ edge->caller, edge->site, edge->callee, prof_load(&edge->count),
+                               prof_load(&edge->incl), prof_load(&edge->self), 0, 0, 0, 0 };
         }
     }
     if (t == prof_self || d->frozen)
-        close_open_calls(t, s, now);
+        close_open_calls(t, copy, now);
     if (extra != 0)
-        prof_retired_apply(t, s, &n);
-    d->snaps[k] = s;
-    d->nsnaps[k] = n;
+        prof_retired_apply(t, copy, &nedges);
+    d->snaps[k] = copy;
+    d->nsnaps[k] = nedges;
     return 0;
 }
 
-static int by_edge(const void *a, const void *b)
+static int by_edge(const void *left, const void *right)
 {
-    const snap *x = a, *y = b;
-    if (x->from != y->from)
-        return x->from < y->from ? -1 : 1;
-    if (x->site != y->site)
-        return (uintptr_t)x->site < (uintptr_t)y->site ? -1 : 1;
-    return x->to < y->to ? -1 : x->to > y->to;
+    const snap *one = left, *other = right;
+    if (one->from != other->from)
+        return one->from < other->from ? -1 : 1;
+    if (one->site != other->site)
+        return (uintptr_t)one->site < (uintptr_t)other->site ? -1 : 1;
+    return one->to < other->to ? -1 : one->to > other->to;
 }
 
 /* The part of a position { address, line } that the profile has: both,
@@ -148,34 +126,34 @@ static unsigned profile_positions(const dump *d)
  * inside the call and on its line. */
 static uintptr_t call_address(void *site)
 {
-    const unsigned char *p = site;
+    const unsigned char *code = site;
 #if defined(__x86_64__)
-    if (p[-5] == 0xe8)
-        return (uintptr_t)(p - 5);
+    if (code[-5] == 0xe8)
+        return (uintptr_t)(code - 5);
 #endif
-    return (uintptr_t)(p - 1);
+    return (uintptr_t)(code - 1);
 }
 
 /* A call from caller, at its call site; a site outside the caller's
  * object (a callback called by qsort() in libc), or in an object that
  * was unloaded since, is not looked up, and the call is placed on the
  * caller's entry. */
-static void write_call(const dump *d, cgw_writer *w, const fnaddr *caller, const snap *e)
+static void write_call(const dump *d, cgw_writer *w, const fnaddr *caller, const snap *call)
 {
-    const fnaddr *callee = &d->fns[d->rep[e->to]];
+    const fnaddr *callee = &d->fns[d->rep[call->to]];
     const char *file = NULL;
-    prof_symbol s;
+    prof_symbol sym;
     uint64_t src[2] = { caller->n.pos[0], caller->n.pos[1] };
-    if (e->tag_from == 0 && prof_symtab_lookup(d->syms, (char *)e->site - 1, &s) == 0 &&
-        strcmp(s.object, caller->n.object) == 0) {
-        uintptr_t at = call_address(e->site);
-        src[0] = s.addr + 1 - ((uintptr_t)e->site - at);
+    if (call->tag_from == 0 && prof_symtab_lookup(d->syms, (char *)call->site - 1, &sym) == 0 &&
+        strcmp(sym.object, caller->n.object) == 0) {
+        uintptr_t at = call_address(call->site);
+        src[0] = sym.addr + 1 - ((uintptr_t)call->site - at);
         src[1] = prof_lines_lookup(d->lines, (void *)at, &file);
         if (src[1] == 0)
             src[1] = caller->n.pos[1];
     }
     cgw_target to = { callee->n.object, callee->n.file, callee->n.name };
-    cgw_call(w, &to, e->count, written(d, callee->n.pos), written(d, src), &e->incl, 1);
+    cgw_call(w, &to, call->count, written(d, callee->n.pos), written(d, src), &call->incl, 1);
 }
 
 /* A function's times in one part: ticks as measured, and the ns that
@@ -189,19 +167,19 @@ typedef struct fnsum {
 
 /* Count the call e in the sums of its caller and callee, and turn its
  * inclusive time into ns. */
-static void add_call(fnsum *sum, snap *e)
+static void add_call(fnsum *sum, snap *call)
 {
-    uint64_t ticks = e->incl;
-    e->incl = prof_ns(ticks);
-    fnsum *to = &sum[e->to];
-    to->self += e->self;
+    uint64_t ticks = call->incl;
+    call->incl = prof_ns(ticks);
+    fnsum *to = &sum[call->to];
+    to->self += call->self;
     to->in += ticks;
-    to->in_ns += e->incl;
+    to->in_ns += call->incl;
     to->seen = 1;
-    if (e->caller != NULL) {
-        sum[e->from].out += ticks;
-        sum[e->from].out_ns += e->incl;
-        sum[e->from].seen = 1;
+    if (call->caller != NULL) {
+        sum[call->from].out += ticks;
+        sum[call->from].out_ns += call->incl;
+        sum[call->from].seen = 1;
     }
 }
 
@@ -211,12 +189,12 @@ static void add_call(fnsum *sum, snap *e)
  * of it finished) it is exactly the difference; otherwise (calls in
  * progress in another thread) its own time, raised to the difference
  * when rounding left it short. */
-static uint64_t self_ns(const fnsum *f)
+static uint64_t self_ns(const fnsum *fn)
 {
-    uint64_t spare = f->in_ns > f->out_ns ? f->in_ns - f->out_ns : 0;
-    if (f->self + f->out == f->in)
+    uint64_t spare = fn->in_ns > fn->out_ns ? fn->in_ns - fn->out_ns : 0;
+    if (fn->self + fn->out == fn->in)
         return spare;
-    uint64_t own = prof_ns(f->self);
+    uint64_t own = prof_ns(fn->self);
     return own > spare ? own : spare;
 }
 
@@ -224,32 +202,32 @@ static uint64_t self_ns(const fnsum *f)
  * time and then its calls. */
 static void write_thread(dump *d, cgw_writer *w, size_t k, fnsum *sum)
 {
-    snap *s = d->snaps[k];
-    size_t n = d->nsnaps[k], ncalls = 0;
+    snap *calls = d->snaps[k];
+    size_t ncopied = d->nsnaps[k], ncalls = 0;
     memset(sum, 0, d->nids * sizeof *sum);
-    for (size_t i = 0; i < n; i++) {
-        if (s[i].count == 0)
+    for (size_t i = 0; i < ncopied; i++) {
+        if (calls[i].count == 0)
             continue;
-        s[i].to = prof_fn_of(d, s[i].callee, s[i].tag_to)->id;
-        if (s[i].caller != NULL)
-            s[i].from = prof_fn_of(d, s[i].caller, s[i].tag_from)->id;
-        add_call(sum, &s[i]);
-        if (s[i].caller != NULL)
-            s[ncalls++] = s[i]; /* the calls, compacted in place */
+        calls[i].to = prof_fn_of(d, calls[i].callee, calls[i].tag_to)->id;
+        if (calls[i].caller != NULL)
+            calls[i].from = prof_fn_of(d, calls[i].caller, calls[i].tag_from)->id;
+        add_call(sum, &calls[i]);
+        if (calls[i].caller != NULL)
+            calls[ncalls++] = calls[i]; /* the calls, compacted in place */
     }
-    qsort(s, ncalls, sizeof *s, by_edge);
-    size_t e = 0;
+    qsort(calls, ncalls, sizeof *calls, by_edge);
+    size_t next = 0;
     for (uint32_t id = 0; id < d->nids; id++) {
         if (!sum[id].seen)
             continue;
-        const fnaddr *f = &d->fns[d->rep[id]];
+        const fnaddr *fn = &d->fns[d->rep[id]];
         uint64_t self = self_ns(&sum[id]);
-        cgw_object(w, f->n.object);
-        cgw_file(w, f->n.file);
-        cgw_function(w, f->n.name);
-        cgw_cost(w, written(d, f->n.pos), &self, 1);
-        for (; e < ncalls && s[e].from == id; e++)
-            write_call(d, w, f, &s[e]);
+        cgw_object(w, fn->n.object);
+        cgw_file(w, fn->n.file);
+        cgw_function(w, fn->n.name);
+        cgw_cost(w, written(d, fn->n.pos), &self, 1);
+        for (; next < ncalls && calls[next].from == id; next++)
+            write_call(d, w, fn, &calls[next]);
     }
 }
 
@@ -258,17 +236,17 @@ static void set_cmd(cgw_writer *w)
 {
     char buf[4096];
     int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
-    ssize_t n = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
+    ssize_t got = fd >= 0 ? read(fd, buf, sizeof buf - 1) : -1;
     if (fd >= 0)
         close(fd);
-    if (n <= 0)
+    if (got <= 0)
         return;
-    while (n > 0 && buf[n - 1] == '\0')
-        n--;
-    for (ssize_t i = 0; i < n; i++)
+    while (got > 0 && buf[got - 1] == '\0')
+        got--;
+    for (ssize_t i = 0; i < got; i++)
         if (buf[i] == '\0' || buf[i] == '\n' || buf[i] == '\r')
             buf[i] = ' ';
-    buf[n] = '\0';
+    buf[got] = '\0';
     cgw_set_cmd(w, buf);
 }
 
@@ -276,11 +254,11 @@ static void set_cmd(cgw_writer *w)
 static cgw_writer *open_profile(const dump *d, const char *path)
 {
     /* CGWPROF_OUT=...gz: gzip, as cgrecode -o x.gz */
-    size_t n = strlen(path);
-    cgw_options o = { .struct_size = sizeof o, .positions = d->positions,
-                      .flags = (n > 3 && !strcmp(path + n - 3, ".gz") ? CGW_GZIP : 0) |
+    size_t len = strlen(path);
+    cgw_options opts = { .struct_size = sizeof opts, .positions = d->positions,
+                      .flags = (len > 3 && !strcmp(path + len - 3, ".gz") ? CGW_GZIP : 0) |
                                d->path_flags };
-    cgw_writer *w = d->fd >= 0 ? cgw_open_fd(d->fd, &o) : cgw_open_path(path, &o);
+    cgw_writer *w = d->fd >= 0 ? cgw_open_fd(d->fd, &opts) : cgw_open_path(path, &opts);
     if (w == NULL)
         return NULL;
     cgw_set_creator(w, "libcgwprof-" CGW_VERSION_STRING);
@@ -367,15 +345,15 @@ static int write_profile(dump *d, const char *path, char *err, size_t errlen)
     }
     cgw_writer *w = open_profile(d, path);
     if (w == NULL) {
-        int e = errno;
-        if ((d->path_flags & CGW_EXCL) && (e == EEXIST || e == ELOOP))
+        int saved = errno;
+        if ((d->path_flags & CGW_EXCL) && (saved == EEXIST || saved == ELOOP))
             snprintf(err, errlen, "%s: %s there, not written by this process: not replaced "
                      "(CGWPROF_OUT names another file)", path,
-                     e == ELOOP ? "a symlink is" : "a file is");
+                     saved == ELOOP ? "a symlink is" : "a file is");
         else
-            snprintf(err, errlen, "%s: %s", path, strerror(e));
+            snprintf(err, errlen, "%s: %s", path, strerror(saved));
         free(sum);
-        errno = e;
+        errno = saved;
         return -1;
     }
     write_parts(d, w, sum);
@@ -399,20 +377,15 @@ static int dump_as(dump *d, const char *path, char *err, size_t errlen)
     int was_busy = me != NULL ? me->busy : 0;
     if (me != NULL)
         me->busy = 1;
-    dumping++;
+    prof_dump_begin();
     int rc = write_profile(d, path, err, errlen);
-    int e = errno;
+    int saved = errno;
     dump_free(d);
-    dumping--;
+    prof_dump_end();
     if (me != NULL)
         me->busy = was_busy;
-    errno = e;
+    errno = saved;
     return rc;
-}
-
-int prof_dumping(void)
-{
-    return dumping != 0;
 }
 
 /* A dump of this process, with the calls in progress ending now. */
@@ -427,7 +400,6 @@ static void dump_init(dump *d)
 int prof_dump(const char *path, char *err, size_t errlen)
 {
     char def[4200];
-    prof_init();
     dump d;
     dump_init(&d);
     if (path == NULL && prof_default_target(def, sizeof def, &d.path_flags) != 0) {
@@ -439,13 +411,13 @@ int prof_dump(const char *path, char *err, size_t errlen)
         path = def;
     if (strcmp(path, "-") == 0)
         d.fd = STDOUT_FILENO; /* as "-" is in every tool */
-    pthread_mutex_lock(&dump_lock);
+    prof_lock();
     int rc = dump_as(&d, path, err, errlen);
-    int e = errno;
+    int saved = errno;
     if (rc == 0 && path == def && d.fd < 0)
         prof_output_written(def);
-    pthread_mutex_unlock(&dump_lock);
-    errno = e;
+    prof_unlock();
+    errno = saved;
     return rc;
 }
 
@@ -464,10 +436,4 @@ int prof_dump_fd(int fd, const char *path, long pid, uint64_t now)
     d.pid = pid;
     d.now = now;
     return dump_as(&d, path, err, sizeof err);
-}
-
-int cgwprof_dump(const char *path)
-{
-    char err[512];
-    return prof_dump(path, err, sizeof err);
 }

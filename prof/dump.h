@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* dump.h - what the dump shares between its files: dump.c writes the
- * profile, resolve.c names the addresses, unload.c keeps the calls and
- * names of objects that dlclose() unloaded. */
+ * profile, resolve.c names the addresses (names.c: as loaded now),
+ * unload.c keeps the calls and names of objects that dlclose()
+ * unloaded. */
 #ifndef CGWPROF_DUMP_H
 #define CGWPROF_DUMP_H
 
@@ -50,17 +51,19 @@ typedef struct dump {
     uint64_t now;     /* the tick calls in progress end at       */
 } dump;
 
-/* resolve.c */
+/* names.c: the names of the code at an address, as loaded now */
 int prof_name(prof_symtab *syms, prof_lines *lines, void *addr, prof_names *out);
-void prof_names_free(prof_names *n);
+void prof_names_free(prof_names *names);
+
+/* resolve.c */
 int prof_resolve_all(dump *d);
 const fnaddr *prof_fn_of(const dump *d, void *addr, uint32_t tag);
 
 /* unload.c: the calls of thread t's edges made before an unload, as
- * snaps of their own (tagged), taken out of t's copy s (indexed by edge
- * id); *n grows by them (s has room for prof_retired_count(t) more). */
+ * snaps of their own (tagged), taken out of t's copy (indexed by edge
+ * id); *ncopied grows by them (copy has room for prof_retired_count(t) more). */
 size_t prof_retired_count(const prof_thread *t);
-void prof_retired_apply(const prof_thread *t, snap *s, size_t *n);
+void prof_retired_apply(const prof_thread *t, snap *copy, size_t *ncopied);
 const prof_names *prof_retired_names(void *addr, uint32_t tag);
 
 #endif

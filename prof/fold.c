@@ -17,8 +17,8 @@ static prof_thread *folded; /* created by the first fold */
 
 void prof_fold_init(void)
 {
-    const char *v = prof_getenv("CGWPROF_THREADS");
-    folding = v != NULL && strcmp(v, "fold") == 0;
+    const char *value = prof_getenv("CGWPROF_THREADS");
+    folding = value != NULL && strcmp(value, "fold") == 0;
 }
 
 /* A forked child's folded part is its parent's: it starts afresh. */
@@ -27,35 +27,35 @@ void prof_fold_after_fork(void)
     folded = NULL;
 }
 
-/* Every edge of t that was called has its twin in f: 0, or -1 when out
- * of memory (f may have new edges, all of them still uncalled). */
-static int make_room(prof_thread *f, prof_thread *t)
+/* Every edge of t that was called has its twin in into: 0, or -1 when out
+ * of memory (into may have new edges, all of them still uncalled). */
+static int make_room(prof_thread *into, prof_thread *t)
 {
-    for (prof_chunk *c = t->chunks; c != NULL; c = c->prev) {
-        for (uint32_t i = 0; i < c->used; i++) {
-            const prof_edge *e = &c->edges[i];
-            if (e->count != 0 && prof_edge_find(f, e->caller, e->site, e->callee) == NULL)
+    for (prof_chunk *chunk = t->chunks; chunk != NULL; chunk = chunk->prev) {
+        for (uint32_t i = 0; i < chunk->used; i++) {
+            const prof_edge *edge = &chunk->edges[i];
+            if (edge->count != 0 && prof_edge_find(into, edge->caller, edge->site, edge->callee) == NULL)
                 return -1;
         }
     }
     return 0;
 }
 
-static void add_edges(prof_thread *f, prof_thread *t)
+static void add_edges(prof_thread *into, prof_thread *t)
 {
-    for (prof_chunk *c = t->chunks; c != NULL; c = c->prev) {
-        for (uint32_t i = 0; i < c->used; i++) {
-            const prof_edge *e = &c->edges[i];
-            if (e->count == 0)
+    for (prof_chunk *chunk = t->chunks; chunk != NULL; chunk = chunk->prev) {
+        for (uint32_t i = 0; i < chunk->used; i++) {
+            const prof_edge *edge = &chunk->edges[i];
+            if (edge->count == 0)
                 continue;
-            prof_edge *g = prof_edge_find(f, e->caller, e->site, e->callee);
-            prof_add(&g->count, e->count);
-            prof_add(&g->incl, e->incl);
-            prof_add(&g->self, e->self);
+            prof_edge *twin = prof_edge_find(into, edge->caller, edge->site, edge->callee);
+            prof_add(&twin->count, edge->count);
+            prof_add(&twin->incl, edge->incl);
+            prof_add(&twin->self, edge->self);
         }
     }
-    prof_add(&f->dropped, t->dropped);
-    prof_add(&f->folded, 1);
+    prof_add(&into->dropped, t->dropped);
+    prof_add(&into->folded, 1);
 }
 
 /* Fold the finished thread t, which has no call in progress, and free

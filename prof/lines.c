@@ -32,60 +32,60 @@ prof_lines *prof_lines_new(void)
     static char path[4200];
     snprintf(path, sizeof path, ":.debug:%s", prof_debug_root());
     debuginfo_path = path;
-    prof_lines *l = calloc(1, sizeof *l);
-    if (l == NULL || (l->dwfl = dwfl_begin(&callbacks)) == NULL)
+    prof_lines *lines = calloc(1, sizeof *lines);
+    if (lines == NULL || (lines->dwfl = dwfl_begin(&callbacks)) == NULL)
         goto fail;
-    if (dwfl_linux_proc_report(l->dwfl, getpid()) != 0 ||
-        dwfl_report_end(l->dwfl, NULL, NULL) != 0)
+    if (dwfl_linux_proc_report(lines->dwfl, getpid()) != 0 ||
+        dwfl_report_end(lines->dwfl, NULL, NULL) != 0)
         goto fail;
-    return l;
+    return lines;
 fail:
-    prof_lines_free(l);
+    prof_lines_free(lines);
     return NULL;
 }
 
-/* dir/file in l->buf; file itself when that fails */
-static const char *join(prof_lines *l, const char *dir, const char *file)
+/* dir/file in lines->buf; file itself when that fails */
+static const char *join(prof_lines *lines, const char *dir, const char *file)
 {
-    size_t a = strlen(dir), b = strlen(file);
-    if (a + b + 2 > l->cap) {
-        char *p = realloc(l->buf, a + b + 2);
-        if (p == NULL)
+    size_t dirlen = strlen(dir), filelen = strlen(file);
+    if (dirlen + filelen + 2 > lines->cap) {
+        char *path = realloc(lines->buf, dirlen + filelen + 2);
+        if (path == NULL)
             return file;
-        l->buf = p;
-        l->cap = a + b + 2;
+        lines->buf = path;
+        lines->cap = dirlen + filelen + 2;
     }
-    memcpy(l->buf, dir, a);
-    l->buf[a] = '/';
-    memcpy(l->buf + a + 1, file, b + 1);
-    return l->buf;
+    memcpy(lines->buf, dir, dirlen);
+    lines->buf[dirlen] = '/';
+    memcpy(lines->buf + dirlen + 1, file, filelen + 1);
+    return lines->buf;
 }
 
-uint64_t prof_lines_lookup(prof_lines *l, const void *addr, const char **file)
+uint64_t prof_lines_lookup(prof_lines *lines, const void *addr, const char **file)
 {
     *file = NULL;
-    if (l == NULL)
+    if (lines == NULL)
         return 0;
-    Dwarf_Addr a = (Dwarf_Addr)(uintptr_t)addr;
-    Dwfl_Module *m = dwfl_addrmodule(l->dwfl, a);
-    Dwfl_Line *line = m != NULL ? dwfl_module_getsrc(m, a) : NULL;
+    Dwarf_Addr at = (Dwarf_Addr)(uintptr_t)addr;
+    Dwfl_Module *mod = dwfl_addrmodule(lines->dwfl, at);
+    Dwfl_Line *line = mod != NULL ? dwfl_module_getsrc(mod, at) : NULL;
     int lineno = 0;
-    const char *f = line != NULL ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
-    if (f == NULL || lineno <= 0)
+    const char *name = line != NULL ? dwfl_lineinfo(line, NULL, &lineno, NULL, NULL, NULL) : NULL;
+    if (name == NULL || lineno <= 0)
         return 0;
-    const char *dir = f[0] == '/' ? NULL : dwfl_line_comp_dir(line);
-    *file = dir != NULL ? join(l, dir, f) : f;
+    const char *dir = name[0] == '/' ? NULL : dwfl_line_comp_dir(line);
+    *file = dir != NULL ? join(lines, dir, name) : name;
     return (uint64_t)lineno;
 }
 
-void prof_lines_free(prof_lines *l)
+void prof_lines_free(prof_lines *lines)
 {
-    if (l == NULL)
+    if (lines == NULL)
         return;
-    if (l->dwfl != NULL)
-        dwfl_end(l->dwfl);
-    free(l->buf);
-    free(l);
+    if (lines->dwfl != NULL)
+        dwfl_end(lines->dwfl);
+    free(lines->buf);
+    free(lines);
 }
 
 #else /* !HAVE_LIBDW */
@@ -95,17 +95,17 @@ prof_lines *prof_lines_new(void)
     return NULL;
 }
 
-uint64_t prof_lines_lookup(prof_lines *l, const void *addr, const char **file)
+uint64_t prof_lines_lookup(prof_lines *lines, const void *addr, const char **file)
 {
-    (void)l;
+    (void)lines;
     (void)addr;
     *file = NULL;
     return 0;
 }
 
-void prof_lines_free(prof_lines *l)
+void prof_lines_free(prof_lines *lines)
 {
-    (void)l;
+    (void)lines;
 }
 
 #endif

@@ -39,15 +39,15 @@ static struct {
  * "-" is standard output, as in every tool. */
 void prof_output_init(void)
 {
-    const char *p = prof_getenv("CGWPROF_OUT");
-    out_named = p != NULL && p[0] != '\0';
+    const char *value = prof_getenv("CGWPROF_OUT");
+    out_named = value != NULL && value[0] != '\0';
     if (!out_named)
-        p = "callgrind.out.%p";
+        value = "callgrind.out.%p";
     char cwd[2048];
-    if (p[0] != '/' && strcmp(p, "-") != 0 && getcwd(cwd, sizeof cwd) != NULL)
-        snprintf(out_pattern, sizeof out_pattern, "%s/%s", cwd, p);
+    if (value[0] != '/' && strcmp(value, "-") != 0 && getcwd(cwd, sizeof cwd) != NULL)
+        snprintf(out_pattern, sizeof out_pattern, "%s/%s", cwd, value);
     else
-        snprintf(out_pattern, sizeof out_pattern, "%s", p);
+        snprintf(out_pattern, sizeof out_pattern, "%s", value);
 }
 
 /* The default path: the pattern with %p replaced by the pid (a forked
@@ -56,19 +56,19 @@ void prof_output_init(void)
 void prof_default_path(char *out, size_t len)
 {
     char pid[24];
-    size_t n = 0, np = 0;
-    for (unsigned long v = (unsigned long)getpid(); v != 0 || np == 0; v /= 10)
-        pid[np++] = (char)('0' + v % 10);
-    for (const char *p = out_pattern; *p != '\0' && n + 1 < len; p++) {
-        if (p[0] == '%' && p[1] == 'p') {
-            for (size_t i = np; i > 0 && n + 1 < len; i--)
-                out[n++] = pid[i - 1];
-            p++;
+    size_t used = 0, np = 0;
+    for (unsigned long rest = (unsigned long)getpid(); rest != 0 || np == 0; rest /= 10)
+        pid[np++] = (char)('0' + rest % 10);
+    for (const char *at = out_pattern; *at != '\0' && used + 1 < len; at++) {
+        if (at[0] == '%' && at[1] == 'p') {
+            for (size_t i = np; i > 0 && used + 1 < len; i--)
+                out[used++] = pid[i - 1];
+            at++;
         } else {
-            out[n++] = p[0] == '%' && p[1] == '%' ? *p++ : *p;
+            out[used++] = at[0] == '%' && at[1] == '%' ? *at++ : *at;
         }
     }
-    out[n < len ? n : len - 1] = '\0';
+    out[used < len ? used : len - 1] = '\0';
 }
 
 /* Whether path is the file this process wrote at its default path, as
@@ -107,8 +107,8 @@ int prof_output_commit(const char *temp, const char *target, unsigned flags)
     if (!(flags & CGW_EXCL))
         return rename(temp, target);
     int rc = link(temp, target); /* only to a free name */
-    int e = errno;
+    int saved = errno;
     unlink(temp);
-    errno = e;
+    errno = saved;
     return rc;
 }

@@ -141,16 +141,19 @@ const char *prof_getenv(const char *name);
  * capabilities: AT_SECURE). */
 int prof_secure(void);
 
-/* threads.c */
-extern __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
+/* start.c: the profiler's start (once), a thread's start and end, fork */
 void prof_init(void);
 prof_thread *prof_thread_start(void);   /* the caller's data, created  */
+
+/* threads.c: the list of threads, their stacks and edge tables */
+extern __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
 prof_thread *prof_threads(void);        /* the list (acquire)          */
 int prof_grow_stack(prof_thread *t);
 prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee);
 prof_thread *prof_thread_new(void);      /* not in the list            */
 void prof_publish(prof_thread *t);      /* into the list              */
 void prof_thread_forget(prof_thread *t); /* out of it, freed; dump lock */
+void prof_threads_after_fork(void);     /* the parent's, out of the list */
 
 /* fold.c: CGWPROF_THREADS=fold, finished threads in one part. */
 void prof_fold_init(void);
@@ -159,7 +162,7 @@ int prof_fold(prof_thread *t);
 
 /* unload.c: dlclose(), which keeps the names of what it unloads; a
  * folded thread's records go to the folded part's edges. */
-void prof_retired_fold(prof_thread *t, prof_thread *f);
+void prof_retired_fold(prof_thread *t, prof_thread *into);
 
 static inline uint64_t prof_load(const uint64_t *p)
 {
@@ -263,16 +266,16 @@ typedef struct prof_symbol {
 } prof_symbol;
 typedef struct prof_symtab prof_symtab;
 prof_symtab *prof_symtab_new(void);
-int prof_symtab_lookup(prof_symtab *s, const void *addr, prof_symbol *out);
-void prof_symtab_free(prof_symtab *s);
+int prof_symtab_lookup(prof_symtab *tab, const void *addr, prof_symbol *out);
+void prof_symtab_free(prof_symtab *tab);
 
 /* elf.c: ELF images mapped whole, and separate debug files. */
-int prof_elf_ok(const unsigned char *m, size_t len);
-const ElfW(Shdr) *prof_elf_section(const unsigned char *m, size_t len, unsigned type,
+int prof_elf_ok(const unsigned char *image, size_t len);
+const ElfW(Shdr) *prof_elf_section(const unsigned char *image, size_t len, unsigned type,
                                    const char *name);
 void *prof_elf_map(const char *path, size_t *len);
-void *prof_elf_debug_file(const unsigned char *m, size_t len, const char *path, size_t *dlen);
-uint32_t prof_crc32(const unsigned char *p, size_t n);
+void *prof_elf_debug_file(const unsigned char *image, size_t len, const char *path, size_t *dlen);
+uint32_t prof_crc32(const unsigned char *bytes, size_t len);
 const char *prof_debug_root(void); /* $CGWPROF_DEBUGDIR or /usr/lib/debug */
 
 /* demangle.c: the readable name of a C++ or Rust symbol (malloc'd). */
@@ -283,8 +286,8 @@ typedef struct prof_lines prof_lines;
 prof_lines *prof_lines_new(void);
 /* The source file and line of addr; 0 and *file NULL when unknown.
  * The string lives until prof_lines_free(). */
-uint64_t prof_lines_lookup(prof_lines *l, const void *addr, const char **file);
-void prof_lines_free(prof_lines *l);
+uint64_t prof_lines_lookup(prof_lines *lines, const void *addr, const char **file);
+void prof_lines_free(prof_lines *lines);
 
 /* output.c: where profiles go */
 void prof_output_init(void);
@@ -300,13 +303,18 @@ void prof_output_written(const char *path);
  * to a free name); the temporary name is gone after.  Async-signal-safe. */
 int prof_output_commit(const char *temp, const char *target, unsigned flags);
 
-/* dump.c */
-void prof_dump_after_fork(void);
-void prof_lock(void);   /* the dump lock: no dump runs while it is held */
+/* lock.c: the dump lock (no dump runs while it is held), and whether
+ * the calling thread is writing a profile (between begin and end) */
+void prof_lock(void);
 void prof_unlock(void);
+void prof_lock_after_fork(void);
+void prof_dump_begin(void);
+void prof_dump_end(void);
+int prof_dumping(void);
+
+/* dump.c: prof_dump() needs prof_init() first */
 int prof_dump(const char *path, char *err, size_t errlen);
 int prof_dump_fd(int fd, const char *path, long pid, uint64_t now);
-int prof_dumping(void); /* whether the calling thread is writing a profile */
 
 /* signal.c: a profile when SIGINT, SIGTERM or SIGABRT kills the program. */
 void prof_signals_init(void);

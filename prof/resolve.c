@@ -1,32 +1,31 @@
 /* SPDX-License-Identifier: MIT */
-/* resolve.c - the names of the addresses a dump found: object, symbol
- * (demangled), file and line; or, for an object that dlclose()
+/* resolve.c - the names of the addresses a dump found (names.c: object,
+ * symbol, file and line as loaded now); or, for an object that dlclose()
  * unloaded, the names taken at the unload (unload.c).  Addresses that
  * name one (object, file, name) are one function, as readers see them. */
 #define _GNU_SOURCE /* qsort_r() */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dump.h"
 
-static int by_addr(const void *a, const void *b)
+static int by_addr(const void *left, const void *right)
 {
-    const fnaddr *x = a, *y = b;
-    if (x->addr != y->addr)
-        return (uintptr_t)x->addr < (uintptr_t)y->addr ? -1 : 1;
-    return x->tag < y->tag ? -1 : x->tag > y->tag;
+    const fnaddr *one = left, *other = right;
+    if (one->addr != other->addr)
+        return (uintptr_t)one->addr < (uintptr_t)other->addr ? -1 : 1;
+    return one->tag < other->tag ? -1 : one->tag > other->tag;
 }
 
-static int by_identity(const void *a, const void *b, void *ctx)
+static int by_identity(const void *left, const void *right, void *ctx)
 {
-    const fnaddr *fns = ctx, *x = &fns[*(const uint32_t *)a], *y = &fns[*(const uint32_t *)b];
-    int c = strcmp(x->n.object, y->n.object);
-    if (c == 0)
-        c = strcmp(x->n.file, y->n.file);
-    if (c == 0)
-        c = strcmp(x->n.name, y->n.name);
-    return c;
+    const fnaddr *fns = ctx, *one = &fns[*(const uint32_t *)left], *other = &fns[*(const uint32_t *)right];
+    int cmp = strcmp(one->n.object, other->n.object);
+    if (cmp == 0)
+        cmp = strcmp(one->n.file, other->n.file);
+    if (cmp == 0)
+        cmp = strcmp(one->n.name, other->n.name);
+    return cmp;
 }
 
 const fnaddr *prof_fn_of(const dump *d, void *addr, uint32_t tag)
@@ -35,73 +34,44 @@ const fnaddr *prof_fn_of(const dump *d, void *addr, uint32_t tag)
     return bsearch(&key, d->fns, d->nfns, sizeof key, by_addr);
 }
 
-void prof_names_free(prof_names *n)
+static char *dup_or_null(const char *str)
 {
-    free(n->object);
-    free(n->file);
-    free(n->name);
+    return str != NULL ? strdup(str) : NULL;
 }
 
-/* The names of the code at addr, as loaded now: 0, or -1 out of memory
- * (out holds what was allocated, for prof_names_free()). */
-int prof_name(prof_symtab *syms, prof_lines *lines, void *addr, prof_names *out)
+static int resolve(dump *d, fnaddr *fn)
 {
-    prof_symbol s;
-    const char *file = NULL;
-    if (prof_symtab_lookup(syms, addr, &s) == 0) {
-        out->object = strdup(s.object);
-        out->pos[0] = s.addr;
-        out->name = prof_demangle(s.name);
-    } else {
-        char hex[32];
-        snprintf(hex, sizeof hex, "%p", addr);
-        out->object = strdup("???");
-        out->pos[0] = (uint64_t)(uintptr_t)addr;
-        out->name = strdup(hex);
-    }
-    out->pos[1] = prof_lines_lookup(lines, addr, &file);
-    out->file = strdup(file != NULL ? file : "???");
-    return out->object != NULL && out->name != NULL && out->file != NULL ? 0 : -1;
-}
-
-static char *dup_or_null(const char *s)
-{
-    return s != NULL ? strdup(s) : NULL;
-}
-
-static int resolve(dump *d, fnaddr *f)
-{
-    const prof_names *kept = f->tag != 0 ? prof_retired_names(f->addr, f->tag) : NULL;
+    const prof_names *kept = fn->tag != 0 ? prof_retired_names(fn->addr, fn->tag) : NULL;
     if (kept == NULL)
-        return prof_name(d->syms, d->lines, f->addr, &f->n);
-    f->n = (prof_names){ dup_or_null(kept->object), dup_or_null(kept->file),
+        return prof_name(d->syms, d->lines, fn->addr, &fn->n);
+    fn->n = (prof_names){ dup_or_null(kept->object), dup_or_null(kept->file),
                          dup_or_null(kept->name), { kept->pos[0], kept->pos[1] } };
-    return f->n.object != NULL && f->n.name != NULL && f->n.file != NULL ? 0 : -1;
+    return fn->n.object != NULL && fn->n.name != NULL && fn->n.file != NULL ? 0 : -1;
 }
 
 /* Every (address, tag) the snapshots hold, once, sorted. */
 static int collect(dump *d)
 {
-    size_t n = 0;
+    size_t count = 0;
     for (size_t k = 0; k < d->nthreads; k++)
-        n += 2 * d->nsnaps[k];
-    d->fns = calloc(n ? n : 1, sizeof *d->fns);
+        count += 2 * d->nsnaps[k];
+    d->fns = calloc(count ? count : 1, sizeof *d->fns);
     if (d->fns == NULL)
         return -1;
     for (size_t k = 0; k < d->nthreads; k++) {
         for (size_t i = 0; i < d->nsnaps[k]; i++) {
-            const snap *s = &d->snaps[k][i];
-            d->fns[d->nfns++] = (fnaddr){ .addr = s->callee, .tag = s->tag_to };
-            if (s->caller != NULL)
-                d->fns[d->nfns++] = (fnaddr){ .addr = s->caller, .tag = s->tag_from };
+            const snap *call = &d->snaps[k][i];
+            d->fns[d->nfns++] = (fnaddr){ .addr = call->callee, .tag = call->tag_to };
+            if (call->caller != NULL)
+                d->fns[d->nfns++] = (fnaddr){ .addr = call->caller, .tag = call->tag_from };
         }
     }
     qsort(d->fns, d->nfns, sizeof *d->fns, by_addr);
-    size_t u = 0;
+    size_t unique = 0;
     for (size_t i = 0; i < d->nfns; i++)
-        if (u == 0 || by_addr(&d->fns[u - 1], &d->fns[i]) != 0)
-            d->fns[u++] = d->fns[i];
-    d->nfns = u;
+        if (unique == 0 || by_addr(&d->fns[unique - 1], &d->fns[i]) != 0)
+            d->fns[unique++] = d->fns[i];
+    d->nfns = unique;
     return 0;
 }
 
@@ -110,27 +80,27 @@ int prof_resolve_all(dump *d)
 {
     if (collect(d) != 0)
         return -1;
-    size_t u = d->nfns;
+    size_t nfns = d->nfns;
     d->syms = prof_symtab_new();
-    d->rep = calloc(u ? u : 1, sizeof *d->rep);
+    d->rep = calloc(nfns ? nfns : 1, sizeof *d->rep);
     if (d->syms == NULL || d->rep == NULL)
         return -1;
     int rc = 0;
-    for (size_t i = 0; i < u && rc == 0; i++)
+    for (size_t i = 0; i < nfns && rc == 0; i++)
         rc = resolve(d, &d->fns[i]);
     if (rc != 0)
         return -1;
     uint32_t *order = d->rep;
-    for (size_t i = 0; i < u; i++)
+    for (size_t i = 0; i < nfns; i++)
         order[i] = (uint32_t)i;
-    qsort_r(order, u, sizeof *order, by_identity, d->fns);
-    for (size_t i = 0; i < u; i++) {
+    qsort_r(order, nfns, sizeof *order, by_identity, d->fns);
+    for (size_t i = 0; i < nfns; i++) {
         if (i == 0 || by_identity(&order[i - 1], &order[i], d->fns) != 0)
             d->nids++;
         d->fns[order[i]].id = (uint32_t)(d->nids - 1);
     }
     /* rep[id]: the first fnaddr of each identity (order is no longer needed) */
-    for (size_t i = u; i-- > 0;)
+    for (size_t i = nfns; i-- > 0;)
         order[d->fns[i].id] = (uint32_t)i;
     return 0;
 }

@@ -43,22 +43,22 @@ static int state; /* 0, 1 a handler is dumping, 2 done */
 /* dst + src, cut to len bytes with the NUL; async-signal-safe */
 static void append(char *dst, size_t len, const char *src)
 {
-    size_t n = strlen(dst);
-    while (*src != '\0' && n + 1 < len)
-        dst[n++] = *src++;
-    dst[n] = '\0';
+    size_t used = strlen(dst);
+    while (*src != '\0' && used + 1 < len)
+        dst[used++] = *src++;
+    dst[used] = '\0';
 }
 
-static void append_number(char *dst, size_t len, unsigned long v)
+static void append_number(char *dst, size_t len, unsigned long value)
 {
     char digits[24], rev[24];
-    size_t n = 0;
+    size_t ndigits = 0;
     do
-        rev[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    for (size_t i = 0; i < n; i++)
-        digits[i] = rev[n - 1 - i];
-    digits[n] = '\0';
+        rev[ndigits++] = (char)('0' + value % 10);
+    while ((value /= 10) != 0);
+    for (size_t i = 0; i < ndigits; i++)
+        digits[i] = rev[ndigits - 1 - i];
+    digits[ndigits] = '\0';
     append(dst, len, digits);
 }
 
@@ -86,13 +86,13 @@ static __attribute__((noreturn)) void write_copy(int fd, const char *temp, const
 static void wait_copy(pid_t pid, const char *temp)
 {
     int st;
-    pid_t r = 0;
-    for (long waited = 0; waited < TIMEOUT_MS && r == 0; waited += 10) {
-        r = waitpid(pid, &st, WNOHANG);
-        if (r == 0)
+    pid_t reaped = 0;
+    for (long waited = 0; waited < TIMEOUT_MS && reaped == 0; waited += 10) {
+        reaped = waitpid(pid, &st, WNOHANG);
+        if (reaped == 0)
             pause_ms(10);
     }
-    if (r == 0) {
+    if (reaped == 0) {
         kill(pid, SIGKILL);
         waitpid(pid, &st, 0);
     }
@@ -142,7 +142,7 @@ static void dump_in_copy(void)
  * as the handler returns. */
 static void on_signal(int sig)
 {
-    int e = errno;
+    int saved = errno;
     int idle = 0;
     if (__atomic_compare_exchange_n(&state, &idle, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
         if (prof_threads() != NULL) /* as at exit: no call, no profile */
@@ -158,7 +158,7 @@ static void on_signal(int sig)
     sigemptyset(&dfl.sa_mask);
     sigaction(sig, &dfl, NULL);
     raise(sig);
-    errno = e;
+    errno = saved;
 }
 
 void prof_signals_init(void)

@@ -5,9 +5,8 @@
  * Memory comes from malloc on the slow path only (a new thread, a new
  * edge, a deeper stack), with the thread marked busy so that calls made
  * meanwhile (an instrumented allocator, a signal handler) are ignored
- * instead of recursing.  A thread that exits keeps its profile for the
- * dump at exit, unless CGWPROF_THREADS=fold (fold.c) adds it to the
- * folded part and frees it. */
+ * instead of recursing.  What starts and ends a thread, and what fork
+ * does, is start.c's, above this file, which calls nothing of theirs. */
 #define _GNU_SOURCE /* pthread_getattr_np() */
 #include <pthread.h>
 #include <stdint.h>
@@ -17,18 +16,11 @@
 #include "prof.h"
 
 __thread prof_thread *prof_self __attribute__((tls_model("initial-exec")));
-static __thread int starting __attribute__((tls_model("initial-exec")));
-static __thread int folded_away __attribute__((tls_model("initial-exec"))); /* this
-                                * thread's data went into the folded part at its
-                                * end: later calls (other TLS destructors) are
-                                * not recorded */
 
 static prof_thread *threads;   /* newest first; push with release      */
 static prof_thread *orphans;   /* a forked child's copies of its parent's
                                 * threads: never dumped, kept reachable */
 static uint32_t nthreads;
-static pthread_key_t exit_key;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 prof_thread *prof_threads(void)
 {
@@ -46,70 +38,70 @@ void prof_publish(prof_thread *t)
 
 static size_t hash(const void *caller, const void *site, const void *callee, size_t mask)
 {
-    uint64_t h = (uint64_t)(uintptr_t)site * 0x9e3779b97f4a7c15u;
-    h ^= (uint64_t)(uintptr_t)callee * 0xc2b2ae3d27d4eb4fu;
-    h ^= (uint64_t)(uintptr_t)caller;
-    return (size_t)(h ^ h >> 29) & mask;
+    uint64_t mix = (uint64_t)(uintptr_t)site * 0x9e3779b97f4a7c15u;
+    mix ^= (uint64_t)(uintptr_t)callee * 0xc2b2ae3d27d4eb4fu;
+    mix ^= (uint64_t)(uintptr_t)caller;
+    return (size_t)(mix ^ mix >> 29) & mask;
 }
 
 static int grow_buckets(prof_thread *t)
 {
-    size_t n = t->nbuckets ? t->nbuckets * 2 : 256;
-    prof_edge **b = calloc(n, sizeof *b);
-    if (b == NULL)
+    size_t size = t->nbuckets ? t->nbuckets * 2 : 256;
+    prof_edge **buckets = calloc(size, sizeof *buckets);
+    if (buckets == NULL)
         return -1;
     for (size_t i = 0; i < t->nbuckets; i++) {
-        for (prof_edge *e = t->buckets[i], *next; e != NULL; e = next) {
-            next = e->next;
-            size_t h = hash(e->caller, e->site, e->callee, n - 1);
-            e->next = b[h];
-            b[h] = e;
+        for (prof_edge *edge = t->buckets[i], *next; edge != NULL; edge = next) {
+            next = edge->next;
+            size_t slot = hash(edge->caller, edge->site, edge->callee, size - 1);
+            edge->next = buckets[slot];
+            buckets[slot] = edge;
         }
     }
     free(t->buckets);
-    t->buckets = b;
-    t->nbuckets = n;
+    t->buckets = buckets;
+    t->nbuckets = size;
     return 0;
 }
 
 static prof_edge *new_edge(prof_thread *t, void *caller, void *site, void *callee)
 {
-    prof_chunk *c = t->chunks;
-    if (c == NULL || c->used == PROF_CHUNK) {
-        prof_chunk *n = malloc(sizeof *n);
-        if (n == NULL)
+    prof_chunk *chunk = t->chunks;
+    if (chunk == NULL || chunk->used == PROF_CHUNK) {
+        prof_chunk *fresh = malloc(sizeof *fresh);
+        if (fresh == NULL)
             return NULL;
-        n->prev = c;
-        n->base = c ? c->base + PROF_CHUNK : 0;
-        n->used = 0;
-        __atomic_store_n(&t->chunks, n, __ATOMIC_RELEASE);
-        c = n;
+        fresh->prev = chunk;
+        fresh->base = chunk ? chunk->base + PROF_CHUNK : 0;
+        fresh->used = 0;
+        __atomic_store_n(&t->chunks, fresh, __ATOMIC_RELEASE);
+        chunk = fresh;
     }
-    prof_edge *e = &c->edges[c->used];
-    memset(e, 0, sizeof *e);
-    e->caller = caller;
-    e->site = site;
-    e->callee = callee;
-    e->id = c->base + c->used;
-    __atomic_store_n(&c->used, c->used + 1, __ATOMIC_RELEASE);
-    return e;
+    prof_edge *edge = &chunk->edges[chunk->used];
+    memset(edge, 0, sizeof *edge);
+    edge->caller = caller;
+    edge->site = site;
+    edge->callee = callee;
+    edge->id = chunk->base + chunk->used;
+    __atomic_store_n(&chunk->used, chunk->used + 1, __ATOMIC_RELEASE);
+    return edge;
 }
 
 static prof_edge *edge_find(prof_thread *t, void *caller, void *site, void *callee)
 {
     if (t->nedges >= t->nbuckets && grow_buckets(t) != 0 && t->nbuckets == 0)
         return NULL;
-    size_t h = hash(caller, site, callee, t->nbuckets - 1);
-    for (prof_edge *e = t->buckets[h]; e != NULL; e = e->next)
-        if (e->site == site && e->callee == callee && e->caller == caller)
-            return e;
-    prof_edge *e = new_edge(t, caller, site, callee);
-    if (e == NULL)
+    size_t slot = hash(caller, site, callee, t->nbuckets - 1);
+    for (prof_edge *edge = t->buckets[slot]; edge != NULL; edge = edge->next)
+        if (edge->site == site && edge->callee == callee && edge->caller == caller)
+            return edge;
+    prof_edge *edge = new_edge(t, caller, site, callee);
+    if (edge == NULL)
         return NULL;
-    e->next = t->buckets[h];
-    t->buckets[h] = e;
+    edge->next = t->buckets[slot];
+    t->buckets[slot] = edge;
     t->nedges++;
-    return e;
+    return edge;
 }
 
 /* Room for one more frame: 0, or -1 when out of memory. */
@@ -117,11 +109,11 @@ int prof_grow_stack(prof_thread *t)
 {
     size_t cap = t->cap * 2;
     t->busy = 1;
-    prof_frame *s = realloc(t->stack, cap * sizeof *s);
+    prof_frame *stack = realloc(t->stack, cap * sizeof *stack);
     t->busy = 0;
-    if (s == NULL)
+    if (stack == NULL)
         return -1;
-    t->stack = s;
+    t->stack = stack;
     t->cap = cap;
     return 0;
 }
@@ -133,30 +125,31 @@ prof_edge *prof_edge_find(prof_thread *t, void *caller, void *site, void *callee
 {
     t->busy = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    prof_edge *e = edge_find(t, caller, site, callee);
+    prof_edge *edge = edge_find(t, caller, site, callee);
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     t->busy = 0;
-    return e;
+    return edge;
 }
 
 /* The calling thread's machine stack; all of memory when unknown. */
 static void stack_bounds(prof_thread *t)
 {
-    pthread_attr_t a;
+    pthread_attr_t attr;
     void *lo;
     size_t size;
     t->stack_lo = 0;
     t->stack_hi = UINTPTR_MAX;
-    if (pthread_getattr_np(pthread_self(), &a) != 0)
+    if (pthread_getattr_np(pthread_self(), &attr) != 0)
         return;
-    if (pthread_attr_getstack(&a, &lo, &size) == 0) {
+    if (pthread_attr_getstack(&attr, &lo, &size) == 0) {
         t->stack_lo = (uintptr_t)lo;
         t->stack_hi = (uintptr_t)lo + size;
     }
-    pthread_attr_destroy(&a);
+    pthread_attr_destroy(&attr);
 }
 
-static prof_thread *new_thread(void)
+/* A new thread record, not in the list; NULL when out of memory. */
+prof_thread *prof_thread_new(void)
 {
     prof_thread *t = calloc(1, sizeof *t);
     if (t == NULL)
@@ -174,12 +167,6 @@ static prof_thread *new_thread(void)
     return t;
 }
 
-/* A new thread record, not in the list; NULL when out of memory. */
-prof_thread *prof_thread_new(void)
-{
-    return new_thread();
-}
-
 /* Take t out of the list and free it.  The caller holds the dump lock,
  * so no dump reads it, and the hooks never walk the list; a thread that
  * starts meanwhile only replaces the head, so when t is not the head it
@@ -189,49 +176,27 @@ void prof_thread_forget(prof_thread *t)
     prof_thread *want = t;
     if (!__atomic_compare_exchange_n(&threads, &want, t->next, 0, __ATOMIC_ACQ_REL,
                                      __ATOMIC_ACQUIRE)) {
-        prof_thread *p = want;
-        while (p != NULL && p->next != t)
-            p = p->next;
-        if (p == NULL)
+        prof_thread *before = want;
+        while (before != NULL && before->next != t)
+            before = before->next;
+        if (before == NULL)
             return; /* not in the list: never published, never freed */
-        p->next = t->next;
+        before->next = t->next;
     }
-    for (prof_chunk *c = t->chunks, *prev; c != NULL; c = prev) {
-        prev = c->prev;
-        free(c);
+    for (prof_chunk *chunk = t->chunks, *prev; chunk != NULL; chunk = prev) {
+        prev = chunk->prev;
+        free(chunk);
     }
     free(t->buckets);
     free(t->stack);
     free(t);
 }
 
-/* A thread that ends inside instrumented calls (pthread_exit, or cancel)
- * has them counted as returning now.  With CGWPROF_THREADS=fold its
- * data then goes into the folded part and is freed. */
-static void thread_exit(void *arg)
+/* In a forked child only the forking thread goes on: every thread of the
+ * parent leaves the list, kept reachable but never dumped. */
+void prof_threads_after_fork(void)
 {
-    prof_thread *t = arg;
-    t->busy = 1;
-    uint64_t now = prof_ticks();
-    while (t->depth > 1)
-        prof_pop(t, now);
-    if (prof_fold(t) == 0) {
-        prof_self = NULL;
-        folded_away = 1;
-        return;
-    }
-    t->busy = 0;
-}
-
-/* In a forked child only the forking thread goes on.  Its calls in
- * progress are kept (the child returns through them) but restart from
- * zero in fresh data; every earlier profile is the parent's. */
-static void after_fork_child(void)
-{
-    prof_thread *old = prof_self;
     prof_thread *list = threads;
-    prof_dump_after_fork();
-    prof_fold_after_fork();
     threads = NULL;
     nthreads = 0;
     while (list != NULL) {
@@ -240,56 +205,4 @@ static void after_fork_child(void)
         orphans = list;
         list = next;
     }
-    prof_self = NULL;
-    if (old == NULL)
-        return;
-    prof_thread *t = new_thread();
-    if (t == NULL)
-        return;
-    uint64_t now = prof_ticks();
-    for (size_t i = 1; i < old->depth; i++) {
-        prof_edge *e = old->stack[i].edge;
-        if (prof_push(t, e->callee, e->site, now, old->stack[i].sp) != 0)
-            break;
-    }
-    /* the calls that found no room, and those that had none before */
-    t->skip = old->depth - t->depth + old->skip;
-    t->dropped = t->skip;
-    prof_publish(t);
-    prof_self = t;
-    pthread_setspecific(exit_key, t);
-}
-
-static void init(void)
-{
-    prof_clock_init();
-    prof_output_init();
-    prof_fold_init();
-    pthread_key_create(&exit_key, thread_exit);
-    pthread_atfork(NULL, NULL, after_fork_child);
-    prof_signals_init();
-}
-
-void prof_init(void)
-{
-    pthread_once(&once, init);
-}
-
-/* The caller's data, created on its first call; NULL when there is no
- * memory or the thread is creating it right now (an instrumented
- * allocator calling back). */
-prof_thread *prof_thread_start(void)
-{
-    if (prof_self != NULL || starting || folded_away)
-        return prof_self;
-    starting = 1;
-    prof_init();
-    prof_thread *t = new_thread();
-    if (t != NULL) {
-        prof_publish(t);
-        pthread_setspecific(exit_key, t);
-        prof_self = t;
-    }
-    starting = 0;
-    return t;
 }

@@ -51,53 +51,53 @@ typedef struct range {
     char name[4096];
 } range;
 
-static int in_range(const range *r, const void *p)
+static int in_range(const range *rng, const void *addr)
 {
-    for (int i = 0; i < r->n; i++)
-        if ((uintptr_t)p >= r->lo[i] && (uintptr_t)p < r->hi[i])
+    for (int i = 0; i < rng->n; i++)
+        if ((uintptr_t)addr >= rng->lo[i] && (uintptr_t)addr < rng->hi[i])
             return 1;
     return 0;
 }
 
 static int find_segments(struct dl_phdr_info *info, size_t size, void *arg)
 {
-    range *r = arg;
+    range *rng = arg;
     (void)size;
-    if (info->dlpi_addr != r->bias || strcmp(info->dlpi_name, r->name) != 0)
+    if (info->dlpi_addr != rng->bias || strcmp(info->dlpi_name, rng->name) != 0)
         return 0;
-    for (ElfW(Half) i = 0; i < info->dlpi_phnum && r->n < MAXSEG; i++) {
+    for (ElfW(Half) i = 0; i < info->dlpi_phnum && rng->n < MAXSEG; i++) {
         const ElfW(Phdr) *p = &info->dlpi_phdr[i];
         if (p->p_type == PT_LOAD) {
-            r->lo[r->n] = info->dlpi_addr + p->p_vaddr;
-            r->hi[r->n++] = info->dlpi_addr + p->p_vaddr + p->p_memsz;
+            rng->lo[rng->n] = info->dlpi_addr + p->p_vaddr;
+            rng->hi[rng->n++] = info->dlpi_addr + p->p_vaddr + p->p_memsz;
         }
     }
     return 1;
 }
 
 /* The loaded segments of the object behind handle, now: 0, or -1. */
-static int object_range(void *handle, range *r)
+static int object_range(void *handle, range *rng)
 {
     struct link_map *lm = NULL;
-    memset(r, 0, sizeof *r);
+    memset(rng, 0, sizeof *rng);
     if (dlinfo(handle, RTLD_DI_LINKMAP, &lm) != 0 || lm == NULL || lm->l_name == NULL ||
-        strlen(lm->l_name) >= sizeof r->name)
+        strlen(lm->l_name) >= sizeof rng->name)
         return -1;
-    r->bias = lm->l_addr;
-    strcpy(r->name, lm->l_name);
-    dl_iterate_phdr(find_segments, r);
-    return r->n > 0 ? 0 : -1;
+    rng->bias = lm->l_addr;
+    strcpy(rng->name, lm->l_name);
+    dl_iterate_phdr(find_segments, rng);
+    return rng->n > 0 ? 0 : -1;
 }
 
-/* What earlier unloads took of edge e already. */
-static void taken(const prof_edge *e, uint64_t sum[3])
+/* What earlier unloads took of edge already. */
+static void taken(const prof_edge *edge, uint64_t sum[3])
 {
     sum[0] = sum[1] = sum[2] = 0;
-    for (const retired_edge *r = edges; r != NULL; r = r->next) {
-        if (r->edge == e) {
-            sum[0] += r->count;
-            sum[1] += r->incl;
-            sum[2] += r->self;
+    for (const retired_edge *rec = edges; rec != NULL; rec = rec->next) {
+        if (rec->edge == edge) {
+            sum[0] += rec->count;
+            sum[1] += rec->incl;
+            sum[2] += rec->self;
         }
     }
 }
@@ -107,46 +107,46 @@ static int keep_name(void *addr, uint32_t tag, prof_symtab *syms, prof_lines *li
 {
     if (prof_retired_names(addr, tag) != NULL)
         return 0;
-    retired_fn *f = calloc(1, sizeof *f);
-    if (f == NULL)
+    retired_fn *fn = calloc(1, sizeof *fn);
+    if (fn == NULL)
         return -1;
-    f->addr = addr;
-    f->tag = tag;
-    f->next = fns;
-    fns = f; /* in the list even when naming fails: the rollback frees it */
-    return prof_name(syms, lines, addr, &f->n);
+    fn->addr = addr;
+    fn->tag = tag;
+    fn->next = fns;
+    fns = fn; /* in the list even when naming fails: the rollback frees it */
+    return prof_name(syms, lines, addr, &fn->n);
 }
 
-/* Take edge e of thread t aside under tag: 0, or -1 out of memory. */
-static int take(prof_thread *t, prof_edge *e, const range *r, uint32_t tag, prof_symtab *syms,
+/* Take edge of thread t aside under tag: 0, or -1 out of memory. */
+static int take(prof_thread *t, prof_edge *edge, const range *rng, uint32_t tag, prof_symtab *syms,
                 prof_lines *lines)
 {
     uint64_t before[3];
-    taken(e, before);
-    uint64_t count = prof_load(&e->count) - before[0];
+    taken(edge, before);
+    uint64_t count = prof_load(&edge->count) - before[0];
     if (count == 0)
         return 0;
-    retired_edge *x = malloc(sizeof *x);
-    if (x == NULL)
+    retired_edge *rec = malloc(sizeof *rec);
+    if (rec == NULL)
         return -1;
-    int from = e->caller != NULL && in_range(r, e->caller), to = in_range(r, e->callee);
-    *x = (retired_edge){ edges, t, e, count, prof_load(&e->incl) - before[1],
-                         prof_load(&e->self) - before[2], from ? tag : 0, to ? tag : 0 };
-    edges = x;
-    if (from && keep_name(e->caller, tag, syms, lines) != 0)
+    int from = edge->caller != NULL && in_range(rng, edge->caller), to = in_range(rng, edge->callee);
+    *rec = (retired_edge){ edges, t, edge, count, prof_load(&edge->incl) - before[1],
+                         prof_load(&edge->self) - before[2], from ? tag : 0, to ? tag : 0 };
+    edges = rec;
+    if (from && keep_name(edge->caller, tag, syms, lines) != 0)
         return -1;
-    return to ? keep_name(e->callee, tag, syms, lines) : 0;
+    return to ? keep_name(edge->callee, tag, syms, lines) : 0;
 }
 
-static int retire(const range *r, uint32_t tag, prof_symtab *syms, prof_lines *lines)
+static int retire(const range *rng, uint32_t tag, prof_symtab *syms, prof_lines *lines)
 {
     for (prof_thread *t = prof_threads(); t != NULL; t = t->next) {
-        for (prof_chunk *c = __atomic_load_n(&t->chunks, __ATOMIC_ACQUIRE); c; c = c->prev) {
-            uint32_t used = __atomic_load_n(&c->used, __ATOMIC_ACQUIRE);
+        for (prof_chunk *chunk = __atomic_load_n(&t->chunks, __ATOMIC_ACQUIRE); chunk; chunk = chunk->prev) {
+            uint32_t used = __atomic_load_n(&chunk->used, __ATOMIC_ACQUIRE);
             for (uint32_t i = 0; i < used; i++) {
-                prof_edge *e = &c->edges[i];
-                if ((in_range(r, e->callee) || (e->caller != NULL && in_range(r, e->caller))) &&
-                    take(t, e, r, tag, syms, lines) != 0)
+                prof_edge *edge = &chunk->edges[i];
+                if ((in_range(rng, edge->callee) || (edge->caller != NULL && in_range(rng, edge->caller))) &&
+                    take(t, edge, rng, tag, syms, lines) != 0)
                     return -1;
             }
         }
@@ -157,37 +157,37 @@ static int retire(const range *r, uint32_t tag, prof_symtab *syms, prof_lines *l
 /* Drop every record of tag. */
 static void rollback(uint32_t tag)
 {
-    for (retired_edge **p = &edges; *p != NULL;) {
-        retired_edge *x = *p;
-        if (x->tag_from == tag || x->tag_to == tag) {
-            *p = x->next;
-            free(x);
+    for (retired_edge **link = &edges; *link != NULL;) {
+        retired_edge *rec = *link;
+        if (rec->tag_from == tag || rec->tag_to == tag) {
+            *link = rec->next;
+            free(rec);
         } else {
-            p = &x->next;
+            link = &rec->next;
         }
     }
-    for (retired_fn **p = &fns; *p != NULL;) {
-        retired_fn *f = *p;
-        if (f->tag == tag) {
-            *p = f->next;
-            prof_names_free(&f->n);
-            free(f);
+    for (retired_fn **link = &fns; *link != NULL;) {
+        retired_fn *fn = *link;
+        if (fn->tag == tag) {
+            *link = fn->next;
+            prof_names_free(&fn->n);
+            free(fn);
         } else {
-            p = &f->next;
+            link = &fn->next;
         }
     }
 }
 
-static int still_loaded(range *r)
+static int still_loaded(range *rng)
 {
-    r->n = 0;
-    dl_iterate_phdr(find_segments, r);
-    return r->n > 0;
+    rng->n = 0;
+    dl_iterate_phdr(find_segments, rng);
+    return rng->n > 0;
 }
 
-/* The records of an unload of the object in r, under a new tag: the
+/* The records of an unload of the object in rng, under a new tag: the
  * tag, or 0 when nothing was recorded. */
-static uint32_t record(const range *r)
+static uint32_t record(const range *rng)
 {
     prof_thread *me = prof_self;
     int was_busy = me != NULL ? me->busy : 0;
@@ -196,7 +196,7 @@ static uint32_t record(const range *r)
     uint32_t tag = ++unloads;
     prof_symtab *syms = prof_symtab_new();
     prof_lines *lines = prof_lines_new();
-    if (syms == NULL || retire(r, tag, syms, lines) != 0) {
+    if (syms == NULL || retire(rng, tag, syms, lines) != 0) {
         rollback(tag);
         tag = 0;
     }
@@ -214,17 +214,17 @@ int dlclose(void *handle)
         *(void **)&real = dlsym(RTLD_NEXT, "dlclose");
     if (real == NULL)
         return -1;
-    range r;
+    range rng;
     uint32_t tag = 0;
     /* not from a dump (the debug-info reader unloading a backend): it
      * holds the lock, and names only what is loaded */
-    if (prof_threads() != NULL && !prof_dumping() && object_range(handle, &r) == 0) {
+    if (prof_threads() != NULL && !prof_dumping() && object_range(handle, &rng) == 0) {
         prof_lock();
-        tag = record(&r);
+        tag = record(&rng);
         prof_unlock();
     }
     int rc = real(handle);
-    if (tag != 0 && still_loaded(&r)) {
+    if (tag != 0 && still_loaded(&rng)) {
         prof_lock();
         rollback(tag);
         prof_unlock();
@@ -234,48 +234,49 @@ int dlclose(void *handle)
 
 const prof_names *prof_retired_names(void *addr, uint32_t tag)
 {
-    for (const retired_fn *f = fns; f != NULL; f = f->next)
-        if (f->addr == addr && f->tag == tag)
-            return &f->n;
+    for (const retired_fn *fn = fns; fn != NULL; fn = fn->next)
+        if (fn->addr == addr && fn->tag == tag)
+            return &fn->n;
     return NULL;
 }
 
 size_t prof_retired_count(const prof_thread *t)
 {
-    size_t n = 0;
-    for (const retired_edge *r = edges; r != NULL; r = r->next)
-        n += r->thread == t;
-    return n;
+    size_t count = 0;
+    for (const retired_edge *rec = edges; rec != NULL; rec = rec->next)
+        count += rec->thread == t;
+    return count;
 }
 
-static uint64_t less(uint64_t a, uint64_t b)
+static uint64_t less(uint64_t from, uint64_t minus)
 {
-    return a > b ? a - b : 0;
+    return from > minus ? from - minus : 0;
 }
 
-void prof_retired_apply(const prof_thread *t, snap *s, size_t *n)
+void prof_retired_apply(const prof_thread *t, snap *copy, size_t *ncopied)
 {
-    for (const retired_edge *r = edges; r != NULL; r = r->next) {
-        if (r->thread != t)
+    for (const retired_edge *rec = edges; rec != NULL; rec = rec->next) {
+        if (rec->thread != t)
             continue;
-        snap *live = &s[r->edge->id];
-        live->count = less(live->count, r->count);
-        live->incl = less(live->incl, r->incl);
-        live->self = less(live->self, r->self);
-        s[(*n)++] = (snap){ r->edge->caller, r->edge->site, r->edge->callee, r->count, r->incl,
-                            r->self, 0, 0, r->tag_from, r->tag_to };
+        snap *live = &copy[rec->edge->id];
+        live->count = less(live->count, rec->count);
+        live->incl = less(live->incl, rec->incl);
+        live->self = less(live->self, rec->self);
+        copy[(*ncopied)++] = (snap){ rec->edge->caller, rec->edge->site, rec->edge->callee, rec->count, rec->incl,
+                            rec->self, 0, 0, rec->tag_from, rec->tag_to };
     }
 }
 
-/* The records of thread t, which fold.c is adding to f, go to f's
- * edges (which exist: every edge of t with calls has its twin in f). */
-void prof_retired_fold(prof_thread *t, prof_thread *f)
+/* The records of thread t, which fold.c is adding to the folded part
+ * into, go to its edges (which exist: every edge of t with calls has its
+ * twin there). */
+void prof_retired_fold(prof_thread *t, prof_thread *into)
 {
-    for (retired_edge *r = edges; r != NULL; r = r->next) {
-        if (r->thread != t)
+    for (retired_edge *rec = edges; rec != NULL; rec = rec->next) {
+        if (rec->thread != t)
             continue;
-        prof_edge *g = prof_edge_find(f, r->edge->caller, r->edge->site, r->edge->callee);
-        r->edge = g;
-        r->thread = g != NULL ? f : NULL; /* NULL: no part's any more */
+        prof_edge *twin = prof_edge_find(into, rec->edge->caller, rec->edge->site, rec->edge->callee);
+        rec->edge = twin;
+        rec->thread = twin != NULL ? into : NULL; /* NULL: no part's any more */
     }
 }

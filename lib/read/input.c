@@ -6,7 +6,6 @@
  * back behind the reader, so memory follows the longest line, never the
  * input's size. */
 #define _DEFAULT_SOURCE /* madvise() */
-#include <errno.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -138,26 +137,6 @@ void cgwr_input_free(cgw_reader *r)
     cgwp_free(&r->alloc, r->buf);
     r->buf = NULL;
     cgwr_gz_free(r);
-}
-
-long cgwr_read_some(cgw_reader *r, cgw_read_fn fn, void *ctx, char *buf, size_t room)
-{
-    for (;;) {
-        long got = fn(ctx, buf, room);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got > 0 && (unsigned long)got > room) {
-            cgwr_fail(r, CGW_EIO, "the read callback returned %ld bytes for a buffer of %zu",
-                      got, room);
-            return -1;
-        }
-        if (got < 0) {
-            cgwr_fail(r, CGW_EIO, "read failed after line %llu: %s",
-                      (unsigned long long)r->lineno, strerror(errno));
-            return -1;
-        }
-        return got;
-    }
 }
 
 /* Read more bytes after the unfinished line in buf; 0, or -1 on error. */

@@ -218,8 +218,10 @@ int cgwr_input_map(cgw_reader *r, int fd);
 int cgwr_input_memory(cgw_reader *r, const char *p, size_t len);
 int cgwr_input_callback(cgw_reader *r, cgw_read_fn fn, void *ctx);
 void cgwr_input_free(cgw_reader *r);
-/* Up to room bytes from fn into buf, retrying EINTR: how many (0 at the
- * end), or -1 with the reader's sticky error set. */
+
+/* source.c, under input.c and gzip.c: up to room bytes from fn into
+ * buf, retrying EINTR: how many (0 at the end), or -1 with the reader's
+ * sticky error set. */
 long cgwr_read_some(cgw_reader *r, cgw_read_fn fn, void *ctx, char *buf, size_t room);
 
 /* gzip.c: gzip input.  cgwr_sniff_read() is the first read_fn of a

@@ -1,5 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* reader.c - opening a reader on an input, handing out records, closing. */
+/* reader.c - opening a reader on an input, handing out records, closing.
+ *
+ * Each cgw_reader_open_*() call makes a reader and gives it to input.c,
+ * which turns a descriptor, callback, memory or mapped file into lines.
+ * cgw_reader_next() then pulls lines until a record is queued: the fast
+ * path (fast.c) takes the common cost lines in runs, and every other
+ * line goes through part.c to the header or the body parser, whose
+ * records (emit.c) wait in the queue for the caller.  At the end of the
+ * input the last part is closed (and checked, with CGW_READ_CHECK),
+ * and the diagnostics are flushed.  An error is sticky: the caller sees it once, from
+ * cgw_reader_next(), and every call after returns it again. */
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>

@@ -11,14 +11,6 @@
 
 static const uint64_t zero_pos[CGW_NPOS_MAX];
 
-static cgw_status enter_body(cgw_writer *w, const char *call)
-{
-    cgw_status st = cgwp_enter(w, call, CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
-    if (st == CGW_OK && w->state != CGWP_ST_BODY)
-        st = cgwp_begin_body(w);
-    return st;
-}
-
 /* cur_fn is set only in the body, so a call refused here has not written
  * the header either. */
 cgw_status cgwp_enter_function(cgw_writer *w, const char *call)
@@ -127,7 +119,7 @@ static CGWP_HOT_INLINE char *put_costs(const cgw_writer *w, char *out, const uin
 static cgw_status choose(cgw_writer *w, const char *call, int kind, const char *what,
                          const char *name, uint32_t *slot)
 {
-    cgw_status st = enter_body(w, call);
+    cgw_status st = cgwp_enter_body(w, call);
     if (st == CGW_OK)
         st = cgwp_intern(w, kind, what, name, 0, 0, slot);
     if (st == CGW_OK)
@@ -160,7 +152,7 @@ cgw_status cgwp_unknown_file(cgw_writer *w, uint32_t *fl)
 cgw_status cgw_function(cgw_writer *w, const char *name)
 {
     uint32_t fl = w ? w->next_fl : 0, fn;
-    cgw_status st = enter_body(w, "cgw_function");
+    cgw_status st = cgwp_enter_body(w, "cgw_function");
     if (st == CGW_OK && fl == 0)
         st = cgwp_unknown_file(w, &fl);
     if (st == CGW_OK)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* error.c - the sticky first error, its message, and argument checks. */
+/* error.c - the sticky first error, its message, and argument checks
+ * (text, names, handles). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -163,4 +164,34 @@ cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *name)
                          "%s \"%.64s\" starts with '(' and a digit, which readers take "
                          "for a compressed ID without name compression", what, name);
     return CGW_OK;
+}
+
+static const char *kind_name(unsigned kind)
+{
+    switch (kind) {
+    case CGWP_OB + 1: return "an object";
+    case CGWP_FL + 1: return "a file";
+    case CGWP_FN + 1: return "a function";
+    default: return "no kind of name";
+    }
+}
+
+/* Why handle bits is not an entry of table kind: the error, naming the
+ * argument what. */
+CGWP_COLD cgw_status cgwp_refuse_handle(cgw_writer *w, uint64_t bits, int kind,
+                                        const char *what)
+{
+    unsigned part = (unsigned)(bits >> 34) & CGWP_PART_MASK;
+    if (bits == 0)
+        return cgwp_fail(w, CGW_EINVAL, "%s is CGW_NO_NAME", what);
+    if ((bits >> 48) != w->tag)
+        return cgwp_fail(w, CGW_EINVAL, "%s is a handle of another writer", what);
+    if (part != (w->part & CGWP_PART_MASK))
+        return cgwp_fail(w, CGW_EINVAL, "%s is a handle of part %u, not of this part (%u): "
+                         "cgw_new_part() starts fresh names; register them again", what,
+                         part, w->part);
+    if (((bits >> 32) & 3) != (uint64_t)kind + 1)
+        return cgwp_fail(w, CGW_EINVAL, "%s is %s, not %s", what,
+                         kind_name((unsigned)(bits >> 32) & 3), kind_name((unsigned)kind + 1));
+    return cgwp_fail(w, CGW_EINVAL, "%s is not a handle this writer gave", what);
 }

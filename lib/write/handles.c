@@ -32,36 +32,6 @@ static cgw_name_id make(const cgw_writer *w, int kind, uint32_t entry)
     return id;
 }
 
-static const char *kind_name(unsigned kind)
-{
-    switch (kind) {
-    case CGWP_OB + 1: return "an object";
-    case CGWP_FL + 1: return "a file";
-    case CGWP_FN + 1: return "a function";
-    default: return "no kind of name";
-    }
-}
-
-/* Why handle bits is not an entry of table kind: the error, naming the
- * argument what. */
-CGWP_COLD cgw_status cgwp_refuse_handle(cgw_writer *w, uint64_t bits, int kind,
-                                        const char *what)
-{
-    unsigned part = (unsigned)(bits >> 34) & CGWP_PART_MASK;
-    if (bits == 0)
-        return cgwp_fail(w, CGW_EINVAL, "%s is CGW_NO_NAME", what);
-    if ((bits >> 48) != w->tag)
-        return cgwp_fail(w, CGW_EINVAL, "%s is a handle of another writer", what);
-    if (part != (w->part & CGWP_PART_MASK))
-        return cgwp_fail(w, CGW_EINVAL, "%s is a handle of part %u, not of this part (%u): "
-                         "cgw_new_part() starts fresh names; register them again", what,
-                         part, w->part);
-    if (((bits >> 32) & 3) != (uint64_t)kind + 1)
-        return cgwp_fail(w, CGW_EINVAL, "%s is %s, not %s", what,
-                         kind_name((unsigned)(bits >> 32) & 3), kind_name((unsigned)kind + 1));
-    return cgwp_fail(w, CGW_EINVAL, "%s is not a handle this writer gave", what);
-}
-
 static const int states = CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY;
 
 cgw_name_id cgw_intern(cgw_writer *w, cgw_name_kind kind, const char *name)
@@ -96,15 +66,6 @@ cgw_name_id cgw_intern_function(cgw_writer *w, cgw_name_id object, cgw_name_id f
     return st == CGW_OK ? make(w, CGWP_FN, fn) : none;
 }
 
-/* The body's entry check, which writes the header on the first body call. */
-static cgw_status enter_body(cgw_writer *w, const char *call)
-{
-    cgw_status st = cgwp_enter(w, call, states);
-    if (st == CGW_OK && w->state != CGWP_ST_BODY)
-        st = cgwp_begin_body(w);
-    return st;
-}
-
 cgw_status cgw_function_h(cgw_writer *w, cgw_name_id fn)
 {
     uint32_t entry;
@@ -112,7 +73,7 @@ cgw_status cgw_function_h(cgw_writer *w, cgw_name_id fn)
     if (st == CGW_OK)
         st = cgwp_handle(w, fn, CGWP_FN, "the function", 0, &entry);
     if (st == CGW_OK)
-        st = enter_body(w, "cgw_function_h");
+        st = cgwp_enter_body(w, "cgw_function_h");
     if (st != CGW_OK)
         return st;
     const cgwp_name *name = &w->tables[CGWP_FN].names[entry - 1];

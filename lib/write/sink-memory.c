@@ -1,5 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* sink-memory.c - write into a growing buffer handed over at finish. */
+/* sink-memory.c - write into a growing buffer handed over at finish.
+ *
+ * cgw_open_memory() makes a writer with a write function that appends to
+ * a buffer on the writer's allocator, doubling it as needed.  When the
+ * profile is complete, cgw_finish() closes the sink, which NUL-terminates
+ * the buffer and hands it to the caller through *bufp and *lenp (the
+ * caller's to free, with the writer's allocator); after an error the
+ * buffer is freed and *bufp stays NULL.  It is the model for a sink:
+ * the other sink files (fd, path) have the same shape. */
 #include <errno.h>
 #include <string.h>
 

@@ -156,6 +156,7 @@ cgw_status cgwp_fail(cgw_writer *w, cgw_status st, const char *fmt, ...)
 cgw_status cgwp_enter(cgw_writer *w, const char *call, int states);
 cgw_status cgwp_check_text(cgw_writer *w, const char *what, const char *text);
 cgw_status cgwp_check_name(cgw_writer *w, const char *what, const char *name);
+cgw_status cgwp_refuse_handle(cgw_writer *w, uint64_t bits, int kind, const char *what);
 
 /* writer.c: creating a writer and binding its sink (used by the sinks) */
 cgw_writer *cgwp_new(int args_ok, const cgw_options *opts);
@@ -349,10 +350,9 @@ static CGWP_HOT_INLINE char *cgwp_pos(cgw_writer *w, char *out, const uint64_t *
 cgw_status cgwp_write_header(cgw_writer *w);
 cgw_status cgwp_write_totals(cgw_writer *w);
 
-/* handles.c: the tag of a new writer, which its handles carry; why a
- * handle is refused (cold) */
+/* handles.c: the tag of a new writer, which its handles carry (why a
+ * handle is refused, cold, is error.c's cgwp_refuse_handle()) */
 uint16_t cgwp_next_tag(void);
-cgw_status cgwp_refuse_handle(cgw_writer *w, uint64_t bits, int kind, const char *what);
 
 /* A handle: bits 0-31 the entry, 32-33 the table + 1, 34-47 the part
  * (modulo 2^14), 48-63 the writer's tag (handles.c says more).  The
@@ -388,5 +388,15 @@ cgw_status cgwp_unknown_file(cgw_writer *w, uint32_t *fl);
 cgw_status cgwp_enter_function(cgw_writer *w, const char *call);
 cgw_status cgwp_switch_file(cgw_writer *w, uint32_t fl);
 cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t fn);
+
+/* The body's entry check, which writes the header on the first body
+ * call (body.c's and handles.c's calls). */
+static inline cgw_status cgwp_enter_body(cgw_writer *w, const char *call)
+{
+    cgw_status st = cgwp_enter(w, call, CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
+    if (st == CGW_OK && w->state != CGWP_ST_BODY)
+        st = cgwp_begin_body(w);
+    return st;
+}
 
 #endif /* CGW_WRITE_H */

@@ -1,5 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* writer.c - creating a writer on a sink, parts, finishing and freeing. */
+/* writer.c - creating a writer on a sink, parts, finishing and freeing.
+ *
+ * The sinks (sink-fd.c, sink-memory.c, sink-path.c) are small wrappers:
+ * each makes a writer here and binds to it a write function and a close
+ * function, as cgw_open_callback() does for the caller's own.  The
+ * header and body calls (header.c, body.c) then format lines into the
+ * buffer (buf.c), which goes to the sink when full, through deflate
+ * when CGW_GZIP asks (gzip.c).  cgw_finish() ends the last part with its
+ * totals, flushes, and lets the sink commit only a complete profile.
+ * The first error is sticky (error.c): later calls do nothing and return
+ * it, so the caller checks once, at cgw_finish(). */
 #include <errno.h>
 #include <string.h>
 

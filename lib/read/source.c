@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/* source.c - one read of the caller's source (a descriptor or a read
+ * callback), for the line code of input.c and for gzip.c's inflater,
+ * which both sit on it.  EINTR is retried here, and a callback that
+ * fails or claims more bytes than it was given room for becomes the
+ * reader's sticky CGW_EIO. */
+#include <errno.h>
+#include <string.h>
+
+#include "read.h"
+
+long cgwr_read_some(cgw_reader *r, cgw_read_fn fn, void *ctx, char *buf, size_t room)
+{
+    for (;;) {
+        long got = fn(ctx, buf, room);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got > 0 && (unsigned long)got > room) {
+            cgwr_fail(r, CGW_EIO, "the read callback returned %ld bytes for a buffer of %zu",
+                      got, room);
+            return -1;
+        }
+        if (got < 0) {
+            cgwr_fail(r, CGW_EIO, "read failed after line %llu: %s",
+                      (unsigned long long)r->lineno, strerror(errno));
+            return -1;
+        }
+        return got;
+    }
+}
