@@ -973,27 +973,45 @@ CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
                                          const char *name, const char *text,
                                          size_t len);
 
-/** Add a pprof profile data[0..len) (the protobuf of
- *  github.com/google/pprof, as Go's runtime/pprof and gperftools write
- *  it; gzip-compressed or not): each sample type is an event (its type,
- *  and its unit unless that is a count: "samples", "cpu_nanoseconds"),
- *  each sample a stack of its locations, counted once for each of its
- *  values.  A location is its function (name, file, and the object of
- *  its mapping) at its line; one with several lines (inlined calls) is
- *  the function the others are inlined into, at the first line's line,
- *  its cost from code inlined from that line's file (fi=); one without
- *  lines is its address.  pprof has no call counts: calls= is 1 for
- *  every call.  name names the input in messages (NULL:
- *  "-").  OK; EINVAL for a profile that does not decode (truncated or
- *  damaged: the message says which field at which byte), a negative value, a sample or location that names
- *  something the profile lacks (the message says which), a profile too
- *  big: one that inflates to more than 1 GiB, or whose protobuf would
- *  take more than 16 bytes of memory a byte of it and 16 MiB to decode
- *  (a real one takes about 10; one of empty strings, 36), or a libcgw
- *  built without protobuf-c (or zlib, for a gzip-compressed one);
- *  ERANGE, ENOMEM, EUSAGE as cgw_stacks_add_folded(). */
-CGW_API cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data,
-                                        size_t len);
+/** One frame of a stack for cgw_stacks_add(), and a function of a
+ *  profile as cgw_read_stacks() hands it out (line 0, inlined NULL).
+ *  NULL or blank names are none (blanks around a name are dropped, as
+ *  readers drop them); a frame with no name is "???". */
+typedef struct cgw_frame {
+    const char *object;  /**< ob=: its object (binary, library)        */
+    const char *file;    /**< fl=: the function's file                 */
+    const char *name;    /**< fn=: the function                        */
+    const char *inlined; /**< fi=: the file of code inlined at line    */
+    uint64_t line;       /**< the line of the frame's cost or call; 0: none */
+} cgw_frame;
+
+/** Flags of cgw_stacks_add(). */
+enum {
+    /** The stack adds nothing to its calls' counts (a format without call
+     *  counts, such as pprof: calls= is 1 where no stack counted one). */
+    CGW_STACK_UNCOUNTED = 1
+};
+
+/** Add one stack frames[0..nframes) (root first) of structured frames,
+ *  seen count times for event (NULL: "Samples"; a new name is a new
+ *  column, as in cgw_stacks_add_folded()); count goes to the leaf's self
+ *  cost at its line and once to each distinct caller/callee pair, at the
+ *  caller's line.  This is how a parser of another format (pprof:
+ *  <cgw-pprof.h>) fills stacks.  nframes 0 or count 0 adds no cost: a
+ *  named event still becomes a column (so a parser sets the order of its
+ *  events), and with event NULL the call only returns the stacks'
+ *  status.  OK; EINVAL (a bad event name, more
+ *  than 64 events), ERANGE (an event's total would pass 2^64-1), ENOMEM;
+ *  EUSAGE when s is NULL, frames is NULL with nframes > 0, or after
+ *  cgw_stacks_write().  Errors are sticky. */
+CGW_API cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
+                                  size_t nframes, uint64_t count, unsigned flags);
+
+/** Make st (not CGW_OK) the stacks' sticky error with message msg,
+ *  unless they have one already: a parser of another format built on
+ *  cgw_stacks_add() says so what is wrong with its input.  Returns the
+ *  stacks' error (EUSAGE when s is NULL or st is CGW_OK). */
+CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg);
 
 /** Write the stacks through w, which must still be in its header (set the
  *  creator or command first if wanted) and is left open for cgw_close():
@@ -1041,21 +1059,42 @@ CGW_API void cgw_stacks_free(cgw_stacks *s);
 CGW_API cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn,
                                     void *ctx, char *msg, size_t len);
 
-/** Write the profile read by r as a pprof profile (the protobuf of
- *  github.com/google/pprof, gzip-compressed when libcgw has zlib, as
- *  pprof's files are) through fn(ctx, bytes, len), once, at the end:
- *  every event is a sample type (its name, unit "count"), or only event
- *  when it is not NULL; the stacks of each, rebuilt as
- *  cgw_write_folded() rebuilds them (exact for a call tree, an estimate
- *  otherwise), are its samples (the other types 0); each function is a
- *  Function (name and file) and a Location without a line number (the
- *  call graph has none), each object a Mapping.  Every part must have
- *  the same events.  Memory grows with the stacks.  OK; EINVAL for a
- *  libcgw built without protobuf-c, parts with different events, and as
- *  cgw_write_folded() otherwise (ERANGE also for a stack's cost of 2^63
- *  or more, pprof's largest); msg as there. */
-CGW_API cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn,
-                                   void *ctx, char *msg, size_t len);
+/** What cgw_read_stacks() hands each(ctx, fns, ids, depth, event, amount)
+ *  for each stack: fns[ids[0]] (the leaf) .. fns[ids[depth - 1]] (the
+ *  root), with amount of event (an index of the events told), ids being
+ *  the functions' numbers (the same function, the same number, from 0).
+ *  Not OK stops cgw_read_stacks(), which returns it. */
+typedef cgw_status (*cgw_stack_fn)(void *ctx, const cgw_frame *fns, const uint32_t *ids,
+                                   size_t depth, unsigned event, uint64_t amount);
+/** The events the stacks are of, names[0..n), told once before the
+ *  first stack; not OK stops cgw_read_stacks(), which returns it. */
+typedef cgw_status (*cgw_events_fn)(void *ctx, const char *const *names, size_t n);
+
+/** The stacks of the profile read by r, rebuilt as cgw_write_folded()
+ *  rebuilds them, of event, or of every event when event is NULL (every
+ *  part must then have the same events): the events to events (may be
+ *  NULL), then each stack, event by event, to each.  This is how a
+ *  writer of another format (pprof: <cgw-pprof.h>) gets them.  OK, or as
+ *  cgw_write_folded() (EINVAL also for parts with different events), or
+ *  a callback's status; msg as there ("cgw_read_stacks: " and why). */
+CGW_API cgw_status cgw_read_stacks(cgw_reader *r, const char *event, cgw_events_fn events,
+                                   cgw_stack_fn each, void *ctx, char *msg, size_t len);
+
+/* ================================================================
+ * Features: what this libcgw was built with, as curl_version_info()
+ * tells a program which codecs its libcurl has.
+ * ================================================================ */
+
+/** gzip-compressed profiles read and written (zlib): CGW_GZIP works. */
+#define CGW_FEATURE_GZIP 0x1u
+
+/** The features of the libcgw linked at run time: a mask of
+ *  CGW_FEATURE_* bits, and their names in *names (may be NULL), a
+ *  NULL-terminated list in the order of the bits ("gzip").  Only what is
+ *  in libcgw itself: pprof is libcgw-pprof's (<cgw-pprof.h>), which a
+ *  program that links it has; libcgwprof's file and line numbers
+ *  (libdw) are told by cgwprof --version. */
+CGW_API unsigned cgw_features(const char *const **names);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # check-exports: the shared library exports exactly the calls that cgw.h
-# declares with CGW_API, all prefixed cgw_; libcgwprof exports only its
-# hooks, cgwprof_dump() and dlclose().
+# declares with CGW_API, all prefixed cgw_; libcgw-pprof (when built)
+# exactly those of cgw-pprof.h; libcgwprof exports only its hooks,
+# cgwprof_dump() and dlclose().
 set -u
 lib="${CGW_LIBDIR:-.libs}/libcgw.so"
 header="${CGW_HEADER:-include/cgw.h}"
-# every call of cgw.h in the SYNOPSIS of a man page
-for f in $(sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z0-9_]*\)(.*/\1/p' "$header" | sort -u); do
+pprof_header="${CGW_PPROF_HEADER:-$(dirname "$header")/cgw-pprof.h}"
+# every call of cgw.h and cgw-pprof.h in the SYNOPSIS of a man page
+for f in $(sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z0-9_]*\)(.*/\1/p' "$header" "$pprof_header" |
+           sort -u); do
     grep -q "^\.BI \"[^\"]*[ *]$f(" "${CGW_SRCDIR:-.}"/man/*.3 ||
         { echo "$f is in no man page's SYNOPSIS"; exit 1; }
 done
@@ -49,6 +52,24 @@ if [ -n "${CGW_SYMVER:-}" ]; then
             { echo "readelf and nm disagree on the exports"; exit 1; }
         echo "all $(printf '%s\n' "$syms" | wc -l) carry the version $CGW_SYMVER"
     fi
+fi
+
+# libcgw-pprof (built with protobuf-c only): the calls of cgw-pprof.h
+pprof="${CGW_LIBDIR:-.libs}/../lib/pprof/.libs/libcgw-pprof.so"
+if [ -f "$pprof" ]; then
+    got=$($nm_cmd -D --defined-only "$pprof" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | sort -u)
+    want=$(sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z0-9_]*\)(.*/\1/p' "$pprof_header" | sort -u)
+    if [ -z "$want" ] || [ "$got" != "$want" ]; then
+        echo "libcgw-pprof's exports differ from cgw-pprof.h:"
+        printf '%s\n' "$want" > exports.want
+        printf '%s\n' "$got" > exports.got
+        diff exports.want exports.got
+        rm -f exports.got exports.want
+        exit 1
+    fi
+    echo "libcgw-pprof exports exactly: $(echo $got)"
+else
+    echo "no libcgw-pprof (built without protobuf-c): its exports not checked"
 fi
 
 # libcgwprof: cgwprof_dump(), the two hooks that -finstrument-functions

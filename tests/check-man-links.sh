@@ -2,17 +2,19 @@
 # SPDX-License-Identifier: MIT
 # check-man-links: man/so-links.sh, run on the man pages as make does
 # for make install, gives every call that cgw.h declares with CGW_API,
-# and cgwprof_dump(), a link page NAME.3 whose ".so man3/PAGE.3" names a
+# cgw-pprof.h (libcgw-pprof's), and cgwprof_dump(), a link page NAME.3 whose ".so man3/PAGE.3" names a
 # page that has NAME in its SYNOPSIS; and it gives link pages to those
 # calls only.  (check-exports.sh checks that each call is in a SYNOPSIS;
 # make installcheck, that the link pages are installed.)
 set -u
 src=${CGW_SRCDIR:-.}
 header=${CGW_HEADER:-$src/include/cgw.h}
+pprof_header=$(dirname "$header")/cgw-pprof.h
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 sh "$src/man/so-links.sh" "$tmp/links" "$src"/man/*.3 "$src"/man/*.1 || exit 1
-want=$( (sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z0-9_]*\)(.*/\1/p' "$header"; echo cgwprof_dump) |
+want=$( (sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z0-9_]*\)(.*/\1/p' "$header" "$pprof_header"
+    echo cgwprof_dump) |
     sort -u)
 [ "$(echo "$want" | wc -l)" -gt 1 ] || { echo "found no CGW_API declarations in $header"; exit 1; }
 status=0

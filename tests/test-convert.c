@@ -255,6 +255,70 @@ static void events(void)
     free(buf);
 }
 
+/* cgw_stacks_add(): structured frames give what the same folded lines
+ * give; a named event with nothing added is a column in its order; an
+ * uncounted stack adds no call count; cgw_stacks_fail() is sticky; and
+ * cgw_read_stacks() hands back the stacks with their functions. */
+static cgw_status count_stacks(void *ctx, const cgw_frame *fns, const uint32_t *ids,
+                               size_t depth, unsigned ev, uint64_t amount)
+{
+    uint64_t *sum = ctx;
+    CHECK(depth >= 1 && fns[ids[depth - 1]].name != NULL);
+    sum[ev] += amount * depth;
+    return CGW_OK;
+}
+
+static void structured(void)
+{
+    const cgw_frame ab[] = { { NULL, "m.c", " a ", NULL, 7 }, { NULL, "m.c", "b", NULL, 0 } };
+    const cgw_frame a[] = { { NULL, "m.c", "a", NULL, 0 } };
+    size_t len;
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(s, "instr", NULL, 0, 0, 0), CGW_OK); /* a column, first */
+    CHECK_ST(cgw_stacks_add(s, NULL, NULL, 0, 0, 0), CGW_OK);    /* no "Samples" */
+    CHECK_ST(cgw_stacks_add(s, "cycles", ab, 2, 3, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add(s, "cycles", ab, 2, 2, CGW_STACK_UNCOUNTED), CGW_OK);
+    CHECK_ST(cgw_stacks_add(s, "cycles", a, 1, 1, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add(s, "cycles", NULL, 1, 1, 0), CGW_EUSAGE);
+    cgw_stacks_free(s);
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(s, "instr", NULL, 0, 0, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add(s, "cycles", ab, 2, 3, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add(s, "cycles", ab, 2, 2, CGW_STACK_UNCOUNTED), CGW_OK);
+    CHECK_ST(cgw_stacks_add(s, "cycles", a, 1, 1, 0), CGW_OK);
+    char *buf = write_stacks(s, &len);
+    CHECK_ST(cgw_stacks_add(s, "cycles", a, 1, 1, 0), CGW_EUSAGE);
+    cgw_stacks_free(s);
+    char *got = describe(buf, len);
+    /* one counted stack through a -> b: x1; " a " is a */
+    CHECK_STR(got, "a(m.c):0=0,1|a(m.c):7>b(m.c) x1=0,5|b(m.c):0=0,5|events=instr,cycles|"
+                   "totals=0,6");
+    free(got);
+    cgw_reader *r = cgw_reader_open_memory(buf, len, NULL);
+    uint64_t sum[2] = { 0, 0 };
+    char msg[256];
+    CHECK_ST(cgw_read_stacks(r, NULL, NULL, count_stacks, sum, msg, sizeof msg), CGW_OK);
+    CHECK_U64(sum[0], 0);
+    CHECK_U64(sum[1], 5 * 2 + 1);
+    cgw_reader_close(r);
+    r = cgw_reader_open_memory(buf, len, NULL);
+    CHECK_ST(cgw_read_stacks(r, "Ir", NULL, count_stacks, sum, msg, sizeof msg), CGW_EINVAL);
+    CHECK_STR(msg, "cgw_read_stacks: the profile has no event Ir");
+    cgw_reader_close(r);
+    free(buf);
+
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_fail(s, CGW_OK, "no"), CGW_EUSAGE);
+    CHECK_STR(cgw_stacks_errmsg(s), "");
+    CHECK_ST(cgw_stacks_fail(s, CGW_EINVAL, "in: bad"), CGW_EINVAL);
+    CHECK_ST(cgw_stacks_fail(s, CGW_ENOMEM, "later"), CGW_EINVAL);
+    CHECK_STR(cgw_stacks_errmsg(s), "in: bad");
+    CHECK_ST(cgw_stacks_add(s, "cycles", a, 1, 1, 0), CGW_EINVAL);
+    cgw_stacks_free(s);
+    CHECK_ST(cgw_stacks_fail(NULL, CGW_EINVAL, "x"), CGW_EUSAGE);
+    CHECK_ST(cgw_stacks_add(NULL, NULL, NULL, 0, 0, 0), CGW_EUSAGE);
+}
+
 /* Several callers: the documented estimate, with the total kept.  x has
  * callers a (3) and b (1): c's 3 split 2.25 / 0.75, rounded down to 2 / 0,
  * the remainder to a; d's 1 split 0.75 / 0.25, the remainder to a. */
@@ -446,6 +510,7 @@ int main(void)
     annotations();
     shared_names();
     events();
+    structured();
     estimate();
     bad_input();
     deep();

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* test-version: the header, the library and configure agree. */
+/* test-version: the header, the library and configure agree: the
+ * version, and cgw_features() (its mask, its names, and configure's
+ * zlib). */
+#include <config.h> /* HAVE_ZLIB */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +19,20 @@ int main(void)
     CHECK(strcmp(cgw_strerror(CGW_OK), "success") == 0);
     for (int s = CGW_EIO; s <= CGW_ERANGE; s++)
         CHECK(strcmp(cgw_strerror((cgw_status)s), "unknown status") != 0);
-    printf("version %s\n", cgw_version());
+    const char *const *names = NULL;
+    unsigned mask = cgw_features(&names);
+    CHECK(names != NULL);
+    CHECK(cgw_features(NULL) == mask);
+#ifdef HAVE_ZLIB
+    CHECK(mask == CGW_FEATURE_GZIP);
+    CHECK(names[0] != NULL && strcmp(names[0], "gzip") == 0 && names[1] == NULL);
+#else
+    CHECK(mask == 0);
+    CHECK(names[0] == NULL);
+#endif
+    printf("version %s, features:", cgw_version());
+    for (size_t i = 0; names[i] != NULL; i++)
+        printf(" %s", names[i]);
+    printf("\n");
     return 0;
 }

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* cgconvert - folded stacks (the flame-graph format) and pprof profiles
  * to the Callgrind format, and Callgrind to folded stacks: argument
- * parsing and files over cgw_stacks_*() and cgw_write_folded(). */
+ * parsing and files over cgw_stacks_*() and cgw_write_folded(), and
+ * libcgw-pprof's cgw_stacks_add_pprof() and cgw_write_pprof() when
+ * configure found protobuf-c. */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -13,9 +15,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config.h" /* HAVE_PROTOBUF_C: linked with libcgw-pprof */
+
 #include <cgw.h>
+#ifdef HAVE_PROTOBUF_C
+#include <cgw-pprof.h>
+#endif
 
 #include "toolutil.h"
+
+#ifdef HAVE_PROTOBUF_C
+#define PPROF_FEATURE "pprof" /* --version: linked with libcgw-pprof */
+#else
+#define PPROF_FEATURE NULL
+/* Without libcgw-pprof every pprof input and output is refused so. */
+#define NO_PPROF "this cgconvert was built without protobuf-c (libcgw-pprof), so it reads " \
+                 "and writes no pprof profile (configure --with-protobuf-c)"
+
+static cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data,
+                                       size_t len)
+{
+    char msg[256];
+    (void)data, (void)len;
+    snprintf(msg, sizeof msg, "%s: %s", name, NO_PPROF);
+    return cgw_stacks_fail(s, CGW_EINVAL, msg);
+}
+
+static cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn, void *ctx,
+                                  char *msg, size_t len)
+{
+    (void)r, (void)event, (void)fn, (void)ctx;
+    snprintf(msg, len, "cgw_write_pprof: %s", NO_PPROF);
+    return CGW_EINVAL;
+}
+#endif
 
 static const char usage[] =
     "usage: cgconvert --from folded [--event NAME] FILE... [--event NAME FILE...]\n"
@@ -209,7 +242,7 @@ static int parse(int argc, char **argv, args *a)
         case OPT_FORCE: a->force = 1; break;
         case 'o': a->out = tool_output_arg(optarg); break;
         case 'h': fputs(usage, stdout); return 0;
-        case 'V': printf("cgconvert (libcgw) %s\n", cgw_version()); return 0;
+        case 'V': return tool_version("cgconvert", PPROF_FEATURE);
         case 1: a->file = optarg; a->nfiles++; break;
         default: return 2; /* said by tool_getopt() */
         }

@@ -48,11 +48,20 @@ int tool_info_option(const char *tool, const char *usage, const char *a)
         fputs(usage, stdout);
         return 0;
     }
-    if (!strcmp(a, "--version")) {
-        printf("%s (libcgw) %s\n", tool, cgw_version());
-        return 0;
-    }
+    if (!strcmp(a, "--version"))
+        return tool_version(tool, NULL);
     return -1;
+}
+
+int tool_version(const char *tool, const char *more)
+{
+    const char *const *names;
+    cgw_features(&names);
+    printf("%s (libcgw) %s\nFeatures:", tool, cgw_version());
+    for (size_t i = 0; names[i] != NULL; i++)
+        printf(" %s", names[i]);
+    printf("%s%s\n", more != NULL ? " " : "", more != NULL ? more : "");
+    return 0;
 }
 
 int tool_usage_error(const char *tool, const char *usage, const char *fmt, ...)

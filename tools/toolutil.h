@@ -43,6 +43,12 @@ int tool_size(const char *s, uint64_t *v);
  * exit status, when a is one of them; -1 otherwise. */
 int tool_info_option(const char *tool, const char *usage, const char *a);
 
+/* --version: "TOOL (libcgw) VERSION", then "Features:" and the names of
+ * what the libcgw linked has (cgw_features(), at run time: "gzip"), and
+ * more (NULL: nothing) for what the tool links beside it ("pprof":
+ * libcgw-pprof); 0. */
+int tool_version(const char *tool, const char *more);
+
 /* getopt_long() for every tool: options may follow file names and "--"
  * ends them; a bad option is said as tool_usage_error() says it, the
  * usage too (and '?' returned), never with getopt's own wording. */

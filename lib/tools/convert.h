@@ -10,19 +10,12 @@
 
 #include "util.h"
 
-/* A function of a profile, as its reader names it. */
-typedef struct cgwc_names {
-    const char *obj, *file, *name;
-} cgwc_names;
-
-/* A stack rebuilt from a profile: fns[ids[0]] (the leaf) .. fns[ids[depth
- * - 1]] (the root), amount of the cost of event ev (an index of the
- * events the profile's graph was kept for). */
-typedef cgw_status (*cgwc_stack_fn)(void *ctx, const cgwc_names *fns, const uint32_t *ids,
-                                    size_t depth, unsigned ev, uint64_t amount);
-/* The events the graph is kept for, names[0..n) (the reader's), told
- * once before the first stack; not OK fails the call. */
-typedef cgw_status (*cgwc_events_fn)(void *ctx, const char *const *names, size_t n);
+/* A function of a profile, as its reader names it (object, file, name;
+ * line 0, inlined NULL), and the callbacks of cgwc_profile_stacks():
+ * the public cgw_read_stacks()'s. */
+typedef cgw_frame cgwc_names;
+typedef cgw_stack_fn cgwc_stack_fn;
+typedef cgw_events_fn cgwc_events_fn;
 
 /* Read r to its end, keeping the call graph of event (NULL: the first),
  * or of every event (all: the parts must have the same), and hand each

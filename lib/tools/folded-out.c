@@ -100,14 +100,14 @@ static cgw_status no_memory(folded_out *o)
 static int fn_eq(const void *ctx, uint32_t entry, const void *key)
 {
     const out_fn *left = &((const folded_out *)ctx)->fns[entry], *right = key;
-    return left->obj == right->obj && left->file == right->file && left->name == right->name;
+    return left->object == right->object && left->file == right->file && left->name == right->name;
 }
 
 /* The reader hands out equal names as equal pointers: they are the key. */
 static cgw_status function(folded_out *o, const char *obj, const char *file,
                            const char *name, uint32_t *id)
 {
-    out_fn key = { obj, file, name };
+    out_fn key = { obj, file, name, NULL, 0 };
     uint64_t hash = cgwu_index_hash(&o->fn_ix, &key, sizeof key);
     size_t slot;
     if (cgwu_index_find(&o->fn_ix, hash, fn_eq, o, &key, id, &slot))
@@ -452,6 +452,18 @@ cgw_status cgwc_profile_stacks(cgw_reader *r, const char *call, const char *even
     return o.err;
 }
 
+cgw_status cgw_read_stacks(cgw_reader *r, const char *event, cgw_events_fn events,
+                           cgw_stack_fn each, void *ctx, char *msg, size_t len)
+{
+    if (each == NULL) {
+        if (msg != NULL && len > 0)
+            snprintf(msg, len, "cgw_read_stacks: the callback is NULL");
+        return CGW_EUSAGE;
+    }
+    return cgwc_profile_stacks(r, "cgw_read_stacks", event, event == NULL, events, each, ctx,
+                               msg, len);
+}
+
 /* ------------------------------------------------------ as folded text */
 
 typedef struct folded_text {
@@ -482,7 +494,7 @@ static int put_name(folded_text *t, const cgwc_names *func)
     for (size_t i = start; i < t->len; i++)
         if (t->line[i] == ';')
             t->line[i] = ':';
-    if (func->obj != NULL && strcmp(func->obj, "[kernel.kallsyms]") == 0)
+    if (func->object != NULL && strcmp(func->object, "[kernel.kallsyms]") == 0)
         return put(t, "_[k]", 4);
     return 0;
 }

@@ -284,3 +284,66 @@ cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nf
     }
     return st;
 }
+
+/* ------------------------------------------------ structured stacks */
+
+/* The interned name of str without the blanks around it; CGWC_NONE for
+ * NULL or blanks only. */
+static cgw_status frame_name(cgw_stacks *s, const char *str, uint32_t *id)
+{
+    size_t len = str != NULL ? strlen(str) : 0;
+    while (len > 0 && str[0] == ' ')
+        str++, len--;
+    while (len > 0 && str[len - 1] == ' ')
+        len--;
+    return cgwc_stacks_name(s, len > 0 ? str : NULL, len, id);
+}
+
+/* The frame f of cgw_stacks_add() as the graph's. */
+static cgw_status frame_of(cgw_stacks *s, const cgw_frame *f, cgwc_frame *out)
+{
+    uint32_t obj, file, name;
+    cgw_status st = frame_name(s, f->object, &obj);
+    if (st == CGW_OK)
+        st = frame_name(s, f->file, &file);
+    if (st == CGW_OK)
+        st = frame_name(s, f->name, &name);
+    if (st == CGW_OK && name == CGWC_NONE)
+        st = cgwc_stacks_name(s, "???", 3, &name);
+    if (st == CGW_OK)
+        st = frame_name(s, f->inlined, &out->fi);
+    out->line = f->line;
+    return st == CGW_OK ? cgwc_stacks_function(s, obj, file, name, &out->fn) : st;
+}
+
+cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
+                          size_t nframes, uint64_t count, unsigned flags)
+{
+    cgw_status st = cgwc_stacks_enter(s, "cgw_stacks_add", frames, nframes);
+    int adds = nframes > 0 && count > 0;
+    if (st != CGW_OK || (!adds && event == NULL))
+        return st;
+    unsigned ev; /* a named event is a column even when nothing is added */
+    if ((st = cgwc_stacks_event(s, event != NULL ? event : "Samples", &ev)) != CGW_OK || !adds)
+        return st;
+    if (cgwu_grow(&s->a, &s->frames, &s->capframes, nframes, sizeof *s->frames) < 0)
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "cgw_stacks_add: out of memory for %zu frames",
+                                nframes);
+    for (size_t i = 0; i < nframes && st == CGW_OK; i++)
+        st = frame_of(s, &frames[i], &s->frames[i]);
+    if (st != CGW_OK)
+        return st;
+    return cgwc_stacks_add(s, ev, s->frames, nframes, count, !(flags & CGW_STACK_UNCOUNTED),
+                           "cgw_stacks_add", s->serial + 1);
+}
+
+cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg)
+{
+    if (s == NULL)
+        return CGW_EUSAGE;
+    if (s->err != CGW_OK)
+        return s->err;
+    if (st == CGW_OK)
+        return CGW_EUSAGE;
+    return cgwc_stacks_fail(s, st, "%s", msg != NULL ? msg : "");
+}

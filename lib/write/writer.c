@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "config.h" /* HAVE_ZLIB: cgw_features() */
 #include "write.h"
 #include "common/options.h"
 
@@ -224,6 +225,24 @@ cgw_status cgw_close(cgw_writer *w)
 const char *cgw_version(void)
 {
     return CGW_VERSION_STRING;
+}
+
+/* What configure found, as the names a --version Features: line shows. */
+unsigned cgw_features(const char *const **names)
+{
+    static const char *const list[] = {
+#ifdef HAVE_ZLIB
+        "gzip",
+#endif
+        NULL
+    };
+    if (names != NULL)
+        *names = list;
+#ifdef HAVE_ZLIB
+    return CGW_FEATURE_GZIP;
+#else
+    return 0;
+#endif
 }
 
 cgw_state cgw_get_state(const cgw_writer *w)

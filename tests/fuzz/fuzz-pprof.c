@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <cgw.h>
+#include <cgw-pprof.h>
 #include "fuzz.h"
 
 static void no_error(void *ctx, const cgw_diagnostic *d)

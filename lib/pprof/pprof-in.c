@@ -2,16 +2,13 @@
 /* pprof-in.c - pprof profiles (the protobuf of github.com/google/pprof,
  * gzip-compressed or not) added to stacks: cgw_stacks_add_pprof().  The
  * protobuf is decoded by protobuf-c (pprof.pb-c.c, generated from
- * pprof.proto); each sample type is an event, each sample a stack. */
+ * pprof.proto); each sample type is an event, each sample a stack,
+ * added through the public cgw_stacks_add(). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pprof.h"
-#include "stacks.h"
-
-#ifdef HAVE_PROTOBUF_C
-
 #include "pprof.pb-c.h"
 
 typedef Cgwpprof__Profile profile;
@@ -27,9 +24,17 @@ typedef struct pprof_in {
     const char *name;
     const profile *p;
     id_entry *fns, *locs, *maps;
-    cgwc_frame *frame_of; /* a location's frame, by location index */
-    unsigned ev[CGWC_MAX_EVENTS];
+    cgw_frame *frame_of; /* a location's frame, by location index */
+    char (*addrs)[24];   /* a location's address, its name when it has no line */
+    cgw_frame *frames;   /* the stack being added */
+    size_t capframes;
+    const cgw_allocator *a;
+    cgw_status err;
+    char ev[CGWPB_MAX_EVENTS][128];
 } pprof_in;
+
+/* The stacks' error st with its message; returns it. */
+#define FAIL(in, ...) ((in)->err = cgwpb_fail((in)->s, __VA_ARGS__))
 
 static int cmp_ids(const void *pa, const void *pb)
 {
@@ -70,34 +75,26 @@ static int text_ok(const char *str, size_t len)
 static const char *string_at(pprof_in *in, int64_t i, const char *what, size_t *len)
 {
     if (i < 0 || (uint64_t)i >= in->p->n_string_table) {
-        cgwc_stacks_fail(in->s, CGW_EINVAL,
-                         "%s: %s names string %lld, past the string table (%zu strings)",
-                         in->name, what, (long long)i, in->p->n_string_table);
+        FAIL(in, CGW_EINVAL, "%s: %s names string %lld, past the string table (%zu strings)",
+             in->name, what, (long long)i, in->p->n_string_table);
         return NULL;
     }
     *len = strlen(in->p->string_table[i]);
     if (!text_ok(in->p->string_table[i], *len)) {
-        cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: %s, string %lld, has a control byte or "
-                         "invalid UTF-8", in->name, what, (long long)i);
+        FAIL(in, CGW_EINVAL, "%s: %s, string %lld, has a control byte or invalid UTF-8",
+             in->name, what, (long long)i);
         return NULL;
     }
     return in->p->string_table[i];
 }
 
-/* An interned string of the table as a name: without the blanks around
- * it, which readers strip (so the writer refuses them); CGWC_NONE for an
- * empty one. */
-static cgw_status name_at(pprof_in *in, int64_t i, const char *what, uint32_t *id)
+/* A string of the table as a name in *name (cgw_stacks_add() drops the
+ * blanks around it, which readers strip). */
+static cgw_status name_at(pprof_in *in, int64_t i, const char *what, const char **name)
 {
     size_t len;
-    const char *str = string_at(in, i, what, &len);
-    if (str == NULL)
-        return in->s->err;
-    while (len > 0 && str[0] == ' ')
-        str++, len--;
-    while (len > 0 && str[len - 1] == ' ')
-        len--;
-    return cgwc_stacks_name(in->s, len > 0 ? str : NULL, len, id);
+    *name = string_at(in, i, what, &len);
+    return *name == NULL ? in->err : CGW_OK;
 }
 
 /* Sorted (ID, index) pairs of n things whose IDs get_id gives; NULL (and
@@ -105,9 +102,9 @@ static cgw_status name_at(pprof_in *in, int64_t i, const char *what, uint32_t *i
 static id_entry *id_table(pprof_in *in, size_t n, uint64_t (*get_id)(const profile *, size_t),
                           const char *what)
 {
-    id_entry *t = cgwp_alloc(&in->s->a, (n + 1) * sizeof *t);
+    id_entry *t = cgwp_alloc(in->a, (n + 1) * sizeof *t);
     if (t == NULL) {
-        cgwc_stacks_fail(in->s, CGW_ENOMEM, "%s: out of memory for %zu %ss", in->name, n, what);
+        FAIL(in, CGW_ENOMEM, "%s: out of memory for %zu %ss", in->name, n, what);
         return NULL;
     }
     for (size_t i = 0; i < n; i++)
@@ -115,9 +112,9 @@ static id_entry *id_table(pprof_in *in, size_t n, uint64_t (*get_id)(const profi
     qsort(t, n, sizeof *t, cmp_ids);
     for (size_t i = 0; i < n; i++) {
         if (t[i].id == 0 || (i > 0 && t[i].id == t[i - 1].id)) {
-            cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: %s ID %llu is %s", in->name, what,
-                             (unsigned long long)t[i].id, t[i].id == 0 ? "0" : "used twice");
-            cgwp_free(&in->s->a, t);
+            FAIL(in, CGW_EINVAL, "%s: %s ID %llu is %s", in->name, what,
+                 (unsigned long long)t[i].id, t[i].id == 0 ? "0" : "used twice");
+            cgwp_free(in->a, t);
             return NULL;
         }
     }
@@ -134,27 +131,28 @@ static uint64_t map_id(const profile *p, size_t i) { return p->mapping[i]->id; }
 static cgw_status events(pprof_in *in)
 {
     const profile *p = in->p;
-    if (p->n_sample_type == 0 || p->n_sample_type > CGWC_MAX_EVENTS)
-        return cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: %zu sample types (expected 1 to %d)",
-                                in->name, p->n_sample_type, CGWC_MAX_EVENTS);
+    if (p->n_sample_type == 0 || p->n_sample_type > CGWPB_MAX_EVENTS)
+        return FAIL(in, CGW_EINVAL, "%s: %zu sample types (expected 1 to %d)", in->name,
+                    p->n_sample_type, CGWPB_MAX_EVENTS);
     for (size_t i = 0; i < p->n_sample_type; i++) {
         size_t tlen, ulen;
         const char *type = string_at(in, p->sample_type[i]->type, "a sample type", &tlen);
         const char *unit = type ? string_at(in, p->sample_type[i]->unit, "a unit", &ulen) : NULL;
         if (unit == NULL)
-            return in->s->err;
-        char buf[128];
+            return in->err;
+        char *buf = in->ev[i];
+        size_t size = sizeof in->ev[i];
         int n = ulen == 0 || strcmp(unit, "count") == 0
-                    ? snprintf(buf, sizeof buf, "%s", tlen ? type : "value")
-                    : snprintf(buf, sizeof buf, "%s_%s", tlen ? type : "value", unit);
-        for (int k = 0; k < n && k < (int)sizeof buf - 1; k++) {
+                    ? snprintf(buf, size, "%s", tlen ? type : "value")
+                    : snprintf(buf, size, "%s_%s", tlen ? type : "value", unit);
+        for (int k = 0; k < n && k < (int)size - 1; k++) {
             unsigned c = (unsigned char)buf[k];
             if (!(c == '_' || (c | 32u) - 'a' < 26u || (k > 0 && c - '0' < 10u)))
                 buf[k] = '_';
         }
-        cgw_status st = cgwc_stacks_event(in->s, buf, &in->ev[i]);
+        cgw_status st = cgw_stacks_add(in->s, buf, NULL, 0, 0, 0); /* its column, in order */
         if (st != CGW_OK)
-            return st;
+            return in->err = st;
     }
     return CGW_OK;
 }
@@ -163,80 +161,85 @@ static cgw_status events(pprof_in *in)
  * others are inlined into), at the first line's line number and, when
  * that line's function is in another file, in that file (fi=).  A
  * location without lines is its address in its mapping's object. */
-static cgw_status location_frame(pprof_in *in, size_t l, cgwc_frame *out)
+/* Whether a and b are the same name without the blanks around them. */
+static int same_name(const char *a, const char *b)
+{
+    size_t alen = strlen(a), blen = strlen(b);
+    while (alen > 0 && a[0] == ' ')
+        a++, alen--;
+    while (alen > 0 && a[alen - 1] == ' ')
+        alen--;
+    while (blen > 0 && b[0] == ' ')
+        b++, blen--;
+    while (blen > 0 && b[blen - 1] == ' ')
+        blen--;
+    return alen == blen && memcmp(a, b, alen) == 0;
+}
+
+static cgw_status location_frame(pprof_in *in, size_t l, cgw_frame *out)
 {
     const Cgwpprof__Location *loc = in->p->location[l];
-    uint32_t obj = CGWC_NONE, file = CGWC_NONE, name = CGWC_NONE, fi = CGWC_NONE;
+    const char *file = NULL;
     cgw_status st = CGW_OK;
     long m = loc->mapping_id != 0 ? find_id(in->maps, in->p->n_mapping, loc->mapping_id) : -2;
+    *out = (cgw_frame){ NULL, NULL, NULL, NULL, 0 };
     if (m == -1)
-        return cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: location %llu names mapping %llu, "
-                                "which the profile does not have", in->name,
-                                (unsigned long long)loc->id, (unsigned long long)loc->mapping_id);
+        return FAIL(in, CGW_EINVAL, "%s: location %llu names mapping %llu, which the profile "
+                    "does not have", in->name, (unsigned long long)loc->id,
+                    (unsigned long long)loc->mapping_id);
     if (m >= 0)
-        st = name_at(in, in->p->mapping[m]->filename, "a mapping", &obj);
-    out->line = 0;
+        st = name_at(in, in->p->mapping[m]->filename, "a mapping", &out->object);
     for (size_t k = loc->n_line; st == CGW_OK && k-- > 0;) {
         long f = find_id(in->fns, in->p->n_function, loc->line[k]->function_id);
         if (f < 0)
-            return cgwc_stacks_fail(in->s, CGW_EINVAL, "%s: location %llu names function %llu, "
-                                    "which the profile does not have", in->name,
-                                    (unsigned long long)loc->id,
-                                    (unsigned long long)loc->line[k]->function_id);
+            return FAIL(in, CGW_EINVAL, "%s: location %llu names function %llu, which the "
+                        "profile does not have", in->name, (unsigned long long)loc->id,
+                        (unsigned long long)loc->line[k]->function_id);
         const Cgwpprof__Function *fn = in->p->function[f];
-        uint32_t this_file;
+        const char *this_file;
         st = name_at(in, fn->filename, "a function's file", &this_file);
         if (st == CGW_OK && k == loc->n_line - 1) {
-            file = this_file;
-            st = name_at(in, fn->name, "a function's name", &name);
+            file = out->file = this_file;
+            st = name_at(in, fn->name, "a function's name", &out->name);
         }
         if (k == 0) {
-            fi = this_file != file ? this_file : CGWC_NONE;
+            out->inlined = !same_name(this_file, file) ? this_file : NULL;
             out->line = loc->line[0]->line > 0 ? (uint64_t)loc->line[0]->line : 0;
         }
     }
-    if (st == CGW_OK && loc->n_line == 0) {
-        char addr[32];
-        int n = snprintf(addr, sizeof addr, "0x%llx", (unsigned long long)loc->address);
-        st = cgwc_stacks_name(in->s, addr, (size_t)n, &name);
-    }
-    if (st == CGW_OK && name == CGWC_NONE)
-        st = cgwc_stacks_name(in->s, "???", 3, &name);
-    out->fi = fi;
-    return st == CGW_OK ? cgwc_stacks_function(in->s, obj, file, name, &out->fn) : st;
+    return st;
 }
 
 /* Sample i: its stack (root first) once for each of its values. */
 static cgw_status sample(pprof_in *in, size_t i)
 {
     const Cgwpprof__Sample *smp = in->p->sample[i];
-    cgw_stacks *s = in->s;
     if (smp->n_value != in->p->n_sample_type)
-        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: sample %zu has %zu values for %zu sample "
-                                "types", in->name, i + 1, smp->n_value, in->p->n_sample_type);
+        return FAIL(in, CGW_EINVAL, "%s: sample %zu has %zu values for %zu sample types",
+                    in->name, i + 1, smp->n_value, in->p->n_sample_type);
     size_t n = smp->n_location_id;
-    if (cgwu_grow(&s->a, &s->frames, &s->capframes, n + 1, sizeof *s->frames) < 0)
-        return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: sample %zu: out of memory for %zu frames",
-                                in->name, i + 1, n);
+    if (cgwu_grow(in->a, &in->frames, &in->capframes, n + 1, sizeof *in->frames) < 0)
+        return FAIL(in, CGW_ENOMEM, "%s: sample %zu: out of memory for %zu frames", in->name,
+                    i + 1, n);
     for (size_t v = 0; v < smp->n_value; v++) {
         if (smp->value[v] < 0)
-            return cgwc_stacks_fail(s, CGW_EINVAL, "%s: sample %zu: value %zu is negative "
-                                    "(%lld)", in->name, i + 1, v + 1, (long long)smp->value[v]);
+            return FAIL(in, CGW_EINVAL, "%s: sample %zu: value %zu is negative (%lld)",
+                        in->name, i + 1, v + 1, (long long)smp->value[v]);
         if (smp->value[v] == 0)
             continue;
         for (size_t k = 0; k < n; k++) { /* pprof lists the leaf first */
             long l = find_id(in->locs, in->p->n_location, smp->location_id[n - 1 - k]);
             if (l < 0)
-                return cgwc_stacks_fail(s, CGW_EINVAL, "%s: sample %zu names location %llu, "
-                                        "which the profile does not have", in->name, i + 1,
-                                        (unsigned long long)smp->location_id[n - 1 - k]);
-            s->frames[k] = in->frame_of[l];
+                return FAIL(in, CGW_EINVAL, "%s: sample %zu names location %llu, which the "
+                            "profile does not have", in->name, i + 1,
+                            (unsigned long long)smp->location_id[n - 1 - k]);
+            in->frames[k] = in->frame_of[l];
         }
         /* uncounted: pprof has no call counts, so calls= is 1 */
-        cgw_status st = cgwc_stacks_add(s, in->ev[v], s->frames, n, (uint64_t)smp->value[v], 0,
-                                        in->name, i + 1);
+        cgw_status st = cgw_stacks_add(in->s, in->ev[v], in->frames, n,
+                                       (uint64_t)smp->value[v], CGW_STACK_UNCOUNTED);
         if (st != CGW_OK)
-            return st;
+            return in->err = st;
     }
     return CGW_OK;
 }
@@ -286,23 +289,29 @@ static void pb_free(void *ctx, void *block)
 static cgw_status add_profile(pprof_in *in)
 {
     const profile *p = in->p;
-    cgw_stacks *s = in->s;
     if (p->n_string_table == 0 || p->string_table[0][0] != '\0')
-        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: the string table does not start with \"\" "
-                                "(not a pprof profile?)", in->name);
+        return FAIL(in, CGW_EINVAL, "%s: the string table does not start with \"\" (not a "
+                    "pprof profile?)", in->name);
     cgw_status st = events(in);
     if (st != CGW_OK)
         return st;
     if ((in->fns = id_table(in, p->n_function, fn_id, "function")) == NULL ||
         (in->locs = id_table(in, p->n_location, loc_id, "location")) == NULL ||
         (in->maps = id_table(in, p->n_mapping, map_id, "mapping")) == NULL)
-        return s->err;
-    in->frame_of = cgwp_alloc(&s->a, (p->n_location + 1) * sizeof *in->frame_of);
-    if (in->frame_of == NULL)
-        return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory for %zu locations", in->name,
-                                p->n_location);
-    for (size_t l = 0; l < p->n_location && st == CGW_OK; l++)
+        return in->err;
+    in->frame_of = cgwp_alloc(in->a, (p->n_location + 1) * sizeof *in->frame_of);
+    in->addrs = cgwp_alloc(in->a, (p->n_location + 1) * sizeof *in->addrs);
+    if (in->frame_of == NULL || in->addrs == NULL)
+        return FAIL(in, CGW_ENOMEM, "%s: out of memory for %zu locations", in->name,
+                    p->n_location);
+    for (size_t l = 0; l < p->n_location && st == CGW_OK; l++) {
         st = location_frame(in, l, &in->frame_of[l]);
+        if (p->location[l]->n_line == 0) { /* its address in its object */
+            snprintf(in->addrs[l], sizeof in->addrs[l], "0x%llx",
+                     (unsigned long long)p->location[l]->address);
+            in->frame_of[l].name = in->addrs[l];
+        }
+    }
     for (size_t i = 0; i < p->n_sample && st == CGW_OK; i++)
         st = sample(in, i);
     return st;
@@ -360,55 +369,51 @@ static int wire_where(const uint8_t *b, size_t at, size_t end, const unsigned *m
     return 0;
 }
 
-cgw_status cgwc_pprof_add(cgw_stacks *s, const char *name, const uint8_t *bytes, size_t len)
+/* Add the pprof protobuf bytes[0..len) (not compressed) to s; name names
+ * the input in messages. */
+static cgw_status pprof_add(cgw_stacks *s, const cgw_allocator *a, const char *name,
+                            const uint8_t *bytes, size_t len)
 {
-    pb_budget budget = { &s->a, 0, pb_limit(len), 0 };
+    pb_budget budget = { a, 0, pb_limit(len), 0 };
     ProtobufCAllocator pa = { pb_alloc, pb_free, &budget };
     profile *p = cgwpprof__profile__unpack(&pa, len, bytes);
     char why[160] = "a value that is not of its field's type";
     if (p == NULL && budget.over)
-        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: too big: decoding its %zu bytes of protobuf "
-                                "would take more than %zu MiB of memory (the limit: %d bytes "
-                                "a byte and %zu MiB)", name, len, budget.limit >> 20,
-                                PB_PER_BYTE, PB_FLOOR >> 20);
+        return cgwpb_fail(s, CGW_EINVAL, "%s: too big: decoding its %zu bytes of protobuf "
+                          "would take more than %zu MiB of memory (the limit: %d bytes a byte "
+                          "and %zu MiB)", name, len, budget.limit >> 20, PB_PER_BYTE,
+                          PB_FLOOR >> 20);
     if (p == NULL) {
         wire_where(bytes, 0, len, profile_msgs, why, sizeof why);
-        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: not a pprof profile, or a truncated or "
-                                "damaged one (its protobuf does not decode: %s)", name, why);
+        return cgwpb_fail(s, CGW_EINVAL, "%s: not a pprof profile, or a truncated or damaged "
+                          "one (its protobuf does not decode: %s)", name, why);
     }
-    pprof_in in = { .s = s, .name = name, .p = p };
+    pprof_in in = { .s = s, .name = name, .p = p, .a = a };
     cgw_status st = add_profile(&in);
-    void *const blocks[] = { in.fns, in.locs, in.maps, in.frame_of };
-    cgwp_free_all(&s->a, blocks, sizeof blocks / sizeof *blocks);
+    void *const blocks[] = { in.fns, in.locs, in.maps, in.frame_of, in.addrs, in.frames };
+    cgwp_free_all(a, blocks, sizeof blocks / sizeof *blocks);
     cgwpprof__profile__free_unpacked(p, &pa);
     return st;
 }
 
-#else
-
-cgw_status cgwc_pprof_add(cgw_stacks *s, const char *name, const uint8_t *bytes, size_t len)
-{
-    (void)bytes;
-    (void)len;
-    return cgwc_stacks_fail(s, CGW_EINVAL, "%s: %s", name, CGWC_NO_PPROF);
-}
-
-#endif
-
 cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data, size_t len)
 {
-    cgw_status st = cgwc_stacks_enter(s, "cgw_stacks_add_pprof", data, len);
+    /* s NULL, its sticky error, or stacks already written */
+    cgw_status st = cgw_stacks_add(s, NULL, NULL, 0, 0, 0);
     if (st != CGW_OK)
         return st;
+    if (data == NULL && len > 0)
+        return cgw_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_add_pprof: the input is NULL");
     name = name != NULL ? name : "-";
+    const cgw_allocator *a = cgwu_libc();
     uint8_t *plain = NULL;
     const uint8_t *bytes = data;
     if (len >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) {
-        if ((st = cgwc_gunzip(s, name, bytes, len, &plain, &len)) != CGW_OK)
+        if ((st = cgwpb_gunzip(s, a, name, bytes, len, &plain, &len)) != CGW_OK)
             return st;
         bytes = plain;
     }
-    st = cgwc_pprof_add(s, name, bytes, len);
-    cgwp_free(&s->a, plain);
+    st = pprof_add(s, a, name, bytes != NULL ? bytes : (const uint8_t *)"", len);
+    cgwp_free(a, plain);
     return st;
 }

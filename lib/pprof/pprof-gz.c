@@ -1,9 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /* pprof-gz.c - gzip-compressed pprof profiles (Go writes them so),
- * inflated with zlib when libcgw has it. */
+ * inflated with zlib when libcgw-pprof has it; and the stacks' errors
+ * that libcgw-pprof makes. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pprof.h"
+
+cgw_status cgwpb_fail(cgw_stacks *s, cgw_status st, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return cgw_stacks_fail(s, st, msg);
+}
 
 #ifdef HAVE_ZLIB
 #include <zlib.h>
@@ -22,13 +35,13 @@ static size_t next_cap(size_t cap, size_t len)
     return cap > MAX_INFLATED / 2 ? MAX_INFLATED + 1 : 2 * cap;
 }
 
-cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_t len,
-                       uint8_t **out, size_t *outlen)
+cgw_status cgwpb_gunzip(cgw_stacks *s, const cgw_allocator *a, const char *name,
+                        const uint8_t *in, size_t len, uint8_t **out, size_t *outlen)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
     if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-        return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory for zlib", name);
+        return cgwpb_fail(s, CGW_ENOMEM, "%s: out of memory for zlib", name);
     uint8_t *buf = NULL;
     size_t cap = 0, used = 0;
     int rc = Z_OK;
@@ -36,7 +49,7 @@ cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_
     while (rc == Z_OK && used <= MAX_INFLATED) {
         if (used == cap) {
             size_t want = next_cap(cap, len);
-            uint8_t *grown = cgwp_realloc(&s->a, buf, want);
+            uint8_t *grown = cgwp_realloc(a, buf, want);
             if (grown == NULL)
                 break;
             buf = grown;
@@ -58,18 +71,18 @@ cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_
         *outlen = used;
         return CGW_OK;
     }
-    cgwp_free(&s->a, buf);
+    cgwp_free(a, buf);
     if (used > MAX_INFLATED)
-        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: inflates to more than " MAX_INFLATED_TEXT
+        return cgwpb_fail(s, CGW_EINVAL, "%s: inflates to more than " MAX_INFLATED_TEXT
                                 " (%zu bytes)", name, MAX_INFLATED);
     if (rc == Z_OK || rc == Z_MEM_ERROR)
-        return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory inflating it", name);
-    return cgwc_stacks_fail(s, CGW_EINVAL, "%s: a truncated or damaged gzip stream (zlib: %s)",
+        return cgwpb_fail(s, CGW_ENOMEM, "%s: out of memory inflating it", name);
+    return cgwpb_fail(s, CGW_EINVAL, "%s: a truncated or damaged gzip stream (zlib: %s)",
                             name, z.msg != NULL ? z.msg : "unexpected end");
 }
 
-cgw_status cgwc_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint8_t **out,
-                     size_t *outlen)
+cgw_status cgwpb_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint8_t **out,
+                      size_t *outlen)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
@@ -100,8 +113,8 @@ cgw_status cgwc_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint
 
 #else
 
-cgw_status cgwc_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint8_t **out,
-                     size_t *outlen)
+cgw_status cgwpb_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint8_t **out,
+                      size_t *outlen)
 {
     (void)a;
     (void)in;
@@ -111,14 +124,15 @@ cgw_status cgwc_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uint
     return CGW_OK;
 }
 
-cgw_status cgwc_gunzip(cgw_stacks *s, const char *name, const uint8_t *in, size_t len,
-                       uint8_t **out, size_t *outlen)
+cgw_status cgwpb_gunzip(cgw_stacks *s, const cgw_allocator *a, const char *name,
+                        const uint8_t *in, size_t len, uint8_t **out, size_t *outlen)
 {
+    (void)a;
     (void)in;
     (void)len;
     (void)out;
     (void)outlen;
-    return cgwc_stacks_fail(s, CGW_EINVAL, "%s: gzip-compressed, and this libcgw was built "
+    return cgwpb_fail(s, CGW_EINVAL, "%s: gzip-compressed, and this libcgw-pprof was built "
                             "without zlib (configure --with-zlib)", name);
 }
 

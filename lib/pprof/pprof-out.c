@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* pprof-out.c - a Callgrind profile written as a pprof profile
- * (cgw_write_pprof()): the stacks folded-out.c rebuilds from its call
- * graph, event by event, become samples (of that event's sample type,
+ * (cgw_write_pprof()): the stacks cgw_read_stacks() rebuilds from its
+ * call graph, event by event, become samples (of that event's sample type,
  * the others 0), each function a Function and a Location (without a
  * line: the graph has none), each object a Mapping; packed by
- * protobuf-c, gzip-compressed when libcgw has zlib, as pprof's own
+ * protobuf-c, gzip-compressed when libcgw-pprof has zlib, as pprof's own
  * files are. */
 #include <errno.h>
 #include <stdio.h>
@@ -12,9 +12,6 @@
 #include <string.h>
 
 #include "pprof.h"
-
-#ifdef HAVE_PROTOBUF_C
-
 #include "pprof.pb-c.h"
 
 typedef struct out_sample {
@@ -91,7 +88,7 @@ static long mapping_of(pprof_out *o, const char *obj)
 
 /* The location ID of function f (fns[f]), its Function and Location
  * made when new; 0 when out of memory. */
-static uint64_t location_of(pprof_out *o, const cgwc_names *fns, uint32_t f)
+static uint64_t location_of(pprof_out *o, const cgw_frame *fns, uint32_t f)
 {
     size_t old = o->caploc;
     if (cgwu_grow(o->a, &o->loc_of, &o->caploc, (size_t)f + 1, sizeof *o->loc_of) < 0)
@@ -101,7 +98,7 @@ static uint64_t location_of(pprof_out *o, const cgwc_names *fns, uint32_t f)
         return o->loc_of[f];
     size_t n = o->nlocs;
     long name = string_of(o, fns[f].name), file = string_of(o, fns[f].file);
-    long map = mapping_of(o, fns[f].obj);
+    long map = mapping_of(o, fns[f].object);
     if (name < 0 || file < 0 || map < 0 ||
         cgwu_grow(o->a, &o->fns, &o->capfns, n + 1, sizeof *o->fns) < 0 ||
         cgwu_grow(o->a, &o->locs, &o->caplocs, n + 1, sizeof *o->locs) < 0 ||
@@ -133,7 +130,7 @@ static cgw_status sample_types(void *ctx, const char *const *names, size_t n)
 }
 
 /* A stack rebuilt by folded-out.c: one sample. */
-static cgw_status sample(void *ctx, const cgwc_names *fns, const uint32_t *ids, size_t depth,
+static cgw_status sample(void *ctx, const cgw_frame *fns, const uint32_t *ids, size_t depth,
                          unsigned ev, uint64_t amount)
 {
     pprof_out *o = ctx;
@@ -221,6 +218,18 @@ static void out_free(pprof_out *o)
     cgwu_index_free(&o->str_ix, o->a);
 }
 
+/* cgw_read_stacks()'s message as this call's: "cgw_write_pprof: why". */
+static void renamed(char *msg, size_t len)
+{
+    static const char from[] = "cgw_read_stacks: ", to[] = "cgw_write_pprof: ";
+    size_t n = msg != NULL && len > 0 ? strlen(msg) : 0;
+    if (n < sizeof from - 1 || memcmp(msg, from, sizeof from - 1) != 0)
+        return;
+    char why[256];
+    snprintf(why, sizeof why, "%s", msg + sizeof from - 1);
+    snprintf(msg, len, "%s%s", to, why);
+}
+
 cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn, void *ctx,
                            char *msg, size_t len)
 {
@@ -232,13 +241,14 @@ cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn, vo
         return out_fail(&o, CGW_ENOMEM, "out of memory");
     memcpy(o.strs, fixed, sizeof fixed);
     o.nstrs = 2;
-    cgw_status st = cgwc_profile_stacks(r, "cgw_write_pprof", event, event == NULL,
-                                        sample_types, sample, &o, msg, len);
+    cgw_status st = cgw_read_stacks(r, event, sample_types, sample, &o, msg, len);
+    if (st != CGW_OK)
+        renamed(msg, len);
     uint8_t *packed = NULL, *gz = NULL;
     size_t plen = 0, glen = 0;
     if (st == CGW_OK)
         st = pack(&o, &packed, &plen);
-    if (st == CGW_OK && (st = cgwc_gzip(o.a, packed, plen, &gz, &glen)) != CGW_OK)
+    if (st == CGW_OK && (st = cgwpb_gzip(o.a, packed, plen, &gz, &glen)) != CGW_OK)
         out_fail(&o, st, "out of memory compressing the profile");
     if (st == CGW_OK && fn(ctx, gz != NULL ? (const char *)gz : (const char *)packed,
                            gz != NULL ? glen : plen) != 0) {
@@ -252,15 +262,3 @@ cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn, vo
     return st;
 }
 
-#else
-
-cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn, void *ctx,
-                           char *msg, size_t len)
-{
-    (void)r, (void)event, (void)fn, (void)ctx;
-    if (msg != NULL && len > 0)
-        snprintf(msg, len, "cgw_write_pprof: %s", CGWC_NO_PPROF);
-    return CGW_EINVAL;
-}
-
-#endif
