@@ -5,7 +5,10 @@
 
 printf '# callgrind format\nversion: 1\ncreator: t\npositions: line\nevents: Ir\nsummary: 3\n\nfl=(1) a.c\nfn=(1) main\n1 3\n\ntotals: 3\n' >"$tmp/good"
 printf 'events: Ir\nfn=(1) a\nfn=(2)\n1 1\n' >"$tmp/bad"
-printf 'events: Ir\nfn=a\n1 1\n' >"$tmp/warn"
+# warnings: notes for no reader (no-format-line, no-positions) and a
+# finding for speedscope (blank: a cost line's trailing blank)
+printf 'events: Ir\nfn=a\n1 1 \n' >"$tmp/warn"
+printf 'events: Ir\nfn=a\n1 1\n' >"$tmp/note"
 
 "$CGVERIFY" "$tmp/good" >"$tmp/out" || fail "a valid file: exit $?"
 grep -q 'good: valid: 1 part, 1 cost lines, 0 calls, 1 functions, 0 errors, 0 warnings; totals Ir=3' "$tmp/out" ||
@@ -19,8 +22,21 @@ grep -q "bad:3: error: function ID (2) is used before any .* \[undefined-id\]" "
 
 "$CGVERIFY" "$tmp/warn" >/dev/null || fail "warnings alone are valid"
 "$CGVERIFY" --strict "$tmp/warn" >"$tmp/out"; rc=$?
-[ $rc -eq 1 ] || fail "--strict with warnings: exit $rc"
-grep -q 'warn:1: error: .*\[no-format-line\]' "$tmp/out" || fail "--strict prints errors: $(cat "$tmp/out")"
+[ $rc -eq 1 ] || fail "--strict with a finding: exit $rc"
+grep -q 'warn:3: error: .*\[blank\]' "$tmp/out" || fail "--strict prints errors: $(cat "$tmp/out")"
+grep -q 'warn:1: warning: .*\[no-format-line\]' "$tmp/out" || fail "--strict: a note: $(cat "$tmp/out")"
+grep -q 'warn: speedscope: shows other numbers than the file says: blank$' "$tmp/out" ||
+    fail "--strict: speedscope's verdict: $(cat "$tmp/out")"
+grep -q 'warn: kcachegrind: opens right$' "$tmp/out" || fail "--strict: kcachegrind's: $(cat "$tmp/out")"
+"$CGVERIFY" --strict "$tmp/note" >/dev/null || fail "--strict with notes only: exit $?"
+# --for: the readers named only; -q prints nothing
+"$CGVERIFY" --for=kcachegrind,gprof2dot "$tmp/warn" >"$tmp/out" || fail "--for without speedscope: exit $?"
+[ "$(grep -c ': opens right$' "$tmp/out")" = 2 ] || fail "--for's lines: $(cat "$tmp/out")"
+grep -q ': speedscope: \|: callgrind_annotate: ' "$tmp/out" && fail "--for names a reader not asked for"
+"$CGVERIFY" -q --for=speedscope "$tmp/warn" >"$tmp/out"; rc=$?
+[ $rc -eq 1 ] || fail "--for=speedscope with its finding: exit $rc"
+[ -s "$tmp/out" ] && fail "-q --for printed: $(cat "$tmp/out")"
+usage_error cgverify "$CGVERIFY" --for=qcachegrind "$tmp/warn"
 "$CGVERIFY" -q "$tmp/warn" >"$tmp/out" || fail "-q exit"
 [ -s "$tmp/out" ] && fail "-q printed: $(cat "$tmp/out")"
 
@@ -82,13 +98,13 @@ cmp -s "$tmp/rt-c" "$tmp/rt-b" || fail "--roundtrip: a pipe and the file differ"
 printf 'events: Ir\nfn=a\n1 18446744073709551615\ntotals: 18446744073709551615\n' >"$tmp/big"
 "$CGVERIFY" --json "$tmp/good" "$tmp/bad" "$tmp/big" >"$tmp/json"; rc=$?
 [ $rc -eq 1 ] || fail "--json exit $rc"
-want_good='{"path":"'"$tmp"'/good","valid":true,"read_error":null,"errors":0,"warnings":0,"parts":[{"part":1,"events":["Ir"],"totals":[3],"summary":[3],"totals_line":[3],"cost_lines":1,"calls":0,"functions":1}],"diagnostics":[]}'
+want_good='{"path":"'"$tmp"'/good","valid":true,"read_error":null,"errors":0,"warnings":0,"parts":[{"part":1,"events":["Ir"],"totals":[3],"summary":[3],"totals_line":[3],"cost_lines":1,"calls":0,"functions":1}],"diagnostics":[],"readers":{}}'
 grep -qF "$want_good" "$tmp/json" || fail "--json good: $(cat "$tmp/json")"
 grep -qF '"summary":null,"totals_line":null' "$tmp/json" || fail "--json nulls: $(cat "$tmp/json")"
 grep -qF '{"line":3,"severity":"error","fails":true,"code":"undefined-id","message":"function ID (2) is used' "$tmp/json" ||
     fail "--json diagnostic: $(cat "$tmp/json")"
 grep -qF '"totals":[18446744073709551615]' "$tmp/json" || fail "--json 64-bit: $(cat "$tmp/json")"
-case $(head -c 36 "$tmp/json") in '{"format":2,"strict":false,"files":[') ;; *) fail "--json start";; esac
+case $(head -c 45 "$tmp/json") in '{"format":3,"strict":false,"for":[],"files":[') ;; *) fail "--json start";; esac
 
 # --json is valid UTF-8 JSON whatever the bytes: a name with invalid
 # UTF-8 (each bad byte U+FFFD), a file name with one, an excerpt cut in
@@ -111,11 +127,15 @@ grep -qF 'name \"a\ufffd\ufffdb.c\" is not valid UTF-8' "$tmp/json8" || fail "in
 grep -qF 'name \"m\ufffd\" is not valid' "$tmp/json8" || fail "a name's cut character: $(cat "$tmp/json8")"
 grep -qF '"message":"unknown line \"x'"$e19"'\""' "$tmp/json8" ||
     fail "an excerpt cut in a character: $(cat "$tmp/json8")"
-grep -qF '"severity":"warning","fails":true,"code":"no-positions"' "$tmp/json8" ||
+grep -qF '"severity":"warning","fails":true,"code":"blank"' "$tmp/json8" ||
     fail "--strict warning: $(cat "$tmp/json8")"
-grep -q '"severity":"error","fails":[a-z]*,"code":"no-positions"' "$tmp/json8" &&
+grep -qF '"severity":"warning","fails":false,"code":"no-positions"' "$tmp/json8" ||
+    fail "--strict note: $(cat "$tmp/json8")"
+grep -q '"severity":"error","fails":[a-z]*,"code":"blank"' "$tmp/json8" &&
     fail "--strict made a warning an error"
-grep -qF '{"path":"'"$tmp"'/missing","valid":false,"read_error":"No such file or directory","errors":0,"warnings":0,"parts":[],"diagnostics":[]}]}' "$tmp/json8" ||
+grep -qF '"readers":{"kcachegrind":{"opens_right":true,"findings":[]},"callgrind_annotate":{"opens_right":true,"findings":[]},"gprof2dot":{"opens_right":true,"findings":[]},"speedscope":{"opens_right":false,"findings":["blank"]}}' "$tmp/json8" ||
+    fail "--json readers: $(cat "$tmp/json8")"
+grep -qF '{"path":"'"$tmp"'/missing","valid":false,"read_error":"No such file or directory","errors":0,"warnings":0,"parts":[],"diagnostics":[],"readers":{' "$tmp/json8" ||
     fail "missing file: $(cat "$tmp/json8")"
 grep -qF "cgverify: $tmp/missing: No such file or directory" "$tmp/err8" || fail "missing file on stderr"
 "$CGVERIFY" --json "$tmp/warn" >"$tmp/json9" || fail "--json warnings alone: exit $?"

@@ -72,7 +72,8 @@ static void warnings(void)
     WARN("creator: x\nversion: 1\nevents: Ir\n", "header-order", 2);
     WARN("events:Ir\n", "key-without-space", 1);
     WARN("thread: 1\nevents: Ir\n", "nonportable-header", 1);
-    WARN("positions: instr\nevents: Ir\n", "positions-not-line", 1);
+    WARN("positions: instr\nevents: Ir\n", "instr-positions", 1);
+    WARN("positions: instr line\nevents: Ir\n", "positions-not-line", 1);
     WARN("events: Ir\nfn=a\n1 1\npart: 2\nfn=b\n1 1\n", "several-parts", 4);
     WARN("events: Ir Dr\nfn=a\n1 1\n", "few-costs", 3);
     WARN("events: Ir\nfn=a\n1 0x10\n", "hex-cost", 3);
@@ -110,7 +111,8 @@ static void warnings(void)
     WARN("events: Ir\nfn=a\n1 1\ncfn=(2) b\rc\n", "cr-in-line", 4);
     WARN("events: Ir\nfn=(1) a\r\nfn=(2) b\n1 1\n", "carriage-return", 2);
     WARN("events: Ir\nfn=(1) a \nfn=(2) b\n1 1\n", "trailing-blank", 2);
-    WARN("events: Ir\nfn=(1)  a\nfn=(2) b\n1 1\n", "name-blank", 2);
+    WARN("events: Ir\nfn=(1)  a\nfn=(2) b\n1 1\n", "id-name-blank", 2);
+    WARN("events: Ir\nfn=(1) a\t\nfn=(2) b\n1 1\n", "name-blank", 2);
     WARN("events: Ir\narch: x\n", "unknown-header", 2);
     WARN("events: Ir\nfn=a\n1 1\ndesc: x: y\n", "header-in-body", 4);
     WARN("events: Ir\nfl=\nfn=a\n", "empty-name", 2);

@@ -15,15 +15,32 @@
 #include "toolutil.h"
 
 static const char usage[] =
-    "usage: cgverify [--strict] [--quiet|-q] [--json] [--roundtrip] FILE...\n"
-    "Check Callgrind profiles ('-' reads stdin).  Exit 0 when every file is valid,\n"
-    "1 when one is not, 2 on a usage or I/O error.\n"
-    "  --strict     portability warnings count as errors\n"
-    "  -q, --quiet  print errors only, no warnings and no summary\n"
+    "usage: cgverify [--for=READER[,READER...]] [--strict] [--quiet|-q] [--json]\n"
+    "                [--roundtrip] FILE...\n"
+    "Check Callgrind profiles ('-' reads stdin).  Exit 0 when every file is valid\n"
+    "(and opens right in the readers named), 1 when one is not, 2 on a usage or\n"
+    "I/O error.\n"
+    "  --for=LIST   will the files open right in these readers: kcachegrind,\n"
+    "               callgrind_annotate, gprof2dot, speedscope (a finding for one\n"
+    "               of them fails the file; a line a reader at the end)\n"
+    "  --strict     --for all four readers\n"
+    "  -q, --quiet  print errors only, no warnings and no summary (with --for or\n"
+    "               --strict: nothing)\n"
     "  --json       print one JSON document describing every file\n"
     "  --roundtrip  also write each file through libcgw and compare the re-read\n";
 
 static int strict, quiet, json, roundtrip;
+
+/* The readers --for names (--strict: all), as cgw_diag_readers() bits. */
+static const struct {
+    const char *name;
+    unsigned bit;
+} readers[] = { { "kcachegrind", CGW_READER_KCACHEGRIND },
+                { "callgrind_annotate", CGW_READER_CALLGRIND_ANNOTATE },
+                { "gprof2dot", CGW_READER_GPROF2DOT },
+                { "speedscope", CGW_READER_SPEEDSCOPE } };
+#define NREADERS (sizeof readers / sizeof readers[0])
+static unsigned for_readers;
 
 /* s as a JSON string, always valid UTF-8: a byte that starts no
  * character, or the start of one that stops early, becomes one U+FFFD
@@ -79,13 +96,34 @@ typedef struct report {
     uint64_t errors, warnings;
     uint64_t parts, cost_lines, calls, functions;
     tool_text parts_json, diags_json, totals;
+    tool_text findings[NREADERS]; /* the codes of each reader's findings */
     char read_error[256]; /* why the file could not be read; "" when it was */
 } report;
+
+/* Note code as a finding of every reader asked for that it is one for;
+ * whether it is one for any of them. */
+static int note_finding(report *rep, const char *code)
+{
+    unsigned bits = cgw_diag_readers(code) & for_readers;
+    size_t len = strlen(code);
+    for (size_t i = 0; i < NREADERS; i++) {
+        tool_text *t = &rep->findings[i];
+        if (!(bits & readers[i].bit))
+            continue;
+        int seen = 0; /* each code once: ", "-separated */
+        for (const char *p = t->p; p != NULL && (p = strstr(p, code)) != NULL; p += len)
+            seen |= (p == t->p || p[-1] == ' ') && (p[len] == ',' || p[len] == '\0');
+        if (!seen)
+            tool_addf(t, "%s%s", t->len ? ", " : "", code);
+    }
+    return bits != 0;
+}
 
 static void on_diag(void *ctx, const cgw_diagnostic *d)
 {
     report *rep = ctx;
-    int error = d->severity == CGW_ERROR || strict;
+    int finding = note_finding(rep, d->code); /* for a reader asked for */
+    int error = d->severity == CGW_ERROR || finding;
     if (json) {
         tool_text *t = &rep->diags_json;
         tool_addf(t, "%s{\"line\":%" PRIu64 ",\"severity\":\"%s\",\"fails\":%s,\"code\":",
@@ -98,7 +136,7 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
         tool_add(t, "}", 1);
         return;
     }
-    if (quiet && !error)
+    if (quiet && (!error || for_readers))
         return;
     if (d->line)
         printf("%s:%" PRIu64 ": %s: %s [%s]\n", rep->path, d->line, error ? "error" : "warning",
@@ -223,6 +261,38 @@ static int check(report *rep)
     return st == CGW_OK ? 0 : 2;
 }
 
+/* The verdict of each reader asked for, one line each ("PATH: READER:
+ * opens right"); or as JSON members of "readers". */
+static void reader_verdicts(const report *rep, tool_text *json_out)
+{
+    for (size_t i = 0; i < NREADERS; i++) {
+        if (!(for_readers & readers[i].bit))
+            continue;
+        const tool_text *f = &rep->findings[i];
+        int right = f->len == 0 && rep->read_error[0] == '\0';
+        if (json_out != NULL) {
+            tool_addf(json_out, "%s\"%s\":{\"opens_right\":%s,\"findings\":[",
+                      json_out->p[json_out->len - 1] == '{' ? "" : ",", readers[i].name,
+                      right ? "true" : "false");
+            for (const char *p = f->p; p != NULL && *p != '\0';) {
+                const char *comma = strchr(p, ',');
+                size_t n = comma ? (size_t)(comma - p) : strlen(p);
+                tool_addf(json_out, "%s\"%.*s\"", p == f->p ? "" : ",", (int)n, p);
+                p = comma ? comma + 2 : p + n;
+            }
+            tool_add(json_out, "]}", 2);
+        } else if (right) {
+            printf("%s: %s: opens right%s\n", rep->path, readers[i].name,
+                   rep->errors > 0 ? " (but the file is not valid)" : "");
+        } else if (rep->read_error[0] != '\0') {
+            printf("%s: %s: the file could not be read\n", rep->path, readers[i].name);
+        } else {
+            printf("%s: %s: shows other numbers than the file says: %s\n", rep->path,
+                   readers[i].name, f->p);
+        }
+    }
+}
+
 /* rep as one element of --json's "files". */
 static void add_json_report(tool_text *out, const report *rep, int valid)
 {
@@ -240,7 +310,9 @@ static void add_json_report(tool_text *out, const report *rep, int valid)
     tool_add(out, "],\"diagnostics\":[", 17);
     if (rep->diags_json.p)
         tool_add(out, rep->diags_json.p, rep->diags_json.len);
-    tool_add(out, "]}", 2);
+    tool_add(out, "],\"readers\":{", 13);
+    reader_verdicts(rep, out);
+    tool_add(out, "}}", 2);
 }
 
 /* Check one file; 0 valid, 1 invalid, 2 I/O error. */
@@ -248,7 +320,10 @@ static int verify(const char *path, tool_text *out)
 {
     report rep = { .path = path };
     int rc = check(&rep);
-    int valid = rc == 0 && rep.errors == 0 && (!strict || rep.warnings == 0);
+    int found = 0;
+    for (size_t i = 0; i < NREADERS; i++)
+        found |= rep.findings[i].len > 0;
+    int valid = rc == 0 && rep.errors == 0 && !found;
     if (json) {
         add_json_report(out, &rep, valid);
     } else if (!quiet && rc == 0) {
@@ -258,15 +333,20 @@ static int verify(const char *path, tool_text *out)
                rep.cost_lines, rep.calls, rep.functions, rep.errors, rep.warnings,
                rep.totals.p ? rep.totals.p : " none");
     }
+    if (!json && !quiet)
+        reader_verdicts(&rep, NULL);
+    for (size_t i = 0; i < NREADERS; i++)
+        free(rep.findings[i].p);
     free(rep.parts_json.p);
     free(rep.diags_json.p);
     free(rep.totals.p);
     return rc != 0 ? rc : valid ? 0 : 1;
 }
 
-enum { O_STRICT = TOOL_O_NEXT, O_JSON, O_ROUNDTRIP };
+enum { O_STRICT = TOOL_O_NEXT, O_JSON, O_ROUNDTRIP, O_FOR };
 
 static const struct option longopts[] = {
+    { "for", required_argument, NULL, O_FOR },
     { "strict", no_argument, NULL, O_STRICT },
     { "quiet", no_argument, NULL, 'q' },
     { "json", no_argument, NULL, O_JSON },
@@ -276,13 +356,41 @@ static const struct option longopts[] = {
     { NULL, 0, NULL, 0 }
 };
 
+/* --for's list into for_readers: 0, or -1 at a name it does not know
+ * (*bad points to it). */
+static int parse_readers(const char *list, const char **bad)
+{
+    for (const char *p = list; *p != '\0';) {
+        size_t n = strcspn(p, ",");
+        size_t i = 0;
+        while (i < NREADERS && (strlen(readers[i].name) != n || strncmp(readers[i].name, p, n)))
+            i++;
+        if (i == NREADERS) {
+            *bad = p;
+            return -1;
+        }
+        for_readers |= readers[i].bit;
+        p += n + (p[n] == ',');
+    }
+    return for_readers != 0 ? 0 : (*bad = list, -1);
+}
+
 /* 0 to go on, else 1 + the exit status. */
 static int parse(int argc, char **argv)
 {
     int c;
+    const char *bad;
     while ((c = tool_getopt("cgverify", usage, argc, argv, "hq", longopts)) != -1) {
         switch (c) {
-        case O_STRICT: strict = 1; break;
+        case O_STRICT: strict = 1; for_readers = CGW_READER_KCACHEGRIND |
+                       CGW_READER_CALLGRIND_ANNOTATE | CGW_READER_GPROF2DOT |
+                       CGW_READER_SPEEDSCOPE; break;
+        case O_FOR:
+            if (parse_readers(optarg, &bad) < 0)
+                return 1 + tool_usage_error("cgverify", usage, "--for: unknown reader '%.*s' "
+                                            "(kcachegrind, callgrind_annotate, gprof2dot, "
+                                            "speedscope)", (int)strcspn(bad, ","), bad);
+            break;
         case 'q': quiet = 1; break;
         case O_JSON: json = 1; break;
         case O_ROUNDTRIP: roundtrip = 1; break;
@@ -304,7 +412,11 @@ int main(int argc, char **argv)
     i = optind;
     tool_text out = { 0 };
     /* "format" goes up when a key changes meaning or goes away */
-    tool_addf(&out, "{\"format\":2,\"strict\":%s,\"files\":[", strict ? "true" : "false");
+    tool_addf(&out, "{\"format\":3,\"strict\":%s,\"for\":[", strict ? "true" : "false");
+    for (size_t r = 0; r < NREADERS; r++)
+        if (for_readers & readers[r].bit)
+            tool_addf(&out, "%s\"%s\"", out.p[out.len - 1] == '[' ? "" : ",", readers[r].name);
+    tool_add(&out, "],\"files\":[", 11);
     int worst = 0;
     tool_catch_sigbus("cgverify");
     for (; i < argc; i++) {

@@ -11,7 +11,9 @@
 /* The readers a finding is about (cgw_diag_readers()): those that show
  * other numbers than the file says, refuse it or crash on it, as their
  * oracles show (tests/verdicts.py measures it); 0 for a note that names
- * no reader.  An error makes the file invalid: every reader. */
+ * no reader.  An error makes the file invalid, and is taken as a finding
+ * for every reader unless the oracles show otherwise (an undefined ID:
+ * every reader names it as libcgw does, unnamed). */
 #define K CGW_READER_KCACHEGRIND
 #define A CGW_READER_CALLGRIND_ANNOTATE
 #define G CGW_READER_GPROF2DOT
@@ -34,7 +36,7 @@ static const struct {
     [CGWR_POSITIONS_AFTER_EVENTS] = { "positions-after-events", CGW_ERROR, ALL },
     [CGWR_TOO_MANY_COSTS] = { "too-many-costs", CGW_ERROR, ALL },
     [CGWR_CALL_WITHOUT_COST] = { "call-without-cost", CGW_ERROR, ALL },
-    [CGWR_UNDEFINED_ID] = { "undefined-id", CGW_ERROR, ALL },
+    [CGWR_UNDEFINED_ID] = { "undefined-id", CGW_ERROR, 0 },
     [CGWR_ID_REDEFINED] = { "id-redefined", CGW_ERROR, ALL },
     [CGWR_NEGATIVE_POSITION] = { "negative-position", CGW_ERROR, ALL },
     [CGWR_TOTALS_MISMATCH] = { "totals-mismatch", CGW_ERROR, ALL },
@@ -63,7 +65,7 @@ static const struct {
     [CGWR_RELATIVE_FIRST] = { "relative-first", CGW_WARNING, 0 },
     [CGWR_CALLS_ZERO] = { "calls-zero", CGW_WARNING, A },
     [CGWR_LINE_IN_CALL] = { "line-in-call", CGW_WARNING, G|S },
-    [CGWR_CALL_WITHOUT_CFN] = { "call-without-cfn", CGW_WARNING, S },
+    [CGWR_CALL_WITHOUT_CFN] = { "call-without-cfn", CGW_WARNING, K },
     [CGWR_CALLEE_SPEC_AFTER_CFN] = { "callee-spec-after-cfn", CGW_WARNING, 0 },
     [CGWR_CALLEE_WITHOUT_BLOCK] = { "callee-without-block", CGW_WARNING, 0 },
     [CGWR_SPLIT_FUNCTION] = { "split-function", CGW_WARNING, 0 },
@@ -90,21 +92,26 @@ static const struct {
     [CGWR_REPEATED_KEY] = { "repeated-key", CGW_WARNING, 0 },
     [CGWR_POSITIONS_ORDER] = { "positions-order", CGW_ERROR, ALL },
     [CGWR_EMPTY_FUNCTION] = { "empty-function", CGW_ERROR, ALL },
-    [CGWR_HEX_ID] = { "hex-id", CGW_WARNING, K },
+    [CGWR_HEX_ID] = { "hex-id", CGW_WARNING, A | G },
     [CGWR_INDENTED_COST] = { "indented-cost", CGW_ERROR, ALL },
     [CGWR_HEX_PREFIX] = { "hex-prefix", CGW_ERROR, ALL },
     [CGWR_OB_IN_FUNCTION] = { "ob-in-function", CGW_WARNING, K },
     [CGWR_HEX_STEP] = { "hex-step", CGW_WARNING, 0 },
-    [CGWR_GZIP_INPUT] = { "gzip-input", CGW_WARNING, A|G|S },
+    [CGWR_GZIP_INPUT] = { "gzip-input", CGW_WARNING, K | A | G | S },
     [CGWR_CHECK_EVENTS_CUT] = { "check-events-cut", CGW_WARNING, 0 },
-    [CGWR_BIG_POSITION] = { "big-position", CGW_WARNING, K },
+    [CGWR_BIG_POSITION] = { "big-position", CGW_WARNING, 0 },
     [CGWR_CFI_SAME_FILE] = { "cfi-same-file", CGW_WARNING, A },
     [CGWR_LINE_TOO_LONG] = { "line-too-long", CGW_ERROR, ALL },
     [CGWR_VERSION_TEXT] = { "version-text", CGW_WARNING, 0 },
     [CGWR_APPENDED_PROFILE] = { "appended-profile", CGW_WARNING, 0 },
     [CGWR_TRAILING_BLANK] = { "trailing-blank", CGW_WARNING, 0 },
     [CGWR_NO_POSITION_COLUMN] = { "no-position-column", CGW_WARNING, A | S },
-    [CGWR_BB_POSITIONS] = { "bb-positions", CGW_WARNING, K | A | S },
+    [CGWR_BB_POSITIONS] = { "bb-positions", CGW_WARNING, K },
+    [CGWR_ID_NAME_BLANK] = { "id-name-blank", CGW_WARNING, 0 },
+    [CGWR_SUMMARY_ZERO] = { "summary-zero", CGW_WARNING, 0 },
+    [CGWR_SHORT_SUMMARY] = { "short-summary", CGW_WARNING, 0 },
+    [CGWR_DEFINITION_ONLY] = { "definition-only", CGW_WARNING, K | A },
+    [CGWR_ONE_POSITION_NOT_LINE] = { "instr-positions", CGW_WARNING, 0 },
 };
 
 unsigned cgw_diag_readers(const char *code)

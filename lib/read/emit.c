@@ -115,6 +115,7 @@ static void function_line(cgw_reader *r, const cgwr_str *name, const cgwr_str *o
 static void defer_function(cgw_reader *r, const cgwr_str *name)
 {
     cgwr_body_end(r);
+    cgwr_definition_only(r);
     r->fn = NULL;
     r->pending_fn = name;
     r->pending_fn_ob = r->ob;
@@ -129,6 +130,17 @@ static void ob_in_function(cgw_reader *r, uint64_t line)
     cgwr_diag(r, line, CGWR_OB_IN_FUNCTION,
               "ob= between fn= and its costs (KCachegrind drops the function there, "
               "so its costs are lost; write ob= before fn=)");
+}
+
+/* A pending fn= that no body line followed: a name defined alone. */
+void cgwr_definition_only(cgw_reader *r)
+{
+    if (r->fn == NULL && r->pending_fn != NULL &&
+        !cgwr_warning_counted(r, CGWR_DEFINITION_ONLY))
+        cgwr_diag(r, r->pending_fn_line, CGWR_DEFINITION_ONLY,
+                  "fn= %s has no block: a name defined alone, no function (KCachegrind makes "
+                  "a function of it, in the file of the last fl=, and so puts the later "
+                  "blocks of that name there)", r->pending_fn->s);
 }
 
 CGWP_COLD int cgwr_open_function(cgw_reader *r)

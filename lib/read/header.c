@@ -205,10 +205,14 @@ static void positions_line(cgw_reader *r, const char *cur, const char *end)
         cgwr_diag(r, r->lineno, CGWR_BB_POSITIONS,
                   "bb positions (KCachegrind misplaces the costs, callgrind_annotate dies, "
                   "speedscope reads the first column as the first event)");
-    else if (mask != CGW_POS_LINE)
+    else if (mask != CGW_POS_LINE && count > 1)
         cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
                   "positions other than line (speedscope reads the first column as the "
                   "first event)");
+    else if (mask != CGW_POS_LINE)
+        cgwr_diag(r, r->lineno, CGWR_ONE_POSITION_NOT_LINE,
+                  "positions: instr without line (every reader takes one column; Qt Creator "
+                  "wants lines)");
     for (int i = 1; i < count; i++)
         if (slot_of(mask, (unsigned)order[i]) < slot_of(mask, (unsigned)order[i - 1])) {
             cgwr_diag(r, r->lineno, CGWR_POSITIONS_ORDER,
@@ -251,8 +255,8 @@ static int cost_list(cgw_reader *r, const char *key, const char *cur, const char
         out[count++] = value;
         cur = next;
     }
-    if (count > 0 && count < r->nevents)
-        cgwr_diag(r, r->lineno, CGWR_FEW_COSTS, "%s: gives %zu of %zu events", key, count,
+    if (count > 0 && count < r->nevents) /* speedscope reads neither line */
+        cgwr_diag(r, r->lineno, CGWR_SHORT_SUMMARY, "%s: gives %zu of %zu events", key, count,
                   r->nevents);
     return (int)count;
 }

@@ -158,10 +158,15 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *digits,
         return name;
     }
     const char *name_end = end, *name = cgwr_trim(cur, &name_end);
-    if (name != cur || name_end != end)
+    if (name_end != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
-                  "blanks around the name of %s ID (%llu); speedscope and gprof2dot strip "
-                  "them, KCachegrind keeps them", spec_kind[kind], (unsigned long long)id);
+                  "blanks after the name of %s ID (%llu); speedscope and gprof2dot strip "
+                  "them, KCachegrind and callgrind_annotate keep them", spec_kind[kind],
+                  (unsigned long long)id);
+    else if (name != cur)
+        cgwr_diag(r, r->lineno, CGWR_ID_NAME_BLANK,
+                  "more than one blank between %s ID (%llu) and its name (every reader "
+                  "strips them)", spec_kind[kind], (unsigned long long)id);
     if (name == name_end) {
         empty_name(r, kind);
         if (kind != CGWR_FN)

@@ -120,6 +120,19 @@ static void compare_totals(cgw_reader *r)
             break;
         }
     }
+    int zero = pt->has_summary;
+    for (size_t i = 0; zero && i < r->nevents; i++)
+        zero = pt->summary[i] == 0;
+    if (zero) { /* callgrind_annotate then takes totals: or the sum */
+        for (size_t i = 0; i < r->nevents; i++)
+            if (pt->totals[i] != 0) {
+                cgwr_diag(r, pt->first_line, CGWR_SUMMARY_ZERO,
+                          "summary: 0, the cost lines sum to more (every reader takes the "
+                          "sum)");
+                break;
+            }
+        return;
+    }
     for (size_t i = 0; pt->has_summary && i < r->nevents; i++) {
         if (pt->summary[i] < pt->totals[i]) {
             cgwr_diag(r, pt->first_line, CGWR_SUMMARY_LOW,
@@ -145,6 +158,7 @@ void cgwr_part_end(cgw_reader *r)
 {
     cgwr_part *pt = &r->part;
     cgwr_body_end(r);
+    cgwr_definition_only(r);
     if (r->nevents == 0)
         cgwr_diag(r, pt->first_line ? pt->first_line : r->lineno, CGWR_MISSING_EVENTS,
                   "part %u has no events: line", pt->pub.index);

@@ -44,7 +44,8 @@ enum cgwr_code {
     CGWR_HEX_PREFIX, CGWR_OB_IN_FUNCTION, CGWR_HEX_STEP, CGWR_GZIP_INPUT,
     CGWR_CHECK_EVENTS_CUT, CGWR_BIG_POSITION, CGWR_CFI_SAME_FILE, CGWR_LINE_TOO_LONG,
     CGWR_VERSION_TEXT, CGWR_APPENDED_PROFILE, CGWR_TRAILING_BLANK, CGWR_NO_POSITION_COLUMN,
-    CGWR_BB_POSITIONS,
+    CGWR_BB_POSITIONS, CGWR_ID_NAME_BLANK, CGWR_SUMMARY_ZERO, CGWR_SHORT_SUMMARY,
+    CGWR_DEFINITION_ONLY, CGWR_ONE_POSITION_NOT_LINE,
     CGWR_NCODES
 };
 
@@ -346,6 +347,7 @@ void cgwr_body_end(cgw_reader *r);
  * starts (its record and checks, at its own line); whether there is a
  * function now. */
 int cgwr_open_function(cgw_reader *r);
+void cgwr_definition_only(cgw_reader *r);
 void cgwr_body_reset(cgw_reader *r);
 
 /* fast.c: take the lines at the reader's place that need no diagnostic
