@@ -10,10 +10,7 @@
 set -u
 build=${CGW_BUILDDIR:-.}
 src=${CGW_SRCDIR:-.}
-. "$src/tests/kcgdump.sh"
-for tool in python3 node "${CALLGRIND_ANNOTATE:-callgrind_annotate}"; do
-    command -v "$tool" >/dev/null 2>&1 || { echo "no $tool: skipped"; exit 77; }
-done
+. "$src/tests/oracles.sh"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cgw-compat.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 

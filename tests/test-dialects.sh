@@ -11,12 +11,8 @@
 # are checked against it too, and so are the recoded files.
 . "${CGW_SRCDIR:-.}/tests/tools.sh"
 CGNORM=${CGNORM:-./tests/cgnorm}
-kcgdump=""
-if (. "${CGW_SRCDIR:-.}/tests/kcgdump.sh" >/dev/null 2>&1); then
-    . "${CGW_SRCDIR:-.}/tests/kcgdump.sh" >/dev/null 2>&1
-else
-    echo "no KCachegrind loader: the stored .kcg files are not checked against it"
-fi
+CGW_KCGDUMP_OPTIONAL="the stored .kcg files are not checked against it" \
+    . "${CGW_SRCDIR:-.}/tests/kcgdump.sh"
 
 # twice FILE: the T/F/C lines of FILE with every number doubled
 twice() {

@@ -18,12 +18,7 @@
 CGNORM=${CGNORM:-./tests/cgnorm}
 CGCONVERT=${CGCONVERT:-./tools/cgconvert}
 SRC=${CGW_SRCDIR:-.}
-kcgdump=""
-if (. "$SRC/tests/kcgdump.sh" >/dev/null 2>&1); then
-    . "$SRC/tests/kcgdump.sh" >/dev/null 2>&1
-else
-    echo "no KCachegrind loader: the recoded files are not read with it"
-fi
+CGW_KCGDUMP_OPTIONAL="the recoded files are not read with it" . "$SRC/tests/kcgdump.sh"
 
 # writer: why its files read otherwise in KCachegrind than in libcgw
 # (tests/test-oracles.sh): the recode is then held to what libcgw reads
