@@ -5,7 +5,8 @@
 # to it.  The options are each tool's --help options (tests/test-
 # completion.sh checks that none is missing): keep them in step.
 
-# _cgw_values PREV: the values of option PREV, or "" for a free value
+# _cgw_values PREV TOOL: the values of option PREV of TOOL, or "" for a
+# free value
 # ("-" for a file name, "!" when PREV takes no value).
 _cgw_values()
 {
@@ -14,7 +15,10 @@ _cgw_values()
     --positions) echo "line instr instr,line" ;;
     --from) echo "folded pprof" ;;
     --to) echo "folded pprof" ;;
-    --for) echo "callgrind_annotate" ;;
+    --for) case $2 in
+        *cgverify) echo "kcachegrind callgrind_annotate gprof2dot speedscope" ;;
+        *) echo "callgrind_annotate" ;;
+        esac ;;
     --seed|--size|--functions|--files|--objects|--events|--calls-per-fn|--parts|\
     --fail-above|--top|--mod-filename|--mod-funcname|--event) echo "" ;;
     *) echo "!" ;;
@@ -36,7 +40,7 @@ _cgw_tools()
     fi
     case $1 in
     */cgverify|cgverify)
-        opts="--strict --quiet -q --json --roundtrip --help -h --version" ;;
+        opts="--for= --strict --quiet -q --json --roundtrip --help -h --version" ;;
     */cggen|cggen)
         opts="--seed --size --functions --files --objects --events --positions
               --calls-per-fn --inline --jumps --parts --compact -o --help -h --version" ;;
@@ -74,7 +78,7 @@ _cgw_tools()
         opts="-o --fold-threads --help -h --version --" ;;
     *) return ;;
     esac
-    values=$(_cgw_values "$prev")
+    values=$(_cgw_values "$prev" "$1")
     case $values in
     "!") ;;
     -) COMPREPLY=($(compgen -f -- "$cur")); return ;;
