@@ -45,6 +45,7 @@ expect "line instr instr,line" cgmerge --positions ""
 expect "instr instr,line" cggen --positions i
 expect "folded pprof" cgconvert --from ""
 expect "callgrind_annotate" cgrecode --for = ""
+expect "kcachegrind callgrind_annotate gprof2dot speedscope" cgverify --for = ""
 expect "--strict" cgverify --st
 [ $status -eq 0 ] && echo "$n long options of 7 tools' --help, all completed"
 exit $status

@@ -23,9 +23,9 @@ static const char usage[] =
     "  --for=LIST   will the files open right in these readers: kcachegrind,\n"
     "               callgrind_annotate, gprof2dot, speedscope (a finding for one\n"
     "               of them fails the file; a line a reader at the end)\n"
-    "  --strict     --for all four readers\n"
-    "  -q, --quiet  print errors only, no warnings and no summary (with --for or\n"
-    "               --strict: nothing)\n"
+    "  --strict     --for= all four readers\n"
+    "  -q, --quiet  print errors only, no warnings and no summary (with --for=\n"
+    "               or --strict: nothing)\n"
     "  --json       print one JSON document describing every file\n"
     "  --roundtrip  also write each file through libcgw and compare the re-read\n";
 
