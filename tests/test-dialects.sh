@@ -14,15 +14,6 @@ CGNORM=${CGNORM:-./tests/cgnorm}
 CGW_KCGDUMP_OPTIONAL="the stored .kcg files are not checked against it" \
     . "${CGW_SRCDIR:-.}/tests/kcgdump.sh"
 
-# twice FILE: the T/F/C lines of FILE with every number doubled
-twice() {
-    awk -F'\t' 'BEGIN { OFS = "\t" }
-        { n = split($NF, c, ","); s = ""
-          for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") sprintf("%.0f", 2 * c[i])
-          $NF = s; if ($1 == "C") $(NF - 1) = sprintf("%.0f", 2 * $(NF - 1)); print }' "$1" |
-        LC_ALL=C sort
-}
-
 n=0
 for f in "$CGW_TEST_DATA"/dialect-*.out; do
     name=$(basename "$f" .out)

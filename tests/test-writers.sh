@@ -28,15 +28,6 @@ known_kcg() {
     esac
 }
 
-# twice FILE: the T/F/C lines of FILE with every number doubled
-twice() {
-    awk -F'\t' 'BEGIN { OFS = "\t" }
-        { n = split($NF, c, ","); s = ""
-          for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") sprintf("%.0f", 2 * c[i])
-          $NF = s; if ($1 == "C") $(NF - 1) = sprintf("%.0f", 2 * $(NF - 1)); print }' "$1" |
-        LC_ALL=C sort
-}
-
 failed=0 files=0 writers=0
 # bad MESSAGE: a check of the file being checked failed
 bad() {

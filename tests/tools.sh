@@ -27,3 +27,12 @@ in_tmp() {
     case $t in /*) ;; *) t=$PWD/$t ;; esac
     (cd "$tmp" && "$t" "$@")
 }
+# twice FILE: the T/F/C lines of FILE (tests/cgnorm's, kcgdump's) with
+# every number doubled, sorted: what a merge of the file with itself reads
+twice() {
+    awk -F'\t' 'BEGIN { OFS = "\t" }
+        { n = split($NF, c, ","); s = ""
+          for (i = 1; i <= n; i++) s = s (i > 1 ? "," : "") sprintf("%.0f", 2 * c[i])
+          $NF = s; if ($1 == "C") $(NF - 1) = sprintf("%.0f", 2 * $(NF - 1)); print }' "$1" |
+        LC_ALL=C sort
+}
