@@ -9,8 +9,9 @@
 # the reader reads it (tests/cgnorm); cgrecode, portable and compact,
 # reads the same (and so does KCachegrind's loader, when there is one);
 # cgmerge of it with itself is twice it; cgdiff of it with itself finds
-# no change, and its -o output is valid; cgconvert --to folded and --to
-# pprof and back keep the first event's total; its gzip reads the same.
+# no change, and its -o output is valid; cgconvert --to pprof and back
+# keeps every total, --to folded (once an event) and back each event's;
+# its gzip reads the same.
 # A writer that is missing is skipped with a line saying so; the test
 # skips (77) when none is there.  A file with a failed check is copied to
 # $CGW_WRITERS_KEEP when that names a folder.
@@ -139,8 +140,26 @@ check() {
             continue
         fi
         norm "$c/back" "$c/got" || { bad "cgconvert --to $to and back: the reader does not read it"; continue; }
-        [ "$(first "$c/got")" = "$total" ] ||
-            bad "cgconvert --to $to and back: total $(first "$c/got"), the original's first event $total"
+        if [ $to = pprof ]; then # every event a sample type: every total kept
+            [ "$(grep '^T	' "$c/got")" = "$(grep '^T	' "$c/orig")" ] ||
+                bad "cgconvert --to pprof and back: totals $(grep '^T	' "$c/got"), the original's $(grep '^T	' "$c/orig")"
+        else
+            [ "$(first "$c/got")" = "$total" ] ||
+                bad "cgconvert --to $to and back: total $(first "$c/got"), the original's first event $total"
+        fi
+    done
+    # folded stacks hold one event: every other event there and back too
+    k=1
+    for ev in $(sed -n '/^events: */{s///p;q;}' "$file" | tr -d '\r'); do
+        k=$((k + 1))
+        [ $k -gt 2 ] || continue
+        want=$(sed -n 's/^T	//p' "$c/orig" | cut -d, -f$((k - 1)))
+        "$CGCONVERT" --to folded --event "$ev" $force "$file" -o "$c/x.ev" 2>"$tmp/err" &&
+            "$CGCONVERT" --from folded "$c/x.ev" -o "$c/back" 2>>"$tmp/err" &&
+            norm "$c/back" "$c/got" ||
+            { bad "cgconvert --to folded --event $ev and back: $(head -c 300 "$tmp/err")"; continue; }
+        [ "$(first "$c/got")" = "$want" ] ||
+            bad "cgconvert --to folded --event $ev and back: total $(first "$c/got"), the original's $want"
     done
 
     if [ "${CGW_HAVE_ZLIB:-yes}" = yes ]; then
