@@ -202,7 +202,7 @@ static cgw_status location_frame(pprof_in *in, size_t l, cgw_frame *out)
             file = out->file = this_file;
             st = name_at(in, fn->name, "a function's name", &out->name);
         }
-        if (k == 0) {
+        if (st == CGW_OK && k == 0) { /* this_file is a name only when st is OK */
             out->inlined = !same_name(this_file, file) ? this_file : NULL;
             out->line = loc->line[0]->line > 0 ? (uint64_t)loc->line[0]->line : 0;
         }
