@@ -100,7 +100,8 @@ grep -q '^cfn=(3) h$' "$tmp/out" && fail "--for=callgrind_annotate: calls=0 with
 grep -q 'for callgrind_annotate, 2 calls=0 lines written as calls=1' "$tmp/err" ||
     fail "--for=callgrind_annotate does not say what it changed: $(cat "$tmp/err")"
 "$CGVERIFY" --strict -q "$tmp/out" || fail "the repaired calls=0 output is not valid"
-usage_error cgrecode "$CGRECODE" --for=speedscope "$tmp/zero"
+usage_error cgrecode "$CGRECODE" --for=qcachegrind "$tmp/zero"
+usage_error cgrecode "$CGRECODE" --for=speedscope --jumps "$tmp/zero"
 usage_error cgrecode "$CGRECODE" --for=callgrind_annotate --compact "$tmp/zero"
 "$CGRECODE" --compact "$tmp/zero" -o "$tmp/out" || fail "calls=0 compact: exit $?"
 grep -q '^calls=0 9$' "$tmp/out" || fail "compact output changes calls=0"

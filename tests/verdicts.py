@@ -12,6 +12,10 @@ profile with one thing changed (FINDING.out), beside the unchanged one
 (base.out, the near twin of all of them).  For each, the readers that
 cgw_diag_readers() names for the finding must be exactly those that the
 oracles show misreading it, and the twin must read right in all four.
+Each made-up profile a reader misreads is then recoded for it
+(cgrecode --for=READER): the reader must read the output right, or
+cgrecode must say that it cannot be repaired (or refuse it, as the
+writer does a name that reader rejects).
 Then every file (those and FILE..., real writers' files) is judged by
 cgverify --strict --json and by the oracles; the share of (file, reader)
 pairs that agree goes into README's table (--update), which must be the
@@ -140,6 +144,25 @@ def main():
                 failed.append('%s.out: %s %s, cgverify says it %s' % (
                     name, reader, 'reads it right' if word is None else word,
                     'opens right' if right else 'does not'))
+    repaired = cannot = refused = 0
+    for name, path in made:
+        for reader, word, _ in judge(path):
+            if word is None:
+                continue
+            out = '%s.%s.recoded' % (path, reader)
+            tool = os.path.join(os.environ['CGW_BUILDDIR'], 'tools', 'cgrecode')
+            rc, _, err = compat.run([tool, '--for=' + reader, path, '-o', out])
+            if 'cannot be repaired for ' + reader in err:
+                cannot += 1
+            elif rc != 0:
+                refused += 1
+            else:
+                after = compat.row(out)[READERS.index(reader)]
+                if after is None:
+                    repaired += 1
+                else:
+                    failed.append('cgrecode --for=%s %s.out: %s %s after it, and no word of it'
+                                  % (reader, name, reader, after))
     rows, agree, total = [], 0, 0
     for path in [p for _, p in made] + files:
         cells = judge(path)
@@ -159,6 +182,8 @@ def main():
         '', '| file | ' + ' | '.join(READERS) + ' |', '|---|' + '---|' * len(READERS)]
         + rows + ['', END]) + '\n'
     sys.stdout.write(text)
+    print('cgrecode --for: %d misreadings repaired (read right after), %d said to be beyond '
+          'repair, %d refused by the writer' % (repaired, cannot, refused))
     for f in failed:
         print('FAIL: %s' % f)
     with open(readme, encoding='utf-8') as f:

@@ -17,7 +17,7 @@
 
 static const char usage[] =
     "usage: cgrecode [--compact] [--positions line|instr|instr,line] [--jumps]\n"
-    "                [--for=callgrind_annotate] [--force] [-o FILE] FILE\n"
+    "                [--for=READER[,READER...]] [--force] [-o FILE] FILE\n"
     "Read a Callgrind or Cachegrind profile ('-' reads stdin) and write it again\n"
     "through libcgw to FILE (atomically) or to stdout; a FILE ending in .gz is\n"
     "gzip-compressed (the input may be gzip too).  By default the output is\n"
@@ -28,9 +28,11 @@ static const char usage[] =
     "  --positions P  the output's positions (a subset of the input's)\n"
     "  --jumps        keep jump= and jcnd= lines (dropped by default)\n"
     "  --force        write even when the input has errors (as the reader read it)\n"
-    "  --for=callgrind_annotate  repair what that reader misreads: calls=0\n"
-    "                 (read as self cost) written as calls=1, or left out when the\n"
-    "                 call has no cost; says on stderr how many\n"
+    "  --for=LIST     repair what these readers (kcachegrind, callgrind_annotate,\n"
+    "                 gprof2dot, speedscope) misread, and say on stderr what was\n"
+    "                 changed: calls=0 as calls=1 for callgrind_annotate, parts\n"
+    "                 summed into one for it and speedscope, line positions only\n"
+    "                 for speedscope\n"
     "No count or cost is changed otherwise (calls=0 stays).  IDs used but never\n"
     "defined are written as \"???\" (KCachegrind's unnamed item), with a note.\n";
 
@@ -38,6 +40,8 @@ typedef struct input {
     const char *name; /* for messages: the path, or "-" */
     uint64_t errors;
     uint64_t zero_calls; /* calls=0 lines read */
+    uint64_t parts;      /* several-parts: parts after the first */
+    uint64_t cfi_same;   /* cfi-same-file: absolute names callgrind_annotate cuts */
 } input;
 
 /* Errors stop the recode (but with --force); an undefined ID is
@@ -47,6 +51,8 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
 {
     input *in = ctx;
     in->zero_calls += strcmp(d->code, "calls-zero") == 0;
+    in->parts += strcmp(d->code, "several-parts") == 0;
+    in->cfi_same += strcmp(d->code, "cfi-same-file") == 0;
     if (d->severity != CGW_ERROR)
         return;
     if (strcmp(d->code, "undefined-id") == 0) {
@@ -83,7 +89,7 @@ typedef struct opts {
     cgw_options wo;
     unsigned flags;
     const char *file;
-    int for_annotate; /* --for=callgrind_annotate */
+    unsigned for_readers; /* --for's, as cgw_diag_readers() bits */
 } opts;
 
 /* 0 to go on, else 1 + the exit status. */
@@ -94,10 +100,11 @@ static int parse(int argc, char **argv, opts *o)
         if (c == O_COMPACT) {
             o->wo.flags |= CGW_COMPACT;
         } else if (c == O_FOR) {
-            if (strcmp(optarg, "callgrind_annotate") != 0)
-                return 1 + tool_usage_error("cgrecode", usage, "--for=%s: cgrecode repairs only "
-                                            "for callgrind_annotate so far", optarg);
-            o->for_annotate = 1;
+            const char *bad;
+            if (tool_parse_readers(optarg, &o->for_readers, &bad) < 0)
+                return 1 + tool_usage_error("cgrecode", usage, "--for: unknown reader '%.*s' "
+                                            "(kcachegrind, callgrind_annotate, gprof2dot, "
+                                            "speedscope)", (int)strcspn(bad, ","), bad);
         } else if (c == O_JUMPS) {
             o->flags |= CGW_RECODE_JUMPS;
         } else if (c == O_POS) {
@@ -117,11 +124,87 @@ static int parse(int argc, char **argv, opts *o)
     if (argc - optind > 1)
         return 1 + tool_usage_error("cgrecode", usage, "one input only, not also '%s'",
                                     argv[optind + 1]);
-    if (o->for_annotate && (o->wo.flags & CGW_COMPACT))
-        return 1 + tool_usage_error("cgrecode", usage, "--for=callgrind_annotate writes "
-                                    "calls=1 where --compact keeps calls=0: choose one");
+    if (o->for_readers && (o->wo.flags & CGW_COMPACT))
+        return 1 + tool_usage_error("cgrecode", usage, "--for repairs for a reader in the "
+                                    "portable output, and --compact leaves it: choose one");
+    if ((o->for_readers & (CGW_READER_GPROF2DOT | CGW_READER_SPEEDSCOPE)) &&
+        (o->flags & CGW_RECODE_JUMPS))
+        return 1 + tool_usage_error("cgrecode", usage, "--jumps with --for=gprof2dot or "
+                                    "speedscope, which misread jumps: choose one");
     o->file = argv[optind];
     return 0;
+}
+
+/* The input's parts summed into one through w (cgw_merge_write(): the
+ * readers of one part); the merger's error made the writer's. */
+static cgw_status merge_parts(cgw_reader *r, cgw_writer *w)
+{
+    cgw_merger *m = cgw_merge_new(NULL);
+    cgw_status st = m != NULL ? cgw_merge_add(m, r) : CGW_ENOMEM;
+    if (st == CGW_OK)
+        st = cgw_merge_write(m, w);
+    else if (cgw_error(w) == CGW_OK)
+        st = cgw_set_error(w, st, "cgw_merge_add", "%s",
+                           m ? cgw_merge_errmsg(m) : "out of memory");
+    cgw_merge_free(m);
+    return st;
+}
+
+/* Findings left in the written file for the readers asked for. */
+typedef struct leftover {
+    unsigned readers;
+    tool_text codes[4];
+} leftover;
+
+static void on_left(void *ctx, const cgw_diagnostic *d)
+{
+    leftover *l = ctx;
+    unsigned bits = cgw_diag_readers(d->code) & l->readers;
+    for (size_t i = 0; i < 4; i++)
+        if ((bits & tool_readers[i].bit) && (l->codes[i].p == NULL || !strstr(l->codes[i].p, d->code)))
+            tool_addf(&l->codes[i], "%s%s", l->codes[i].len ? ", " : "", d->code);
+}
+
+/* Read the written file back: say what no repair could change. */
+static void say_left(const opts *o, const char *out)
+{
+    leftover l = { .readers = o->for_readers };
+    cgw_read_options ro = { .struct_size = sizeof ro, .flags = CGW_READ_CHECK, .diag = on_left,
+                            .diag_ctx = &l };
+    cgw_reader *r = cgw_reader_open_path(out, &ro);
+    const cgw_record *rec;
+    while (r != NULL && cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
+        ;
+    cgw_reader_close(r);
+    for (size_t i = 0; i < 4; i++) {
+        if (l.codes[i].p != NULL)
+            fprintf(stderr, "cgrecode: %s: cannot be repaired for %s: %s\n", o->file,
+                    tool_readers[i].name, l.codes[i].p);
+        free(l.codes[i].p);
+    }
+}
+
+/* What --for changed, on stderr. */
+static void say_repairs(const opts *o, const input *in)
+{
+    unsigned annotate = CGW_READER_CALLGRIND_ANNOTATE, speedscope = CGW_READER_SPEEDSCOPE;
+    int said = 0;
+    if ((o->for_readers & annotate) && in->zero_calls > 0)
+        said = fprintf(stderr, "cgrecode: %s: for callgrind_annotate, %" PRIu64 " calls=0 lines "
+                       "written as calls=1 (or left out where the call had no cost)\n",
+                       in->name, in->zero_calls);
+    if ((o->for_readers & (annotate | speedscope)) && in->parts > 0)
+        said = fprintf(stderr, "cgrecode: %s: for %s, its %" PRIu64 " parts summed into one "
+                       "(the reader shows one part only)\n", in->name,
+                       (o->for_readers & annotate) ? "callgrind_annotate" : "speedscope",
+                       in->parts + 1);
+    if ((o->for_readers & annotate) && in->cfi_same > 0)
+        said = fprintf(stderr, "cgrecode: %s: cannot be repaired for callgrind_annotate: "
+                       "absolute file names, which it cuts short in fl= but not in cfi= "
+                       "when it runs in their folder (cfi-same-file)\n", in->name);
+    if (o->for_readers && !said)
+        fprintf(stderr, "cgrecode: %s: written in the portable subset; nothing else to "
+                "change for the readers named\n", in->name);
 }
 
 /* Where the profile starts on stdout when it can be taken back there: a
@@ -162,22 +245,29 @@ int main(int argc, char **argv)
     if (rc != 0)
         return rc - 1;
     cgw_options wo = o.wo;
-    if (!o.for_annotate)
+    const unsigned annotate = CGW_READER_CALLGRIND_ANNOTATE, speedscope = CGW_READER_SPEEDSCOPE;
+    if (!(o.for_readers & annotate))
         wo.flags |= CGW_ZERO_COUNTS; /* a count is kept as it is */
     unsigned flags = o.flags;
     int force = o.in.force;
     const char *out = tool_output_arg(o.in.out), *file = o.file;
-    input in = { file, 0, 0 };
+    input in = { file, 0, 0, 0, 0 };
     cgw_read_options ro = { .struct_size = sizeof ro, .diag = on_diag, .diag_ctx = &in };
+    if ((o.for_readers & (CGW_READER_GPROF2DOT | speedscope)) && !(flags & CGW_RECODE_JUMPS))
+        ro.skip = CGW_SKIP(CGW_REC_JUMP) | CGW_SKIP(CGW_REC_COND_JUMP); /* they misread them */
     cgw_reader *r = strcmp(file, "-") ? cgw_reader_open_path(file, &ro)
                                       : cgw_reader_open_fd(STDIN_FILENO, &ro);
     if (r == NULL) {
         fprintf(stderr, "cgrecode: %s: %s\n", file, strerror(errno));
         return 2;
     }
+    unsigned m = input_positions(r);
+    if ((o.for_readers & speedscope) && !(m & CGW_POS_LINE) && m != 0)
+        fprintf(stderr, "cgrecode: %s: cannot be repaired for speedscope: the input has no "
+                "line positions (speedscope reads the first position column as an event)\n",
+                file);
     if (wo.positions == 0) {
         /* portable: lines, unless the input has none; compact: as read */
-        unsigned m = input_positions(r);
         tool_set_positions(&wo, m == 0 ? CGW_POS_LINE
                                 : (m & CGW_POS_LINE) && !(wo.flags & CGW_COMPACT) ? CGW_POS_LINE
                                                                                    : m);
@@ -193,7 +283,10 @@ int main(int argc, char **argv)
         return 2;
     }
     off_t start = out == NULL ? stdout_start() : -1;
-    cgw_status st = cgw_recode(r, w, flags);
+    /* for a reader that shows one part only, the parts summed into one */
+    int column = m != 0 && m != CGW_POS_NONE; /* the merger needs a position column */
+    cgw_status st = (o.for_readers & (annotate | speedscope)) && column ? merge_parts(r, w)
+                                                                         : cgw_recode(r, w, flags);
     rc = 0;
     if (st == CGW_OK && in.errors > 0 && !force) {
         fprintf(stderr, "cgrecode: %s: %" PRIu64 " errors in the input\n", file, in.errors);
@@ -201,10 +294,10 @@ int main(int argc, char **argv)
     } else if (st == CGW_OK) {
         st = cgw_finish(w);
     }
-    if (st == CGW_OK && rc == 0 && o.for_annotate && in.zero_calls > 0)
-        fprintf(stderr, "cgrecode: %s: for callgrind_annotate, %" PRIu64 " calls=0 lines "
-                "written as calls=1 (or left out where the call had no cost)\n",
-                file, in.zero_calls);
+    if (st == CGW_OK && rc == 0)
+        say_repairs(&o, &in);
+    if (st == CGW_OK && rc == 0 && o.for_readers && out != NULL)
+        say_left(&o, out);
     if (st != CGW_OK) {
         fprintf(stderr, "cgrecode: %s: %s\n", file, cgw_errmsg(w));
         rc = st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;

@@ -32,14 +32,8 @@ static const char usage[] =
 static int strict, quiet, json, roundtrip;
 
 /* The readers --for names (--strict: all), as cgw_diag_readers() bits. */
-static const struct {
-    const char *name;
-    unsigned bit;
-} readers[] = { { "kcachegrind", CGW_READER_KCACHEGRIND },
-                { "callgrind_annotate", CGW_READER_CALLGRIND_ANNOTATE },
-                { "gprof2dot", CGW_READER_GPROF2DOT },
-                { "speedscope", CGW_READER_SPEEDSCOPE } };
-#define NREADERS (sizeof readers / sizeof readers[0])
+#define readers tool_readers
+#define NREADERS (sizeof tool_readers / sizeof tool_readers[0])
 static unsigned for_readers;
 
 /* s as a JSON string, always valid UTF-8: a byte that starts no
@@ -356,25 +350,6 @@ static const struct option longopts[] = {
     { NULL, 0, NULL, 0 }
 };
 
-/* --for's list into for_readers: 0, or -1 at a name it does not know
- * (*bad points to it). */
-static int parse_readers(const char *list, const char **bad)
-{
-    for (const char *p = list; *p != '\0';) {
-        size_t n = strcspn(p, ",");
-        size_t i = 0;
-        while (i < NREADERS && (strlen(readers[i].name) != n || strncmp(readers[i].name, p, n)))
-            i++;
-        if (i == NREADERS) {
-            *bad = p;
-            return -1;
-        }
-        for_readers |= readers[i].bit;
-        p += n + (p[n] == ',');
-    }
-    return for_readers != 0 ? 0 : (*bad = list, -1);
-}
-
 /* 0 to go on, else 1 + the exit status. */
 static int parse(int argc, char **argv)
 {
@@ -386,7 +361,7 @@ static int parse(int argc, char **argv)
                        CGW_READER_CALLGRIND_ANNOTATE | CGW_READER_GPROF2DOT |
                        CGW_READER_SPEEDSCOPE; break;
         case O_FOR:
-            if (parse_readers(optarg, &bad) < 0)
+            if (tool_parse_readers(optarg, &for_readers, &bad) < 0)
                 return 1 + tool_usage_error("cgverify", usage, "--for: unknown reader '%.*s' "
                                             "(kcachegrind, callgrind_annotate, gprof2dot, "
                                             "speedscope)", (int)strcspn(bad, ","), bad);

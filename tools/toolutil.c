@@ -341,3 +341,26 @@ int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void
     return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
 }
 
+
+const struct tool_reader tool_readers[4] = {
+    { "kcachegrind", CGW_READER_KCACHEGRIND },
+    { "callgrind_annotate", CGW_READER_CALLGRIND_ANNOTATE },
+    { "gprof2dot", CGW_READER_GPROF2DOT },
+    { "speedscope", CGW_READER_SPEEDSCOPE },
+};
+
+int tool_parse_readers(const char *list, unsigned *mask, const char **bad)
+{
+    for (const char *p = list; *p != '\0';) {
+        size_t n = strcspn(p, ","), i = 0;
+        while (i < 4 && (strlen(tool_readers[i].name) != n || strncmp(tool_readers[i].name, p, n)))
+            i++;
+        if (i == 4) {
+            *bad = p;
+            return -1;
+        }
+        *mask |= tool_readers[i].bit;
+        p += n + (p[n] == ',');
+    }
+    return *mask != 0 ? 0 : (*bad = list, -1);
+}

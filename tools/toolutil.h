@@ -134,4 +134,14 @@ typedef struct tool_errors {
 struct cgw_diagnostic;
 void tool_print_error(void *ctx, const struct cgw_diagnostic *d);
 
+/* The main readers, as cgw_diag_readers() bits and by the names that
+ * --for takes. */
+extern const struct tool_reader {
+    const char *name;
+    unsigned bit;
+} tool_readers[4];
+/* --for's comma-separated list into *mask: 0, or -1 with *bad at a name
+ * it does not know (or at list when it names none). */
+int tool_parse_readers(const char *list, unsigned *mask, const char **bad);
+
 #endif
