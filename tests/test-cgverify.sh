@@ -181,6 +181,11 @@ usage_error cgconvert "${CGCONVERT:-./tools/cgconvert}" --frobnicate
 "$CGVERIFY" --help | grep -q '^usage: cgverify' || fail "--help"
 "$CGVERIFY" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
 "$CGVERIFY" --version | grep -q '^cgverify (libcgw) [0-9]' || fail "--version"
+# -V is --version in every tool
+for t in "$CGVERIFY" "$CGGEN" "$CGRECODE" "$CGMERGE" "$CGDIFF" "${CGCONVERT:-./tools/cgconvert}"; do
+    name=${t##*/}
+    "$t" -V | grep -q "^$name (libcgw) [0-9]" || fail "$name -V: $("$t" -V 2>&1 | head -2)"
+done
 # yappi's definition block (fn= lines with no block, then the blocks): a
 # definition is no function until its block, so no phantom function, no
 # second block and no name clash

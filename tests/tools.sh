@@ -12,14 +12,17 @@ tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 # usage_error NAME TOOL ARG...: TOOL must refuse ARG... as every tool
-# does: exit 2, nothing on stdout, "NAME: MESSAGE" then the usage on stderr.
+# does: exit 2, nothing on stdout, "NAME: MESSAGE" and "Try 'NAME --help'
+# for more information." on stderr, nothing more.
 usage_error() {
     name=$1; tool=$2; shift 2
     "$tool" "$@" >"$tmp/usage.out" 2>"$tmp/usage.err"; rc=$?
     [ $rc -eq 2 ] || fail "$name $*: exit $rc"
     [ -s "$tmp/usage.out" ] && fail "$name $*: wrote to stdout"
     head -n 1 "$tmp/usage.err" | grep -q "^$name: [^ ]" || fail "$name $*: first line $(head -n 1 "$tmp/usage.err")"
-    sed -n 2p "$tmp/usage.err" | grep -q "^usage: $name " || fail "$name $*: no usage after the message"
+    sed -n 2p "$tmp/usage.err" | grep -q "^Try '$name --help' for more information\.$" ||
+        fail "$name $*: no pointer to --help after the message"
+    [ "$(wc -l <"$tmp/usage.err")" -eq 2 ] || fail "$name $*: more than two lines: $(cat "$tmp/usage.err")"
 }
 # in_tmp TOOL ARG...: TOOL run in $tmp (for file names such as "-x").
 in_tmp() {

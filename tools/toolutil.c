@@ -71,7 +71,8 @@ int tool_usage_error(const char *tool, const char *usage, const char *fmt, ...)
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n%s", usage);
+    (void)usage; /* one line, and where the rest is */
+    fprintf(stderr, "\nTry '%s --help' for more information.\n", tool);
     return 2;
 }
 
@@ -105,14 +106,20 @@ int tool_getopt(const char *tool, const char *usage, int argc, char **argv,
 {
     char so[64];
     size_t k = shortopts[0] == '-' || shortopts[0] == '+';
-    snprintf(so, sizeof so, "%.*s:%s", (int)k, shortopts, shortopts + k);
+    /* -V is --version in every tool */
+    snprintf(so, sizeof so, "%.*s:%sV", (int)k, shortopts, shortopts + k);
     opterr = 0;
     int c = getopt_long(argc, argv, so, longopts, NULL);
     if (c == '?' || c == ':') {
         say_bad_option(tool, c, argv);
-        fputs(usage, stderr);
+        (void)usage;
+        fprintf(stderr, "Try '%s --help' for more information.\n", tool);
         return '?';
     }
+    if (c == 'V')
+        for (const struct option *o = longopts; o->name != NULL; o++)
+            if (strcmp(o->name, "version") == 0)
+                return o->val;
     return c;
 }
 
