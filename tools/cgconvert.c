@@ -219,7 +219,7 @@ static int from_stacks(int argc, char **argv, args *a)
     int c, rc = 0;
     const char *event = NULL;
     optind = 1;
-    while (rc == 0 && (c = tool_getopt("cgconvert", usage, argc, argv, "-o:h", longopts)) != -1) {
+    while (rc == 0 && (c = tool_getopt("cgconvert", argc, argv, "-o:h", longopts)) != -1) {
         if (c == OPT_EVENT)
             event = optarg;
         else if (c == 1)
@@ -234,7 +234,7 @@ static int from_stacks(int argc, char **argv, args *a)
 static int parse(int argc, char **argv, args *a)
 {
     int c;
-    while ((c = tool_getopt("cgconvert", usage, argc, argv, "-o:h", longopts)) != -1) {
+    while ((c = tool_getopt("cgconvert", argc, argv, "-o:h", longopts)) != -1) {
         switch (c) {
         case OPT_FROM: a->from = optarg; break;
         case OPT_TO: a->to = optarg; break;

@@ -43,7 +43,7 @@ typedef struct opts {
 
 static int bad(const char *what, const char *v)
 {
-    return 1 + tool_usage_error("cgdiff", usage, "bad value for %s: '%s'", what, v);
+    return 1 + tool_usage_error("cgdiff", "bad value for %s: '%s'", what, v);
 }
 
 /* 0 to go on, else 1 + the exit status. */
@@ -51,7 +51,7 @@ static int parse(int argc, char **argv, opts *o)
 {
     int c, k;
     char *end;
-    while ((c = tool_getopt("cgdiff", usage, argc, argv, "ho:", longopts)) != -1) {
+    while ((c = tool_getopt("cgdiff", argc, argv, "ho:", longopts)) != -1) {
         if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
             if (k > 0)
                 return k;
@@ -68,7 +68,7 @@ static int parse(int argc, char **argv, opts *o)
         }
     }
     if (argc - optind != 2)
-        return 1 + tool_usage_error("cgdiff", usage, "expected two profiles, OLD and NEW");
+        return 1 + tool_usage_error("cgdiff", "expected two profiles, OLD and NEW");
     return 0;
 }
 

@@ -81,17 +81,17 @@ static int take(int c, const char *v, cgw_gen_options *g, cgw_options *wo, const
 static int parse(int argc, char **argv, cgw_gen_options *g, cgw_options *wo, const char **out)
 {
     int c;
-    while ((c = tool_getopt("cggen", usage, argc, argv, "ho:", longopts)) != -1) {
+    while ((c = tool_getopt("cggen", argc, argv, "ho:", longopts)) != -1) {
         if (c == 'h' || c == TOOL_O_HELP || c == TOOL_O_VERSION)
             return 1 + tool_info_option("cggen", usage, c == TOOL_O_VERSION ? "--version" : "-h");
         if (c == '?')
             return 3; /* said by tool_getopt() */
         if (take(c, optarg, g, wo, out) < 0)
-            return 1 + tool_usage_error("cggen", usage, "bad value for --%s: '%s'",
+            return 1 + tool_usage_error("cggen", "bad value for --%s: '%s'",
                                         tool_option_name(longopts, c), optarg);
     }
     if (optind < argc)
-        return 1 + tool_usage_error("cggen", usage, "unexpected argument '%s'", argv[optind]);
+        return 1 + tool_usage_error("cggen", "unexpected argument '%s'", argv[optind]);
     return 0;
 }
 

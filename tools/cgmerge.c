@@ -45,7 +45,7 @@ typedef struct opts {
 static int parse(int argc, char **argv, opts *o)
 {
     int c, k;
-    while ((c = tool_getopt("cgmerge", usage, argc, argv, "ho:", longopts)) != -1) {
+    while ((c = tool_getopt("cgmerge", argc, argv, "ho:", longopts)) != -1) {
         if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
             if (k > 0)
                 return k;
@@ -56,11 +56,11 @@ static int parse(int argc, char **argv, opts *o)
         } else if (c != O_POS) {
             return 3; /* said by tool_getopt() */
         } else if (tool_positions(optarg, &o->wo) < 0) {
-            return 1 + tool_usage_error("cgmerge", usage, "bad positions '%s'", optarg);
+            return 1 + tool_usage_error("cgmerge", "bad positions '%s'", optarg);
         }
     }
     if (optind == argc)
-        return 1 + tool_usage_error("cgmerge", usage, "no input");
+        return 1 + tool_usage_error("cgmerge", "no input");
     return 0;
 }
 

@@ -96,22 +96,22 @@ typedef struct opts {
 static int parse(int argc, char **argv, opts *o)
 {
     int c, k;
-    while ((c = tool_getopt("cgrecode", usage, argc, argv, "ho:", longopts)) != -1) {
+    while ((c = tool_getopt("cgrecode", argc, argv, "ho:", longopts)) != -1) {
         if (c == O_COMPACT) {
             o->wo.flags |= CGW_COMPACT;
         } else if (c == O_FOR) {
             const char *bad;
             if (tool_parse_readers(optarg, &o->for_readers, &bad) < 0)
-                return 1 + tool_usage_error("cgrecode", usage, "--for: unknown reader '%.*s' "
+                return 1 + tool_usage_error("cgrecode", "--for: unknown reader '%.*s' "
                                             "(kcachegrind, callgrind_annotate, gprof2dot, "
                                             "speedscope)", (int)strcspn(bad, ","), bad);
         } else if (c == O_JUMPS) {
             o->flags |= CGW_RECODE_JUMPS;
         } else if (c == O_POS) {
             if (tool_positions(optarg, &o->wo) < 0)
-                return 1 + tool_usage_error("cgrecode", usage, "bad positions '%s'", optarg);
+                return 1 + tool_usage_error("cgrecode", "bad positions '%s'", optarg);
         } else if (c == TOOL_O_MODFILE || c == TOOL_O_MODFN) {
-            return 1 + tool_usage_error("cgrecode", usage, "unknown option '--%s'",
+            return 1 + tool_usage_error("cgrecode", "unknown option '--%s'",
                                         tool_option_name(longopts, c));
         } else if ((k = tool_inputs_option(&o->in, c, optarg)) > 0) {
             return k;
@@ -120,16 +120,16 @@ static int parse(int argc, char **argv, opts *o)
         }
     }
     if (optind == argc)
-        return 1 + tool_usage_error("cgrecode", usage, "no input");
+        return 1 + tool_usage_error("cgrecode", "no input");
     if (argc - optind > 1)
-        return 1 + tool_usage_error("cgrecode", usage, "one input only, not also '%s'",
+        return 1 + tool_usage_error("cgrecode", "one input only, not also '%s'",
                                     argv[optind + 1]);
     if (o->for_readers && (o->wo.flags & CGW_COMPACT))
-        return 1 + tool_usage_error("cgrecode", usage, "--for repairs for a reader in the "
+        return 1 + tool_usage_error("cgrecode", "--for repairs for a reader in the "
                                     "portable output, and --compact leaves it: choose one");
     if ((o->for_readers & (CGW_READER_GPROF2DOT | CGW_READER_SPEEDSCOPE)) &&
         (o->flags & CGW_RECODE_JUMPS))
-        return 1 + tool_usage_error("cgrecode", usage, "--jumps with --for=gprof2dot or "
+        return 1 + tool_usage_error("cgrecode", "--jumps with --for=gprof2dot or "
                                     "speedscope, which misread jumps: choose one");
     o->file = argv[optind];
     return 0;
@@ -159,10 +159,7 @@ typedef struct leftover {
 static void on_left(void *ctx, const cgw_diagnostic *d)
 {
     leftover *l = ctx;
-    unsigned bits = cgw_diag_readers(d->code) & l->readers;
-    for (size_t i = 0; i < 4; i++)
-        if ((bits & tool_readers[i].bit) && (l->codes[i].p == NULL || !strstr(l->codes[i].p, d->code)))
-            tool_addf(&l->codes[i], "%s%s", l->codes[i].len ? ", " : "", d->code);
+    tool_note_finding(l->codes, l->readers, d->code);
 }
 
 /* Read the written file back: say what no repair could change. */

@@ -32,7 +32,6 @@ static const char usage[] =
 static int strict, quiet, json, roundtrip;
 
 /* The readers --for names (--strict: all), as cgw_diag_readers() bits. */
-#define readers tool_readers
 #define NREADERS (sizeof tool_readers / sizeof tool_readers[0])
 static unsigned for_readers;
 
@@ -94,29 +93,10 @@ typedef struct report {
     char read_error[256]; /* why the file could not be read; "" when it was */
 } report;
 
-/* Note code as a finding of every reader asked for that it is one for;
- * whether it is one for any of them. */
-static int note_finding(report *rep, const char *code)
-{
-    unsigned bits = cgw_diag_readers(code) & for_readers;
-    size_t len = strlen(code);
-    for (size_t i = 0; i < NREADERS; i++) {
-        tool_text *t = &rep->findings[i];
-        if (!(bits & readers[i].bit))
-            continue;
-        int seen = 0; /* each code once: ", "-separated */
-        for (const char *p = t->p; p != NULL && (p = strstr(p, code)) != NULL; p += len)
-            seen |= (p == t->p || p[-1] == ' ') && (p[len] == ',' || p[len] == '\0');
-        if (!seen)
-            tool_addf(t, "%s%s", t->len ? ", " : "", code);
-    }
-    return bits != 0;
-}
-
 static void on_diag(void *ctx, const cgw_diagnostic *d)
 {
     report *rep = ctx;
-    int finding = note_finding(rep, d->code); /* for a reader asked for */
+    int finding = tool_note_finding(rep->findings, for_readers, d->code);
     int error = d->severity == CGW_ERROR || finding;
     if (json) {
         tool_text *t = &rep->diags_json;
@@ -260,13 +240,13 @@ static int check(report *rep)
 static void reader_verdicts(const report *rep, tool_text *json_out)
 {
     for (size_t i = 0; i < NREADERS; i++) {
-        if (!(for_readers & readers[i].bit))
+        if (!(for_readers & tool_readers[i].bit))
             continue;
         const tool_text *f = &rep->findings[i];
         int right = f->len == 0 && rep->read_error[0] == '\0';
         if (json_out != NULL) {
             tool_addf(json_out, "%s\"%s\":{\"opens_right\":%s,\"findings\":[",
-                      json_out->p[json_out->len - 1] == '{' ? "" : ",", readers[i].name,
+                      json_out->p[json_out->len - 1] == '{' ? "" : ",", tool_readers[i].name,
                       right ? "true" : "false");
             for (const char *p = f->p; p != NULL && *p != '\0';) {
                 const char *comma = strchr(p, ',');
@@ -276,13 +256,13 @@ static void reader_verdicts(const report *rep, tool_text *json_out)
             }
             tool_add(json_out, "]}", 2);
         } else if (right) {
-            printf("%s: %s: opens right%s\n", rep->path, readers[i].name,
+            printf("%s: %s: opens right%s\n", rep->path, tool_readers[i].name,
                    rep->errors > 0 ? " (but the file is not valid)" : "");
         } else if (rep->read_error[0] != '\0') {
-            printf("%s: %s: the file could not be read\n", rep->path, readers[i].name);
+            printf("%s: %s: the file could not be read\n", rep->path, tool_readers[i].name);
         } else {
             printf("%s: %s: shows other numbers than the file says: %s\n", rep->path,
-                   readers[i].name, f->p);
+                   tool_readers[i].name, f->p);
         }
     }
 }
@@ -355,14 +335,14 @@ static int parse(int argc, char **argv)
 {
     int c;
     const char *bad;
-    while ((c = tool_getopt("cgverify", usage, argc, argv, "hq", longopts)) != -1) {
+    while ((c = tool_getopt("cgverify", argc, argv, "hq", longopts)) != -1) {
         switch (c) {
         case O_STRICT: strict = 1; for_readers = CGW_READER_KCACHEGRIND |
                        CGW_READER_CALLGRIND_ANNOTATE | CGW_READER_GPROF2DOT |
                        CGW_READER_SPEEDSCOPE; break;
         case O_FOR:
             if (tool_parse_readers(optarg, &for_readers, &bad) < 0)
-                return 1 + tool_usage_error("cgverify", usage, "--for: unknown reader '%.*s' "
+                return 1 + tool_usage_error("cgverify", "--for: unknown reader '%.*s' "
                                             "(kcachegrind, callgrind_annotate, gprof2dot, "
                                             "speedscope)", (int)strcspn(bad, ","), bad);
             break;
@@ -375,7 +355,7 @@ static int parse(int argc, char **argv)
         }
     }
     if (optind == argc)
-        return 1 + tool_usage_error("cgverify", usage, "no input");
+        return 1 + tool_usage_error("cgverify", "no input");
     return 0;
 }
 
@@ -389,8 +369,8 @@ int main(int argc, char **argv)
     /* "format" goes up when a key changes meaning or goes away */
     tool_addf(&out, "{\"format\":3,\"strict\":%s,\"for\":[", strict ? "true" : "false");
     for (size_t r = 0; r < NREADERS; r++)
-        if (for_readers & readers[r].bit)
-            tool_addf(&out, "%s\"%s\"", out.p[out.len - 1] == '[' ? "" : ",", readers[r].name);
+        if (for_readers & tool_readers[r].bit)
+            tool_addf(&out, "%s\"%s\"", out.p[out.len - 1] == '[' ? "" : ",", tool_readers[r].name);
     tool_add(&out, "],\"files\":[", 11);
     int worst = 0;
     tool_catch_sigbus("cgverify");

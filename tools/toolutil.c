@@ -64,14 +64,13 @@ int tool_version(const char *tool, const char *more)
     return 0;
 }
 
-int tool_usage_error(const char *tool, const char *usage, const char *fmt, ...)
+int tool_usage_error(const char *tool, const char *fmt, ...)
 {
     va_list ap;
     fprintf(stderr, "%s: ", tool);
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    (void)usage; /* one line, and where the rest is */
     fprintf(stderr, "\nTry '%s --help' for more information.\n", tool);
     return 2;
 }
@@ -101,8 +100,8 @@ const char *tool_option_name(const struct option *longopts, int c)
     return "";
 }
 
-int tool_getopt(const char *tool, const char *usage, int argc, char **argv,
-                const char *shortopts, const struct option *longopts)
+int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
+                const struct option *longopts)
 {
     char so[64];
     size_t k = shortopts[0] == '-' || shortopts[0] == '+';
@@ -112,7 +111,6 @@ int tool_getopt(const char *tool, const char *usage, int argc, char **argv,
     int c = getopt_long(argc, argv, so, longopts, NULL);
     if (c == '?' || c == ':') {
         say_bad_option(tool, c, argv);
-        (void)usage;
         fprintf(stderr, "Try '%s --help' for more information.\n", tool);
         return '?';
     }
@@ -370,4 +368,21 @@ int tool_parse_readers(const char *list, unsigned *mask, const char **bad)
         p += n + (p[n] == ',');
     }
     return *mask != 0 ? 0 : (*bad = list, -1);
+}
+
+int tool_note_finding(tool_text findings[4], unsigned mask, const char *code)
+{
+    unsigned bits = cgw_diag_readers(code) & mask;
+    size_t len = strlen(code);
+    for (size_t i = 0; i < 4; i++) {
+        tool_text *t = &findings[i];
+        if (!(bits & tool_readers[i].bit))
+            continue;
+        int seen = 0; /* the whole code, not a part of a longer one */
+        for (const char *p = t->p; p != NULL && (p = strstr(p, code)) != NULL; p += len)
+            seen |= (p == t->p || p[-1] == ' ') && (p[len] == ',' || p[len] == '\0');
+        if (!seen)
+            tool_addf(t, "%s%s", t->len ? ", " : "", code);
+    }
+    return bits != 0;
 }

@@ -50,18 +50,19 @@ int tool_info_option(const char *tool, const char *usage, const char *a);
 int tool_version(const char *tool, const char *more);
 
 /* getopt_long() for every tool: options may follow file names and "--"
- * ends them; a bad option is said as tool_usage_error() says it, the
- * usage too (and '?' returned), never with getopt's own wording. */
+ * ends them; -V is the long option "version"; a bad option is said as
+ * tool_usage_error() says it (and '?' returned), never with getopt's own
+ * wording. */
 struct option;
-int tool_getopt(const char *tool, const char *usage, int argc, char **argv,
-                const char *shortopts, const struct option *longopts);
+int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
+                const struct option *longopts);
 /* The long name of the option whose value is c in longopts ("" if none). */
 const char *tool_option_name(const struct option *longopts, int c);
-/* "TOOL: MESSAGE" and the usage on stderr: the wording of every usage
- * error; returns 2, the exit status. */
-int tool_usage_error(const char *tool, const char *usage, const char *fmt, ...)
+/* "TOOL: MESSAGE" and "Try 'TOOL --help' for more information." on
+ * stderr: the wording of every usage error; returns 2, the exit status. */
+int tool_usage_error(const char *tool, const char *fmt, ...)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((format(printf, 2, 3)))
 #endif
     ;
 
@@ -143,5 +144,9 @@ extern const struct tool_reader {
 /* --for's comma-separated list into *mask: 0, or -1 with *bad at a name
  * it does not know (or at list when it names none). */
 int tool_parse_readers(const char *list, unsigned *mask, const char **bad);
+/* code as a finding of each reader in mask that cgw_diag_readers() says
+ * it is one for: added once to findings[i] (", "-separated codes) of
+ * tool_readers[i]; whether it is a finding for any of them. */
+int tool_note_finding(tool_text findings[4], unsigned mask, const char *code);
 
 #endif
