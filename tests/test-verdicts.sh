@@ -27,8 +27,15 @@ if [ -n "${VALGRIND:-}" ] && [ -x "$build/tests/subject" ]; then
     done
     "$VALGRIND" -q --tool=cachegrind --cachegrind-out-file="$tmp/real/cachegrind-1.out" \
         "$build/tests/subject" >/dev/null 2>&1 || rm -f "$tmp/real/cachegrind-1.out"
-else
-    echo "no valgrind: Callgrind's files not made"
+fi
+# README's table counts all six; where they cannot all be made (no
+# valgrind; a sanitized subject that valgrind cannot run) the verdicts
+# are still checked, and the table is not compared
+made=$(ls "$tmp/real" | wc -l)
+mode=${CGW_VERDICT_MODE:---check}
+if [ "$made" -ne 6 ] && [ "$mode" = --check ]; then
+    echo "$made of Callgrind's and Cachegrind's 6 files made here (valgrind: ${VALGRIND:-none})"
+    mode=--partial
 fi
 set -- "$tmp"/real/*.out
 [ -e "$1" ] || set --
@@ -37,4 +44,4 @@ for f in "${CGW_CORPUS:-/nonexistent}"/*.callgrind "${CGW_CORPUS:-/nonexistent}"
     [ -f "$f" ] && set -- "$@" "$f"
 done
 KCGDUMP=$kcgdump CGW_BUILDDIR=$build python3 "$src/tests/verdicts.py" \
-    "${CGW_VERDICT_MODE:---check}" "$src/README.md" "$tmp/made" "$@"
+    "$mode" "$src/README.md" "$tmp/made" "$@"

@@ -5,7 +5,7 @@ with what the readers' own code reads (tests/compat.py's oracles:
 KCachegrind's loader, callgrind_annotate, gprof2dot's parser, speedscope's
 importer).
 
-Usage: verdicts.py --check|--update README DIR FILE...
+Usage: verdicts.py --check|--update|--partial README DIR FILE...
 
 DIR receives one made-up profile for each kind of finding: a small
 profile with one thing changed (FINDING.out), beside the unchanged one
@@ -19,7 +19,8 @@ writer does a name that reader rejects).
 Then every file (those and FILE..., real writers' files) is judged by
 cgverify --strict --json and by the oracles; the share of (file, reader)
 pairs that agree goes into README's table (--update), which must be the
-one measured (--check: exit 1 when it is stale).  Paths come from the
+one measured (--check: exit 1 when it is stale; --partial: not compared,
+where not every file it counts could be made).  Paths come from the
 environment, as for compat.py.
 """
 import gzip
@@ -145,11 +146,15 @@ def main():
                     name, reader, 'reads it right' if word is None else word,
                     'opens right' if right else 'does not'))
     repaired = cannot = refused = 0
+    recoded = folder + '-recoded'
+    os.makedirs(recoded, exist_ok=True)
     for name, path in made:
         for reader, word, _ in judge(path):
             if word is None:
                 continue
-            out = '%s.%s.recoded' % (path, reader)
+            # aside: KCachegrind would load NAME.out.* beside NAME.out
+            # as more parts of it
+            out = os.path.join(recoded, '%s-%s.out' % (name, reader))
             tool = os.path.join(os.environ['CGW_BUILDDIR'], 'tools', 'cgrecode')
             rc, _, err = compat.run([tool, '--for=' + reader, path, '-o', out])
             if 'cannot be repaired for ' + reader in err:
@@ -194,6 +199,8 @@ def main():
     if mode == '--update':
         with open(readme, 'w', encoding='utf-8') as f:
             f.write(doc[:start] + text + doc[stop + len(END) + 1:])
+    elif mode == '--partial':
+        print('the table in %s not compared: not every file it counts could be made here' % readme)
     elif doc[start:stop + len(END) + 1] != text:
         print('FAIL: the table in %s is stale; run make verdict-table' % readme)
         return 1
