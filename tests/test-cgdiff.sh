@@ -40,7 +40,7 @@ diff "$tmp/want" "$tmp/got" >&2 || fail "the report differs from the one worked 
 "$CGDIFF" --fail-above 50 "$tmp/old" "$tmp/new" >/dev/null || fail "--fail-above 50: exit $?"
 "$CGDIFF" --fail-above 46 "$tmp/old" "$tmp/new" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "--fail-above 46: exit $rc"
-grep -q '^cgdiff: 1 changes of more than 46%$' "$tmp/err" || fail "gate message: $(cat "$tmp/err")"
+grep -q '^cgdiff: 1 change of more than 46%$' "$tmp/err" || fail "gate message: $(cat "$tmp/err")"
 "$CGDIFF" --fail-above 4.5 "$tmp/old" "$tmp/new" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "--fail-above 4.5: exit $rc"
 grep -q '^cgdiff: 6 changes of more than 4.5%$' "$tmp/err" || fail "gate message: $(cat "$tmp/err")"

@@ -11,7 +11,7 @@ printf 'events: Ir\nfn=a\n1 1 \n' >"$tmp/warn"
 printf 'events: Ir\nfn=a\n1 1\n' >"$tmp/note"
 
 "$CGVERIFY" "$tmp/good" >"$tmp/out" || fail "a valid file: exit $?"
-grep -q 'good: valid: 1 part, 1 cost lines, 0 calls, 1 functions, 0 errors, 0 warnings; totals Ir=3' "$tmp/out" ||
+grep -q 'good: valid: 1 part, 1 cost line, 0 calls, 1 function, 0 errors, 0 warnings; totals Ir=3' "$tmp/out" ||
     fail "summary line: $(cat "$tmp/out")"
 "$CGVERIFY" --strict --roundtrip "$tmp/good" >/dev/null || fail "--strict --roundtrip on a valid file"
 
@@ -52,7 +52,7 @@ if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
     "$CGVERIFY" "$tmp/good.gz" >"$tmp/out" || fail "gzip: exit $?"
     grep -q "good.gz: warning: the input is gzip-compressed: QCachegrind, callgrind_annotate, gprof2dot and webgrind's call graph cannot read it .*\[gzip-input\]" "$tmp/out" ||
         fail "gzip warning: $(cat "$tmp/out")"
-    grep -q 'good.gz: valid: 1 part, 1 cost lines, 0 calls, 1 functions, 0 errors, 1 warnings; totals Ir=3' "$tmp/out" ||
+    grep -q 'good.gz: valid: 1 part, 1 cost line, 0 calls, 1 function, 0 errors, 1 warning; totals Ir=3' "$tmp/out" ||
         fail "gzip summary: $(cat "$tmp/out")"
     "$CGVERIFY" --strict "$tmp/good.gz" >"$tmp/out"; rc=$?
     [ $rc -eq 1 ] || fail "--strict on gzip: exit $rc"

@@ -24,7 +24,9 @@ static void errors(void)
     ERR("events: Ir\nfn=a\n1x 2\n", "bad-number", 3);
     ERR("events: Ir\nfn=a\ncalls=x 1\n", "bad-number", 3);
     ERR("version: 1\ncreator: x\n", "missing-events", 1);
-    ERR("", "missing-events", 0);
+    ERR("", "not-a-profile", 0);
+    ERR("\177ELF\2\1\1\0\0\0\n", "not-a-profile", 1);
+    ERR("\n\n\x12\0\x05", "not-a-profile", 3);
     ERR("fn=a\n1 2\nevents: Ir\n", "cost-before-events", 2);
     ERR("events: Ir\n1 2\n", "cost-before-function", 2);
     ERR("summary: 5\nevents: Ir\n", "summary-before-events", 1);

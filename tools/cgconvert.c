@@ -117,14 +117,24 @@ static int add_file(cgw_stacks *s, int pprof, const char *event, const char *pat
         free(t.p);
         return 2;
     }
-    cgw_status st = pprof ? cgw_stacks_add_pprof(s, path, t.p ? t.p : "", t.len)
-                          : cgw_stacks_add_folded(s, event, path, t.p ? t.p : "", t.len);
+    size_t blank = 0;
+    while (blank < t.len && strchr(" \t\r\n", t.p[blank]) != NULL)
+        blank++;
+    cgw_status st = CGW_OK;
+    if (blank < t.len)
+        st = pprof ? cgw_stacks_add_pprof(s, path, t.p, t.len)
+                   : cgw_stacks_add_folded(s, event, path, t.p, t.len);
     if (map)
         munmap(t.p, t.len);
     else
         free(t.p);
+    if (blank == t.len) {
+        fprintf(stderr, "cgconvert: %s: empty%s, no stacks in it\n", path,
+                t.len ? " (blank lines only)" : "");
+        return 1;
+    }
     if (st != CGW_OK) {
-        fprintf(stderr, "cgconvert: %s\n", cgw_stacks_errmsg(s));
+        fprintf(stderr, "cgconvert: %s\n", tool_words(cgw_stacks_errmsg(s)));
         return exit_code(st);
     }
     return 0;
@@ -151,8 +161,9 @@ static int put(void *ctx, const char *buf, size_t len)
 /* --to folded or pprof: the stacks of the profile at path into out. */
 static int to_stacks(int pprof, const char *event, int force, const char *path, const char *out)
 {
-    tool_errors in = { path, 0 };
-    cgw_read_options ro = { .struct_size = sizeof ro, .diag = tool_print_error, .diag_ctx = &in };
+    uint64_t errors = 0;
+    tool_diag_ctx in = { "cgconvert", path, &errors };
+    cgw_read_options ro = { .struct_size = sizeof ro, .diag = tool_diag_errors, .diag_ctx = &in };
     cgw_reader *r = strcmp(path, "-") ? cgw_reader_open_path(path, &ro)
                                       : cgw_reader_open_fd(STDIN_FILENO, &ro);
     char msg[512];
@@ -169,12 +180,12 @@ static int to_stacks(int pprof, const char *event, int force, const char *path, 
     cgw_status st = pprof ? cgw_write_pprof(r, event, put, w, msg, sizeof msg)
                           : cgw_write_folded(r, event, put, w, msg, sizeof msg);
     int rc = exit_code(st);
-    if (st != CGW_OK && cgw_error(w) == CGW_OK) {
-        fprintf(stderr, "cgconvert: %s: %s\n", path, msg);
-    } else if (st == CGW_OK && in.errors > 0 && !force) {
-        fprintf(stderr, "cgconvert: %s: %" PRIu64 " errors in the input; nothing written\n",
-                path, in.errors);
-        rc = 1;
+    if (errors > 0 && !force && cgw_error(w) == CGW_OK) {
+        fprintf(stderr, "cgconvert: %s: %" PRIu64 " error%s in the input; nothing written\n",
+                path, errors, tool_plural(errors));
+        rc = st != CGW_OK ? rc : 1;
+    } else if (st != CGW_OK && cgw_error(w) == CGW_OK) {
+        fprintf(stderr, "cgconvert: %s: %s\n", path, tool_words(msg));
     }
     if (rc != 0 && cgw_error(w) == CGW_OK) {
         cgw_free(w); /* nothing written: the old file stays */

@@ -152,13 +152,14 @@ static int compare(cgw_differ *d, const opts *o)
     const cgw_diff_row *rows;
     size_t n;
     if (cgw_diff_rows(d, &rows, &n) != CGW_OK) {
-        fprintf(stderr, "cgdiff: %s\n", cgw_diff_errmsg(d));
+        fprintf(stderr, "cgdiff: %s\n", tool_words(cgw_diff_errmsg(d)));
         return cgw_diff_error(d) == CGW_ENOMEM ? 2 : 1;
     }
     uint64_t past = report(rows, n, o);
     int rc = o->in.out != NULL ? write_diff(d, o->in.out) : 0;
     if (rc == 0 && past > 0) {
-        fprintf(stderr, "cgdiff: %" PRIu64 " changes of more than %g%%\n", past, o->fail_above);
+        fprintf(stderr, "cgdiff: %" PRIu64 " change%s of more than %g%%\n", past, tool_plural(past),
+                o->fail_above);
         rc = 1;
     }
     return rc;
@@ -166,14 +167,14 @@ static int compare(cgw_differ *d, const opts *o)
 
 int main(int argc, char **argv)
 {
-    opts o = { { "cgdiff", usage, CGW_MERGE_OPTIONS_INIT, NULL, 0 }, -1, 20 };
+    opts o = { { .tool = "cgdiff", .usage = usage, .mo = CGW_MERGE_OPTIONS_INIT }, -1, 20 };
     int rc = parse(argc, argv, &o);
     if (rc != 0)
         return rc - 1;
     tool_catch_sigbus("cgdiff");
     cgw_differ *d = cgw_diff_new(&o.in.mo);
     if (d == NULL || cgw_diff_error(d) != CGW_OK) {
-        fprintf(stderr, "cgdiff: %s\n", d ? cgw_diff_errmsg(d) : strerror(errno));
+        fprintf(stderr, "cgdiff: %s\n", d ? tool_words(cgw_diff_errmsg(d)) : strerror(errno));
         cgw_diff_free(d);
         return 2;
     }
@@ -189,8 +190,15 @@ int main(int argc, char **argv)
     else if (rc == 1 && cgw_diff_error(d) == CGW_OK)
         fputs("cgdiff: errors in the input; nothing compared (--force compares anyway)\n",
               stderr);
+    const char *apart = tool_no_common_events(&o.in);
+    if (rc == 0 && apart != NULL && !o.in.force) {
+        fprintf(stderr, "cgdiff: the profiles have no event in common (%s): nothing to "
+                "compare (--force compares anyway: every cost gone, every cost new)\n", apart);
+        rc = 1;
+    }
     if (rc == 0)
         rc = compare(d, &o);
+    tool_inputs_free(&o.in);
     cgw_diff_free(d);
     return rc;
 }

@@ -84,14 +84,14 @@ static int write_out(cgw_merger *m, opts *o)
 
 int main(int argc, char **argv)
 {
-    opts o = { { "cgmerge", usage, CGW_MERGE_OPTIONS_INIT, NULL, 0 }, CGW_OPTIONS_INIT };
+    opts o = { { .tool = "cgmerge", .usage = usage, .mo = CGW_MERGE_OPTIONS_INIT }, CGW_OPTIONS_INIT };
     int rc = parse(argc, argv, &o);
     if (rc != 0)
         return rc - 1;
     tool_catch_sigbus("cgmerge");
     cgw_merger *m = cgw_merge_new(&o.in.mo);
     if (m == NULL || cgw_merge_error(m) != CGW_OK) {
-        fprintf(stderr, "cgmerge: %s\n", m ? cgw_merge_errmsg(m) : strerror(errno));
+        fprintf(stderr, "cgmerge: %s\n", m ? tool_words(cgw_merge_errmsg(m)) : strerror(errno));
         cgw_merge_free(m);
         return 2;
     }
@@ -103,10 +103,15 @@ int main(int argc, char **argv)
     }
     if (rc == 1 && cgw_merge_error(m) == CGW_OK && o.in.force)
         rc = 0;
+    const char *apart = tool_no_common_events(&o.in);
+    if (rc == 0 && apart != NULL)
+        fprintf(stderr, "cgmerge: note: no event is in every input (%s): each event of the "
+                "output is summed over the inputs that have it\n", apart);
     if (rc == 0)
         rc = write_out(m, &o);
     else if (bad && cgw_merge_error(m) == CGW_OK)
         fputs("cgmerge: errors in the input; nothing written (--force writes anyway)\n", stderr);
+    tool_inputs_free(&o.in);
     cgw_merge_free(m);
     return rc;
 }

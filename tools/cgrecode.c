@@ -187,9 +187,9 @@ static void say_repairs(const opts *o, const input *in)
     unsigned annotate = CGW_READER_CALLGRIND_ANNOTATE, speedscope = CGW_READER_SPEEDSCOPE;
     int said = 0;
     if ((o->for_readers & annotate) && in->zero_calls > 0)
-        said = fprintf(stderr, "cgrecode: %s: for callgrind_annotate, %" PRIu64 " calls=0 lines "
+        said = fprintf(stderr, "cgrecode: %s: for callgrind_annotate, %" PRIu64 " calls=0 line%s "
                        "written as calls=1 (or left out where the call had no cost)\n",
-                       in->name, in->zero_calls);
+                       in->name, in->zero_calls, tool_plural(in->zero_calls));
     if ((o->for_readers & (annotate | speedscope)) && in->parts > 0)
         said = fprintf(stderr, "cgrecode: %s: for %s, its %" PRIu64 " parts summed into one "
                        "(the reader shows one part only)\n", in->name,
@@ -286,7 +286,8 @@ int main(int argc, char **argv)
                                                                          : cgw_recode(r, w, flags);
     rc = 0;
     if (st == CGW_OK && in.errors > 0 && !force) {
-        fprintf(stderr, "cgrecode: %s: %" PRIu64 " errors in the input\n", file, in.errors);
+        fprintf(stderr, "cgrecode: %s: %" PRIu64 " error%s in the input\n", file, in.errors,
+                tool_plural(in.errors));
         rc = 1;
     } else if (st == CGW_OK) {
         st = cgw_finish(w);
@@ -296,7 +297,7 @@ int main(int argc, char **argv)
     if (st == CGW_OK && rc == 0 && o.for_readers && out != NULL)
         say_left(&o, out);
     if (st != CGW_OK) {
-        fprintf(stderr, "cgrecode: %s: %s\n", file, cgw_errmsg(w));
+        fprintf(stderr, "cgrecode: %s: %s\n", file, tool_words(cgw_errmsg(w)));
         rc = st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
     }
     cgw_free(w);

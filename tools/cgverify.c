@@ -163,7 +163,7 @@ static void progress(const report *rep, const cgw_reader *r, uint64_t *next)
 static int read_failed(report *rep, const char *what, const char *why)
 {
     snprintf(rep->read_error, sizeof rep->read_error, "%s%s", what, why);
-    fprintf(stderr, "cgverify: %s: %s\n", rep->path, rep->read_error);
+    fprintf(stderr, "cgverify: %s: %s\n", rep->path, tool_words(rep->read_error));
     return 2;
 }
 
@@ -301,11 +301,12 @@ static int verify(const char *path, tool_text *out)
     if (json) {
         add_json_report(out, &rep, valid);
     } else if (!quiet && rc == 0) {
-        printf("%s: %s: %" PRIu64 " part%s, %" PRIu64 " cost lines, %" PRIu64 " calls, %" PRIu64
-               " functions, %" PRIu64 " errors, %" PRIu64 " warnings; totals%s\n",
-               path, valid ? "valid" : "INVALID", rep.parts, rep.parts == 1 ? "" : "s",
-               rep.cost_lines, rep.calls, rep.functions, rep.errors, rep.warnings,
-               rep.totals.p ? rep.totals.p : " none");
+        printf("%s: %s: %" PRIu64 " part%s, %" PRIu64 " cost line%s, %" PRIu64 " call%s, %" PRIu64
+               " function%s, %" PRIu64 " error%s, %" PRIu64 " warning%s; totals%s\n",
+               path, valid ? "valid" : "INVALID", rep.parts, tool_plural(rep.parts),
+               rep.cost_lines, tool_plural(rep.cost_lines), rep.calls, tool_plural(rep.calls),
+               rep.functions, tool_plural(rep.functions), rep.errors, tool_plural(rep.errors),
+               rep.warnings, tool_plural(rep.warnings), rep.totals.p ? rep.totals.p : " none");
     }
     if (!json && !quiet)
         reader_verdicts(&rep, NULL);

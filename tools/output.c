@@ -88,7 +88,7 @@ int tool_close_output(const char *tool, const char *out, cgw_writer *w, cgw_stat
         st = cgw_finish(w);
     have_temp = 0; /* renamed or removed by now */
     if (st != CGW_OK)
-        fprintf(stderr, "%s: %s: %s\n", tool, out ? out : "stdout", cgw_errmsg(w));
+        fprintf(stderr, "%s: %s: %s\n", tool, out ? out : "stdout", tool_words(cgw_errmsg(w)));
     cgw_free(w);
     return st == CGW_OK ? 0 : st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
 }

@@ -121,14 +121,14 @@ int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
     return c;
 }
 
-void tool_print_error(void *ctx, const struct cgw_diagnostic *d)
+/* An error of the input: "TOOL: FILE:LINE: error: ... [code]" (no line
+ * where it is about the whole file). */
+static void print_input_error(const char *tool, const char *path, const cgw_diagnostic *d)
 {
-    tool_errors *e = ctx;
-    if (d->severity != CGW_ERROR)
-        return;
-    e->errors++;
-    fprintf(stderr, "%s:%llu: error: %s [%s]\n", e->path, (unsigned long long)d->line,
-            d->message, d->code);
+    char line[32] = "";
+    if (d->line > 0)
+        snprintf(line, sizeof line, ":%" PRIu64, d->line);
+    fprintf(stderr, "%s: %s%s: error: %s [%s]\n", tool, path, line, d->message, d->code);
 }
 
 int tool_uint(const char *s, uint64_t max, uint64_t *v)
@@ -300,8 +300,7 @@ void tool_diag_errors(void *ctx, const cgw_diagnostic *d)
     if (d->severity != CGW_ERROR)
         return;
     (*c->errors)++;
-    fprintf(stderr, "%s: %s:%" PRIu64 ": error: %s [%s]\n", c->tool, c->path, d->line,
-            d->message, d->code);
+    print_input_error(c->tool, c->path, d);
 }
 
 int tool_inputs_option(tool_inputs *t, int c, const char *arg)
@@ -333,16 +332,83 @@ static cgw_reader *open_input(tool_diag_ctx *d)
     return r;
 }
 
-int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void *ctx)
+/* Whether list (" A B ") has the word w[0..n). */
+static int has_word(const char *list, const char *w, size_t n)
+{
+    for (const char *p = list + 1; *p != '\0';) {
+        size_t m = strcspn(p, " ");
+        if (m == n && memcmp(p, w, n) == 0)
+            return 1;
+        p += m + 1;
+    }
+    return 0;
+}
+
+/* The first part's events of r, " A B ", into t's record of the events
+ * every input has. */
+static void note_events(tool_inputs *t, const char *path, cgw_reader *r)
+{
+    const cgw_record *rec;
+    if (cgw_reader_peek(r, &rec) != CGW_OK || rec == NULL || rec->kind != CGW_REC_PART)
+        return;
+    tool_text mine = { 0 }, both = { 0 };
+    tool_add(&mine, " ", 1);
+    for (size_t i = 0; i < rec->part->nevents; i++)
+        tool_addf(&mine, "%s ", rec->part->events[i].name);
+    if (t->first == NULL) {
+        t->first = path;
+        t->common = mine;
+        tool_addf(&t->first_events, "%s", mine.p);
+        return;
+    }
+    if (t->apart == NULL && t->common.len > 1) {
+        tool_add(&both, " ", 1);
+        for (const char *p = t->common.p + 1; *p != '\0';) {
+            size_t n = strcspn(p, " ");
+            if (has_word(mine.p, p, n))
+                tool_add(&both, p, n + 1);
+            p += n + 1;
+        }
+        free(t->common.p);
+        t->common = both;
+        if (both.len <= 1) {
+            t->apart = path;
+            tool_addf(&t->apart_events, "%s", mine.p);
+        }
+    }
+    free(mine.p);
+}
+
+const char *tool_no_common_events(const tool_inputs *t)
+{
+    static char text[1024];
+    if (t->apart == NULL)
+        return NULL;
+    snprintf(text, sizeof text, "%s has%.*s, %s has%.*s", t->first,
+             (int)t->first_events.len - 1, t->first_events.p, t->apart,
+             (int)t->apart_events.len - 1, t->apart_events.p);
+    return text;
+}
+
+void tool_inputs_free(tool_inputs *t)
+{
+    free(t->common.p);
+    free(t->first_events.p);
+    free(t->apart_events.p);
+}
+
+int tool_add_input(tool_inputs *t, const char *path, tool_add_fn add, void *ctx)
 {
     uint64_t errors = 0;
     tool_diag_ctx d = { t->tool, path, &errors };
     const char *msg = "";
     cgw_reader *r = open_input(&d);
+    if (r != NULL)
+        note_events(t, path, r);
     cgw_status st = r != NULL ? add(ctx, r, &msg) : CGW_EIO;
     cgw_reader_close(r);
     if (r != NULL && st != CGW_OK)
-        fprintf(stderr, "%s: %s: %s\n", t->tool, path, msg);
+        fprintf(stderr, "%s: %s: %s\n", t->tool, path, tool_words(msg));
     return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;
 }
 
@@ -385,4 +451,22 @@ int tool_note_finding(tool_text findings[4], unsigned mask, const char *code)
             tool_addf(t, "%s%s", t->len ? ", " : "", code);
     }
     return bits != 0;
+}
+
+const char *tool_plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+const char *tool_words(const char *msg)
+{
+    for (;;) {
+        size_t n = strspn(msg, "abcdefghijklmnopqrstuvwxyz_0123456789");
+        if (strncmp(msg, "cgw", 3) == 0 && n > 3 && strncmp(msg + n, ": ", 2) == 0)
+            msg += n + 2;
+        else if (strncmp(msg, "reading: ", 9) == 0)
+            msg += 9;
+        else
+            return msg;
+    }
 }

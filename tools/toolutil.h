@@ -73,7 +73,8 @@ void tool_catch_sigbus(const char *tool);
 void tool_reading(const char *path);
 
 /* A reader's diagnostic callback (ctx a tool_diag_ctx) that prints its
- * errors as "PATH:LINE: error: MESSAGE [CODE]" and counts them. */
+ * errors as "TOOL: PATH:LINE: error: MESSAGE [CODE]" (no LINE where one
+ * is about the whole file) and counts them; warnings are not printed. */
 typedef struct tool_diag_ctx {
     const char *tool, *path;
     uint64_t *errors;
@@ -97,6 +98,11 @@ typedef struct tool_inputs {
     cgw_merge_options mo;
     const char *out;
     int force;
+    /* the events of every input read so far (" A B "), and where there
+     * are none: the first input and the first that had none of them */
+    tool_text common;
+    const char *first, *apart;
+    tool_text first_events, apart_events;
 } tool_inputs;
 /* getopt_long()'s c (argument arg) when it is one of those options, or -h:
  * 0 when taken, 1 + the exit status after --help and --version, -1 when
@@ -106,7 +112,12 @@ int tool_inputs_option(tool_inputs *t, int c, const char *arg);
  * its message in *msg; errors of the input are printed.  0, 1 (the input
  * has errors or add() refused it), or 2 (I/O or memory). */
 typedef cgw_status (*tool_add_fn)(void *ctx, cgw_reader *r, const char **msg);
-int tool_add_input(const tool_inputs *t, const char *path, tool_add_fn add, void *ctx);
+int tool_add_input(tool_inputs *t, const char *path, tool_add_fn add, void *ctx);
+/* When no event is in every input read: "FIRST has A B, OTHER has C"
+ * (static storage), else NULL. */
+const char *tool_no_common_events(const tool_inputs *t);
+/* Release what tool_add_input() kept. */
+void tool_inputs_free(tool_inputs *t);
 
 
 /* output.c: the output an -o argument names: NULL, standard output, for
@@ -125,15 +136,14 @@ int tool_close_output(const char *tool, const char *out, cgw_writer *w, cgw_stat
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);
 
-/* A reader's diag callback (ctx: a tool_errors) that prints each error
- * as "PATH:LINE: error: MESSAGE [CODE]" and counts it; warnings are not
- * printed. */
-typedef struct tool_errors {
-    const char *path;
-    uint64_t errors;
-} tool_errors;
-struct cgw_diagnostic;
-void tool_print_error(void *ctx, const struct cgw_diagnostic *d);
+/* A library message in a tool's words: without the names of the calls
+ * ("cgw_recode: ") and the "reading: " that the tool's own words (the
+ * file's name) already say. */
+const char *tool_words(const char *msg);
+
+/* "s" when n is not 1: "%" PRIu64 " error%s", n, tool_plural(n). */
+const char *tool_plural(uint64_t n);
+
 
 /* The main readers, as cgw_diag_readers() bits and by the names that
  * --for takes. */

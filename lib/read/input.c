@@ -250,6 +250,25 @@ static const char *next_line(cgw_reader *r, size_t *len, int *final_nl)
     return line;
 }
 
+/* Whether line, the first with a NUL byte, says the input is binary
+ * data rather than a profile: only blank lines or comments came before
+ * it, in its first lines (a pprof profile starts with a newline byte).  Then
+ * one error says what it looks like, and the read ends. */
+static int binary(cgw_reader *r, const char *line, size_t len)
+{
+    if (r->saw_text || r->saw_format_line || r->lineno > 8 || memchr(line, 0, len) == NULL)
+        return 0;
+    const char *what = "binary data";
+    if (r->lineno == 1 && len >= 4 && memcmp(line, "\177ELF", 4) == 0)
+        what = "an ELF file (a program or library)";
+    else if (r->gz != NULL && r->lineno == 2 && r->consumed - len <= 2)
+        what = "binary data (a pprof profile? cgconvert --from pprof reads those)";
+    cgwr_diag(r, r->lineno, CGWR_NOT_PROFILE, "%s%s, not a Callgrind profile",
+              r->gz != NULL ? "gzip-compressed " : "", what);
+    r->not_profile = 1;
+    return 1;
+}
+
 const char *cgwr_getline(cgw_reader *r, size_t *len)
 {
     int final_nl;
@@ -258,7 +277,7 @@ const char *cgwr_getline(cgw_reader *r, size_t *len)
         cgwr_diag(r, r->lineno, CGWR_LINE_TOO_LONG,
                   "a line of %zu%s bytes, over the limit of %zu: skipped", *len,
                   *len == SIZE_MAX ? " or more" : "", CGWR_MAX_LINE);
-    if (line == NULL)
+    if (line == NULL || binary(r, line, *len))
         return NULL;
     r->unterminated = !final_nl;
     if (!final_nl)

@@ -75,6 +75,8 @@ static void content_line(cgw_reader *r, const char *cur, size_t len)
 
 void cgwr_line(cgw_reader *r, const char *line, size_t len)
 {
+    if (len > 0 && line[0] != '#')
+        r->saw_text = 1;
     if (len > 0 && cgwr_blank(line[len - 1]))
         cgwr_trailing_blank(r, line);
     if (len > 0 && cgwr_blank(line[0])) {

@@ -45,7 +45,7 @@ enum cgwr_code {
     CGWR_CHECK_EVENTS_CUT, CGWR_BIG_POSITION, CGWR_CFI_SAME_FILE, CGWR_LINE_TOO_LONG,
     CGWR_VERSION_TEXT, CGWR_APPENDED_PROFILE, CGWR_TRAILING_BLANK, CGWR_NO_POSITION_COLUMN,
     CGWR_BB_POSITIONS, CGWR_ID_NAME_BLANK, CGWR_SUMMARY_ZERO, CGWR_SHORT_SUMMARY,
-    CGWR_DEFINITION_ONLY, CGWR_ONE_POSITION_NOT_LINE,
+    CGWR_DEFINITION_ONLY, CGWR_ONE_POSITION_NOT_LINE, CGWR_NOT_PROFILE,
     CGWR_NCODES
 };
 
@@ -131,6 +131,8 @@ struct cgw_reader {
     uint64_t lineno;
     uint64_t header_keys; /* header lines seen in part 1, for the order check */
     int saw_format_line;
+    int saw_text;    /* a line that is not blank nor a comment */
+    int not_profile; /* binary or empty: one error, nothing else said */
 
     /* diagnostics */
     uint64_t count[CGWR_NCODES];

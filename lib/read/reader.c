@@ -115,6 +115,15 @@ cgw_reader *cgw_reader_open_memory(const void *buf, size_t len, const cgw_read_o
 
 static void finish(cgw_reader *r)
 {
+    if (r->lineno == 0 && !r->not_profile) {
+        cgwr_diag(r, 0, CGWR_NOT_PROFILE, "empty%s, not a Callgrind profile",
+                  r->gz != NULL ? " once gzip-decompressed" : "");
+        r->not_profile = 1;
+    }
+    if (r->not_profile) {
+        r->done = 1;
+        return;
+    }
     if (!r->saw_format_line)
         cgwr_diag(r, r->lineno ? 1 : 0, CGWR_NO_FORMAT_LINE,
                   "the first line is not \"# callgrind format\" (KCachegrind and speedscope "

@@ -21,8 +21,11 @@ long cgwr_read_some(cgw_reader *r, cgw_read_fn fn, void *ctx, char *buf, size_t 
             return -1;
         }
         if (got < 0) {
-            cgwr_fail(r, CGW_EIO, "read failed after line %llu: %s",
-                      (unsigned long long)r->lineno, strerror(errno));
+            if (r->lineno == 0)
+                cgwr_fail(r, CGW_EIO, "cannot read: %s", strerror(errno));
+            else
+                cgwr_fail(r, CGW_EIO, "cannot read after line %llu: %s",
+                          (unsigned long long)r->lineno, strerror(errno));
             return -1;
         }
         return got;

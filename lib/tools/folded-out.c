@@ -188,8 +188,17 @@ static long column(const cgw_part *part, const char *event)
 static long part_events(folded_out *o, const cgw_part *part, const char *event)
 {
     long col = o->all ? (part->nevents > 0 ? 0 : -1) : column(part, event);
-    if (col < 0)
-        return fail(o, CGW_EINVAL, "the profile has no event ", event ? event : "at all"), -1;
+    if (col < 0 && (event == NULL || part->nevents == 0))
+        return fail(o, CGW_EINVAL, "the profile has no event at all", NULL), -1;
+    if (col < 0) {
+        char have[256];
+        int n = snprintf(have, sizeof have, "%s (it has", event);
+        for (size_t i = 0; i < part->nevents && n > 0 && (size_t)n < sizeof have; i++)
+            n += snprintf(have + n, sizeof have - (size_t)n, " %s", part->events[i].name);
+        if (n > 0 && (size_t)n < sizeof have - 1)
+            snprintf(have + n, sizeof have - (size_t)n, ")");
+        return fail(o, CGW_EINVAL, "the profile has no event ", have), -1;
+    }
     if (o->events == NULL) {
         o->nev = o->all ? part->nevents : 1;
         o->events = cgwp_alloc(o->a, o->nev * sizeof *o->events);
