@@ -5,6 +5,7 @@
  * (CGWPROF_OUT), so in a secure-execution process every variable reads
  * as unset and the defaults hold. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -32,4 +33,26 @@ int prof_secure(void)
 #else
     return getuid() != geteuid() || getgid() != getegid();
 #endif
+}
+
+/* The process cgwprof started: its pid, which exec() keeps, from
+ * $CGWPROF_LAUNCHED; read at start, since the program may change its
+ * environment before it exits. */
+static long launched = -1;
+
+void prof_launched_init(void)
+{
+    const char *value = prof_getenv("CGWPROF_LAUNCHED");
+    if (value == NULL || value[0] == '\0')
+        return;
+    char *end;
+    errno = 0;
+    long pid = strtol(value, &end, 10);
+    if (errno == 0 && *end == '\0' && pid > 0)
+        launched = pid;
+}
+
+int prof_launched(void)
+{
+    return launched == (long)getpid();
 }

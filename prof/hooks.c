@@ -222,12 +222,19 @@ __attribute__((constructor)) static void start(void)
 
 /* The dump at exit.  Threads still running go on recording meanwhile;
  * the profile holds what they had finished.  A program that never made
- * an instrumented call (one that LD_PRELOAD reached, as a shell the
- * profiled program runs) writes nothing. */
+ * an instrumented call writes nothing: a shell or any other program
+ * that the preload reaches as well says nothing either, but the one
+ * the user gave cgwprof says why there is no profile (it was built
+ * without -finstrument-functions, most likely). */
 __attribute__((destructor)) static void finish(void)
 {
-    if (prof_threads() == NULL)
+    if (prof_threads() == NULL) {
+        if (prof_launched())
+            fputs("cgwprof: no instrumented function was called, so no profile was "
+                  "written: build the program with -finstrument-functions, then run it "
+                  "under cgwprof or link it with -lcgwprof\n", stderr);
         return;
+    }
     char err[512];
     if (prof_dump(NULL, err, sizeof err) != 0)
         fprintf(stderr, "libcgwprof: %s\n", err);

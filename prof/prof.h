@@ -140,6 +140,11 @@ const char *prof_getenv(const char *name);
 /* Whether this is a secure-execution process (setuid, setgid, file
  * capabilities: AT_SECURE). */
 int prof_secure(void);
+/* Read at start: $CGWPROF_LAUNCHED, the pid of the process that the
+ * cgwprof launcher ran (not a child the preload reached as well). */
+void prof_launched_init(void);
+/* Whether this process is the one cgwprof ran. */
+int prof_launched(void);
 
 /* start.c: the profiler's start (once), a thread's start and end, fork */
 void prof_init(void);

@@ -68,6 +68,7 @@ static void after_fork_child(void)
 static void init(void)
 {
     prof_clock_init();
+    prof_launched_init();
     prof_output_init();
     prof_fold_init();
     pthread_key_create(&exit_key, thread_exit);

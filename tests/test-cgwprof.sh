@@ -5,7 +5,8 @@
 # (tests/prof-preload): without it the C library's hooks do nothing and
 # no profile is written; with it the profile has the program's exact
 # call counts, cgverify finds it valid and callgrind_annotate reads it.
-# A shell that runs no instrumented code writes no profile.
+# A shell that runs no instrumented code writes no profile; the program
+# cgwprof ran says so.  An -o folder that is missing fails at once.
 set -u
 lib="$CGW_BUILDDIR/prof/.libs/libcgwprof.so"
 [ -r "$lib" ] || { echo "SKIP: no shared libcgwprof (--disable-shared)"; exit 77; }
@@ -48,5 +49,45 @@ fi
 cd "$tmp" && CGWPROF_LIBRARY=$lib sh "$launcher" -o "$tmp/sh.out" sh -c true ||
     fail "cgwprof sh failed"
 [ ! -e "$tmp/sh.out" ] || fail "a profile of a shell that made no instrumented call"
+
+# A program built without -finstrument-functions: one line on stderr
+# says why there is no profile and how to build for one, from the
+# program cgwprof ran only (not the shell it runs), and its exit status
+# is kept.  (The shell runs two programs, then becomes false, which
+# exits through exit(): dash itself leaves through _exit(), which runs
+# no destructor.)  An instrumented program says nothing of the kind.
+CGWPROF_LIBRARY=$lib sh "$launcher" -o "$tmp/plain.%p" sh -c 'true; true; exec false' \
+    2>"$tmp/plain.err"
+[ $? -eq 1 ] || fail "the exit status of a program without instrumentation is not kept"
+cat "$tmp/plain.err"
+[ "$(grep -c 'no instrumented function was called, so no profile was written' \
+    "$tmp/plain.err")" -eq 1 ] || fail "not one line about no instrumented call"
+grep -q 'build the program with -finstrument-functions' "$tmp/plain.err" ||
+    fail "no word of -finstrument-functions"
+grep -q 'cgwprof' "$tmp/plain.err" || fail "no word of cgwprof or libcgwprof"
+set -- "$tmp"/plain.[0-9]*
+[ ! -e "$1" ] || fail "a profile of a program without instrumentation: $*"
+CGWPROF_LIBRARY=$lib sh "$launcher" -o "$tmp/q.out" "$subject" graph >/dev/null 2>"$tmp/q.err" ||
+    fail "cgwprof prof-preload graph failed"
+! grep -q 'no instrumented' "$tmp/q.err" || fail "an instrumented program is told it is not"
+
+# -o into a folder that does not exist (or is no folder): a clear error
+# (status 2, as the tools' I/O errors) before the program runs
+for out in "$tmp/missing/p.out" "$tmp/q.out/p.out"; do
+    CGWPROF_LIBRARY=$lib sh "$launcher" -o "$out" sh -c ": >'$tmp/ran'" 2>"$tmp/o.err"
+    [ $? -eq 2 ] || fail "cgwprof -o $out: not status 2"
+    cat "$tmp/o.err"
+    [ ! -e "$tmp/ran" ] || fail "cgwprof -o $out ran the program"
+    grep -q "${out%/*}" "$tmp/o.err" || fail "cgwprof -o $out does not name the folder"
+done
+grep -q "is not a folder" "$tmp/o.err" || fail "a file taken for a folder is not said so"
+CGWPROF_LIBRARY=$lib sh "$launcher" -o "$tmp/missing/p.out" sh -c true 2>&1 |
+    grep -q "the folder $tmp/missing does not exist" || fail "a missing folder is not said so"
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir "$tmp/ro" && chmod 555 "$tmp/ro"
+    CGWPROF_LIBRARY=$lib sh "$launcher" -o "$tmp/ro/p.out" sh -c ": >'$tmp/ran'" 2>"$tmp/o.err"
+    [ $? -eq 2 ] && [ ! -e "$tmp/ran" ] && grep -q "$tmp/ro is not writable" "$tmp/o.err" ||
+        { cat "$tmp/o.err"; fail "a folder that is not writable is not refused"; }
+fi
 sh "$launcher" --bogus true 2>/dev/null; [ $? -eq 2 ] || fail "an unknown option is not a usage error"
-echo "cgwprof: preloaded, exact counts, valid profile; nothing from uninstrumented programs"
+echo "cgwprof: preloaded, exact counts, valid profile; nothing from uninstrumented programs but a line; a missing -o folder refused"

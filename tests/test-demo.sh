@@ -3,7 +3,8 @@
 # test-demo: the steps of ./quickstart demo (examples/demo.sh): the
 # profiled demo writes its profile, cgverify accepts it, and the reader
 # example and callgrind_annotate show the demo's own functions with
-# their file and call counts that the demo's work implies.
+# their file and call counts that the demo's work implies; with a log
+# (./quickstart demo), one line a step and the results under headings.
 set -u
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
@@ -21,6 +22,22 @@ fi
 if [ "${CGW_HAVE_LIBDW:-no}" = yes ]; then
     grep -q '^fl=(1) .*/examples/demo.c$' "$tmp/profile" || fail "no file name from the debug info"
 fi
+# with a log, as ./quickstart demo runs it: one line a step, the demo's
+# own output in the log, then the results under their headings
+sh "$CGW_SRCDIR/examples/demo.sh" "$CGW_BUILDDIR" "$tmp/profile2" "$tmp/log" >"$tmp/out2" 2>&1 ||
+    { cat "$tmp/out2"; fail "examples/demo.sh with a log failed"; }
+[ "$(sed -n 1,2p "$tmp/out2" | tr -s ' ')" = "profile ... ok
+verify ... ok" ] || { cat "$tmp/out2"; fail "not one line a step"; }
+grep -q 'distinct words' "$tmp/log" || fail "the demo's output is not in the log"
+! grep -q 'distinct words' "$tmp/out2" || fail "the demo's output is not only in the log"
+for h in 'Top functions' "cgverify's verdict" 'The profile'; do
+    grep -q "^== $h" "$tmp/out2" || { cat "$tmp/out2"; fail "no heading $h"; }
+done
+sed -n "/^== cgverify's verdict/{n;p;}" "$tmp/out2" | grep -q ': valid: 1 part' ||
+    { cat "$tmp/out2"; fail "the verdict is not under its heading"; }
+sed -n '/^== The profile/{n;p;}' "$tmp/out2" | grep -qx "$tmp/profile2" ||
+    { cat "$tmp/out2"; fail "the profile's path is not under its heading"; }
+[ ! -e "$tmp/profile2.verdict" ] || fail "demo.sh left its verdict file"
 # CGWPROF_OUT=...gz: a gzip profile with the same calls
 if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
     CGWPROF_OUT="$tmp/profile.gz" "$CGW_BUILDDIR/examples/demo" >/dev/null 2>&1 ||
