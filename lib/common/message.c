@@ -15,3 +15,14 @@ void cgwp_format_message(char *msg, size_t cap, const char *prefix, const char *
     }
     vsnprintf(msg + used, cap - (size_t)used, fmt, ap);
 }
+
+cgw_status cgwp_sticky(cgw_status *err, char *msg, size_t cap, cgw_status st, const char *prefix,
+                       const char *fmt, va_list ap)
+{
+    if (*err != CGW_OK)
+        return *err;
+    *err = st;
+    if (msg != NULL && cap > 0)
+        cgwp_format_message(msg, cap, prefix, fmt, ap);
+    return st;
+}

@@ -7,10 +7,19 @@
 #include <stdarg.h>
 #include <stddef.h>
 
+#include <cgw.h>
+
 /* "PREFIX: " then fmt with ap into msg[0..cap), cut to fit (prefix NULL:
  * no prefix).  Once per writer or reader, never per line: vsnprintf is
  * fine. */
 void cgwp_format_message(char *msg, size_t cap, const char *prefix, const char *fmt,
                          va_list ap);
+
+/* THE sticky-error rule of every handle (writer, reader, merger, stacks,
+ * converters): the first error stays.  When *err is CGW_OK, st becomes
+ * *err and its message goes into msg as cgwp_format_message() writes it;
+ * returns *err either way. */
+cgw_status cgwp_sticky(cgw_status *err, char *msg, size_t cap, cgw_status st, const char *prefix,
+                       const char *fmt, va_list ap);
 
 #endif /* CGW_COMMON_MESSAGE_H */

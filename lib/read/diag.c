@@ -163,12 +163,9 @@ void cgwr_diag_flush(cgw_reader *r)
 
 cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
 {
-    if (r->err != CGW_OK)
-        return r->err;
-    r->err = st;
     va_list ap;
     va_start(ap, fmt);
-    cgwp_format_message(r->msg, sizeof r->msg, NULL, fmt, ap);
+    st = cgwp_sticky(&r->err, r->msg, sizeof r->msg, st, NULL, fmt, ap);
     va_end(ap);
     return st;
 }

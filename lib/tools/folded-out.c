@@ -14,10 +14,12 @@
  * caller (a tree) the stacks are exact; otherwise they are an estimate.
  * The total is always the profile's. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "convert.h"
+#include "message.h"
 #include "scc.h"
 
 #define NO_CALLER UINT32_MAX
@@ -80,14 +82,18 @@ typedef struct folded_out {
     uint64_t frames_out; /* frames handed out so far */
 } folded_out;
 
+static cgw_status failf(folded_out *o, cgw_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    st = cgwp_sticky(&o->err, o->msg, o->msglen, st, o->call, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
 static cgw_status fail(folded_out *o, cgw_status st, const char *what, const char *detail)
 {
-    if (o->err == CGW_OK) {
-        o->err = st;
-        if (o->msg != NULL && o->msglen > 0)
-            snprintf(o->msg, o->msglen, "%s: %s%s", o->call, what, detail ? detail : "");
-    }
-    return o->err;
+    return failf(o, st, "%s%s", what, detail ? detail : "");
 }
 
 static cgw_status no_memory(folded_out *o)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "merge.h"
+#include "message.h"
 
 void *cgwm_alloc(cgw_merger *m, size_t len)
 {
@@ -31,14 +32,9 @@ void cgwm_free(cgw_merger *m, void *ptr)
 
 cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char *fmt, ...)
 {
-    if (m->err != CGW_OK)
-        return m->err;
-    m->err = st;
-    int k = snprintf(m->msg, sizeof m->msg, "%s: ", call);
     va_list ap;
     va_start(ap, fmt);
-    if (k > 0 && (size_t)k < sizeof m->msg)
-        vsnprintf(m->msg + k, sizeof m->msg - (size_t)k, fmt, ap);
+    st = cgwp_sticky(&m->err, m->msg, sizeof m->msg, st, call, fmt, ap);
     va_end(ap);
     return st;
 }

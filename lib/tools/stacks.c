@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "message.h"
 #include "stacks.h"
 
 #define CHUNK_SIZE 65536
@@ -66,13 +67,10 @@ cgw_status cgwc_stacks_enter(cgw_stacks *s, const char *call, const void *data, 
 
 cgw_status cgwc_stacks_fail(cgw_stacks *s, cgw_status st, const char *fmt, ...)
 {
-    if (s->err != CGW_OK)
-        return s->err;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(s->msg, sizeof s->msg, fmt, ap);
+    st = cgwp_sticky(&s->err, s->msg, sizeof s->msg, st, NULL, fmt, ap);
     va_end(ap);
-    s->err = st;
     return st;
 }
 

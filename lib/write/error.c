@@ -36,9 +36,8 @@ static cgw_status failv(cgw_writer *w, cgw_status st, const char *fmt, va_list a
 {
     if (w->err != CGW_OK)
         return w->err;
-    w->err = st;
-    cgwp_gate(w);
-    cgwp_format_message(w->msg, sizeof w->msg, w->call ? w->call : "cgw", fmt, ap);
+    cgwp_sticky(&w->err, w->msg, sizeof w->msg, st, w->call ? w->call : "cgw", fmt, ap);
+    cgwp_gate(w); /* after err is set: the fast paths close on it */
     return st;
 }
 
