@@ -13,7 +13,7 @@
 The library is the one named by CGW_LIBRARY (a path), else the libcgw of
 the prefix this package was installed into, else ctypes.util's
 find_library("cgw").  Every failure of the library raises cgw.Error
-(an OSError) with its own message; values that C cannot take (an int
+with its status and own message; values that C cannot take (an int
 past 2**64-1 or below 0, a str with a NUL) raise OverflowError or
 ValueError before reaching it.
 """

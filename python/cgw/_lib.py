@@ -30,17 +30,21 @@ STACK_UNCOUNTED = 1
 FEATURE_GZIP = 1
 
 
-class Error(OSError):
-    """A call of libcgw failed: status is the cgw_status (CGW_EINVAL...),
-    message the library's own message ("cgw_add_event: ...")."""
+class Error(Exception):
+    """A call of libcgw failed: status is its cgw_status (cgw.EINVAL...),
+    message the library's own message ("cgw_add_event: ...").  (A file
+    that cannot be opened raises OSError with its errno instead.)"""
 
     def __init__(self, status, message):
-        super().__init__(status, message)
+        super().__init__(message)
         self.status = status
         self.message = message
 
     def __str__(self):
         return self.message
+
+    def __repr__(self):
+        return "cgw.Error(%d, %r)" % (self.status, self.message)
 
 
 # ------------------------------------------------------------- the structs
