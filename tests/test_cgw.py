@@ -327,6 +327,27 @@ class TestTools(Base):
         self.assertValid(out)
         self.assertEqual(cgw.summary(out).functions, cgw.summary(a).functions)
 
+    def test_readme(self):
+        # README.md's ```python block runs and says what it says
+        srcdir = os.environ.get("CGW_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
+        with open(os.path.join(srcdir, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        block = readme.split("```python\n", 1)[1].split("```\n", 1)[0]
+        here = os.getcwd()
+        os.chdir(self.dir)
+        try:
+            env = {}
+            exec(compile(block, "README.md", "exec"), env)
+        finally:
+            os.chdir(here)
+        s = env["s"]
+        self.assertEqual(s.totals, [30])
+        self.assertEqual(s.functions[(None, "a.c", "f")], [20])
+        self.assertEqual(s.edges[((None, "a.c", "main"), (None, "a.c", "f"))], (2, [20]))
+        self.assertValid(self.path("callgrind.out"))
+        self.assertValid(self.path("stacks.out"))
+        self.assertEqual(cgw.summary(self.path("stacks.out")).totals, [8])
+
     def test_version(self):
         self.assertRegex(cgw.version(), r"^\d+\.\d+\.\d+$")
         self.assertIsInstance(cgw.features(), list)
