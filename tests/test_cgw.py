@@ -5,7 +5,6 @@ CGMERGE come from there)."""
 import os
 import resource
 import subprocess
-import sys
 import tempfile
 import unittest
 

@@ -7,8 +7,8 @@ import ctypes
 import ctypes.util
 import os
 
-from ctypes import (POINTER, Structure, c_char, c_char_p, c_int, c_long, c_size_t,
-                    c_uint, c_uint32, c_uint64, c_void_p, CFUNCTYPE)
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_int, c_size_t,
+                    c_uint, c_uint64, c_void_p, CFUNCTYPE)
 
 U64_MAX = 2**64 - 1
 

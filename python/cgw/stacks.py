@@ -2,7 +2,6 @@
 """cgw.Stacks: stacks with their counts, written as a call graph
 (cgw_stacks_*)."""
 import collections
-import ctypes
 
 from . import _lib
 from ._lib import lib, cstr, u64, Error
