@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: MIT
+"""cgw: write and read Callgrind profiles with libcgw, through ctypes.
+
+    import cgw
+    with cgw.Writer("callgrind.out", events=["Ir"], cmd="./a.out") as w:
+        w.function(file="a.c", name="main")
+        w.cost(3, [10])
+        w.call("a.c", "f", 1, 4, [20])
+        w.function(file="a.c", name="f")
+        w.cost(10, [20])
+    s = cgw.summary("callgrind.out")    # events, totals, functions, edges
+
+The library is the one named by CGW_LIBRARY (a path), else the libcgw of
+the prefix this package was installed into, else ctypes.util's
+find_library("cgw").  Every failure of the library raises cgw.Error
+with its status and own message; values that C cannot take (an int
+past 2**64-1 or below 0, a str with a NUL) raise OverflowError or
+ValueError before reaching it.
+"""
+import ctypes
+
+from ._lib import (Error, lib as _clib, text as _text,
+                   OK, EIO, ENOMEM, EUSAGE, EINVAL, ERANGE,
+                   POS_LINE, POS_INSTR, POS_BB, POS_NONE,
+                   COMPACT, NO_NAME_COMPRESSION, NO_POS_COMPRESSION, EXTENDED, GZIP,
+                   NOFOLLOW, EXCL, ZERO_COUNTS)
+from .writer import Writer
+from .stacks import Stacks, Frame
+from .reader import (read, summary, verify, Summary, Diagnostic, Target, Event, Part,
+                     Function, Inline, Cost, Call, Jump, CondJump, PartEnd)
+from .tools import merge, diff, convert_folded, recode, DiffRow
+
+__all__ = [
+    "Error", "Writer", "Stacks", "Frame", "read", "summary", "verify", "Summary",
+    "Diagnostic", "Target", "Event", "Part", "Function", "Inline", "Cost", "Call", "Jump",
+    "CondJump", "PartEnd", "merge", "diff", "convert_folded", "recode", "DiffRow",
+    "version", "features",
+    "OK", "EIO", "ENOMEM", "EUSAGE", "EINVAL", "ERANGE",
+    "POS_LINE", "POS_INSTR", "POS_BB", "POS_NONE",
+    "COMPACT", "NO_NAME_COMPRESSION", "NO_POS_COMPRESSION", "EXTENDED", "GZIP",
+    "NOFOLLOW", "EXCL", "ZERO_COUNTS",
+]
+
+
+def version():
+    """The version of the libcgw loaded ("0.1.0")."""
+    return _text(_clib.cgw_version())
+
+
+def features():
+    """What the loaded libcgw was built with: a list of names ("gzip")."""
+    names = ctypes.POINTER(ctypes.c_char_p)()
+    _clib.cgw_features(ctypes.byref(names))
+    out = []
+    i = 0
+    while names and names[i] is not None:
+        out.append(_text(names[i]))
+        i += 1
+    return out

@@ -1,0 +1,299 @@
+# SPDX-License-Identifier: MIT
+"""libcgw through ctypes: loading the library, the structs and prototypes
+of <cgw.h> that the package uses, and the conversions of Python values
+to C ones (the only checks made here are those C cannot make: an int
+that does not fit uint64_t, a str with a NUL)."""
+import ctypes
+import ctypes.util
+import os
+
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_int, c_size_t,
+                    c_uint, c_uint64, c_void_p, CFUNCTYPE)
+
+U64_MAX = 2**64 - 1
+
+# cgw_status
+OK, EIO, ENOMEM, EUSAGE, EINVAL, ERANGE = range(6)
+# cgw_record_kind
+(REC_PART, REC_FUNCTION, REC_INLINE, REC_COST, REC_CALL, REC_JUMP, REC_COND_JUMP,
+ REC_PART_END) = range(1, 9)
+# cgw_options.positions
+POS_LINE, POS_INSTR, POS_BB, POS_NONE = 1, 2, 4, 8
+# cgw_options.flags
+COMPACT, NO_NAME_COMPRESSION, NO_POS_COMPRESSION, EXTENDED, GZIP = 1, 2, 4, 8, 16
+NOFOLLOW, EXCL, RAW, ZERO_COUNTS = 32, 64, 128, 4096
+READ_CHECK, READ_MAP = 1, 2
+DIFF_OLD, DIFF_NEW = 0, 1
+RECODE_JUMPS = 1
+MERGE_KEEP_PARTS = 1
+STACK_UNCOUNTED = 1
+FEATURE_GZIP = 1
+
+
+class Error(Exception):
+    """A call of libcgw failed: status is its cgw_status (cgw.EINVAL...),
+    message the library's own message ("cgw_add_event: ...").  (A file
+    that cannot be opened raises OSError with its errno instead.)"""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+    def __str__(self):
+        return self.message
+
+    def __repr__(self):
+        return "cgw.Error(%d, %r)" % (self.status, self.message)
+
+
+# ------------------------------------------------------------- the structs
+
+class Allocator(Structure):
+    _fields_ = [("malloc", c_void_p), ("realloc", c_void_p), ("free", c_void_p),
+                ("ctx", c_void_p)]
+
+
+class Options(Structure):
+    _fields_ = [("struct_size", c_size_t), ("positions", c_uint), ("flags", c_uint),
+                ("buffer_size", c_size_t), ("allocator", POINTER(Allocator))]
+
+
+class Target(Structure):
+    _fields_ = [("object", c_char_p), ("file", c_char_p), ("function", c_char_p)]
+
+
+class Diagnostic(Structure):
+    _fields_ = [("line", c_uint64), ("severity", c_int), ("code", c_char_p),
+                ("message", c_char_p)]
+
+
+DIAG_FN = CFUNCTYPE(None, c_void_p, POINTER(Diagnostic))
+
+
+class ReadOptions(Structure):
+    _fields_ = [("struct_size", c_size_t), ("flags", c_uint), ("diag", DIAG_FN),
+                ("diag_ctx", c_void_p), ("allocator", POINTER(Allocator)),
+                ("skip", c_uint)]
+
+
+class Desc(Structure):
+    _fields_ = [("type", c_char_p), ("value", c_char_p)]
+
+
+class Event(Structure):
+    _fields_ = [("name", c_char_p), ("long_name", c_char_p), ("formula", c_char_p)]
+
+
+class Part(Structure):
+    _fields_ = [("index", c_uint), ("number", c_uint64), ("version", c_uint64),
+                ("creator", c_char_p), ("cmd", c_char_p),
+                ("pid", c_uint64), ("thread", c_uint64),
+                ("has_pid", c_int), ("has_thread", c_int),
+                ("descs", POINTER(Desc)), ("ndescs", c_size_t),
+                ("positions", c_uint), ("npos", c_size_t),
+                ("events", POINTER(Event)), ("nevents", c_size_t),
+                ("derived", POINTER(Event)), ("nderived", c_size_t),
+                ("summary", POINTER(c_uint64))]
+
+
+class Record(Structure):
+    _fields_ = [("kind", c_int), ("line", c_uint64), ("part", POINTER(Part)),
+                ("object", c_char_p), ("file", c_char_p), ("function", c_char_p),
+                ("source_file", c_char_p),
+                ("pos", POINTER(c_uint64)), ("costs", POINTER(c_uint64)),
+                ("target", Target), ("target_pos", POINTER(c_uint64)),
+                ("count", c_uint64), ("executed", c_uint64),
+                ("totals_line", POINTER(c_uint64)), ("summary", POINTER(c_uint64)),
+                ("cost_lines", c_uint64), ("calls", c_uint64), ("functions", c_uint64)]
+
+
+class CFrame(Structure):
+    _fields_ = [("object", c_char_p), ("file", c_char_p), ("name", c_char_p),
+                ("inlined", c_char_p), ("line", c_uint64)]
+
+
+class MergeOptions(Structure):
+    _fields_ = [("struct_size", c_size_t), ("flags", c_uint),
+                ("mod_filename", c_char_p), ("mod_funcname", c_char_p),
+                ("allocator", POINTER(Allocator))]
+
+
+class DiffRow(Structure):
+    _fields_ = [("object", c_char_p), ("file", c_char_p), ("function", c_char_p),
+                ("event", c_char_p), ("column", c_size_t), ("inclusive", c_int),
+                ("old_cost", c_uint64), ("new_cost", c_uint64), ("change", ctypes.c_double)]
+
+
+WRITE_FN = CFUNCTYPE(c_int, c_void_p, POINTER(c_char), c_size_t)
+
+# ------------------------------------------------------------ the library
+
+
+def _candidates():
+    env = os.environ.get("CGW_LIBRARY")
+    if env:
+        yield env
+        return
+    try:
+        from . import _config
+    except ImportError:
+        _config = None
+    if _config is not None and _config.soname and not _config.libdir.startswith("@"):
+        yield os.path.join(_config.libdir, _config.soname)
+    found = ctypes.util.find_library("cgw")
+    if found:
+        yield found
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        try:
+            return ctypes.CDLL(path, use_errno=True)
+        except OSError as e:
+            tried.append("%s (%s)" % (path, e))
+    raise ImportError("cgw: cannot load libcgw: tried %s; set CGW_LIBRARY to its path"
+                      % (", ".join(tried) or "nothing (no CGW_LIBRARY, no install, "
+                         "find_library('cgw') found none)"))
+
+
+lib = _load()
+
+W = c_void_p  # every handle is an opaque pointer
+_U64P = POINTER(c_uint64)
+_PROTOS = {
+    "cgw_version": (c_char_p, []),
+    "cgw_strerror": (c_char_p, [c_int]),
+    "cgw_features": (c_uint, [POINTER(POINTER(c_char_p))]),
+    # the writer
+    "cgw_open_path": (W, [c_char_p, POINTER(Options)]),
+    "cgw_open_fd": (W, [c_int, POINTER(Options)]),
+    "cgw_open_memory": (W, [POINTER(POINTER(c_char)), POINTER(c_size_t), POINTER(Options)]),
+    "cgw_set_creator": (c_int, [W, c_char_p]),
+    "cgw_set_cmd": (c_int, [W, c_char_p]),
+    "cgw_set_pid": (c_int, [W, c_uint64]),
+    "cgw_set_thread": (c_int, [W, c_uint64]),
+    "cgw_add_desc": (c_int, [W, c_char_p, c_char_p]),
+    "cgw_add_event": (c_int, [W, c_char_p, c_char_p]),
+    "cgw_add_derived_event": (c_int, [W, c_char_p, c_char_p, c_char_p]),
+    "cgw_set_summary": (c_int, [W, _U64P, c_size_t]),
+    "cgw_object": (c_int, [W, c_char_p]),
+    "cgw_file": (c_int, [W, c_char_p]),
+    "cgw_function": (c_int, [W, c_char_p]),
+    "cgw_inline_file": (c_int, [W, c_char_p]),
+    "cgw_cost": (c_int, [W, _U64P, _U64P, c_size_t]),
+    "cgw_call": (c_int, [W, POINTER(Target), c_uint64, _U64P, _U64P, _U64P, c_size_t]),
+    "cgw_jump": (c_int, [W, POINTER(Target), c_uint64, _U64P, _U64P]),
+    "cgw_cond_jump": (c_int, [W, POINTER(Target), c_uint64, c_uint64, _U64P, _U64P]),
+    "cgw_new_part": (c_int, [W]),
+    "cgw_finish": (c_int, [W]),
+    "cgw_free": (None, [W]),
+    "cgw_close": (c_int, [W]),
+    "cgw_errmsg": (c_char_p, [W]),
+    "cgw_error": (c_int, [W]),
+    "cgw_get_options": (c_int, [W, POINTER(Options)]),
+    # the reader
+    "cgw_reader_open_path": (W, [c_char_p, POINTER(ReadOptions)]),
+    "cgw_reader_open_memory": (W, [c_void_p, c_size_t, POINTER(ReadOptions)]),
+    "cgw_reader_next": (c_int, [W, POINTER(POINTER(Record))]),
+    "cgw_reader_counts": (None, [W, _U64P, _U64P]),
+    "cgw_reader_errmsg": (c_char_p, [W]),
+    "cgw_reader_close": (None, [W]),
+    "cgw_recode": (c_int, [W, W, c_uint]),
+    "cgw_roundtrip": (c_int, [c_char_p, c_void_p, c_size_t, POINTER(ReadOptions), _U64P]),
+    # merge and diff
+    "cgw_merge_new": (W, [POINTER(MergeOptions)]),
+    "cgw_merge_add": (c_int, [W, W]),
+    "cgw_merge_positions": (c_uint, [W]),
+    "cgw_merge_write": (c_int, [W, W]),
+    "cgw_merge_errmsg": (c_char_p, [W]),
+    "cgw_merge_free": (None, [W]),
+    "cgw_diff_new": (W, [POINTER(MergeOptions)]),
+    "cgw_diff_add": (c_int, [W, c_int, W]),
+    "cgw_diff_rows": (c_int, [W, POINTER(POINTER(DiffRow)), POINTER(c_size_t)]),
+    "cgw_diff_write": (c_int, [W, W]),
+    "cgw_diff_positions": (c_uint, [W]),
+    "cgw_diff_errmsg": (c_char_p, [W]),
+    "cgw_diff_free": (None, [W]),
+    # stacks
+    "cgw_stacks_new": (W, [POINTER(Allocator)]),
+    "cgw_stacks_add_folded": (c_int, [W, c_char_p, c_char_p, c_char_p, c_size_t]),
+    "cgw_stacks_add": (c_int, [W, c_char_p, POINTER(CFrame), c_size_t, c_uint64, c_uint]),
+    "cgw_stacks_write": (c_int, [W, W]),
+    "cgw_stacks_errmsg": (c_char_p, [W]),
+    "cgw_stacks_free": (None, [W]),
+    "cgw_write_folded": (c_int, [W, c_char_p, WRITE_FN, c_void_p, c_char_p, c_size_t]),
+}
+for _name, (_res, _args) in _PROTOS.items():
+    _f = getattr(lib, _name)
+    _f.restype = _res
+    _f.argtypes = _args
+libc_free = ctypes.CDLL(None).free
+libc_free.argtypes = [c_void_p]
+libc_free.restype = None
+
+# --------------------------------------------------------- conversions
+
+
+def cstr(s, what="a string"):
+    """A str (UTF-8) or bytes for a const char *; None stays NULL.  A NUL
+    inside would cut the text short in C: ValueError."""
+    if s is None:
+        return None
+    if isinstance(s, str):
+        b = s.encode("utf-8", "surrogateescape")
+    elif isinstance(s, (bytes, bytearray)):
+        b = bytes(s)
+    elif isinstance(s, os.PathLike):
+        b = os.fsencode(s)
+    else:
+        raise TypeError("%s must be str or bytes, not %s" % (what, type(s).__name__))
+    if b"\0" in b:
+        raise ValueError("%s contains a NUL character: %r" % (what, s))
+    return b
+
+
+def path(p):
+    """A file name for C: os.fsencode, no NUL."""
+    return cstr(os.fsencode(p), "a path")
+
+
+def text(b):
+    """A const char * from C as str (None for NULL)."""
+    return None if b is None else b.decode("utf-8", "surrogateescape")
+
+
+def u64(v, what="a count"):
+    """An int for uint64_t: OverflowError past 2**64-1, ValueError below 0."""
+    try:
+        v = v.__index__()
+    except AttributeError:
+        raise TypeError("%s must be an int, not %s" % (what, type(v).__name__)) from None
+    if v < 0:
+        raise ValueError("%s must not be negative: %d" % (what, v))
+    if v > U64_MAX:
+        raise OverflowError("%s does not fit 64 bits: %d" % (what, v))
+    return v
+
+
+def u64_array(values, what="a cost"):
+    """A sequence of ints as (uint64_t[n], n); (None, 0) for None."""
+    if values is None:
+        return None, 0
+    vals = [u64(v, what) for v in values]
+    return (c_uint64 * len(vals))(*vals), len(vals)
+
+
+def seq(ptr, n):
+    """uint64_t[n] at ptr as a tuple (None for NULL)."""
+    if not ptr:
+        return None
+    return tuple(ptr[i] for i in range(n))
+
+
+def check(status, msg):
+    """Raise Error(status, msg()) unless status is CGW_OK."""
+    if status != OK:
+        m = msg() or lib.cgw_strerror(status).decode()
+        raise Error(status, m if isinstance(m, str) else text(m))

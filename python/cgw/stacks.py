@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: MIT
+"""cgw.Stacks: stacks with their counts, written as a call graph
+(cgw_stacks_*)."""
+import collections
+
+from . import _lib
+from ._lib import lib, cstr, u64, Error
+from .writer import Writer
+
+Frame = collections.namedtuple("Frame", "name file object line inlined")
+Frame.__new__.__defaults__ = (None, None, 0, None)
+Frame.__doc__ = """One frame of a stack: the function name, its file and
+object (None: none), the line of its cost or call (0: none), and the file
+of code inlined at that line (None)."""
+
+
+class Stacks:
+    """Stacks, root first, with how often each was seen; memory grows with
+    the distinct functions and edges, never with the number of stacks.
+
+        s = cgw.Stacks()
+        s.add([cgw.Frame("main", "a.c"), cgw.Frame("f", "a.c")], 5)
+        s.add_folded("main;g 3\\n")
+        s.write("callgrind.out")"""
+
+    def __init__(self):
+        self._s = lib.cgw_stacks_new(None)
+        if not self._s:
+            raise MemoryError("cgw_stacks_new")
+        # the frames array of the last add(), reused while it is large enough
+        self._frames = None
+
+    def _check(self, status):
+        if status != _lib.OK:
+            raise Error(status, _lib.text(lib.cgw_stacks_errmsg(self._s))
+                        or _lib.text(lib.cgw_strerror(status)))
+
+    @property
+    def handle(self):
+        if self._s is None:
+            raise ValueError("the stacks are freed")
+        return self._s
+
+    def add(self, frames, count, event=None, uncounted=False):
+        """Add one stack seen count times (of event; None: "Samples"):
+        frames, root first, are Frame tuples, (name, file, object, line,
+        inlined) tuples or plain names."""
+        s = self.handle
+        n = len(frames)
+        arr = self._frames
+        if arr is None or len(arr) < n:
+            arr = self._frames = (_lib.CFrame * max(n, 16))()
+        for i, f in enumerate(frames):
+            c = arr[i]
+            if isinstance(f, (str, bytes)):
+                c.name = cstr(f, "a frame's name")
+                c.file = c.object = c.inlined = None
+                c.line = 0
+            else:
+                f = Frame(*f)
+                c.name = cstr(f.name, "a frame's name")
+                c.file = cstr(f.file, "a frame's file")
+                c.object = cstr(f.object, "a frame's object")
+                c.inlined = cstr(f.inlined, "a frame's inlined file")
+                c.line = u64(f.line or 0, "a frame's line")
+        flags = _lib.STACK_UNCOUNTED if uncounted else 0
+        self._check(lib.cgw_stacks_add(s, cstr(event, "event name"), arr, n,
+                                       u64(count), flags))
+
+    def add_folded(self, text, event=None, name=None):
+        """Add folded stacks ("a;b;c 42" a line) of event; name names the
+        input in error messages."""
+        b = cstr(text, "folded text") if isinstance(text, str) else bytes(text)
+        self._check(lib.cgw_stacks_add_folded(self.handle, cstr(event, "event name"),
+                                              cstr(name, "input name"), b, len(b)))
+
+    def write(self, dest=None, **writer_args):
+        """Write the stacks as a profile: through a cgw.Writer still in its
+        header (left open), or to dest (a path, a descriptor, or None:
+        the profile's bytes are returned) through a Writer made with
+        writer_args (cmd=, creator=, flags=...)."""
+        if isinstance(dest, Writer):
+            st = lib.cgw_stacks_write(self.handle, dest.handle)
+            dest._check(st)
+            return None
+        w = Writer(dest, **writer_args)
+        with w:
+            self.write(w)
+        return w.getvalue() if dest is None else None
+
+    def close(self):
+        if self._s is not None:
+            lib.cgw_stacks_free(self._s)
+            self._s = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

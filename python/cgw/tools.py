@@ -1,0 +1,148 @@
+# SPDX-License-Identifier: MIT
+"""Whole profiles: merge (cgw_merge_*), diff (cgw_diff_*), folded stacks
+(cgw_write_folded) and recoding (cgw_recode), on paths."""
+import collections
+import ctypes
+
+from . import _lib
+from ._lib import lib, cstr, text, Error
+from .reader import _open, _read_options
+from .writer import Writer
+
+DiffRow = collections.namedtuple(
+    "DiffRow", "object file function event column inclusive old_cost new_cost change")
+
+
+def _merge_options(keep_parts=False, mod_filename=None, mod_funcname=None):
+    o = _lib.MergeOptions()
+    o.struct_size = ctypes.sizeof(_lib.MergeOptions)
+    o.flags = _lib.MERGE_KEEP_PARTS if keep_parts else 0
+    o.mod_filename = cstr(mod_filename, "mod_filename")
+    o.mod_funcname = cstr(mod_funcname, "mod_funcname")
+    return o
+
+
+def _writer_flags(positions):
+    # as the tools: positions outside the portable subset need CGW_EXTENDED
+    return _lib.EXTENDED if positions & (_lib.POS_BB | _lib.POS_NONE) else 0
+
+
+def _add_inputs(handle, add, errmsg, paths, force, side=None):
+    """Read each path into handle through add(); an input with error
+    diagnostics is refused unless force (as the tools do)."""
+    for p in paths:
+        errors = []
+        opts, cb = _read_options(0, lambda d: d.severity == "error" and errors.append(d))
+        r = _open(p, opts)
+        try:
+            st = add(handle, r) if side is None else add(handle, side, r)
+        finally:
+            lib.cgw_reader_close(r)
+            del cb
+        if st != _lib.OK:
+            raise Error(st, "%s: %s" % (p, text(errmsg(handle))))
+        if errors and not force:
+            d = errors[0]
+            raise Error(_lib.EINVAL, "%s:%d: %s [%s] (%d errors; force=True merges anyway)"
+                        % (p, d.line, d.message, d.code, len(errors)))
+
+
+def _single(x):
+    return [x] if isinstance(x, (str, bytes)) or hasattr(x, "__fspath__") else list(x)
+
+
+def merge(inputs, output=None, keep_parts=False, mod_filename=None, mod_funcname=None,
+          compact=False, force=False):
+    """Sum the profiles at inputs into output (a path, or None: the bytes
+    are returned), as cgmerge does: the same bytes for the same inputs."""
+    m = lib.cgw_merge_new(ctypes.byref(_merge_options(keep_parts, mod_filename,
+                                                      mod_funcname)))
+    if not m:
+        raise MemoryError("cgw_merge_new")
+    try:
+        err = lib.cgw_merge_errmsg(m)
+        if err:
+            raise Error(_lib.EINVAL, text(err))
+        _add_inputs(m, lib.cgw_merge_add, lib.cgw_merge_errmsg, _single(inputs), force)
+        positions = lib.cgw_merge_positions(m)
+        flags = _writer_flags(positions) | _lib.ZERO_COUNTS | (_lib.COMPACT if compact else 0)
+        w = Writer(output, positions=positions, flags=flags)
+        with w:
+            w._check(lib.cgw_merge_write(m, w.handle))
+    finally:
+        lib.cgw_merge_free(m)
+    return w.getvalue() if output is None else None
+
+
+def diff(old, new, output=None, mod_filename=None, mod_funcname=None, force=False):
+    """Compare the profiles old and new (a path or a list of paths, each
+    side summed): the list of DiffRow (the totals of each event first,
+    function None, then each change, the largest first), as cgdiff
+    reports them; with output (a path), also the profile of the
+    difference (E_plus and E_minus events) written there."""
+    d = lib.cgw_diff_new(ctypes.byref(_merge_options(False, mod_filename, mod_funcname)))
+    if not d:
+        raise MemoryError("cgw_diff_new")
+    try:
+        err = lib.cgw_diff_errmsg(d)
+        if err:
+            raise Error(_lib.EINVAL, text(err))
+        _add_inputs(d, lib.cgw_diff_add, lib.cgw_diff_errmsg, _single(old), force,
+                    _lib.DIFF_OLD)
+        _add_inputs(d, lib.cgw_diff_add, lib.cgw_diff_errmsg, _single(new), force,
+                    _lib.DIFF_NEW)
+        rowsp = ctypes.POINTER(_lib.DiffRow)()
+        n = ctypes.c_size_t(0)
+        st = lib.cgw_diff_rows(d, ctypes.byref(rowsp), ctypes.byref(n))
+        _lib.check(st, lambda: lib.cgw_diff_errmsg(d))
+        rows = []
+        for i in range(n.value):
+            r = rowsp[i]
+            rows.append(DiffRow(text(r.object), text(r.file), text(r.function), text(r.event),
+                                r.column, bool(r.inclusive), r.old_cost, r.new_cost,
+                                r.change))
+        if output is not None:
+            positions = lib.cgw_diff_positions(d)
+            w = Writer(output, positions=positions, flags=_writer_flags(positions))
+            with w:
+                w._check(lib.cgw_diff_write(d, w.handle))
+    finally:
+        lib.cgw_diff_free(d)
+    return rows
+
+
+def convert_folded(path, event=None):
+    """The profile at path (every part summed) as folded stacks of event
+    (None: the first), one "a;b;c COUNT" line a stack (cgw_write_folded)."""
+    chunks = []
+
+    def write(ctx, buf, n):
+        chunks.append(ctypes.string_at(buf, n))
+        return 0
+
+    fn = _lib.WRITE_FN(write)
+    msg = ctypes.create_string_buffer(512)
+    opts, cb = _read_options()
+    r = _open(path, opts)
+    try:
+        st = lib.cgw_write_folded(r, cstr(event, "event name"), fn, None, msg, len(msg))
+    finally:
+        lib.cgw_reader_close(r)
+    if st != _lib.OK:
+        raise Error(st, text(msg.value) or text(lib.cgw_strerror(st)))
+    return b"".join(chunks).decode("utf-8", "surrogateescape")
+
+
+def recode(path, output=None, positions=None, flags=0, jumps=False):
+    """Write the profile at path again through a writer of positions and
+    flags (cgw.COMPACT...) to output (a path; None: the bytes returned),
+    keeping every total, self cost and call edge (cgw_recode)."""
+    opts, cb = _read_options()
+    r = _open(path, opts)
+    try:
+        w = Writer(output, positions=positions, flags=flags)
+        with w:
+            w._check(lib.cgw_recode(r, w.handle, _lib.RECODE_JUMPS if jumps else 0))
+    finally:
+        lib.cgw_reader_close(r)
+    return w.getvalue() if output is None else None

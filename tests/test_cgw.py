@@ -1,0 +1,356 @@
+# SPDX-License-Identifier: MIT
+"""tests/test_cgw.py: the Python package cgw on the library of the build
+(run by tests/test-python.sh: CGW_LIBRARY, PYTHONPATH, CGVERIFY and
+CGMERGE come from there)."""
+import os
+import resource
+import subprocess
+import tempfile
+import unittest
+
+import cgw
+
+CGVERIFY = os.environ.get("CGVERIFY", "cgverify")
+CGMERGE = os.environ.get("CGMERGE", "cgmerge")
+
+
+def cgverify(path, *args):
+    """cgverify's exit status and output on path."""
+    p = subprocess.run([CGVERIFY, *args, path], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, universal_newlines=True)
+    return p.returncode, p.stdout
+
+
+def write_two(w):
+    """main (3: 10,1; calls f twice from 4: 20,2 inclusive; 5: 7,0), f (10: 20,2)."""
+    w.function(file="a.c", name="main", object="prog")
+    w.cost(3, [10, 1])
+    w.call("b.c", "f", 2, 4, [20, 2])
+    w.cost(5, [7, 0])
+    w.function(file="b.c", name="f")
+    w.cost(10, [20, 2])
+
+
+class Base(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="test-cgw-")
+        self.dir = self.tmp.name
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def assertValid(self, path):
+        rc, out = cgverify(path)
+        self.assertEqual(rc, 0, "cgverify %s: exit %d\n%s" % (path, rc, out))
+
+
+class TestWriter(Base):
+    def test_write_read_back(self):
+        out = self.path("two.out")
+        with cgw.Writer(out, events=["Ir", "Dr"], cmd="./prog 1") as w:
+            write_two(w)
+        self.assertValid(out)
+        s = cgw.summary(out)
+        self.assertEqual(s.events, ["Ir", "Dr"])
+        self.assertEqual(s.totals, [37, 3])
+        self.assertEqual(s.parts, 1)
+        self.assertEqual(s.functions, {("prog", "a.c", "main"): [17, 1],
+                                       ("prog", "b.c", "f"): [20, 2]})
+        self.assertEqual(s.edges, {(("prog", "a.c", "main"), ("prog", "b.c", "f")): (2, [20, 2])})
+        self.assertEqual(s.diagnostics, [])
+        recs = list(cgw.read(out))
+        self.assertIsInstance(recs[0], cgw.Part)
+        self.assertEqual(recs[0].cmd, "./prog 1")
+        self.assertEqual([e.name for e in recs[0].events], ["Ir", "Dr"])
+        calls = [r for r in recs if isinstance(r, cgw.Call)]
+        self.assertEqual(len(calls), 1)
+        self.assertEqual((calls[0].pos, calls[0].count, calls[0].costs), ((4,), 2, (20, 2)))
+        self.assertEqual(calls[0].target, cgw.Target("prog", "b.c", "f"))
+        end = recs[-1]
+        self.assertIsInstance(end, cgw.PartEnd)
+        self.assertEqual((end.totals, end.totals_line, end.cost_lines, end.calls, end.functions),
+                         ((37, 3), (37, 3), 3, 1, 2))
+        self.assertEqual(cgw.verify(out, roundtrip=True), [])
+
+    def test_memory_and_fd_give_the_same_bytes(self):
+        mem = cgw.Writer(None, events=["Ir", "Dr"])
+        with mem:
+            write_two(mem)
+        out = self.path("fd.out")
+        fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            with cgw.Writer(fd, events=["Ir", "Dr"]) as w:
+                write_two(w)
+        finally:
+            os.close(fd)
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), mem.getvalue())
+        self.assertEqual(cgw.Writer.to_bytes(write_two, events=["Ir", "Dr"]), mem.getvalue())
+        self.assertTrue(mem.getvalue().startswith(b"# callgrind format\n"))
+
+    def test_parts_and_positions(self):
+        out = self.path("parts.out")
+        with cgw.Writer(out, events=[("Ir", "Instructions")], positions="instr line") as w:
+            w.function("main", file="a.c")
+            w.cost((0x1000, 3), [5])
+            w.new_part()
+            w.set_thread(2)
+            w.function("main", file="a.c")
+            w.cost((0x1004, 4), [6])
+        self.assertValid(out)
+        s = cgw.summary(out)
+        self.assertEqual((s.parts, s.totals, s.functions), (2, [11], {(None, "a.c", "main"): [11]}))
+        recs = list(cgw.read(out))
+        self.assertEqual(recs[0].events, (cgw.Event("Ir", "Instructions", None),))
+        self.assertEqual([r.thread for r in recs if isinstance(r, cgw.Part)], [None, 2])
+        costs = [r.pos for r in recs if isinstance(r, cgw.Cost)]
+        self.assertEqual(costs, [(0x1000, 3), (0x1004, 4)])
+
+    def test_library_errors(self):
+        with self.assertRaises(cgw.Error) as cm:
+            cgw.Writer(self.path("bad.out"), events=["I r"])
+        self.assertEqual(cm.exception.status, cgw.EINVAL)
+        self.assertTrue(str(cm.exception).startswith("cgw_add_event: "), str(cm.exception))
+        self.assertIn('"I r"', str(cm.exception))
+        self.assertFalse(os.path.exists(self.path("bad.out")))
+        # the library counts the costs, not Python
+        with self.assertRaises(cgw.Error) as cm:
+            with cgw.Writer(self.path("bad.out"), events=["Ir"]) as w:
+                w.function("main", file="a.c")
+                w.cost(1, [1, 2])
+        self.assertEqual(str(cm.exception), "cgw_cost: 2 self costs for 1 events")
+        self.assertEqual(cm.exception.status, cgw.EINVAL)
+        self.assertFalse(os.path.exists(self.path("bad.out")))
+        # and the names
+        with self.assertRaises(cgw.Error) as cm:
+            cgw.Writer(None, events=["Ir"]).function(" main")
+        self.assertTrue(str(cm.exception).startswith("cgw_function: "), str(cm.exception))
+        # a total past 2^64-1
+        with self.assertRaises(cgw.Error) as cm:
+            with cgw.Writer(None, events=["Ir"]) as w:
+                w.function("main")
+                w.cost(1, [2**64 - 1])
+                w.cost(2, [1])
+        self.assertEqual(cm.exception.status, cgw.ERANGE)
+        # an exception in the block leaves nothing behind
+        with self.assertRaises(KeyError):
+            with cgw.Writer(self.path("gone.out"), events=["Ir"]) as w:
+                w.function("main")
+                raise KeyError("x")
+        self.assertEqual(os.listdir(self.dir), [])
+        with self.assertRaises(FileNotFoundError):
+            cgw.Writer(self.path("no/such/folder/x.out"), events=["Ir"])
+
+    def test_python_refuses_first(self):
+        w = cgw.Writer(None, events=["Ir"])
+        w.function("main", file="a.c")
+        w.cost(1, [2**64 - 1])
+        with self.assertRaises(OverflowError):
+            w.cost(2, [2**64])
+        with self.assertRaises(OverflowError):
+            w.cost(2**64, [1])
+        with self.assertRaises(ValueError):
+            w.cost(2, [-1])
+        with self.assertRaises(ValueError):
+            w.function("a\0b")
+        with self.assertRaises(ValueError):
+            w.call("a.c", "f\0", 1, 1, [1])
+        with self.assertRaises(TypeError):
+            w.cost(2, [1.5])
+        # none of these reached the writer: it is still good
+        w.close()
+        self.assertIn(b"totals: 18446744073709551615\n", w.getvalue())
+        with self.assertRaises(ValueError):
+            cgw.Writer(None, events=["I\0r"])
+        with self.assertRaises(ValueError):
+            cgw.Stacks().add(["a", "b\0"], 1)
+        with self.assertRaises(OverflowError):
+            cgw.Stacks().add(["a"], 2**64)
+        with self.assertRaises(ValueError):
+            cgw.Writer(self.path("a\0b"), events=["Ir"])
+
+    def test_utf8(self):
+        out = self.path("utf8.out")
+        with cgw.Writer(out, events=["Ir"]) as w:
+            w.function("größe<π>", file="ä.c")
+            w.cost(1, [3])
+        self.assertValid(out)
+        self.assertEqual(cgw.summary(out).functions, {(None, "ä.c", "größe<π>"): [3]})
+
+
+class TestStacks(Base):
+    def test_recursion(self):
+        # <cgw.h>: a;b;a;b;c 5 gives a -> b, b -> a and b -> c 5 each;
+        # a;a;a 5 gives a -> a 5; calls= counts the stacks through a call
+        for how in ("add", "folded"):
+            s = cgw.Stacks()
+            if how == "add":
+                s.add([cgw.Frame("a"), cgw.Frame("b"), ("a",), "b", "c"], 5)
+                s.add(["a", "a", "a"], 5)
+            else:
+                s.add_folded("a;b;a;b;c 5\na;a;a 5\n")
+            out = self.path(how + ".out")
+            s.write(out, cmd="stacks")
+            s.close()
+            self.assertValid(out)
+            sm = cgw.summary(out)
+            a, b, c = ((None, "???", n) for n in "abc")
+            self.assertEqual(sm.totals, [10], how)
+            self.assertEqual(sm.events, ["Samples"], how)
+            self.assertEqual(sm.functions, {a: [5], b: [0], c: [5]}, how)
+            self.assertEqual(sm.edges, {(a, b): (1, [5]), (b, a): (1, [5]), (b, c): (1, [5]),
+                                        (a, a): (1, [5])}, how)
+
+    def test_frames_and_events(self):
+        s = cgw.Stacks()
+        s.add([cgw.Frame("main", "m.c", "prog", 10), cgw.Frame("f", "f.c", "prog", 20)], 3,
+              event="cycles")
+        s.add([cgw.Frame("main", "m.c", "prog", 11)], 2, event="cycles")
+        s.add([cgw.Frame("main", "m.c", "prog", 12)], 7, event="allocs")
+        w = cgw.Writer(None, creator="test")
+        with w:
+            s.write(w)
+        out = self.path("ev.out")
+        with open(out, "wb") as f:
+            f.write(w.getvalue())
+        self.assertValid(out)
+        sm = cgw.summary(out)
+        main, f = ("prog", "m.c", "main"), ("prog", "f.c", "f")
+        self.assertEqual(sm.events, ["cycles", "allocs"])
+        self.assertEqual(sm.totals, [5, 7])
+        self.assertEqual(sm.functions, {main: [2, 7], f: [3, 0]})
+        self.assertEqual(sm.edges, {(main, f): (1, [3, 0])})
+        calls = [r for r in cgw.read(out) if isinstance(r, cgw.Call)]
+        self.assertEqual([r.pos for r in calls], [(10,)])
+
+    def test_errors(self):
+        s = cgw.Stacks()
+        with self.assertRaises(cgw.Error) as cm:
+            s.add_folded("a;b 1\na;;b 2\n", name="in.folded")
+        self.assertEqual(cm.exception.status, cgw.EINVAL)
+        self.assertTrue(str(cm.exception).startswith("in.folded:2:"), str(cm.exception))
+        with self.assertRaises(cgw.Error):
+            cgw.Stacks().add(["a"], 1, event="bad event")
+
+    def test_a_million_stacks_in_bounded_memory(self):
+        s = cgw.Stacks()
+        names = ["fn%d" % i for i in range(50)]
+        frames = [[cgw.Frame("main", "m.c", None, 1 + i % 7),
+                   cgw.Frame(names[i % 50], "f.c", None, 2),
+                   cgw.Frame(names[(i * 7) % 50], "g.c", None, 3)] for i in range(1000)]
+
+        def maxrss_kib():
+            return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+        for i in range(100000):
+            s.add(frames[i % 1000], 1)
+        before = maxrss_kib()
+        for i in range(100000, 1000000):
+            s.add(frames[i % 1000], 1)
+        grown = maxrss_kib() - before
+        self.assertLess(grown, 50 * 1024, "maxrss grew by %d KiB over 900,000 stacks" % grown)
+        out = self.path("million.out")
+        s.write(out)
+        sm = cgw.summary(out)
+        self.assertEqual(sm.totals, [1000000])
+        # main, fn0..fn49 in f.c and again in g.c
+        self.assertEqual(len(sm.functions), 101)
+        self.assertEqual(sum(c[0] for c in sm.functions.values()), 1000000)
+
+
+class TestTools(Base):
+    def make(self, name, scale):
+        out = self.path(name)
+        with cgw.Writer(out, events=["Ir", "Dr"], cmd="./prog") as w:
+            w.function(file="a.c", name="main")
+            w.cost(3, [10 * scale, 1])
+            w.call("b.c", "f", scale, 4, [20 * scale, 2])
+            w.function(file="b.c", name="f")
+            w.cost(10, [20 * scale, 2])
+            if scale > 1:
+                w.function(file="c.c", name="only%d" % scale)
+                w.cost(1, [scale, 0])
+        return out
+
+    def test_merge_equals_cgmerge(self):
+        a, b = self.make("a.out", 1), self.make("b.out", 3)
+        want = self.path("want.out")
+        p = subprocess.run([CGMERGE, a, b, "-o", want], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertEqual(p.returncode, 0, p.stdout)
+        got = self.path("got.out")
+        cgw.merge([a, b], got)
+        with open(want, "rb") as f1, open(got, "rb") as f2:
+            self.assertEqual(f2.read(), f1.read())
+        with open(want, "rb") as f1:
+            self.assertEqual(cgw.merge([a, b]), f1.read())
+        sm = cgw.summary(got)
+        self.assertEqual(sm.totals, [10 + 20 + 30 + 60 + 3, 6])
+        self.assertEqual(sm.edges, {((None, "a.c", "main"), (None, "b.c", "f")): (4, [80, 4])})
+
+    def test_diff(self):
+        a, b = self.make("a.out", 1), self.make("b.out", 3)
+        rows = cgw.diff(a, b, output=self.path("d.out"))
+        self.assertEqual(rows[0], cgw.DiffRow(None, None, None, "Ir", 0, False, 30, 93,
+                                              rows[0].change))
+        self.assertAlmostEqual(rows[0].change, 210.0)
+        self.assertEqual(rows[1][3:8], ("Dr", 1, False, 3, 3))
+        self.assertValid(self.path("d.out"))
+        self.assertEqual(cgw.summary(self.path("d.out")).events,
+                         ["Ir_plus", "Ir_minus", "Dr_plus", "Dr_minus"])
+
+    def test_convert_folded_and_verify(self):
+        a = self.make("a.out", 1)
+        self.assertEqual(cgw.convert_folded(a), "main 10\nmain;f 20\n")
+        self.assertEqual(cgw.convert_folded(a, event="Dr"), "main 1\nmain;f 2\n")
+        with self.assertRaises(cgw.Error) as cm:
+            cgw.convert_folded(a, event="nope")
+        self.assertEqual(cm.exception.status, cgw.EINVAL)
+        bad = self.path("bad.out")
+        with open(bad, "w") as f:
+            f.write("events: Ir\nfn=main\n1 5\ntotals: 6\n")
+        diags = cgw.verify(bad)
+        self.assertIn("totals-mismatch", [d.code for d in diags])
+        self.assertEqual(cgverify(bad)[0], 1)
+        self.assertEqual(cgw.verify(a), [])
+
+    def test_recode(self):
+        a = self.make("a.out", 2)
+        compact = cgw.recode(a, flags=cgw.COMPACT)
+        out = self.path("compact.out")
+        with open(out, "wb") as f:
+            f.write(compact)
+        self.assertValid(out)
+        self.assertEqual(cgw.summary(out).functions, cgw.summary(a).functions)
+
+    def test_readme(self):
+        # README.md's ```python block runs and says what it says
+        srcdir = os.environ.get("CGW_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
+        with open(os.path.join(srcdir, "README.md"), encoding="utf-8") as f:
+            readme = f.read()
+        block = readme.split("```python\n", 1)[1].split("```\n", 1)[0]
+        here = os.getcwd()
+        os.chdir(self.dir)
+        try:
+            env = {}
+            exec(compile(block, "README.md", "exec"), env)
+        finally:
+            os.chdir(here)
+        s = env["s"]
+        self.assertEqual(s.totals, [30])
+        self.assertEqual(s.functions[(None, "a.c", "f")], [20])
+        self.assertEqual(s.edges[((None, "a.c", "main"), (None, "a.c", "f"))], (2, [20]))
+        self.assertValid(self.path("callgrind.out"))
+        self.assertValid(self.path("stacks.out"))
+        self.assertEqual(cgw.summary(self.path("stacks.out")).totals, [8])
+
+    def test_version(self):
+        self.assertRegex(cgw.version(), r"^\d+\.\d+\.\d+$")
+        self.assertIsInstance(cgw.features(), list)
+
+
+if __name__ == "__main__":
+    unittest.main()
