@@ -57,7 +57,7 @@ fi
 # libcgw-pprof (built with protobuf-c only): the calls of cgw-pprof.h
 pprof="${CGW_LIBDIR:-.libs}/../lib/pprof/.libs/libcgw-pprof.so"
 if [ -f "$pprof" ]; then
-    got=$($nm_cmd -D --defined-only "$pprof" | awk '$2 ~ /^[TDBRVW]$/ { print $3 }' | sort -u)
+    got=$($nm_cmd -D --defined-only "$pprof" | awk '$2 ~ /^[TDBRVW]$/ { sub(/@.*/, "", $3); print $3 }' | sort -u)
     want=$(sed -n 's/.*CGW_API[^(]*[ *]\(cgw_[a-z0-9_]*\)(.*/\1/p' "$pprof_header" | sort -u)
     if [ -z "$want" ] || [ "$got" != "$want" ]; then
         echo "libcgw-pprof's exports differ from cgw-pprof.h:"
@@ -68,6 +68,18 @@ if [ -f "$pprof" ]; then
         exit 1
     fi
     echo "libcgw-pprof exports exactly: $(echo $got)"
+    # versioned as libcgw's are (lib/pprof/libcgw-pprof.map)
+    if [ -n "${CGW_SYMVER:-}" ] && command -v "$readelf_cmd" >/dev/null 2>&1; then
+        vers=$("$readelf_cmd" --dyn-syms -W "$pprof" |
+            awk '$5 != "LOCAL" && $7 != "UND" && $8 ~ /^cgw_/ { print $8 }' | sort)
+        want=$(printf '%s@@LIBCGW_PPROF_0.1\n' $want | sort)
+        if [ "$vers" != "$want" ]; then
+            echo "libcgw-pprof's symbol versions differ:"
+            printf '%s\n' "$vers"
+            exit 1
+        fi
+        echo "libcgw-pprof: every call @@LIBCGW_PPROF_0.1"
+    fi
 else
     echo "no libcgw-pprof (built without protobuf-c): its exports not checked"
 fi
