@@ -4,15 +4,9 @@
 # messages, on inputs with known answers; every profile it writes passes
 # cgverify --strict, and callgrind_annotate and speedscope (when present)
 # read the same totals.  (The conversions' details are in test-convert.)
-set -u
-CGCONVERT=${CGCONVERT:-./tools/cgconvert}
-CGVERIFY=${CGVERIFY:-./tools/cgverify}
-CGGEN=${CGGEN:-./tools/cggen}
+. "${CGW_SRCDIR:-.}/tests/tools.sh"
 CORPUS=${CGW_CORPUS:-}
 ORACLES=${CGW_SRCDIR:-.}/../shared/oracles
-tmp=$(mktemp -d) || exit 99
-trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
 totals() { "$CGVERIFY" --json "$1" | sed 's/.*"totals":\(\[[0-9,]*\]\).*/\1/'; }
 # the first event's totals of every part, added up; the counts of folded stacks
 first_total() {
@@ -45,35 +39,23 @@ sort "$tmp/b.folded" | cmp -s - "$tmp/got" || fail "allocs stacks: $(cat "$tmp/g
 
 # bad input: exit 1, the place and what was expected, no output file
 printf 'main;a 3\nmain;b\n' >"$tmp/bad.folded"
-"$CGCONVERT" --from folded "$tmp/bad.folded" -o "$tmp/bad.out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] || fail "a line without a count: exit $rc"
-grep -q "bad.folded:2:7: no count at the end of the line" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+exits 1 "a line without a count" "bad.folded:2:7: no count at the end of the line" \
+    "$CGCONVERT" --from folded "$tmp/bad.folded" -o "$tmp/bad.out"
 [ -e "$tmp/bad.out" ] && fail "a refused input left an output file"
 printf 'main;f (a.py:4294967296) 3\n' >"$tmp/big.folded"
-"$CGCONVERT" --from folded "$tmp/big.folded" -o "$tmp/big.out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] || fail "a line of 2^32: exit $rc"
-grep -q "big.folded:1:14: a line number of 2^32 or more" "$tmp/err" ||
-    fail "message: $(cat "$tmp/err")"
-"$CGCONVERT" --to folded --event nope "$tmp/a.out" -o "$tmp/x" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] || fail "an unknown event: exit $rc"
-grep -q "no event nope" "$tmp/err" || fail "message: $(cat "$tmp/err")"
+exits 1 "a line of 2^32" "big.folded:1:14: a line number of 2^32 or more" \
+    "$CGCONVERT" --from folded "$tmp/big.folded" -o "$tmp/big.out"
+exits 1 "an unknown event" "no event nope" \
+    "$CGCONVERT" --to folded --event nope "$tmp/a.out" -o "$tmp/x"
 [ -e "$tmp/x" ] && fail "a refused conversion left an output file"
 printf 'events: Ir\nfn=(1) a\nfn=(2)\n1 1\n' >"$tmp/badcg"
-"$CGCONVERT" --to folded "$tmp/badcg" -o "$tmp/x" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] || fail "a profile with errors: exit $rc"
-grep -q 'badcg:3: error: .*\[undefined-id\]' "$tmp/err" || fail "message: $(cat "$tmp/err")"
-"$CGCONVERT" --from pprof "$tmp/a.folded" -o "$tmp/x" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] || fail "a folded file read as pprof: exit $rc"
-grep -q 'a.folded: .*pprof' "$tmp/err" || fail "a folded file read as pprof: $(cat "$tmp/err")"
-for bad in "--from folded" "--from perf $tmp/a.folded" "--to folded $tmp/a.out $tmp/a.out" \
-    "--frobnicate" "--from folded $tmp/missing" "--from folded --to folded $tmp/a.folded"; do
-    # shellcheck disable=SC2086
-    "$CGCONVERT" $bad >/dev/null 2>"$tmp/err"; rc=$?
-    [ $rc -eq 2 ] || fail "'$bad': exit $rc"
-    [ -s "$tmp/err" ] || fail "'$bad': no message"
-done
-"$CGCONVERT" --help | grep -q '^usage: cgconvert' || fail "--help"
-"$CGCONVERT" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
+exits 1 "a profile with errors" 'badcg:3: error: .*\[undefined-id\]' \
+    "$CGCONVERT" --to folded "$tmp/badcg" -o "$tmp/x"
+exits 1 "a folded file read as pprof" 'a.folded: .*pprof' \
+    "$CGCONVERT" --from pprof "$tmp/a.folded" -o "$tmp/x"
+refused "$CGCONVERT" "--from folded" "--from perf $tmp/a.folded" "--to folded $tmp/a.out $tmp/a.out" \
+    "--frobnicate" "--from folded $tmp/missing" "--from folded --to folded $tmp/a.folded"
+help_fits cgconvert "$CGCONVERT"
 
 # a profile with cycles, recursion and several callers (an estimate),
 # and real files: the stacks add up to the totals, and back again the

@@ -92,28 +92,20 @@ grep -q '^1 12$' "$tmp/mod" || fail "--mod-filename: the costs were not summed"
 
 # errors: an invalid input, a sum past 2^64-1, usage
 printf 'events: Ir\nfn=(1) a\nfn=(2)\n1 1\n' >"$tmp/bad"
-"$CGMERGE" "$tmp/g1" "$tmp/bad" -o "$tmp/out" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] || fail "an input with errors: exit $rc"
-grep -q 'bad:3: error: .*\[undefined-id\]' "$tmp/err" || fail "error message: $(cat "$tmp/err")"
+exits 1 "an input with errors" 'bad:3: error: .*\[undefined-id\]' \
+    "$CGMERGE" "$tmp/g1" "$tmp/bad" -o "$tmp/out"
 [ -e "$tmp/out" ] && fail "an input with errors left an output file"
 "$CGMERGE" --force "$tmp/g1" "$tmp/bad" -o "$tmp/out" 2>/dev/null || fail "--force: exit $?"
 printf 'events: Ir\nfn=a\n1 18446744073709551615\n' >"$tmp/big"
 printf 'events: Ir\nfn=a\n2 1\n' >"$tmp/one"
-"$CGMERGE" "$tmp/big" "$tmp/one" -o "$tmp/out2" 2>"$tmp/err"; rc=$?
-[ $rc -eq 1 ] || fail "totals past 2^64-1: exit $rc"
-grep -q 'the total of Ir passes 2^64-1' "$tmp/err" || fail "overflow message: $(cat "$tmp/err")"
+exits 1 "totals past 2^64-1" 'the total of Ir passes 2^64-1' \
+    "$CGMERGE" "$tmp/big" "$tmp/one" -o "$tmp/out2"
 [ -e "$tmp/out2" ] && fail "an overflow left an output file"
 "$CGMERGE" --positions bb "$tmp/g1" -o "$tmp/out2" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] || fail "positions the inputs lack: exit $rc"
-for bad in "--mod-filename x/a/b/ $tmp/g1" "--frobnicate $tmp/g1" "" "$tmp/missing" \
-    "--positions nope $tmp/g1"; do
-    # shellcheck disable=SC2086
-    "$CGMERGE" $bad >/dev/null 2>"$tmp/err"; rc=$?
-    [ $rc -eq 2 ] || fail "'$bad': exit $rc"
-    [ -s "$tmp/err" ] || fail "'$bad': no message"
-done
-"$CGMERGE" --help | grep -q '^usage: cgmerge' || fail "--help"
-"$CGMERGE" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
+refused "$CGMERGE" "--mod-filename x/a/b/ $tmp/g1" "--frobnicate $tmp/g1" "" "$tmp/missing" \
+    "--positions nope $tmp/g1"
+help_fits cgmerge "$CGMERGE"
 
 # every dialect of the corpus: a file merged with itself has twice its totals
 n=0

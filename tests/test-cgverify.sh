@@ -177,12 +177,11 @@ usage_error cgmerge "$CGMERGE" --frobnicate "$tmp/good"
 usage_error cgmerge "$CGMERGE" --positions=nope "$tmp/good"
 usage_error cgdiff "$CGDIFF" --top=x "$tmp/good" "$tmp/good"
 usage_error cgdiff "$CGDIFF" "$tmp/good" "$tmp/good" --top
-usage_error cgconvert "${CGCONVERT:-./tools/cgconvert}" --frobnicate
-"$CGVERIFY" --help | grep -q '^usage: cgverify' || fail "--help"
-"$CGVERIFY" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
+usage_error cgconvert "$CGCONVERT" --frobnicate
+help_fits cgverify "$CGVERIFY"
 "$CGVERIFY" --version | grep -q '^cgverify (libcgw) [0-9]' || fail "--version"
 # -V is --version in every tool
-for t in "$CGVERIFY" "$CGGEN" "$CGRECODE" "$CGMERGE" "$CGDIFF" "${CGCONVERT:-./tools/cgconvert}"; do
+for t in "$CGVERIFY" "$CGGEN" "$CGRECODE" "$CGMERGE" "$CGDIFF" "$CGCONVERT"; do
     name=${t##*/}
     "$t" -V | grep -q "^$name (libcgw) [0-9]" || fail "$name -V: $("$t" -V 2>&1 | head -2)"
 done

@@ -7,12 +7,7 @@
 # all of them, and README.md's compatibility table must be the one this
 # run measures (make compat-table writes it).  Skips (77) without
 # ../shared/oracles, Qt5Core, callgrind_annotate, python3 or node.
-set -u
-build=${CGW_BUILDDIR:-.}
-src=${CGW_SRCDIR:-.}
-. "$src/tests/oracles.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cgw-compat.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+. "${CGW_SRCDIR:-.}/tests/oracles.sh"
 
 "$build/tests/compat-profiles" "$tmp" >"$tmp/names" || { echo "compat-profiles failed"; exit 1; }
 while IFS="$(printf '\t')" read -r name what totals; do

@@ -72,12 +72,7 @@ typedef struct source {
 static long serve(void *ctx, char *buf, size_t len)
 {
     source *s = ctx;
-    size_t n = ++s->calls == 1 ? 1 : 4093;
-    n = n > len ? len : n;
-    n = n > s->len - s->off ? s->len - s->off : n;
-    memcpy(buf, s->p + s->off, n);
-    s->off += n;
-    return (long)n;
+    return cgwt_serve(s->p, s->len, &s->off, buf, len, ++s->calls == 1 ? 1 : 4093);
 }
 
 /* A callback read ends at its first 0: the reader never calls it again

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,26 @@ static void expect_text(const char *path, const char *want)
     CHECK(text != NULL);
     CHECK_STR(text, want);
     free(text);
+}
+
+/* The file at path contains want (the profile, not what was there). */
+static void expect_has(const char *path, const char *want)
+{
+    char *text = cgwt_read_file(path, NULL);
+    if (text == NULL || strstr(text, want) == NULL)
+        cgwt_fail(__FILE__, __LINE__, "%s: no \"%s\" in:\n%s", path, want,
+                  text ? text : "(unreadable)");
+    free(text);
+}
+
+/* Remove the files named, up to a NULL. */
+__attribute__((sentinel)) static void unlink_all(const char *name, ...)
+{
+    va_list ap;
+    va_start(ap, name);
+    for (; name != NULL; name = va_arg(ap, const char *))
+        unlink(at(name));
+    va_end(ap);
 }
 
 /* The number of entries in dir, and whether one is a temporary file. */
@@ -94,20 +115,13 @@ static void test_nofollow(void)
     /* a regular file is replaced, as without the flag */
     put(at("mine"), "old\n");
     CHECK_ST(small_profile(open_flags(at("mine"), CGW_NOFOLLOW)), CGW_OK);
-    char *text = cgwt_read_file(at("mine"), NULL);
-    CHECK(text != NULL && strstr(text, "fn=") != NULL);
-    free(text);
+    expect_has(at("mine"), "fn=");
     /* without the flag the link is still followed */
     CHECK_ST(small_profile(open_flags(at("link"), 0)), CGW_OK);
     struct stat st;
     CHECK(lstat(at("link"), &st) == 0 && S_ISLNK(st.st_mode));
-    text = cgwt_read_file(at("victim"), NULL);
-    CHECK(text != NULL && strstr(text, "fn=") != NULL);
-    free(text);
-    unlink(at("victim"));
-    unlink(at("link"));
-    unlink(at("fifo"));
-    unlink(at("mine"));
+    expect_has(at("victim"), "fn=");
+    unlink_all("victim", "link", "fifo", "mine", NULL);
     printf("nofollow: a link ELOOP, a FIFO EEXIST, a regular file replaced\n");
 }
 
@@ -129,15 +143,10 @@ static void test_excl(void)
     expect_text(at("race"), "theirs\n");
     /* a free name is taken */
     CHECK_ST(small_profile(open_flags(at("free"), CGW_EXCL)), CGW_OK);
-    char *text = cgwt_read_file(at("free"), NULL);
-    CHECK(text != NULL && strstr(text, "totals: 7") != NULL);
-    free(text);
+    expect_has(at("free"), "totals: 7");
     int temps, n = entries(&temps);
     CHECK(n == 4 && temps == 0); /* taken, dangling, race, free */
-    unlink(at("taken"));
-    unlink(at("dangling"));
-    unlink(at("race"));
-    unlink(at("free"));
+    unlink_all("taken", "dangling", "race", "free", NULL);
     printf("excl: a file or link there refused, a name taken meanwhile kept\n");
 }
 
@@ -184,8 +193,7 @@ static void test_raw(void)
         snprintf(cmd, sizeof cmd, "gzip -dc '%s' > '%s'", at("raw.gz"), at("raw.txt"));
         if (system(cmd) == 0)
             expect_text(at("raw.txt"), text);
-        unlink(at("raw.gz"));
-        unlink(at("raw.txt"));
+        unlink_all("raw.gz", "raw.txt", NULL);
     }
     unlink(at("raw"));
     printf("raw: bytes through the atomic sink, Callgrind calls refused\n");

@@ -8,12 +8,7 @@
 # run measures on those, the corpus, tests/data and Callgrind's and
 # Cachegrind's files made now (make verdict-table writes it).  Skips (77)
 # without ../shared/oracles, Qt5Core, callgrind_annotate, python3 or node.
-set -u
-build=${CGW_BUILDDIR:-.}
-src=${CGW_SRCDIR:-.}
-. "$src/tests/oracles.sh"
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/cgw-verdicts.XXXXXX") || exit 2
-trap 'rm -rf "$tmp"' EXIT
+. "${CGW_SRCDIR:-.}/tests/oracles.sh"
 mkdir "$tmp/real"
 # Callgrind's and Cachegrind's own files, made now (names that are no
 # prefix of another's: KCachegrind loads such files as parts of one)

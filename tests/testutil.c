@@ -66,6 +66,15 @@ char *cgwt_read_file(const char *path, size_t *len)
     return p;
 }
 
+long cgwt_serve(const char *data, size_t len, size_t *off, char *buf, size_t cap, size_t n)
+{
+    n = n > cap ? cap : n;
+    n = n > len - *off ? len - *off : n;
+    memcpy(buf, data + *off, n);
+    *off += n;
+    return (long)n;
+}
+
 char *cgwt_data_path(const char *name)
 {
     static char path[4096];

@@ -29,6 +29,10 @@ char *cgwt_read_file(const char *path, size_t *len);
 char *cgwt_data_path(const char *name); /* in $CGW_TEST_DATA; static buffer */
 const char *cgwt_tmpdir(void);          /* a fresh folder for this test */
 
+/* For a read callback that serves an input in pieces: copy the next n
+ * bytes of data[0..len) from *off (fewer at its end, at most cap) into
+ * buf and move *off past them.  The count copied, 0 at the end. */
+long cgwt_serve(const char *data, size_t len, size_t *off, char *buf, size_t cap, size_t n);
 /* An allocator that counts live blocks and fails call number fail_at
  * (1-based; 0 never fails). */
 typedef struct cgwt_alloc {

@@ -1,13 +1,14 @@
 # SPDX-License-Identifier: MIT
 # tools.sh - sourced by the shell tests of the tools: the tools of the
 # build folder (each overridable from the environment), a scratch folder
-# removed at exit, and fail().
+# removed at exit, fail() and the checks every tool's test makes.
 set -u
 CGVERIFY=${CGVERIFY:-./tools/cgverify}
 CGGEN=${CGGEN:-./tools/cggen}
 CGRECODE=${CGRECODE:-./tools/cgrecode}
 CGMERGE=${CGMERGE:-./tools/cgmerge}
 CGDIFF=${CGDIFF:-./tools/cgdiff}
+CGCONVERT=${CGCONVERT:-./tools/cgconvert}
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
@@ -23,6 +24,32 @@ usage_error() {
     sed -n 2p "$tmp/usage.err" | grep -q "^Try '$name --help' for more information\.$" ||
         fail "$name $*: no pointer to --help after the message"
     [ "$(wc -l <"$tmp/usage.err")" -eq 2 ] || fail "$name $*: more than two lines: $(cat "$tmp/usage.err")"
+}
+# exits N WHAT PATTERN TOOL ARG...: TOOL ARG... exits with status N and
+# says what grep's PATTERN matches on stderr (left in $tmp/err); its
+# stdout is thrown away.  WHAT names the case when it fails.
+exits() {
+    ex_n=$1; ex_what=$2; ex_pat=$3; shift 3
+    "$@" >/dev/null 2>"$tmp/err"; rc=$?
+    [ $rc -eq "$ex_n" ] || fail "$ex_what: exit $rc"
+    grep -q -e "$ex_pat" "$tmp/err" || fail "$ex_what: message $(cat "$tmp/err")"
+}
+# refused TOOL ARGS...: TOOL exits 2 with a message on each ARGS, a
+# string of arguments split at blanks ("" for none).
+refused() {
+    t=$1; shift
+    for bad in "$@"; do
+        # shellcheck disable=SC2086
+        "$t" $bad >/dev/null 2>"$tmp/err"; rc=$?
+        [ $rc -eq 2 ] || fail "'$bad': exit $rc"
+        [ -s "$tmp/err" ] || fail "'$bad': no message"
+    done
+}
+# help_fits NAME TOOL: TOOL --help starts "usage: NAME" and fits in 80
+# columns.
+help_fits() {
+    "$2" --help | grep -q "^usage: $1" || fail "--help"
+    "$2" --help | awk 'length > 80 { exit 1 }' || fail "--help wider than 80 columns"
 }
 # in_tmp TOOL ARG...: TOOL run in $tmp (for file names such as "-x").
 in_tmp() {

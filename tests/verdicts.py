@@ -54,18 +54,19 @@ def made_up(folder):
     v['tab'] = sub('1 10 2\n', '1\t10 2\n')
     v['blank'] = sub('1 10 2\n', '1 10 2 \n')
     v['key-without-space'] = sub('events: Ir Dr', 'events:Ir Dr')
-    inst = base.replace('positions: line', 'positions: instr line')
-    for a, b in [('1 10 2\n', '0x10 1 10 2\n'), ('2 5 1\n', '0x14 2 5 1\n'), ('calls=3 20\n', 'calls=3 0x40 20\n'),
-                 ('3 30 6\n', '0x18 3 30 6\n'), ('calls=1 40\n', 'calls=1 0x80 40\n'), ('4 8 2\n', '0x1c 4 8 2\n'),
-                 ('20 30 6\n', '0x40 20 30 6\n'), ('40 8 2\n', '0x80 40 8 2\n')]:
-        inst = inst.replace(a, b)
-    v['positions-not-line'] = inst
-    nop = base.replace('positions: line', 'positions:')
-    for a, b in [('1 10 2\n', '10 2\n'), ('2 5 1\n', '5 1\n'), ('calls=3 20\n', 'calls=3\n'),
-                 ('3 30 6\n', '30 6\n'), ('calls=1 40\n', 'calls=1\n'), ('4 8 2\n', '8 2\n'),
-                 ('20 30 6\n', '30 6\n'), ('40 8 2\n', '8 2\n')]:
-        nop = nop.replace(a, b)
-    v['no-position-column'] = nop
+    def repositioned(header, lines):
+        # base with the positions: line header and the lines with a
+        # position (its eight, in order) given in another form
+        text = base.replace('positions: line', header)
+        for a, b in zip(['1 10 2\n', '2 5 1\n', 'calls=3 20\n', '3 30 6\n', 'calls=1 40\n',
+                         '4 8 2\n', '20 30 6\n', '40 8 2\n'], lines):
+            text = text.replace(a, b)
+        return text
+    v['positions-not-line'] = repositioned('positions: instr line', [
+        '0x10 1 10 2\n', '0x14 2 5 1\n', 'calls=3 0x40 20\n', '0x18 3 30 6\n',
+        'calls=1 0x80 40\n', '0x1c 4 8 2\n', '0x40 20 30 6\n', '0x80 40 8 2\n'])
+    v['no-position-column'] = repositioned('positions:', [
+        '10 2\n', '5 1\n', 'calls=3\n', '30 6\n', 'calls=1\n', '8 2\n', '30 6\n', '8 2\n'])
     v['bb-positions'] = base.replace('positions: line', 'positions: bb')
     v['several-parts'] = HEAD + BODY + TAIL + "\npart: 2\npositions: line\nevents: Ir Dr\n\n" + BODY + TAIL
     v['few-costs'] = sub('2 5 1\n', '2 5\n').replace('totals: 53 11', 'totals: 53 10')
