@@ -21,5 +21,14 @@ void cgwp_format_message(char *msg, size_t cap, const char *prefix, const char *
  * returns *err either way. */
 cgw_status cgwp_sticky(cgw_status *err, char *msg, size_t cap, cgw_status st, const char *prefix,
                        const char *fmt, va_list ap);
+/* The same in a variadic setter whose last named argument is fmt: st
+ * becomes what cgwp_sticky() returns. */
+#define CGWP_STICKY(st, err, msg, cap, prefix, fmt)                            \
+    do {                                                                       \
+        va_list sticky_ap_;                                                    \
+        va_start(sticky_ap_, fmt);                                             \
+        (st) = cgwp_sticky(err, msg, cap, st, prefix, fmt, sticky_ap_);        \
+        va_end(sticky_ap_);                                                    \
+    } while (0)
 
 #endif /* CGW_COMMON_MESSAGE_H */

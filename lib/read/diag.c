@@ -163,10 +163,7 @@ void cgwr_diag_flush(cgw_reader *r)
 
 cgw_status cgwr_fail(cgw_reader *r, cgw_status st, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    st = cgwp_sticky(&r->err, r->msg, sizeof r->msg, st, NULL, fmt, ap);
-    va_end(ap);
+    CGWP_STICKY(st, &r->err, r->msg, sizeof r->msg, NULL, fmt);
     return st;
 }
 

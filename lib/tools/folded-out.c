@@ -84,10 +84,7 @@ typedef struct folded_out {
 
 static cgw_status failf(folded_out *o, cgw_status st, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    st = cgwp_sticky(&o->err, o->msg, o->msglen, st, o->call, fmt, ap);
-    va_end(ap);
+    CGWP_STICKY(st, &o->err, o->msg, o->msglen, o->call, fmt);
     return st;
 }
 

@@ -32,10 +32,7 @@ void cgwm_free(cgw_merger *m, void *ptr)
 
 cgw_status cgwm_fail(cgw_merger *m, cgw_status st, const char *call, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    st = cgwp_sticky(&m->err, m->msg, sizeof m->msg, st, call, fmt, ap);
-    va_end(ap);
+    CGWP_STICKY(st, &m->err, m->msg, sizeof m->msg, call, fmt);
     return st;
 }
 

@@ -67,10 +67,7 @@ cgw_status cgwc_stacks_enter(cgw_stacks *s, const char *call, const void *data, 
 
 cgw_status cgwc_stacks_fail(cgw_stacks *s, cgw_status st, const char *fmt, ...)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    st = cgwp_sticky(&s->err, s->msg, sizeof s->msg, st, NULL, fmt, ap);
-    va_end(ap);
+    CGWP_STICKY(st, &s->err, s->msg, sizeof s->msg, NULL, fmt);
     return st;
 }
 

@@ -22,6 +22,19 @@ def _merge_options(keep_parts=False, mod_filename=None, mod_funcname=None):
     return o
 
 
+def _new(new, errmsg, free, keep_parts, mod_filename, mod_funcname):
+    """A merger or differ made by new() with these options; its error
+    (a bad --mod-filename pattern) raised, after free()."""
+    h = new(ctypes.byref(_merge_options(keep_parts, mod_filename, mod_funcname)))
+    if not h:
+        raise MemoryError(new.__name__)
+    err = errmsg(h)
+    if err:
+        free(h)
+        raise Error(_lib.EINVAL, text(err))
+    return h
+
+
 def _writer_flags(positions):
     # as the tools: positions outside the portable subset need CGW_EXTENDED
     return _lib.EXTENDED if positions & (_lib.POS_BB | _lib.POS_NONE) else 0
@@ -55,14 +68,9 @@ def merge(inputs, output=None, keep_parts=False, mod_filename=None, mod_funcname
           compact=False, force=False):
     """Sum the profiles at inputs into output (a path, or None: the bytes
     are returned), as cgmerge does: the same bytes for the same inputs."""
-    m = lib.cgw_merge_new(ctypes.byref(_merge_options(keep_parts, mod_filename,
-                                                      mod_funcname)))
-    if not m:
-        raise MemoryError("cgw_merge_new")
+    m = _new(lib.cgw_merge_new, lib.cgw_merge_errmsg, lib.cgw_merge_free, keep_parts,
+             mod_filename, mod_funcname)
     try:
-        err = lib.cgw_merge_errmsg(m)
-        if err:
-            raise Error(_lib.EINVAL, text(err))
         _add_inputs(m, lib.cgw_merge_add, lib.cgw_merge_errmsg, _single(inputs), force)
         positions = lib.cgw_merge_positions(m)
         flags = _writer_flags(positions) | _lib.ZERO_COUNTS | (_lib.COMPACT if compact else 0)
@@ -80,13 +88,9 @@ def diff(old, new, output=None, mod_filename=None, mod_funcname=None, force=Fals
     function None, then each change, the largest first), as cgdiff
     reports them; with output (a path), also the profile of the
     difference (E_plus and E_minus events) written there."""
-    d = lib.cgw_diff_new(ctypes.byref(_merge_options(False, mod_filename, mod_funcname)))
-    if not d:
-        raise MemoryError("cgw_diff_new")
+    d = _new(lib.cgw_diff_new, lib.cgw_diff_errmsg, lib.cgw_diff_free, False,
+             mod_filename, mod_funcname)
     try:
-        err = lib.cgw_diff_errmsg(d)
-        if err:
-            raise Error(_lib.EINVAL, text(err))
         _add_inputs(d, lib.cgw_diff_add, lib.cgw_diff_errmsg, _single(old), force,
                     _lib.DIFF_OLD)
         _add_inputs(d, lib.cgw_diff_add, lib.cgw_diff_errmsg, _single(new), force,

@@ -31,14 +31,8 @@ def _open_error(what):
 
 
 class Writer:
-    """A Callgrind profile written by libcgw.
-
-        with cgw.Writer("callgrind.out", events=["Ir"], cmd="./a.out") as w:
-            w.function(file="a.c", name="main")
-            w.cost(3, [10])
-            w.call("a.c", "f", 1, 4, [20])
-            w.function(file="a.c", name="f")
-            w.cost(10, [20])
+    """A Callgrind profile written by libcgw (the package's docstring
+    shows one written).
 
     dest is a path (str, bytes or os.PathLike), an int (an open file
     descriptor, left open), or None: the profile stays in memory and
