@@ -49,8 +49,11 @@ for want in 0 1 77 99; do
     run 5 2 sh -c "echo ran; exit $want"
     [ $rc -eq $want ] || fail "exit $want came out as $rc"
     grep -q '^ran$' "$tmp/out" || fail "the test's output is not in the log: $(cat "$tmp/out")"
-    grep -q '^time-limit: [0-9]* s of 5 s$' "$tmp/out" || fail "no time line: $(cat "$tmp/out")"
+    grep -q '^time-limit: [0-9]* s of 5 s, [0-9]*\.[0-9] s CPU$' "$tmp/out" || fail "no time line: $(cat "$tmp/out")"
 done
+# the CPU time of what the test ran (a busy grandchild) is counted
+run 20 2 sh -c 'sh -c "i=0; while [ \$i -lt 1000000 ]; do i=\$((i + 1)); done"'
+grep -q '^time-limit: [0-9]* s of 20 s, 0\.0 s CPU$' "$tmp/out" && fail "no CPU time counted: $(cat "$tmp/out")"
 run 5 2 sh -c 'kill -SEGV $$'
 [ $rc -ne 0 ] && [ $rc -ne 77 ] && [ $rc -ne 99 ] || fail "a crash came out as $rc"
 run 0 2 true

@@ -11,7 +11,9 @@
 # CGW_TEST_KILL_AFTER seconds later (10 by default); the test then FAILs
 # with "killed after N s: time limit" in its log.  Any other exit status
 # is the test's own, so 0, 77 (skip) and 99 (hard error) keep their
-# meaning.  The last line of each log gives the test's time.
+# meaning.  The last line of each log gives the test's time, wall and
+# CPU (user+sys of the test and all it waited for; tests/time-table.sh
+# adds them up).
 set -u
 limit=${CGW_TEST_TIMEOUT-360}
 grace=${CGW_TEST_KILL_AFTER-10}
@@ -48,5 +50,16 @@ if { [ $rc -eq 124 ] || [ $rc -eq 137 ]; } && [ $took -ge "$limit" ]; then
     echo "time-limit: killed after $limit s: time limit (CGW_TEST_TIMEOUT=$limit)"
     exit 1
 fi
-echo "time-limit: $took s of $limit s"
+# times' second line: the user and system time of the children waited
+# for, as "1m2.345s 0m0.678s"; into a file, since in a pipe or $(...)
+# it would run in a subshell, which has waited for no one
+cpu=""
+if tf=$(mktemp "${TMPDIR:-/tmp}/cgw-times.XXXXXX" 2>/dev/null); then
+    times >"$tf"
+    cpu=$(sed -n 2p "$tf" | awk '{ n = 0
+        for (i = 1; i <= 2; i++) { split($i, t, "m"); sub("s", "", t[2]); n += t[1] * 60 + t[2] }
+        printf "%.1f", n }')
+    rm -f "$tf"
+fi
+echo "time-limit: $took s of $limit s, ${cpu:-?} s CPU"
 exit $rc
