@@ -45,14 +45,14 @@ _cgw_tools()
         opts="--seed --size --functions --files --objects --events --positions
               --calls-per-fn --inline --jumps --parts --compact -o --help -h --version" ;;
     */cgrecode|cgrecode)
-        opts="--compact --positions --jumps --for= --force -o --help -h --version" ;;
+        opts="--compact --positions --jumps --for= --force --quiet -o --help -h --version" ;;
     */cgmerge|cgmerge)
-        opts="--keep-parts --mod-filename --mod-funcname --positions --compact --force -o
+        opts="--keep-parts --mod-filename --mod-funcname --positions --compact --force --quiet -o
               --help -h --version" ;;
     */cgdiff|cgdiff)
-        opts="--fail-above --top --mod-filename --mod-funcname --force -o --help -h --version" ;;
+        opts="--fail-above --top --mod-filename --mod-funcname --force --quiet -o --help -h --version" ;;
     */cgconvert|cgconvert)
-        opts="--from --to --event --force -o --help -h --version" ;;
+        opts="--from --to --event --force --quiet -o --help -h --version" ;;
     */cgwprof|cgwprof)
         # after the program, complete its own words
         for ((i = 1; i < COMP_CWORD; i++)); do

@@ -52,9 +52,10 @@ static cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn
 
 static const char usage[] =
     "usage: cgconvert --from folded [--event NAME] FILE... [--event NAME FILE...]\n"
+    "                 [--quiet] [-o OUT]\n"
+    "       cgconvert --from pprof FILE... [--quiet] [-o OUT]\n"
+    "       cgconvert --to folded|pprof [--event NAME] [--force] [--quiet] FILE\n"
     "                 [-o OUT]\n"
-    "       cgconvert --from pprof FILE... [-o OUT]\n"
-    "       cgconvert --to folded|pprof [--event NAME] [--force] FILE [-o OUT]\n"
     "--from folded: read folded stacks ('a;b;c 42' lines; '-' reads stdin) and\n"
     "write a Callgrind profile to OUT (atomically) or stdout.  --event NAME\n"
     "names the event of the files after it (default Samples); files of one\n"
@@ -65,9 +66,10 @@ static const char usage[] =
     "or NAME), rebuilt from its call edges: exact for a call tree, an estimate\n"
     "where a function has several callers (see cgconvert(1)).\n"
     "--to pprof: the same stacks as a pprof profile (gzip-compressed protobuf).\n"
+    "--quiet: no progress line (shown on a terminal otherwise).\n"
     "Exit 0, 1 when the input is invalid, 2 on a usage or I/O error.\n";
 
-enum { OPT_FROM = 256, OPT_TO, OPT_EVENT, OPT_FORCE };
+enum { OPT_FROM = 256, OPT_TO, OPT_EVENT, OPT_FORCE, OPT_QUIET };
 
 static int fail_usage(const char *what, const char *arg)
 {
@@ -128,6 +130,7 @@ static int add_file(cgw_stacks *s, int pprof, const char *event, const char *pat
         munmap(t.p, t.len);
     else
         free(t.p);
+    tool_progress_file_done(t.len);
     if (blank == t.len) {
         fprintf(stderr, "cgconvert: %s: empty%s, no stacks in it\n", path,
                 t.len ? " (blank lines only)" : "");
@@ -164,8 +167,7 @@ static int to_stacks(int pprof, const char *event, int force, const char *path, 
     uint64_t errors = 0;
     tool_diag_ctx in = { "cgconvert", path, &errors };
     cgw_read_options ro = { .struct_size = sizeof ro, .diag = tool_diag_errors, .diag_ctx = &in };
-    cgw_reader *r = strcmp(path, "-") ? cgw_reader_open_path(path, &ro)
-                                      : cgw_reader_open_fd(STDIN_FILENO, &ro);
+    cgw_reader *r = tool_progress_open(path, &ro);
     char msg[512];
     if (r == NULL) {
         fprintf(stderr, "cgconvert: %s: %s\n", path, strerror(errno));
@@ -174,11 +176,12 @@ static int to_stacks(int pprof, const char *event, int force, const char *path, 
     cgw_options wo = { .struct_size = sizeof wo, .flags = CGW_RAW };
     cgw_writer *w = tool_open_output("cgconvert", out, &wo);
     if (w == NULL) {
-        cgw_reader_close(r);
+        tool_progress_close(r);
         return 2;
     }
     cgw_status st = pprof ? cgw_write_pprof(r, event, put, w, msg, sizeof msg)
                           : cgw_write_folded(r, event, put, w, msg, sizeof msg);
+    tool_progress_end();
     int rc = exit_code(st);
     if (errors > 0 && !force && cgw_error(w) == CGW_OK) {
         fprintf(stderr, "cgconvert: %s: %" PRIu64 " error%s in the input; nothing written\n",
@@ -193,7 +196,7 @@ static int to_stacks(int pprof, const char *event, int force, const char *path, 
         int wrc = tool_close_output("cgconvert", out, w, cgw_error(w));
         rc = rc != 0 ? rc : wrc;
     }
-    cgw_reader_close(r);
+    tool_progress_close(r);
     return rc;
 }
 
@@ -204,6 +207,7 @@ static const struct option longopts[] = {
     { "to", required_argument, NULL, OPT_TO },
     { "event", required_argument, NULL, OPT_EVENT },
     { "force", no_argument, NULL, OPT_FORCE },
+    { "quiet", no_argument, NULL, OPT_QUIET },
     { "output", required_argument, NULL, 'o' },
     { "help", no_argument, NULL, 'h' },
     { "version", no_argument, NULL, 'V' },
@@ -214,7 +218,7 @@ static const struct option longopts[] = {
  * handed to from_file, or kept in *file for --to. */
 typedef struct args {
     const char *from, *to, *event, *out, *file;
-    int force, nfiles;
+    int force, quiet, nfiles;
 } args;
 
 /* --from folded or pprof: every file into the stacks, then OUT. */
@@ -236,6 +240,7 @@ static int from_stacks(int argc, char **argv, args *a)
         else if (c == 1)
             rc = add_file(s, pprof, event, optarg);
     }
+    tool_progress_end();
     if (rc == 0)
         rc = write_profile(s, a->out);
     cgw_stacks_free(s);
@@ -251,6 +256,7 @@ static int parse(int argc, char **argv, args *a)
         case OPT_TO: a->to = optarg; break;
         case OPT_EVENT: a->event = optarg; break;
         case OPT_FORCE: a->force = 1; break;
+        case OPT_QUIET: a->quiet = 1; break;
         case 'o': a->out = tool_output_arg(optarg); break;
         case 'h': fputs(usage, stdout); return 0;
         case 'V': return tool_version("cgconvert", PPROF_FEATURE);
@@ -274,6 +280,8 @@ int main(int argc, char **argv)
     int rc = parse(argc, argv, &a);
     if (rc >= 0)
         return rc;
+    tool_progress_begin("cgconvert", a.to ? (char *const[]){ (char *)a.file } : NULL,
+                        (size_t)a.nfiles, a.quiet);
     if (a.to != NULL)
         return to_stacks(strcmp(a.to, "pprof") == 0, a.event, a.force, a.file, a.out);
     return from_stacks(argc, argv, &a);

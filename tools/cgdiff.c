@@ -14,7 +14,7 @@
 
 static const char usage[] =
     "usage: cgdiff [--fail-above PCT] [--top N] [--mod-filename s/RE/REPL/]\n"
-    "              [--mod-funcname s/RE/REPL/] [--force] [-o DIFF] OLD NEW\n"
+    "              [--mod-funcname s/RE/REPL/] [--force] [--quiet] [-o DIFF] OLD NEW\n"
     "Compare two Callgrind or Cachegrind profiles ('-' reads stdin): for each\n"
     "event its totals, then the functions whose self or inclusive cost changed,\n"
     "the largest change first.  Exit 0, 1 when a change passes --fail-above (or\n"
@@ -25,7 +25,8 @@ static const char usage[] =
     "  -o DIFF           also write the difference as a profile, with events\n"
     "                    E_plus (NEW above OLD) and E_minus (NEW below OLD)\n"
     "  --mod-filename E, --mod-funcname E   rewrite names first (s/RE/REPL/[gi])\n"
-    "  --force           compare inputs with errors as the reader read them\n";
+    "  --force           compare inputs with errors as the reader read them\n"
+    "  --quiet           no progress line (shown on a terminal otherwise)\n";
 
 enum { O_FAIL = TOOL_O_NEXT, O_TOP };
 
@@ -179,12 +180,14 @@ int main(int argc, char **argv)
         return 2;
     }
     side s = { d, CGW_DIFF_OLD };
+    tool_progress_begin("cgdiff", argv + optind, 2, o.in.quiet);
     rc = tool_add_input(&o.in, argv[optind], add, &s);
     if (rc < 2 && cgw_diff_error(d) == CGW_OK) {
         s.which = CGW_DIFF_NEW;
         int k = tool_add_input(&o.in, argv[optind + 1], add, &s);
         rc = k > rc ? k : rc;
     }
+    tool_progress_end();
     if (rc == 1 && o.in.force && cgw_diff_error(d) == CGW_OK)
         rc = 0;
     else if (rc == 1 && cgw_diff_error(d) == CGW_OK)

@@ -15,7 +15,7 @@
 static const char usage[] =
     "usage: cgmerge [--keep-parts] [--mod-filename s/RE/REPL/]\n"
     "               [--mod-funcname s/RE/REPL/] [--positions P] [--compact]\n"
-    "               [--force] [-o OUT] FILE...\n"
+    "               [--force] [--quiet] [-o OUT] FILE...\n"
     "Sum Callgrind or Cachegrind profiles ('-' reads stdin) into one profile,\n"
     "written to OUT (atomically) or to stdout: functions, self costs, calls and\n"
     "jumps added up over every input and every part.  Exit 0, 1 when an input\n"
@@ -25,7 +25,8 @@ static const char usage[] =
     "  --mod-funcname E      rewrite function names the same way\n"
     "  --positions P         the output's positions (default: all the inputs share)\n"
     "  --compact             the smallest output\n"
-    "  --force               merge inputs with errors as the reader read them\n";
+    "  --force               merge inputs with errors as the reader read them\n"
+    "  --quiet               no progress line (shown on a terminal otherwise)\n";
 
 enum { O_KEEP = TOOL_O_NEXT, O_POS, O_COMPACT };
 
@@ -96,11 +97,13 @@ int main(int argc, char **argv)
         return 2;
     }
     int bad = 0;
+    tool_progress_begin("cgmerge", argv + optind, (size_t)(argc - optind), o.in.quiet);
     for (int i = optind; i < argc && rc < 2 && cgw_merge_error(m) == CGW_OK; i++) {
         int k = tool_add_input(&o.in, argv[i], add, m);
         bad |= k == 1;
         rc = k > rc ? k : rc;
     }
+    tool_progress_end();
     if (rc == 1 && cgw_merge_error(m) == CGW_OK && o.in.force)
         rc = 0;
     const char *apart = tool_no_common_events(&o.in);

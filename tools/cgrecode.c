@@ -17,7 +17,7 @@
 
 static const char usage[] =
     "usage: cgrecode [--compact] [--positions line|instr|instr,line] [--jumps]\n"
-    "                [--for=READER[,READER...]] [--force] [-o FILE] FILE\n"
+    "                [--for=READER[,READER...]] [--force] [--quiet] [-o FILE] FILE\n"
     "Read a Callgrind or Cachegrind profile ('-' reads stdin) and write it again\n"
     "through libcgw to FILE (atomically) or to stdout; a FILE ending in .gz is\n"
     "gzip-compressed (the input may be gzip too).  By default the output is\n"
@@ -28,6 +28,7 @@ static const char usage[] =
     "  --positions P  the output's positions (a subset of the input's)\n"
     "  --jumps        keep jump= and jcnd= lines (dropped by default)\n"
     "  --force        write even when the input has errors (as the reader read it)\n"
+    "  --quiet        no progress line (shown on a terminal otherwise)\n"
     "  --for=LIST     repair what these readers (kcachegrind, callgrind_annotate,\n"
     "                 gprof2dot, speedscope) misread, and say on stderr what was\n"
     "                 changed: calls=0 as calls=1 for callgrind_annotate, parts\n"
@@ -56,12 +57,13 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
     if (d->severity != CGW_ERROR)
         return;
     if (strcmp(d->code, "undefined-id") == 0) {
+        tool_progress_end(); /* its line off the terminal first */
         fprintf(stderr, "%s:%" PRIu64 ": repaired: %s; written as \"???\", as KCachegrind "
                 "shows it [%s]\n", in->name, d->line, d->message, d->code);
         return;
     }
     in->errors++;
-    fprintf(stderr, "%s:%" PRIu64 ": error: %s [%s]\n", in->name, d->line, d->message, d->code);
+    tool_input_error("cgrecode", in->name, d);
 }
 
 /* The positions of the input's first part (peeked at: the input is read
@@ -252,8 +254,8 @@ int main(int argc, char **argv)
     cgw_read_options ro = { .struct_size = sizeof ro, .diag = on_diag, .diag_ctx = &in };
     if ((o.for_readers & (CGW_READER_GPROF2DOT | speedscope)) && !(flags & CGW_RECODE_JUMPS))
         ro.skip = CGW_SKIP(CGW_REC_JUMP) | CGW_SKIP(CGW_REC_COND_JUMP); /* they misread them */
-    cgw_reader *r = strcmp(file, "-") ? cgw_reader_open_path(file, &ro)
-                                      : cgw_reader_open_fd(STDIN_FILENO, &ro);
+    tool_progress_begin("cgrecode", (char *const[]){ (char *)file }, 1, o.in.quiet);
+    cgw_reader *r = tool_progress_open(file, &ro);
     if (r == NULL) {
         fprintf(stderr, "cgrecode: %s: %s\n", file, strerror(errno));
         return 2;
@@ -276,7 +278,7 @@ int main(int argc, char **argv)
     }
     cgw_writer *w = tool_open_output("cgrecode", out, &wo);
     if (w == NULL) {
-        cgw_reader_close(r);
+        tool_progress_close(r);
         return 2;
     }
     off_t start = out == NULL ? stdout_start() : -1;
@@ -284,6 +286,7 @@ int main(int argc, char **argv)
     int column = m != 0 && m != CGW_POS_NONE; /* the merger needs a position column */
     cgw_status st = (o.for_readers & (annotate | speedscope)) && column ? merge_parts(r, w)
                                                                          : cgw_recode(r, w, flags);
+    tool_progress_end();
     rc = 0;
     if (st == CGW_OK && in.errors > 0 && !force) {
         fprintf(stderr, "cgrecode: %s: %" PRIu64 " error%s in the input\n", file, in.errors,
@@ -303,6 +306,6 @@ int main(int argc, char **argv)
     cgw_free(w);
     if (rc != 0)
         take_back(out, start);
-    cgw_reader_close(r);
+    tool_progress_close(r);
     return rc;
 }

@@ -112,6 +112,7 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
     }
     if (quiet && (!error || for_readers))
         return;
+    tool_progress_end(); /* its line off the terminal first */
     if (d->line)
         printf("%s:%" PRIu64 ": %s: %s [%s]\n", rep->path, d->line, error ? "error" : "warning",
                d->message, d->code);
@@ -148,16 +149,6 @@ static void part_end(report *rep, const cgw_record *rec)
         tool_addf(t, " %s=%" PRIu64, p->events[i].name, rec->costs[i]);
 }
 
-/* A progress line on a terminal for inputs read for more than a moment. */
-static void progress(const report *rep, const cgw_reader *r, uint64_t *next)
-{
-    uint64_t at = cgw_reader_offset(r);
-    if (at < *next)
-        return;
-    *next = at + (256u << 20);
-    fprintf(stderr, "\rcgverify: %s: %" PRIu64 " MiB read", rep->path, at >> 20);
-}
-
 /* Say on stderr why rep's file could not be read (and keep it for
  * --json); returns 2. */
 static int read_failed(report *rep, const char *what, const char *why)
@@ -188,20 +179,17 @@ static int seekable_input(report *rep, int is_stdin)
 static int check(report *rep)
 {
     int is_stdin = strcmp(rep->path, "-") == 0;
-    int tty = !json && isatty(2);
-    /* only the part ends are read (and functions for the progress line);
-     * the round trip below reads every record with options of its own */
+    /* only the part ends are read; the round trip below reads every
+     * record with options of its own */
     unsigned skip = CGW_SKIP(CGW_REC_PART) | CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_COST) |
                     CGW_SKIP(CGW_REC_CALL) | CGW_SKIP(CGW_REC_JUMP) |
-                    CGW_SKIP(CGW_REC_COND_JUMP) | (tty ? 0 : CGW_SKIP(CGW_REC_FUNCTION));
+                    CGW_SKIP(CGW_REC_COND_JUMP) | CGW_SKIP(CGW_REC_FUNCTION);
     cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK | CGW_READ_MAP,
                            .diag = on_diag, .diag_ctx = rep, .skip = skip };
     int fd = roundtrip ? seekable_input(rep, is_stdin) : -1;
     if (roundtrip && fd < 0)
         return 2;
-    cgw_reader *r = fd >= 0   ? cgw_reader_open_fd(fd, &o)
-                  : is_stdin ? cgw_reader_open_fd(STDIN_FILENO, &o)
-                             : cgw_reader_open_path(rep->path, &o);
+    cgw_reader *r = fd >= 0 ? cgw_reader_open_fd(fd, &o) : tool_progress_open(rep->path, &o);
     if (r == NULL) {
         if (fd >= 0)
             close(fd);
@@ -209,20 +197,19 @@ static int check(report *rep)
     }
     const cgw_record *rec;
     cgw_status st;
-    uint64_t next = 256u << 20;
-    while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL) {
+    while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL)
         if (rec->kind == CGW_REC_PART_END)
             part_end(rep, rec);
-        if (tty && rec->kind == CGW_REC_FUNCTION)
-            progress(rep, r, &next);
-    }
-    if (tty && next > (256u << 20))
-        fputs("\r\033[K", stderr);
+    tool_progress_file_done(0);
+    tool_progress_end();
     if (st == CGW_OK)
         cgw_reader_counts(r, &rep->errors, &rep->warnings);
     else
         read_failed(rep, "", cgw_reader_errmsg(r));
-    cgw_reader_close(r);
+    if (fd >= 0)
+        cgw_reader_close(r);
+    else
+        tool_progress_close(r);
     uint64_t diffs = 0;
     if (st == CGW_OK && roundtrip) {
         st = cgw_roundtrip_fd(fd, &o, &diffs);
@@ -375,6 +362,7 @@ int main(int argc, char **argv)
     tool_add(&out, "],\"files\":[", 11);
     int worst = 0;
     tool_catch_sigbus("cgverify");
+    tool_progress_begin("cgverify", argv + i, (size_t)(argc - i), quiet || json);
     for (; i < argc; i++) {
         tool_reading(argv[i]);
         int rc = verify(argv[i], &out);

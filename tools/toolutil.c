@@ -121,11 +121,10 @@ int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
     return c;
 }
 
-/* An error of the input: "TOOL: FILE:LINE: error: ... [code]" (no line
- * where it is about the whole file). */
-static void print_input_error(const char *tool, const char *path, const cgw_diagnostic *d)
+void tool_input_error(const char *tool, const char *path, const cgw_diagnostic *d)
 {
     char line[32] = "";
+    tool_progress_end(); /* its line off the terminal first */
     if (d->line > 0)
         snprintf(line, sizeof line, ":%" PRIu64, d->line);
     fprintf(stderr, "%s: %s%s: error: %s [%s]\n", tool, path, line, d->message, d->code);
@@ -300,7 +299,7 @@ void tool_diag_errors(void *ctx, const cgw_diagnostic *d)
     if (d->severity != CGW_ERROR)
         return;
     (*c->errors)++;
-    print_input_error(c->tool, c->path, d);
+    tool_input_error(c->tool, c->path, d);
 }
 
 int tool_inputs_option(tool_inputs *t, int c, const char *arg)
@@ -309,6 +308,7 @@ int tool_inputs_option(tool_inputs *t, int c, const char *arg)
     case TOOL_O_MODFILE: t->mo.mod_filename = arg; return 0;
     case TOOL_O_MODFN: t->mo.mod_funcname = arg; return 0;
     case TOOL_O_FORCE: t->force = 1; return 0;
+    case TOOL_O_QUIET: t->quiet = 1; return 0;
     case 'o': t->out = arg; return 0;
     case 'h': case TOOL_O_HELP: return 1 + tool_info_option(t->tool, t->usage, "--help");
     case TOOL_O_VERSION: return 1 + tool_info_option(t->tool, t->usage, "--version");
@@ -325,8 +325,7 @@ static cgw_reader *open_input(tool_diag_ctx *d)
                             .diag = tool_diag_errors, .diag_ctx = d,
                             .skip = CGW_SKIP(CGW_REC_FUNCTION) | CGW_SKIP(CGW_REC_INLINE) };
     tool_reading(d->path);
-    cgw_reader *r = strcmp(d->path, "-") ? cgw_reader_open_path(d->path, &ro)
-                                         : cgw_reader_open_fd(STDIN_FILENO, &ro);
+    cgw_reader *r = tool_progress_open(d->path, &ro);
     if (r == NULL)
         fprintf(stderr, "%s: %s: %s\n", d->tool, d->path, strerror(errno));
     return r;
@@ -406,7 +405,8 @@ int tool_add_input(tool_inputs *t, const char *path, tool_add_fn add, void *ctx)
     if (r != NULL)
         note_events(t, path, r);
     cgw_status st = r != NULL ? add(ctx, r, &msg) : CGW_EIO;
-    cgw_reader_close(r);
+    tool_progress_close(r);
+    tool_progress_file_done(0);
     if (r != NULL && st != CGW_OK)
         fprintf(stderr, "%s: %s: %s\n", t->tool, path, tool_words(msg));
     return st == CGW_EIO || st == CGW_ENOMEM ? 2 : st != CGW_OK || errors > 0;

@@ -80,16 +80,19 @@ typedef struct tool_diag_ctx {
     uint64_t *errors;
 } tool_diag_ctx;
 void tool_diag_errors(void *ctx, const cgw_diagnostic *d);
+/* One error of the input so: "TOOL: PATH:LINE: error: MESSAGE [CODE]". */
+void tool_input_error(const char *tool, const char *path, const cgw_diagnostic *d);
 
 /* What cgmerge and cgdiff share: the options that choose how inputs are
  * read and named (getopt_long() entries TOOL_INPUT_OPTIONS, ending the
  * table), and reading each input into a merger or differ. */
 enum { TOOL_O_MODFILE = 256, TOOL_O_MODFN, TOOL_O_FORCE, TOOL_O_HELP, TOOL_O_VERSION,
-       TOOL_O_NEXT };
+       TOOL_O_QUIET, TOOL_O_NEXT };
 #define TOOL_INPUT_OPTIONS                                                    \
     { "mod-filename", required_argument, NULL, TOOL_O_MODFILE },              \
     { "mod-funcname", required_argument, NULL, TOOL_O_MODFN },                \
     { "force", no_argument, NULL, TOOL_O_FORCE },                             \
+    { "quiet", no_argument, NULL, TOOL_O_QUIET },                             \
     { "output", required_argument, NULL, 'o' },                               \
     { "help", no_argument, NULL, TOOL_O_HELP },                               \
     { "version", no_argument, NULL, TOOL_O_VERSION }, { NULL, 0, NULL, 0 }
@@ -97,7 +100,7 @@ typedef struct tool_inputs {
     const char *tool, *usage;
     cgw_merge_options mo;
     const char *out;
-    int force;
+    int force, quiet;
     /* the events of every input read so far (" A B "), and where there
      * are none: the first input and the first that had none of them */
     tool_text common;
@@ -119,6 +122,19 @@ const char *tool_no_common_events(const tool_inputs *t);
 /* Release what tool_add_input() kept. */
 void tool_inputs_free(tool_inputs *t);
 
+
+/* progress.c: a line on stderr, where it is a terminal and quiet is 0,
+ * with the files and bytes read of the n inputs at paths (NULL: their
+ * sizes unknown), the rate and the time left; nothing otherwise.  Open each input with
+ * tool_progress_open() (a reader of path, "-": stdin, with ro) and close
+ * it with tool_progress_close(); an input read otherwise counts its
+ * size at tool_progress_file_done() (0 for one read through a reader);
+ * tool_progress_end() clears the line before the tool says more. */
+void tool_progress_begin(const char *tool, char *const *paths, size_t n, int quiet);
+cgw_reader *tool_progress_open(const char *path, const cgw_read_options *ro);
+void tool_progress_close(cgw_reader *r);
+void tool_progress_file_done(uint64_t size);
+void tool_progress_end(void);
 
 /* output.c: the output an -o argument names: NULL, standard output, for
  * "-" (as "-" is standard input on the input side), else arg. */
