@@ -79,6 +79,113 @@ static cgw_status function_ranks(mwalk *wk)
     return m->err;
 }
 
+static uint64_t item_part(const mwalk *wk, const mitem *item)
+{
+    return cgwm_key(&wk->m->tab[item->table], item->entry)[K_PART];
+}
+
+static uint64_t item_fn(const mwalk *wk, const mitem *item)
+{
+    return wk->frank[cgwm_key(&wk->m->tab[item->table], item->entry)[K_FN]];
+}
+
+/* One stable counting sort pass of the items by word(item) < nkeys. */
+static int count_pass(mwalk *wk, mitem *tmp, size_t nkeys,
+                      uint64_t (*word)(const mwalk *, const mitem *))
+{
+    size_t *start = cgwm_alloc(wk->m, (nkeys + 1) * sizeof *start);
+    if (start == NULL)
+        return -1;
+    memset(start, 0, (nkeys + 1) * sizeof *start);
+    for (size_t i = 0; i < wk->n; i++)
+        start[word(wk, &wk->items[i]) + 1]++;
+    for (size_t k = 0; k < nkeys; k++)
+        start[k + 1] += start[k];
+    for (size_t i = 0; i < wk->n; i++)
+        tmp[start[word(wk, &wk->items[i])]++] = wk->items[i];
+    memcpy(wk->items, tmp, wk->n * sizeof *tmp);
+    cgwm_free(wk->m, start);
+    return 0;
+}
+
+/* The items grouped, in a stable order, by the part when it comes first
+ * and by function rank: the first words of the canonical order.  Each
+ * group is then sorted on its own, small enough to stay in the cache,
+ * where one sort of every item went to memory at each comparison. */
+static int by_group(mwalk *wk)
+{
+    cgw_merger *m = wk->m;
+    uint64_t parts = 0;
+    for (size_t i = 0; !wk->part_last && i < wk->n; i++) {
+        uint64_t part = item_part(wk, &wk->items[i]);
+        parts = part > parts ? part : parts;
+    }
+    if (parts >= wk->n) /* more parts than items: a part of its own each */
+        return cgwm_sort(m, wk->items, wk->n, sizeof *wk->items, by_item, wk) < 0 ? -1 : 1;
+    mitem *tmp = cgwm_alloc(m, (wk->n ? wk->n : 1) * sizeof *tmp);
+    if (tmp == NULL)
+        return -1;
+    int rc = count_pass(wk, tmp, m->fns.n, item_fn);
+    if (rc == 0 && parts > 0)
+        rc = count_pass(wk, tmp, (size_t)parts + 1, item_part);
+    cgwm_free(m, tmp);
+    return rc;
+}
+
+/* An item with the words that decide most comparisons within a group:
+ * the source file's rank and the first position the walk compares. */
+typedef struct gitem {
+    uint64_t src, pos;
+    mitem item;
+} gitem;
+
+static int by_gitem(const void *left, const void *right, void *ctx)
+{
+    const gitem *lg = left, *rg = right;
+    if (lg->src != rg->src)
+        return lg->src < rg->src ? -1 : 1;
+    if (lg->pos != rg->pos)
+        return lg->pos < rg->pos ? -1 : 1;
+    return cmp_items(ctx, &lg->item, &rg->item, 1);
+}
+
+/* Each group of by_group() sorted in the canonical order. */
+static void sort_groups(mwalk *wk)
+{
+    cgw_merger *m = wk->m;
+    int first = 0;
+    while (first < CGW_NPOS_MAX && !(wk->mask & m->slot_kind[first]))
+        first++;
+    gitem *g = NULL;
+    size_t cap = 0;
+    for (size_t i = 0, j; i < wk->n && m->err == CGW_OK; i = j) {
+        uint64_t part = wk->part_last ? 0 : item_part(wk, &wk->items[i]);
+        uint64_t fn = item_fn(wk, &wk->items[i]);
+        for (j = i + 1; j < wk->n && item_fn(wk, &wk->items[j]) == fn &&
+                        (wk->part_last || item_part(wk, &wk->items[j]) == part);
+             j++)
+            ;
+        if (j - i < 2)
+            continue;
+        if (j - i > cap) {
+            cgwm_free(m, g);
+            cap = j - i;
+            if ((g = cgwm_alloc(m, cap * sizeof *g)) == NULL)
+                break;
+        }
+        for (size_t k = i; k < j; k++) {
+            const uint64_t *key = cgwm_key(&m->tab[wk->items[k].table], wk->items[k].entry);
+            g[k - i] = (gitem){ wk->nrank[key[K_SRC]],
+                                first < CGW_NPOS_MAX ? key[K_POS + first] : 0, wk->items[k] };
+        }
+        if (cgwm_sort(m, g, j - i, sizeof *g, by_gitem, wk) < 0)
+            break;
+        for (size_t k = i; k < j; k++)
+            wk->items[k] = g[k - i].item;
+    }
+    cgwm_free(m, g);
+}
+
 cgw_status cgwm_walk_init(cgw_merger *m, mwalk *wk, unsigned mask, int part_last,
                           const char *call)
 {
@@ -99,7 +206,8 @@ cgw_status cgwm_walk_init(cgw_merger *m, mwalk *wk, unsigned mask, int part_last
     for (int table = 0; table < T_N; table++)
         for (size_t i = 0; i < m->tab[table].n; i++)
             wk->items[wk->n++] = (mitem){ (uint32_t)table, (uint32_t)i };
-    cgwm_sort(m, wk->items, wk->n, sizeof *wk->items, by_item, wk);
+    if (by_group(wk) == 0)
+        sort_groups(wk);
     return m->err;
 }
 
