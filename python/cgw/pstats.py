@@ -13,9 +13,10 @@ What is written, as pyprof2calltree writes it, save where noted:
   - one event, "ns" (nanoseconds; no "event:" line for its long name,
     which cgverify warns of): the times of pstats in seconds, times
     1e9, rounded to the nearest nanosecond (pyprof2calltree truncates:
-    cProfile's times are whole nanoseconds times 1e-9 in a float, so
-    truncating makes one of them a nanosecond short now and then, and
-    rounding gets them back exactly); a negative time (profile's
+    a time of pstats is a whole number of nanoseconds in a float, which
+    may fall a hair short of it, as a sum of times of several files or
+    callers can, and truncating then makes it a nanosecond less, where
+    rounding gets it back); a negative time (profile's
     calibration can give one) is 0;
   - a function for each pstats entry, named "func file:line" (its first
     line), fl= its file ("~" for built-ins, which keep their pstats name
@@ -33,6 +34,7 @@ What is written, as pyprof2calltree writes it, save where noted:
 """
 import argparse
 import os
+import re
 import pstats as _pstats  # the standard library's (imports are absolute)
 import sys
 
@@ -51,15 +53,31 @@ def ns(seconds):
     return v if v > 0 else 0
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
+
+
+def _text(s):
+    """s as a name the writer takes: control characters (the profile
+    module names its outermost entry by the statement run, line breaks
+    and all) a blank, no blanks around."""
+    return _CONTROL.sub(" ", s).strip() or "???"
+
+
+def file_name(key):
+    """The fl= file of the pstats entry key (file, line, func): its file,
+    "~" for a built-in (the profile module gives them "")."""
+    return _text(key[0]) if key[0] else "~"
+
+
 def function_name(key):
     """The fn= name of the pstats entry key (file, line, func): "func
-    file:line", or func alone for a built-in ("~", 0, "<built-in method
-    ...>"): names are unique across files, since some readers (gprof2dot)
-    merge functions by name alone."""
+    file:line", or func alone for a built-in ("~" or "", line 0: "<built-in
+    method ...>", "sum"): names are unique across files, since some
+    readers (gprof2dot) merge functions by name alone."""
     file, line, func = key
-    if file == "~" and line == 0:
-        return func
-    return "%s %s:%d" % (func, file, line)
+    if file in ("~", "") and line == 0:
+        return _text(func)
+    return "%s %s:%d" % (_text(func), _text(file), line)
 
 
 def stats_dict(stats):
@@ -101,11 +119,11 @@ def write(stats, w):
     # still gets its function, with no self cost
     keys = list(st) + [k for k in edges if k not in st]
     for key in keys:
-        file, line = key[0], key[1]
-        w.function(function_name(key), file=file)
+        line = key[1]
+        w.function(function_name(key), file=file_name(key))
         w.cost(line, [ns(st[key][2]) if key in st else 0])
         for callee, count, incl in edges.get(key, ()):
-            w.call(callee[0], function_name(callee), count, line, [ns(incl)],
+            w.call(file_name(callee), function_name(callee), count, line, [ns(incl)],
                    target_pos=callee[1])
 
 
