@@ -69,7 +69,7 @@ static const char usage[] =
     "--quiet: no progress line (shown on a terminal otherwise).\n"
     "Exit 0, 1 when the input is invalid, 2 on a usage or I/O error.\n";
 
-enum { OPT_FROM = 256, OPT_TO, OPT_EVENT, OPT_FORCE, OPT_QUIET };
+enum { OPT_FROM = TOOL_O_NEXT, OPT_TO, OPT_EVENT, OPT_FORCE, OPT_QUIET };
 
 static int fail_usage(const char *what, const char *arg)
 {
@@ -209,9 +209,7 @@ static const struct option longopts[] = {
     { "force", no_argument, NULL, OPT_FORCE },
     { "quiet", no_argument, NULL, OPT_QUIET },
     { "output", required_argument, NULL, 'o' },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, 'V' },
-    { NULL, 0, NULL, 0 },
+    TOOL_HELP_OPTIONS
 };
 
 /* The options; files (in order, each with the --event before it) are
@@ -258,8 +256,8 @@ static int parse(int argc, char **argv, args *a)
         case OPT_FORCE: a->force = 1; break;
         case OPT_QUIET: a->quiet = 1; break;
         case 'o': a->out = tool_output_arg(optarg); break;
-        case 'h': fputs(usage, stdout); return 0;
-        case 'V': return tool_version("cgconvert", PPROF_FEATURE);
+        case 'h': case TOOL_O_HELP: fputs(usage, stdout); return 0;
+        case 'V': case TOOL_O_VERSION: return tool_version("cgconvert", PPROF_FEATURE);
         case 1: a->file = optarg; a->nfiles++; break;
         default: return 2; /* said by tool_getopt() */
         }

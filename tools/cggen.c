@@ -37,9 +37,7 @@ static const struct option longopts[] = {
     { "calls-per-fn", required_argument, NULL, O_CALLS },
     { "parts", required_argument, NULL, O_PARTS },
     { "output", required_argument, NULL, 'o' },
-    { "help", no_argument, NULL, TOOL_O_HELP },
-    { "version", no_argument, NULL, TOOL_O_VERSION },
-    { NULL, 0, NULL, 0 }
+    TOOL_HELP_OPTIONS
 };
 
 /* The unsigned field of g that option c sets; NULL for another c. */

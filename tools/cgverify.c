@@ -313,9 +313,7 @@ static const struct option longopts[] = {
     { "quiet", no_argument, NULL, 'q' },
     { "json", no_argument, NULL, O_JSON },
     { "roundtrip", no_argument, NULL, O_ROUNDTRIP },
-    { "help", no_argument, NULL, TOOL_O_HELP },
-    { "version", no_argument, NULL, TOOL_O_VERSION },
-    { NULL, 0, NULL, 0 }
+    TOOL_HELP_OPTIONS
 };
 
 /* 0 to go on, else 1 + the exit status. */

@@ -88,14 +88,16 @@ void tool_input_error(const char *tool, const char *path, const cgw_diagnostic *
  * table), and reading each input into a merger or differ. */
 enum { TOOL_O_MODFILE = 256, TOOL_O_MODFN, TOOL_O_FORCE, TOOL_O_HELP, TOOL_O_VERSION,
        TOOL_O_QUIET, TOOL_O_NEXT };
+/* the end of every tool's getopt_long() table: --help, --version */
+#define TOOL_HELP_OPTIONS                                                     \
+    { "help", no_argument, NULL, TOOL_O_HELP },                               \
+    { "version", no_argument, NULL, TOOL_O_VERSION }, { NULL, 0, NULL, 0 }
 #define TOOL_INPUT_OPTIONS                                                    \
     { "mod-filename", required_argument, NULL, TOOL_O_MODFILE },              \
     { "mod-funcname", required_argument, NULL, TOOL_O_MODFN },                \
     { "force", no_argument, NULL, TOOL_O_FORCE },                             \
     { "quiet", no_argument, NULL, TOOL_O_QUIET },                             \
-    { "output", required_argument, NULL, 'o' },                               \
-    { "help", no_argument, NULL, TOOL_O_HELP },                               \
-    { "version", no_argument, NULL, TOOL_O_VERSION }, { NULL, 0, NULL, 0 }
+    { "output", required_argument, NULL, 'o' }, TOOL_HELP_OPTIONS
 typedef struct tool_inputs {
     const char *tool, *usage;
     cgw_merge_options mo;
