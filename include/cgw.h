@@ -173,6 +173,15 @@ enum { CGW_NOFOLLOW = 32u, CGW_EXCL = 64u, CGW_RAW = 128u };
  *  caller's self cost.  For a tool that keeps what a file says. */
 enum { CGW_ZERO_COUNTS = 4096u };
 
+/** cgw_options.flags: CGW_ONE_PART writes one part whatever the caller
+ *  does: cgw_new_part() goes on in the current part, and the thread,
+ *  descriptions and summary of the parts it would have started are not
+ *  written.  The costs of all threads add up in one part, for readers
+ *  that show only one (callgrind_annotate shows the last part's totals
+ *  as the whole; speedscope, the first part).  A function met again
+ *  after cgw_new_part() gets a second block, which readers add up. */
+enum { CGW_ONE_PART = 8192u };
+
 /** A per-writer allocator; NULL members are not allowed.  ctx is passed back
  *  unchanged.  A NULL return is reported as CGW_ENOMEM, never aborts. */
 typedef struct cgw_allocator {
@@ -441,6 +450,12 @@ typedef enum cgw_state {
     CGW_STATE_BODY,        /**< after the first body call of the part     */
     CGW_STATE_FINISHED     /**< after cgw_finish()                        */
 } cgw_state;
+
+/** The cost column (0, 1, ...) of the raw event name, as cgw_add_event()
+ *  defined it; -1 when the writer has no such event (or w or name is
+ *  NULL).  For code that writes costs of named events through a writer
+ *  whose header has ended (cgw_stacks_write()). */
+CGW_API long cgw_event_column(const cgw_writer *w, const char *name);
 
 /** The writer's state; 0 for NULL. */
 CGW_API cgw_state cgw_get_state(const cgw_writer *w);
@@ -989,10 +1004,14 @@ typedef struct cgw_frame {
 enum {
     /** The stack adds nothing to its calls' counts (a format without call
      *  counts, such as pprof: calls= is 1 where no stack counted one). */
-    CGW_STACK_UNCOUNTED = 1
+    CGW_STACK_UNCOUNTED = 1,
+    /** frames[0] is the leaf and frames[nframes - 1] the root, as most
+     *  unwinders and interpreters hand them out. */
+    CGW_STACK_LEAF_FIRST = 2
 };
 
-/** Add one stack frames[0..nframes) (root first) of structured frames,
+/** Add one stack frames[0..nframes) (root first, or leaf first with
+ *  CGW_STACK_LEAF_FIRST) of structured frames,
  *  seen count times for event (NULL: "Samples"; a new name is a new
  *  column, as in cgw_stacks_add_folded()); count goes to the leaf's self
  *  cost at its line and once to each distinct caller/callee pair, at the
@@ -1013,12 +1032,18 @@ CGW_API cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_fr
  *  stacks' error (EUSAGE when s is NULL or st is CGW_OK). */
 CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg);
 
-/** Write the stacks through w, which must still be in its header (set the
- *  creator or command first if wanted) and is left open for cgw_close():
- *  the events in the order they came, then one block a function in the
- *  order the functions came, its self costs by line and its calls by
- *  callee and line.  calls= counts the input lines through the call (a
- *  stack has no call counts).  A name that several functions share (one
+/** Write the stacks through w into its current part, and leave w open
+ *  for more (cgw_new_part() and another thread's stacks) and cgw_close().
+ *  In the writer's header (set the creator or command first if wanted)
+ *  the events the writer lacks are added; in a later part (after
+ *  cgw_new_part(): one part a thread, cgw_set_thread() naming it) the
+ *  writer must have every event of the stacks already (EINVAL), and each
+ *  is written in the writer's column of its name (cgw_event_column()).
+ *  Written: one block a function in the order the functions came, its
+ *  self costs by line and its calls by callee and line.  calls= counts
+ *  the stacks added (cgw_stacks_add() calls, folded lines) through the
+ *  call, once a stack however often the pair recurs in it: a stack has
+ *  no call counts of its own.  A name that several functions share (one
  *  per object or file) is written "NAME [OBJECT] (FILE)" (the parts they
  *  have), with " #2", " #3"... if that is taken too, since some readers
  *  merge functions by name alone.  A function with an object gets ob=; when
@@ -1026,7 +1051,7 @@ CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg
  *  fl=???.  The totals are the sums of the counts.  Returns the writer's
  *  status; an error of the stacks becomes the writer's (EINVAL, ERANGE,
  *  ENOMEM, with the stacks' message), and EUSAGE when s is NULL or the
- *  header has ended.  No stacks may be added afterwards. */
+ *  writer is finished.  No stacks may be added afterwards. */
 CGW_API cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w);
 
 /** The message of the stacks' first error; "" when there was none. */

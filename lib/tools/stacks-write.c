@@ -117,7 +117,8 @@ static cgw_target target_of(const cgw_stacks *s, uint32_t fn, int objects)
 
 /* Cells [i, end) share a function, callee and line: one cost line or
  * call with a cost a column.  Returns the end of the group. */
-static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int objects)
+static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int objects,
+                          const size_t *col, size_t ncol)
 {
     const cgwc_cell *cell = &s->cells[i];
     uint64_t costs[CGWC_MAX_EVENTS] = { 0 }, count = 0;
@@ -125,36 +126,55 @@ static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int obje
     for (; j < s->ncells && s->cells[j].fn == cell->fn && s->cells[j].callee == cell->callee &&
            s->cells[j].fi == cell->fi && s->cells[j].line == cell->line;
          j++) {
-        costs[s->cells[j].ev] = s->cells[j].value;
+        costs[col[s->cells[j].ev]] = s->cells[j].value;
         count += s->cells[j].count;
     }
     /* code inlined from another file (fi=), or the function's own (fe=) */
     cgw_inline_file(w, name_of(s, cell->fi != CGWC_NONE ? cell->fi : s->fns[cell->fn].file,
                                "???"));
     if (cell->callee == CGWC_NONE) {
-        cgw_cost(w, &cell->line, costs, s->nev);
+        cgw_cost(w, &cell->line, costs, ncol);
     } else {
         cgw_target target = target_of(s, cell->callee, objects);
         /* stacks added uncounted (pprof's) have no call count: 1 */
-        cgw_call(w, &target, count > 0 ? count : 1, NULL, &cell->line, costs, s->nev);
+        cgw_call(w, &target, count > 0 ? count : 1, NULL, &cell->line, costs, ncol);
     }
     return j;
 }
 
-static cgw_status header(cgw_stacks *s, cgw_writer *w)
+/* The writer's cost column of each event of the stacks, in col[], and
+ * the columns a cost line needs in *ncol: in its header the writer gets
+ * the events it does not have yet; after it (a later part) it must have
+ * them all. */
+static cgw_status columns(cgw_stacks *s, cgw_writer *w, size_t *col, size_t *ncol)
 {
     cgw_status st = cgw_error(w);
     if (st != CGW_OK)
         return st;
     if (s->err != CGW_OK)
         return cgw_set_error(w, s->err, CALL, "%s", s->msg);
-    if (cgw_get_state(w) != CGW_STATE_HEADER)
-        return cgw_set_error(w, CGW_EUSAGE, CALL, "the writer's header has ended");
+    cgw_state state = cgw_get_state(w);
+    if (state != CGW_STATE_HEADER && state != CGW_STATE_PART_HEADER && state != CGW_STATE_BODY)
+        return cgw_set_error(w, CGW_EUSAGE, CALL, "the writer is finished");
     unsigned ev;
     if (s->nev == 0 && cgwc_stacks_event(s, "Samples", &ev) != CGW_OK)
         return cgw_set_error(w, s->err, CALL, "%s", s->msg);
-    for (size_t i = 0; i < s->nev && st == CGW_OK; i++)
-        st = cgw_add_event(w, s->events[i], NULL);
+    *ncol = 0;
+    for (size_t i = 0; i < s->nev && st == CGW_OK; i++) {
+        long c = cgw_event_column(w, s->events[i]);
+        if (c < 0 && state == CGW_STATE_HEADER && (st = cgw_add_event(w, s->events[i], NULL)) == CGW_OK)
+            c = cgw_event_column(w, s->events[i]);
+        if (st == CGW_OK && c < 0)
+            return cgw_set_error(w, CGW_EINVAL, CALL, "the writer has no event %s: a later part "
+                                 "has the events of the first (add them all before its body)",
+                                 s->events[i]);
+        if (st == CGW_OK && c >= CGWC_MAX_EVENTS)
+            return cgw_set_error(w, CGW_EINVAL, CALL, "event %s is the writer's column %ld: "
+                                 "the stacks write the first %d", s->events[i], c + 1,
+                                 CGWC_MAX_EVENTS);
+        col[i] = (size_t)c;
+        *ncol = col[i] + 1 > *ncol ? col[i] + 1 : *ncol;
+    }
     return st;
 }
 
@@ -164,7 +184,8 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
         return CGW_EUSAGE;
     if (s == NULL)
         return cgw_set_error(w, CGW_EUSAGE, CALL, "the stacks are NULL");
-    cgw_status st = header(s, w);
+    size_t col[CGWC_MAX_EVENTS], ncol = 0;
+    cgw_status st = columns(s, w, col, &ncol);
     if (st != CGW_OK)
         return st;
     if (s->shown == NULL && show_names(s) != CGW_OK)
@@ -184,7 +205,7 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
         cgw_function(w, target.function);
         uint32_t fn = s->cells[i].fn;
         while (i < s->ncells && s->cells[i].fn == fn && cgw_error(w) == CGW_OK)
-            i = write_group(s, w, i, objects);
+            i = write_group(s, w, i, objects, col, ncol);
     }
     return cgw_error(w);
 }

@@ -324,8 +324,9 @@ cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *fra
     if (cgwu_grow(&s->a, &s->frames, &s->capframes, nframes, sizeof *s->frames) < 0)
         return cgwc_stacks_fail(s, CGW_ENOMEM, "cgw_stacks_add: out of memory for %zu frames",
                                 nframes);
-    for (size_t i = 0; i < nframes && st == CGW_OK; i++)
-        st = frame_of(s, &frames[i], &s->frames[i]);
+    int leaf_first = (flags & CGW_STACK_LEAF_FIRST) != 0;
+    for (size_t i = 0; i < nframes && st == CGW_OK; i++) /* root first: names in one order */
+        st = frame_of(s, &frames[leaf_first ? nframes - 1 - i : i], &s->frames[i]);
     if (st != CGW_OK)
         return st;
     return cgwc_stacks_add(s, ev, s->frames, nframes, count, !(flags & CGW_STACK_UNCOUNTED),

@@ -70,9 +70,23 @@ cgw_status cgw_set_pid(cgw_writer *w, uint64_t pid)
     return CGW_OK;
 }
 
+/* CGW_ONE_PART: a header call of a part that is not started (the
+ * thread of the one part, which holds all threads, too) is taken and
+ * not written. */
+static int folded(cgw_writer *w, const char *call, int always, cgw_status *st)
+{
+    if (w == NULL || !(w->flags & CGW_ONE_PART) || !(always || w->folded))
+        return 0;
+    *st = cgwp_enter(w, call, CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
+    return 1;
+}
+
 cgw_status cgw_set_thread(cgw_writer *w, uint64_t thread)
 {
-    cgw_status st = cgwp_enter(w, "cgw_set_thread", CGWP_ST_HEADER | CGWP_ST_PART_HEADER);
+    cgw_status st;
+    if (folded(w, "cgw_set_thread", 1, &st))
+        return st;
+    st = cgwp_enter(w, "cgw_set_thread", CGWP_ST_HEADER | CGWP_ST_PART_HEADER);
     if (st != CGW_OK)
         return st;
     w->thread = thread;
@@ -82,7 +96,10 @@ cgw_status cgw_set_thread(cgw_writer *w, uint64_t thread)
 
 cgw_status cgw_add_desc(cgw_writer *w, const char *type, const char *value)
 {
-    cgw_status st = cgwp_enter(w, "cgw_add_desc", CGWP_ST_HEADER | CGWP_ST_PART_HEADER);
+    cgw_status st;
+    if (folded(w, "cgw_add_desc", 0, &st))
+        return st;
+    st = cgwp_enter(w, "cgw_add_desc", CGWP_ST_HEADER | CGWP_ST_PART_HEADER);
     if (st == CGW_OK)
         st = cgwp_check_text(w, "description type", type);
     if (st == CGW_OK)
@@ -225,7 +242,10 @@ cgw_status cgw_add_derived_event(cgw_writer *w, const char *name, const char *fo
  * totals:, where Cachegrind writes it and every known reader reads it. */
 cgw_status cgw_set_summary(cgw_writer *w, const uint64_t *costs, size_t ncosts)
 {
-    cgw_status st = cgwp_enter(w, "cgw_set_summary",
+    cgw_status st;
+    if (folded(w, "cgw_set_summary", 1, &st))
+        return st;
+    st = cgwp_enter(w, "cgw_set_summary",
                                CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
     if (st != CGW_OK)
         return st;

@@ -94,6 +94,7 @@ struct cgw_writer {
     char *creator, *cmd;
     uint64_t pid, thread;
     int has_pid, has_thread;
+    int folded; /* CGW_ONE_PART: cgw_new_part() was called */
     cgwp_text descs;    /* "desc: T: V\n" lines */
     cgwp_text events;   /* "event: ..." lines */
     cgwp_text evnames;  /* " A B" for the events: line */

@@ -35,7 +35,7 @@ static int valid_options(const cgw_options *o)
     return !(o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION |
                                     CGW_NO_POS_COMPRESSION | CGW_EXTENDED | CGW_GZIP |
                                     CGW_GZIP_LEVEL(15) | CGW_NOFOLLOW | CGW_EXCL | CGW_RAW |
-                                    CGW_ZERO_COUNTS));
+                                    CGW_ZERO_COUNTS | CGW_ONE_PART));
 }
 
 /* A writer without a sink yet; NULL with errno EINVAL (args_ok, the
@@ -158,6 +158,10 @@ cgw_status cgw_new_part(cgw_writer *w)
 {
     cgw_status st = cgwp_enter(w, "cgw_new_part",
                                CGWP_ST_HEADER | CGWP_ST_PART_HEADER | CGWP_ST_BODY);
+    if (st == CGW_OK && (w->flags & CGW_ONE_PART)) {
+        w->folded = 1; /* the same part goes on */
+        return CGW_OK;
+    }
     if (st == CGW_OK)
         st = end_part(w);
     if (st != CGW_OK)
@@ -243,6 +247,22 @@ unsigned cgw_features(const char *const **names)
 #else
     return 0;
 #endif
+}
+
+long cgw_event_column(const cgw_writer *w, const char *name)
+{
+    if (w == NULL || name == NULL)
+        return -1;
+    size_t len = strlen(name);
+    const char *p = w->evnames.p, *end = p + w->evnames.len; /* " A B" */
+    for (long col = 0; p != NULL && p < end; col++) {
+        const char *word = p + 1, *next = memchr(word, ' ', (size_t)(end - word));
+        size_t n = (size_t)((next ? next : end) - word);
+        if (n == len && memcmp(word, name, len) == 0)
+            return col;
+        p = next;
+    }
+    return -1;
 }
 
 cgw_state cgw_get_state(const cgw_writer *w)

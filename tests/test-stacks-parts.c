@@ -1,0 +1,142 @@
+/* SPDX-License-Identifier: MIT */
+/* test-stacks-parts: the stacks call as a sampling profiler uses it: one
+ * cgw_stacks a thread, written into a part each (cgw_new_part(),
+ * cgw_set_thread()) or folded into one (CGW_ONE_PART); stacks given leaf
+ * first (CGW_STACK_LEAF_FIRST); events written in the writer's columns of
+ * their names (cgw_event_column()), and refused in a later part when the
+ * writer lacks them.  Every profile is read back (cgwt_write_checked:
+ * no error, callgrind_annotate part by part) and its facts compared with
+ * answers worked out by hand. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "testutil.h"
+
+/* Thread 1: main;work;leaf 3 times, main;work 2 (Samples).
+ * Thread 2: main;io 5 (Samples), and 7 Bytes through main;io.  calls=
+ * counts the stacks added through a call: main -> work 2, work -> leaf
+ * 1, main -> io 2 (one a event). */
+static cgw_stacks *thread_stacks(int thread, unsigned flags)
+{
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK(s != NULL);
+    const int leaf_first = (flags & CGW_STACK_LEAF_FIRST) != 0;
+    cgw_frame f3[3] = { { NULL, "a.c", "main", NULL, 10 }, { NULL, "a.c", "work", NULL, 20 },
+                        { NULL, "b.c", "leaf", NULL, 30 } };
+    if (leaf_first) { /* the same stack, leaf first */
+        cgw_frame t = f3[0];
+        f3[0] = f3[2];
+        f3[2] = t;
+    }
+    if (thread == 1) {
+        CHECK_ST(cgw_stacks_add(s, NULL, f3, 3, 3, flags), CGW_OK);
+        CHECK_ST(cgw_stacks_add(s, NULL, leaf_first ? f3 + 1 : f3, 2, 2, flags), CGW_OK);
+    } else {
+        cgw_frame io[2] = { { NULL, "a.c", "main", NULL, 11 }, { NULL, "c.c", "io", NULL, 40 } };
+        CHECK_ST(cgw_stacks_add(s, "Samples", io, 2, 5, 0), CGW_OK);
+        CHECK_ST(cgw_stacks_add(s, "Bytes", io, 2, 7, 0), CGW_OK);
+    }
+    return s;
+}
+
+typedef struct run {
+    unsigned stack_flags;
+    int two_parts; /* thread 2 after cgw_new_part() */
+} run;
+
+static cgw_status write_threads(void *obj, cgw_writer *w)
+{
+    const run *r = obj;
+    cgw_stacks *one = thread_stacks(1, r->stack_flags), *two = thread_stacks(2, 0);
+    cgw_add_event(w, "Samples", NULL);
+    cgw_add_event(w, "Bytes", NULL);
+    cgw_set_thread(w, 1);
+    cgw_stacks_write(one, w);
+    if (r->two_parts) {
+        cgw_new_part(w);
+        cgw_set_thread(w, 2);
+    }
+    cgw_status st = cgw_stacks_write(two, w);
+    cgw_stacks_free(one);
+    cgw_stacks_free(two);
+    return st;
+}
+
+static void parts(void)
+{
+    /* a part a thread: thread 1's Samples in column 0, Bytes 0; thread
+     * 2's Bytes in the writer's column 1, though its stacks met it second */
+    run r = { 0, 1 };
+    size_t len;
+    char *text = cgwt_write_checked(write_threads, &r, NULL, &len);
+    CHECK(strstr(text, "thread: 1\n") != NULL && strstr(text, "thread: 2\n") != NULL);
+    CHECK_FACTS(text, len,
+                "1|call||a.c|main||a.c|work\t 2 5 0\n"
+                "1|call||a.c|work||b.c|leaf\t 1 3 0\n"
+                "1|self||a.c|work\t 2 0\n"
+                "1|self||b.c|leaf\t 3 0\n"
+                "1|totals\t 5 0\n"
+                "2|call||a.c|main||c.c|io\t 2 5 7\n"
+                "2|self||c.c|io\t 5 7\n"
+                "2|totals\t 5 7\n");
+    /* leaf first: the same bytes */
+    run leaf = { CGW_STACK_LEAF_FIRST, 1 };
+    size_t len2;
+    char *text2 = cgwt_write_checked(write_threads, &leaf, NULL, &len2);
+    CHECK(len == len2 && memcmp(text, text2, len) == 0);
+    free(text2);
+    free(text);
+}
+
+static void one_part(void)
+{
+    /* CGW_ONE_PART: the same calls give one part, the threads summed */
+    run r = { 0, 1 };
+    cgw_options o = CGW_OPTIONS_INIT;
+    o.flags = CGW_ONE_PART;
+    size_t len;
+    char *text = cgwt_write_checked(write_threads, &r, &o, &len);
+    CHECK(strstr(text, "thread:") == NULL);
+    CHECK(strstr(text, "part: 2") == NULL);
+    CHECK_FACTS(text, len,
+                "1|call||a.c|main||a.c|work\t 2 5 0\n"
+                "1|call||a.c|main||c.c|io\t 2 5 7\n"
+                "1|call||a.c|work||b.c|leaf\t 1 3 0\n"
+                "1|self||a.c|work\t 2 0\n"
+                "1|self||b.c|leaf\t 3 0\n"
+                "1|self||c.c|io\t 5 7\n"
+                "1|totals\t 10 7\n");
+    free(text);
+}
+
+static void missing_event(void)
+{
+    /* a later part cannot add an event: the writer says which */
+    cgwt_capture c;
+    cgwt_capture_init(&c, 0, 0);
+    cgw_writer *w = cgwt_capture_open(&c, NULL);
+    cgw_stacks *two = thread_stacks(2, 0);
+    CHECK_ST(cgw_add_event(w, "Samples", NULL), CGW_OK);
+    CHECK(cgw_event_column(w, "Samples") == 0);
+    CHECK(cgw_event_column(w, "Bytes") == -1);
+    CHECK(cgw_event_column(w, "Sample") == -1);
+    CHECK(cgw_event_column(NULL, "Samples") == -1);
+    CHECK_ST(cgw_function(w, "x"), CGW_OK);
+    CHECK_ST(cgw_cost(w, (uint64_t[]){ 1 }, (uint64_t[]){ 1 }, 1), CGW_OK);
+    CHECK_ST(cgw_new_part(w), CGW_OK);
+    CHECK_ST(cgw_stacks_write(two, w), CGW_EINVAL);
+    CHECK(strstr(cgw_errmsg(w), "the writer has no event Bytes") != NULL);
+    cgw_stacks_free(two);
+    cgw_free(w);
+    cgwt_capture_free(&c);
+}
+
+int main(void)
+{
+    parts();
+    one_part();
+    missing_event();
+    puts("stacks: a part a thread, one part for all, leaf first, events by name");
+    return 0;
+}
