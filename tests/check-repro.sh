@@ -4,12 +4,18 @@
 # distribution DISTDIR twice, in two folders of different names and
 # depths under WORKDIR, each with ../configure CONFIGURE-ARGS from a _b
 # inside it as a packager would, install both (DESTDIR) and compare every
-# installed file byte for byte: libraries, tools, headers, man pages.
+# installed file byte for byte: libraries, tools, headers, man pages,
+# the Python package (byte-compiled under SOURCE_DATE_EPOCH).
 # Nothing is stripped.  MAKE names make.
 set -u
 distdir=$1 work=$2
 shift 2
 make=${MAKE:-make}
+# as a distribution's build does (Debian's sets it from the changelog):
+# Python's byte-compiled files then check the source's hash, not its
+# time, which install(1) sets anew in each build
+SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(date -r "$distdir/ChangeLog" +%s)}
+export SOURCE_DATE_EPOCH
 rm -rf "$work"
 one="$work/a/$(basename "$distdir")"
 two="$work/bb/ccc/$(basename "$distdir")"
