@@ -53,6 +53,8 @@ _cgw_tools()
         opts="--fail-above --top --mod-filename --mod-funcname --force --quiet -o --help -h --version" ;;
     */cgconvert|cgconvert)
         opts="--from --to --event --force --quiet -o --help -h --version" ;;
+    */cgreport|cgreport)
+        opts="--top --threshold --quiet -o --help -h --version" ;;
     */cgwprof|cgwprof)
         # after the program, complete its own words
         for ((i = 1; i < COMP_CWORD; i++)); do
@@ -92,4 +94,4 @@ _cgw_tools()
         COMPREPLY=($(compgen -f -- "$cur"))
     fi
 }
-complete -F _cgw_tools -o filenames cgverify cggen cgrecode cgmerge cgdiff cgconvert cgwprof
+complete -F _cgw_tools -o filenames cgverify cggen cgrecode cgmerge cgdiff cgconvert cgreport cgwprof

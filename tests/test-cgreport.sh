@@ -1,0 +1,138 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# test-cgreport: the page of a profile (cggen's, and Callgrind's made now
+# where valgrind is): written, self-contained (nothing loaded from
+# elsewhere), its JSON holding the profile's totals, every function's
+# self cost and every call edge as the reader reads them (tests/cgnorm);
+# bounded by --top and --threshold, and saying so; errors and usage.  In
+# headless Chromium (where it is: ./quickstart installs it), the page
+# runs without a console error, a click on a frame zooms, a search finds
+# the top function, and a screenshot is kept beside the test's log.
+. "${CGW_SRCDIR:-.}/tests/tools.sh"
+CGREPORT=${CGREPORT:-./tools/cgreport}
+CGNORM=${CGNORM:-./tests/cgnorm}
+command -v python3 >/dev/null 2>&1 || { echo "no python3 to read the page's JSON: skipped"; exit 77; }
+
+"$CGGEN" --seed 7 --size 400K -o "$tmp/gen.out" || fail "cggen: exit $?"
+set -- "$tmp/gen.out"
+if [ -n "${VALGRIND:-}" ] && [ -x "${CGW_BUILDDIR:-.}/tests/subject" ] &&
+    "$VALGRIND" -q --tool=callgrind --callgrind-out-file="$tmp/cg.out" \
+        "${CGW_BUILDDIR:-.}/tests/subject" >/dev/null 2>&1; then
+    set -- "$@" "$tmp/cg.out"
+else
+    echo "no Callgrind file made (valgrind: ${VALGRIND:-none}): cggen's only"
+fi
+for f in "$@"; do
+    "$CGREPORT" --top 0 --threshold 0 "$f" -o "$f.html" || fail "cgreport $f: exit $?"
+    grep -qi -e 'https\?://' -e '<link' -e ' src=' "$f.html" &&
+        fail "$f.html loads something from elsewhere: $(grep -oi -e 'https\?://[^"]*' -e '<link[^>]*' -e ' src=[^ >]*' "$f.html" | head -3)"
+    "$CGNORM" "$f" >"$f.norm" || fail "cgnorm $f: exit $?"
+    python3 - "$f.html" "$f.norm" <<'PY' || fail "$f: the page says other numbers than the profile"
+import json, re, sys
+page, norm = open(sys.argv[1], encoding='utf-8').read(), open(sys.argv[2], encoding='utf-8')
+m = re.search(r'<script id="profile" type="application/json">(.*?)</script>', page, re.S)
+p = json.loads(m.group(1))
+want_f, want_c, total = {}, {}, None
+def z(s):  # no object or file: '' in the page, '???' in cgnorm's lines
+    return '' if s in ('', '???') else s
+for line in norm:
+    f = line.rstrip('\n').split('\t')
+    if f[0] == 'T':
+        total = [int(x) for x in f[1].split(',')]
+    elif f[0] == 'F':
+        want_f[(z(f[1]), z(f[2]), f[3])] = [int(x) for x in f[4].split(',')]
+    elif f[0] == 'C':
+        want_c[((z(f[1]), z(f[2]), f[3]), (z(f[5]), z(f[6]), f[7]))] = \
+            (int(f[8]), [int(x) for x in f[9].split(',')])
+bad = []
+if p['totals'] != total:
+    bad.append('totals %s, not %s' % (p['totals'], total))
+fns = {(z(fn[2]), z(fn[1]), fn[0]): fn for fn in p['fns']}
+for key, self in want_f.items():
+    got = fns.get(key)
+    if got is None:
+        bad.append('no function %s' % (key,))
+    elif got[3] != self:
+        bad.append('%s: self %s, not %s' % (key, got[3], self))
+if p['shown'] != p['functions'] or len(p['fns']) != p['functions']:
+    bad.append('--top 0: %d of %d shown' % (p['shown'], p['functions']))
+def name(i):
+    f = p['fns'][i]
+    return (z(f[2]), z(f[1]), f[0])
+edges = {(name(e[0]), name(e[1])): (e[2], e[3]) for e in p['edges']}
+for key, (count, incl) in want_c.items():
+    got = edges.get(key)
+    if got is None or got[0] != count or got[1] != incl:
+        bad.append('edge %s: %s, not %s' % (key, got, (count, incl)))
+# the flame graph: its root is the total of each event (the stacks'
+# amounts add up to the self costs)
+for e, tree in enumerate(p['flames']):
+    if tree[1] != total[e]:
+        bad.append('flame graph of %s: %d, not the total %d' % (p['events'][e], tree[1], total[e]))
+for b in bad[:10]:
+    print('FAIL:', b)
+sys.exit(1 if bad else 0)
+PY
+done
+
+# bounded: --top and --threshold, and the page says what it left out
+"$CGREPORT" --top 5 --threshold 5 "$tmp/gen.out" -o "$tmp/small.html" || fail "--top 5: exit $?"
+python3 - "$tmp/small.html" <<'PY' || fail "--top 5 --threshold 5: not bounded"
+import json, re, sys
+page = open(sys.argv[1], encoding='utf-8').read()
+p = json.loads(re.search(r'<script id="profile" type="application/json">(.*?)</script>', page, re.S).group(1))
+def frames(n):
+    return 1 + sum(frames(c) for c in n[2])
+def smallest(n):
+    return min([c[1] for c in n[2]] + [min_c for c in n[2] for min_c in [smallest(c)]] or [n[1]])
+ok = p['shown'] < p['functions'] and p['leftOut'] > 0
+for e, t in enumerate(p['flames']):
+    ok = ok and smallest(t) >= p['totals'][e] * 0.05 - 1
+sys.exit(0 if ok else 1)
+PY
+[ "$(wc -c <"$tmp/small.html")" -lt "$(wc -c <"$tmp/gen.out.html")" ] || fail "--top 5 page not smaller"
+
+# errors: no profile, usage
+printf '\177ELF\2\1\1\0\0\0\0\n' >"$tmp/prog"
+exits 1 "binary input" "not a Callgrind profile" "$CGREPORT" "$tmp/prog" -o "$tmp/bad.html"
+[ -e "$tmp/bad.html" ] && fail "a page written for an input with errors"
+exits 2 "stdin" "reads its input twice" "$CGREPORT" -
+usage_error cgreport "$CGREPORT" --threshold 200 "$tmp/gen.out"
+usage_error cgreport "$CGREPORT"
+help_fits cgreport "$CGREPORT"
+
+# in a real browser
+browser=""
+for b in chromium chromium-browser google-chrome; do
+    command -v "$b" >/dev/null 2>&1 && { browser=$b; break; }
+done
+if [ -z "$browser" ]; then
+    echo "no chromium: the page is not run in a browser (./quickstart installs chromium)"
+    echo "cgreport: pages self-contained, numbers the profile's, bounded"
+    exit 0
+fi
+page="$tmp/gen.out.html"
+run_browser() {
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage \
+        --no-first-run --user-data-dir="$tmp/chrome" "$@"
+}
+run_browser --enable-logging=stderr --v=0 --virtual-time-budget=5000 --dump-dom \
+    "file://$page#selftest" >"$tmp/dom.html" 2>"$tmp/console.log" || fail "$browser: exit $?: $(tail -5 "$tmp/console.log")"
+grep -i 'CONSOLE.*\(error\|uncaught\)\|Uncaught' "$tmp/console.log" &&
+    fail "console errors in the page"
+python3 - "$tmp/dom.html" <<'PY' || fail "the page in $browser: $(grep -o '<pre id="selftest"[^<]*' "$tmp/dom.html")"
+import html, json, re, sys
+dom = open(sys.argv[1], encoding='utf-8').read()
+m = re.search(r'<pre id="selftest"[^>]*>(.*?)</pre>', dom, re.S)
+s = json.loads(html.unescape(m.group(1)))
+print('selftest:', s)
+ok = (s['frames'] > 1 and s['rows'] > 1 and s['zoomedOn'] and s['found'] >= 1
+      and s['foundName'] == s['top'] and 'Total Ir' in s['totals'])
+sys.exit(0 if ok else 1)
+PY
+shot="${CGW_BUILDDIR:-.}/tests/cgreport-screenshot.png"
+run_browser --screenshot="$shot" --window-size=1280,1000 --virtual-time-budget=3000 \
+    "file://$page" >/dev/null 2>&1 || fail "$browser --screenshot: exit $?"
+[ -s "$shot" ] || fail "no screenshot"
+echo "screenshot of the page: $shot"
+echo "cgreport: pages self-contained, numbers the profile's, bounded, and run in $browser"
