@@ -66,6 +66,16 @@ double now(void)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* This process's CPU time (user + system, every thread), in seconds:
+ * what the rounds are ranked by and the ratios taken from, as other
+ * jobs share the machine. */
+double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
 void die(const char *what)
 {
     fprintf(stderr, "bench-writer: %s\n", what);
@@ -223,7 +233,8 @@ static long allocations(profile *p, int handles, long *all)
 }
 
 /* The floor must make exactly the self-cost lines of the file; its best
- * time and the input's, per the whole profile, into *floor_s, *input_s. */
+ * CPU time and the input's, per the whole profile, into *floor_s,
+ * *input_s. */
 static void floor_and_input(const profile *p, const char *ref, size_t rlen, double *floor_s,
                             double *input_s)
 {
@@ -238,12 +249,12 @@ static void floor_and_input(const profile *p, const char *ref, size_t rlen, doub
     uint64_t first_sum = 0;
     for (int r = 0; r < ROUNDS; r++) {
         memset(got, 0, sizeof got);
-        double t0 = now();
+        double t0 = cpu_now();
         with_floor(p, fl, got);
-        double t1 = now();
+        double t1 = cpu_now();
         memset(got, 0, sizeof got);
         uint64_t sum = with_input(p, got);
-        double t2 = now();
+        double t2 = cpu_now();
         if (r == 0)
             first_sum = sum;
         if (memcmp(got, want, sizeof got) != 0 || sum != first_sum)
@@ -262,10 +273,12 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void print_row(const profile *p, size_t rlen, const double *ns, long line_allocs,
-                      long all_allocs, double floor_ns, double input_ns)
+/* The row of CPU times, whose ratios it prints, then the row of wall
+ * times (wall: each writer's best wall time) under it. */
+static void print_row(const profile *p, size_t rlen, const double *ns, const double *wall,
+                      long line_allocs, long all_allocs, double floor_ns, double input_ns)
 {
-    printf("%-10s %8zu %5.1f", p->label, p->ncost, rlen / 1e6);
+    printf("%-10s %8zu %5.1f %4s", p->label, p->ncost, rlen / 1e6, "cpu");
     for (int k = 0; k < NWRITERS; k++)
         printf(" %6.1f", ns[k]);
     printf(" %5.2fx %5.2fx %5.2fx %5.2fx %5.1fx %5.1fx %5.2fx %3ld/%ld %5.1f %5.1f\n",
@@ -273,6 +286,10 @@ static void print_row(const profile *p, size_t rlen, const double *ns, long line
            ns[W_COMPACT] / ns[W_STRINGS], ns[W_COMPACT_H] / ns[W_HANDLES],
            ns[W_FPRINTF] / ns[W_STRINGS], ns[W_FPRINTF_LINE] / ns[W_STRINGS],
            ns[W_STRINGS] / ns[W_LIMIT], line_allocs, all_allocs, floor_ns, input_ns);
+    printf("%-10s %8s %5s %4s", "", "", "", "wall");
+    for (int k = 0; k < NWRITERS; k++)
+        printf(" %6.1f", wall[k]);
+    printf("\n");
 }
 
 /* Every writer's bytes checked, then ROUNDS rounds of every writer. */
@@ -290,13 +307,14 @@ static int bench(profile *p, unsigned mb, int fd)
     double floor_s, input_s;
     floor_and_input(p, ref, rlen, &floor_s, &input_s);
 
-    double t[NWRITERS][ROUNDS], ns[NWRITERS];
+    double t[NWRITERS][ROUNDS], tw[NWRITERS][ROUNDS], ns[NWRITERS], wall[NWRITERS];
     for (int r = 0; r < ROUNDS; r++) {
         for (int k = 0; k < NWRITERS; k++) {
             rewind_fd(fd);
-            double t0 = now();
+            double c0 = cpu_now(), w0 = now();
             run_one(p, k, fd, ref, rlen);
-            t[k][r] = now() - t0;
+            t[k][r] = cpu_now() - c0;
+            tw[k][r] = now() - w0;
             int is_compact = k == W_COMPACT || k == W_COMPACT_H;
             check_output(fd, is_compact ? compact : ref, is_compact ? clen : rlen, k, p);
         }
@@ -304,9 +322,11 @@ static int bench(profile *p, unsigned mb, int fd)
     double n = (double)p->ncost;
     for (int k = 0; k < NWRITERS; k++) {
         qsort(t[k], ROUNDS, sizeof t[k][0], by_value);
+        qsort(tw[k], ROUNDS, sizeof tw[k][0], by_value);
         ns[k] = t[k][0] * 1e9 / n;
+        wall[k] = tw[k][0] * 1e9 / n;
     }
-    print_row(p, rlen, ns, line_s > line_h ? line_s : line_h, all_s > all_h ? all_s : all_h,
+    print_row(p, rlen, ns, wall, line_s > line_h ? line_s : line_h, all_s > all_h ? all_s : all_h,
               floor_s * 1e9 / n, input_s * 1e9 / n);
     free(ref);
     free(hs);
@@ -362,9 +382,11 @@ int main(int argc, char **argv)
     };
     if (argc > 2)
         return alone(ps, 3, mb, argv[2], argc > 3 ? argv[3] : NULL, fd);
-    printf("bench-writer: cggen profiles of %u MB, best of %d rounds of every writer, each "
-           "into the same file; ns a cost line\n", mb, ROUNDS);
-    printf("%-10s %8s %5s", "profile", "lines", "MB");
+    printf("bench-writer: cggen profiles of %u MB, best of %d rounds of every writer (ranked "
+           "by CPU time), each into the same file; ns a cost line, of this process's CPU time "
+           "(CLOCK_PROCESS_CPUTIME_ID, user + system) and, under it, of wall time; every ratio "
+           "and the floor and input are of CPU time\n", mb, ROUNDS);
+    printf("%-10s %8s %5s %4s", "profile", "lines", "MB", "time");
     for (int k = 0; k < NWRITERS; k++)
         printf(" %6s", writer_heads[k]);
     printf(" %6s %6s %6s %6s %6s %6s %6s %5s %5s %5s\n", "s/hand", "h/hand", "cmp/s", "cmph/h",
