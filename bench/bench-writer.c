@@ -10,6 +10,18 @@
  *             1.0 times it);
  *   strings   libcgw, every name passed as a string (cgw_object,
  *             cgw_file, cgw_function, cgw_call);
+ *   str-mv    the same, but each name first copied into the next slot of
+ *             a ring of RING buffers, so that it comes at a pointer it
+ *             did not come at last time: the writer's cache of recent
+ *             pointers misses and it hashes the name (the issue 43
+ *             target: strings within 1.15 times the handles whether or
+ *             not the pointer is the same);
+ *   copy      those copies alone, with no writer (not a writer: no
+ *             output); mv-net = str-mv - copy, the moved strings' cost
+ *             with the copying taken out (the copy cannot be made
+ *             outside the timed loop without a copy a call of every name,
+ *             far more memory than the profile: it is measured, the same
+ *             way, best of the same rounds, and subtracted);
  *   handles   libcgw, every name registered once (cgw_intern,
  *             cgw_intern_function, cgw_function_h, cgw_call_h);
  *   compact   both again with CGW_COMPACT (other, fewer bytes): no
@@ -28,6 +40,11 @@
  *
  * It also counts, through the allocator hook, the allocations the writer
  * makes inside cgw_cost() and cgw_call()/cgw_call_h(): there must be none.
+ *
+ * Ratios: s/h strings over handles, mv/h mv-net over handles, s/hand
+ * and h/hand over the hand-written writer, cmp/s, cmph/h compact over
+ * the default, fpf/s, fpl/s the fprintf writers over strings, s/lim
+ * strings over the limit; all of CPU time.
  *
  *   bench-writer [MB]           (default 16: the size of each profile)
  *   bench-writer MB WRITER [P]  one run of WRITER alone on each profile
@@ -48,15 +65,17 @@
 #include "counting.h"
 #include "writer.h"
 
-enum { W_HAND, W_STRINGS, W_HANDLES, W_COMPACT, W_COMPACT_H, W_FPRINTF_LINE, W_FPRINTF,
-       W_LIMIT, NWRITERS };
+/* W_COPY is not a writer: the copies of W_MOVED alone, subtracted from
+ * it (and not checked: it writes nothing) */
+enum { W_HAND, W_STRINGS, W_MOVED, W_HANDLES, W_COMPACT, W_COMPACT_H, W_FPRINTF_LINE, W_FPRINTF,
+       W_LIMIT, W_COPY, NWRITERS };
 static const char *const writer_names[NWRITERS] = {
-    "hand", "strings", "handles", "compact", "compact-h", "fprintf-line", "fprintf-field",
-    "limit"
+    "hand", "strings", "strings-moved", "handles", "compact", "compact-h", "fprintf-line",
+    "fprintf-field", "limit", "copy-only"
 };
 /* the columns' heads */
 static const char *const writer_heads[NWRITERS] = {
-    "hand", "str", "handle", "cmp-s", "cmp-h", "fpr-ln", "fpr-fd", "limit"
+    "hand", "str", "str-mv", "handle", "cmp-s", "cmp-h", "fpr-ln", "fpr-fd", "limit", "copy"
 };
 
 double now(void)
@@ -157,6 +176,98 @@ static inline __attribute__((always_inline)) void replay(profile *p, cgw_writer 
     free(fns);
 }
 
+/* The strings at other pointers (W_MOVED): before each cgw_object(),
+ * cgw_file(), cgw_function() and cgw_call(), each name is copied into
+ * the next slot of a ring of RING slots, so that the same name comes at
+ * a pointer it did not come at last time (the writer's cache of recent
+ * pointers misses, and it must hash the name).  RING is prime, so that
+ * the program's own period does not bring a name back to its slot. */
+#define RING 509
+static char *ring;        /* RING slots of ring_slot bytes */
+static size_t ring_slot, ring_at;
+static uint32_t *obj_len, *file_len, *fname_len;
+
+static uint32_t *lengths(const name *v, size_t n, size_t *max)
+{
+    uint32_t *len = xmalloc(n * sizeof *len);
+    for (size_t i = 0; i < n; i++) {
+        len[i] = (uint32_t)strlen(v[i].str);
+        *max = len[i] > *max ? len[i] : *max;
+    }
+    return len;
+}
+
+static void ring_setup(const profile *p)
+{
+    size_t max = 0;
+    obj_len = lengths(p->objs, p->nobjs, &max);
+    file_len = lengths(p->files, p->nfiles, &max);
+    fname_len = lengths(p->fnames, p->nfnames, &max);
+    ring_slot = (max + 1 + 15) & ~(size_t)15;
+    ring = xmalloc(RING * ring_slot);
+    ring_at = 0;
+}
+
+static void ring_free(void)
+{
+    free(ring);
+    free(obj_len);
+    free(file_len);
+    free(fname_len);
+}
+
+static inline __attribute__((always_inline)) const char *moved(const char *s, uint32_t len)
+{
+    char *at = ring + ring_at * ring_slot;
+    ring_at = ring_at + 1 == RING ? 0 : ring_at + 1;
+    memcpy(at, s, (size_t)len + 1);
+    __asm__ __volatile__("" : : "r"(at) : "memory"); /* the copy is made, here */
+    return at;
+}
+
+/* Replay p through w (NULL: the copies alone, W_COPY) with every name
+ * moved first. */
+static inline __attribute__((always_inline)) void replay_moved_or_copy(profile *p, cgw_writer *w)
+{
+    if (w != NULL)
+        for (size_t e = 0; e < p->nev; e++)
+            cgw_add_event(w, p->evnames[e], NULL);
+    for (size_t i = 0; i < p->nops; i++) {
+        const op *x = &p->ops[i];
+        const func *f = &p->funcs[x->fn];
+        if (x->kind == OP_COST) {
+            if (w != NULL)
+                cgw_cost(w, x->pos, x->costs, p->nev);
+            continue;
+        }
+        const char *ob = moved(p->objs[f->ob].str, obj_len[f->ob]);
+        const char *fl = moved(p->files[f->fl].str, file_len[f->fl]);
+        const char *fn = moved(p->fnames[f->fn].str, fname_len[f->fn]);
+        if (w == NULL)
+            continue;
+        if (x->kind == OP_FN) {
+            cgw_object(w, ob);
+            cgw_file(w, fl);
+            cgw_function(w, fn);
+        } else {
+            cgw_target t = { ob, fl, fn };
+            cgw_call(w, &t, x->count, x->target, x->pos, x->costs, p->nev);
+        }
+    }
+    if (w != NULL && cgw_close(w) != CGW_OK)
+        die("the writer failed");
+}
+
+static __attribute__((noinline)) void replay_moved(profile *p, cgw_writer *w)
+{
+    replay_moved_or_copy(p, w);
+}
+
+static __attribute__((noinline)) void copy_only(profile *p)
+{
+    replay_moved_or_copy(p, NULL);
+}
+
 /* ------------------------------------------------------ the run */
 
 void rewind_fd(int fd)
@@ -171,7 +282,11 @@ static __attribute__((noinline)) void run_one(profile *p, int k, int fd, const c
     cgw_options o = { .struct_size = sizeof o, .positions = p->positions, .buffer_size = BUFSZ };
     if (k == W_COMPACT || k == W_COMPACT_H)
         o.flags = CGW_COMPACT;
-    if (k >= W_STRINGS && k <= W_COMPACT_H) {
+    if (k == W_MOVED) {
+        replay_moved(p, cgw_open_fd(fd, &o));
+    } else if (k == W_COPY) {
+        copy_only(p);
+    } else if (k >= W_STRINGS && k <= W_COMPACT_H) {
         replay(p, cgw_open_fd(fd, &o), k == W_HANDLES || k == W_COMPACT_H, NULL, NULL);
     } else if (k == W_HAND) {
         with_hand(p, fd);
@@ -281,7 +396,9 @@ static void print_row(const profile *p, size_t rlen, const double *ns, const dou
     printf("%-10s %8zu %5.1f %4s", p->label, p->ncost, rlen / 1e6, "cpu");
     for (int k = 0; k < NWRITERS; k++)
         printf(" %6.1f", ns[k]);
-    printf(" %5.2fx %5.2fx %5.2fx %5.2fx %5.1fx %5.1fx %5.2fx %3ld/%ld %5.1f %5.1f\n",
+    double net = ns[W_MOVED] - ns[W_COPY]; /* the moved strings, less their copies */
+    printf(" %6.1f %5.2fx %5.2fx %5.2fx %5.2fx %5.2fx %5.2fx %5.1fx %5.1fx %5.2fx %3ld/%ld %5.1f %5.1f\n",
+           net, ns[W_STRINGS] / ns[W_HANDLES], net / ns[W_HANDLES],
            ns[W_STRINGS] / ns[W_HAND], ns[W_HANDLES] / ns[W_HAND],
            ns[W_COMPACT] / ns[W_STRINGS], ns[W_COMPACT_H] / ns[W_HANDLES],
            ns[W_FPRINTF] / ns[W_STRINGS], ns[W_FPRINTF_LINE] / ns[W_STRINGS],
@@ -289,13 +406,14 @@ static void print_row(const profile *p, size_t rlen, const double *ns, const dou
     printf("%-10s %8s %5s %4s", "", "", "", "wall");
     for (int k = 0; k < NWRITERS; k++)
         printf(" %6.1f", wall[k]);
-    printf("\n");
+    printf(" %6.1f\n", wall[W_MOVED] - wall[W_COPY]);
 }
 
 /* Every writer's bytes checked, then ROUNDS rounds of every writer. */
 static int bench(profile *p, unsigned mb, int fd)
 {
     load(p, mb);
+    ring_setup(p);
     size_t rlen, hlen, clen, chlen;
     char *ref = in_memory(p, 0, 0, &rlen), *hs = in_memory(p, 0, 1, &hlen);
     char *compact = in_memory(p, CGW_COMPACT, 0, &clen);
@@ -315,6 +433,8 @@ static int bench(profile *p, unsigned mb, int fd)
             run_one(p, k, fd, ref, rlen);
             t[k][r] = cpu_now() - c0;
             tw[k][r] = now() - w0;
+            if (k == W_COPY)
+                continue;
             int is_compact = k == W_COMPACT || k == W_COMPACT_H;
             check_output(fd, is_compact ? compact : ref, is_compact ? clen : rlen, k, p);
         }
@@ -332,6 +452,7 @@ static int bench(profile *p, unsigned mb, int fd)
     free(hs);
     free(compact);
     free(compact_h);
+    ring_free();
     unload(p);
     if (line_s != 0 || line_h != 0)
         fprintf(stderr, "bench-writer: %s: the writer allocated inside cost lines\n", p->label);
@@ -346,12 +467,13 @@ static int alone(profile *ps, int nps, unsigned mb, const char *writer, const ch
     while (k < NWRITERS && strcmp(writer_names[k], writer) != 0)
         k++;
     if (k == NWRITERS)
-        die("no such writer (hand, strings, handles, compact, compact-h, fprintf-line, "
-            "fprintf-field, limit)");
+        die("no such writer (hand, strings, strings-moved, handles, compact, compact-h, "
+            "fprintf-line, fprintf-field, limit, copy-only)");
     for (int i = 0; i < nps; i++) {
         if (only != NULL && strcmp(only, ps[i].label) != 0)
             continue;
         load(&ps[i], mb);
+        ring_setup(&ps[i]);
         size_t rlen;
         char *ref = in_memory(&ps[i], 0, 0, &rlen);
         rewind_fd(fd);
@@ -359,6 +481,7 @@ static int alone(profile *ps, int nps, unsigned mb, const char *writer, const ch
         printf("%s: %s wrote %lld bytes\n", ps[i].label, writer, (long long)lseek(fd, 0,
                                                                                    SEEK_END));
         free(ref);
+        ring_free();
         unload(&ps[i]);
     }
     return 0;
@@ -389,7 +512,8 @@ int main(int argc, char **argv)
     printf("%-10s %8s %5s %4s", "profile", "lines", "MB", "time");
     for (int k = 0; k < NWRITERS; k++)
         printf(" %6s", writer_heads[k]);
-    printf(" %6s %6s %6s %6s %6s %6s %6s %5s %5s %5s\n", "s/hand", "h/hand", "cmp/s", "cmph/h",
+    printf(" %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %5s %5s %5s\n", "mv-net", "s/h", "mv/h",
+           "s/hand", "h/hand", "cmp/s", "cmph/h",
            "fpf/s", "fpl/s", "s/lim", "alloc", "floor", "input");
     int bad = 0;
     for (int i = 0; i < 3; i++)
