@@ -31,6 +31,10 @@
  * ($CGVERIFY) each run in a child process, so time and peak RSS are
  * theirs alone; the best of 3 runs of the reader counts, and the best
  * of 5 to 201 of cgverify and the floor, run in turn (against_floor()).
+ * Every time is the child's CPU time (user + system, from wait4()), with
+ * its wall time printed beside; every "best" is the least CPU time, and
+ * every ratio is of CPU times.  A baseline that cannot run here says so
+ * on a line of its own ("<baseline>: not run: <why>").
  * callgrind_annotate ($CALLGRIND_ANNOTATE) runs once on mid, real, real0
  * and cache. */
 #define _DEFAULT_SOURCE /* wait4 */
@@ -80,9 +84,13 @@ static void count_allocations(const char *path)
         die("the reader allocated inside cost lines");
 }
 
+/* The wall time of the last run_env() (of the least CPU time, after
+ * best_of_env()), in seconds. */
+static double last_wall;
+
 /* Run argv (cgb_exec_child(), errors to /dev/null) or read_all(path) when
- * argv is NULL, in a child: seconds, and its peak RSS in KiB; -1 when it
- * failed. */
+ * argv is NULL, in a child: its CPU time (user + system) in seconds, its
+ * wall time into last_wall, and its peak RSS in KiB; -1 when it failed. */
 static double run_env(char *const argv[], char *assign, const char *path, long *maxrss_kb)
 {
     fflush(stdout);
@@ -97,7 +105,9 @@ static double run_env(char *const argv[], char *assign, const char *path, long *
     struct rusage ru;
     if (pid < 0 || wait4(pid, &status, 0, &ru) != pid)
         die("cannot run a child");
-    double t = now() - t0;
+    last_wall = now() - t0;
+    double t = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+               (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
     *maxrss_kb = ru.ru_maxrss;
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? t : -1;
 }
@@ -109,14 +119,15 @@ static double run(char *const argv[], const char *path, long *maxrss_kb)
 
 static double best_of_env(int n, char *const argv[], char *assign, const char *path, long *rss)
 {
-    double best = -1;
+    double best = -1, wall = -1;
     for (int i = 0; i < n; i++) {
         double t = run_env(argv, assign, path, rss);
         if (t < 0)
             return -1;
         if (best < 0 || t < best)
-            best = t;
+            best = t, wall = last_wall;
     }
+    last_wall = wall;
     return best;
 }
 
@@ -131,8 +142,8 @@ static const char *tool(const char *env, const char *dflt)
     return v && *v ? v : dflt;
 }
 
-/* KCachegrind's load of path alone, in seconds (-1 when $KCGDUMP is not
- * there or failed): kcgdump prints what it loaded (with KCGNORM=1 the
+/* KCachegrind's load of path alone, in CPU seconds (-1 when $KCGDUMP is
+ * not there or failed; *load_wall its wall time): kcgdump prints what it loaded (with KCGNORM=1 the
  * totals and each function's self cost and calls, 1-9 MB for the files
  * here; without it every line and instruction too, 5-25 times more), and
  * has no switch to turn that off.  So it runs on the file once and on
@@ -140,7 +151,7 @@ static const char *tool(const char *env, const char *dflt)
  * the costs added), the best of 3 of each, and the difference is one
  * load, with Qt's start-up and the dump gone.  *whole gets the run on
  * the file once. */
-static double kcg_load(const char *path, double *whole)
+static double kcg_load(const char *path, double *whole, double *whole_wall, double *load_wall)
 {
     static char norm[] = "KCGNORM=1";
     const char *kcg = getenv("KCGDUMP");
@@ -150,18 +161,30 @@ static double kcg_load(const char *path, double *whole)
     char *twice[] = { (char *)kcg, (char *)path, (char *)path, NULL };
     long rss;
     *whole = best_of_env(3, once, norm, path, &rss);
+    *whole_wall = last_wall;
     double both = best_of_env(3, twice, norm, path, &rss);
+    *load_wall = last_wall - *whole_wall;
     return *whole > 0 && both > *whole ? both - *whole : -1;
 }
 
-/* KCachegrind's parse of path as it reports it, in seconds (-1 when
- * $KCGDUMP is not there or failed): the time between its own load
- * messages, "Loading" and "loaded." (CachegrindLoader's loadStart() and
- * loadFinished(), which kcgdump prints on stderr as they come), read
- * through a pipe as they arrive; the best of 3.  It leaves out what
+/* KCachegrind's parse of path as it reports it, in CPU seconds (-1 when
+ * $KCGDUMP is not there or failed; *wall its wall time): the time
+ * between its own load messages, "Loading" and "loaded."
+ * (CachegrindLoader's loadStart() and loadFinished(), which kcgdump
+ * prints on stderr as they come), read through a pipe as they arrive,
+ * the child's CPU clock (clock_getcpuclockid()) read with each; the
+ * best of 3 by CPU.  It leaves out what
  * KCachegrind does after the parse (the parts sorted, the call cycles
  * found), which kcg_load() includes. */
-static double kcg_parse(const char *path)
+static double kcg_cpu(clockid_t clk)
+{
+    struct timespec ts;
+    if (clock_gettime(clk, &ts) != 0)
+        return -1;
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double kcg_parse(const char *path, double *wall)
 {
     static char norm[] = "KCGNORM=1";
     const char *kcg = getenv("KCGDUMP");
@@ -183,15 +206,18 @@ static double kcg_parse(const char *path)
         char text[4096];
         size_t have = 0;
         ssize_t got;
-        double start = -1, end = -1;
+        double start = -1, end = -1, cstart = -1, cend = -1;
+        clockid_t clk;
+        if (pid > 0 && clock_getcpuclockid(pid, &clk) != 0)
+            return -1;
         while (pid > 0 && (got = read(fds[0], text + have, sizeof text - 1 - have)) > 0) {
-            double t = now();
+            double t = now(), c = kcg_cpu(clk);
             have += (size_t)got;
             text[have] = '\0';
             if (start < 0 && strstr(text, "Loading") != NULL)
-                start = t;
+                start = t, cstart = c;
             if (end < 0 && strstr(text, "loaded.") != NULL)
-                end = t;
+                end = t, cend = c;
             if (have > sizeof text / 2) { /* keep a tail: a message may be cut */
                 memmove(text, text + have - 16, 16);
                 have = 16;
@@ -200,27 +226,30 @@ static double kcg_parse(const char *path)
         close(fds[0]);
         int status;
         if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
-            WEXITSTATUS(status) != 0 || start < 0 || end < start)
+            WEXITSTATUS(status) != 0 || start < 0 || end < start || cstart < 0 || cend < cstart)
             return -1;
-        if (best < 0 || end - start < best)
-            best = end - start;
+        if (best < 0 || cend - cstart < best)
+            best = cend - cstart, *wall = end - start;
     }
     return best;
 }
 
 /* cgverify (b) against the floor (a, from $FLOOR; its time -1 when it is
  * not there) on one file: run in turn, each as often as about a second
- * of both allows (5 to 201 times), the best of each, so that the drift
- * of a noisy machine falls on both alike; b's peak RSS into *rss_b. */
+ * of both allows (5 to 201 times), the best (CPU) of each, so that the
+ * drift of a noisy machine falls on both alike; b's peak RSS into
+ * *rss_b; the wall times of the best runs into *wa, *wb. */
 static void against_floor(char *const b[], const char *path, double *ta, double *tb,
-                          long *rss_b)
+                          long *rss_b, double *wa, double *wb)
 {
     const char *floor = getenv("FLOOR");
     char *a[] = { (char *)floor, (char *)path, NULL };
     int with_a = floor != NULL && *floor != '\0';
     long rss_a;
     *ta = with_a ? run(a, path, &rss_a) : -1;
+    *wa = last_wall;
     *tb = run(b, path, rss_b);
+    *wb = last_wall;
     if (*tb < 0 || (with_a && *ta < 0)) {
         *ta = *tb = -1;
         return;
@@ -231,19 +260,19 @@ static void against_floor(char *const b[], const char *path, double *ta, double 
         long rss;
         double t = with_a ? run(a, path, &rss_a) : -1;
         if (t > 0 && t < *ta)
-            *ta = t;
+            *ta = t, *wa = last_wall;
         if ((t = run(b, path, &rss)) > 0 && t < *tb)
-            *tb = t;
+            *tb = t, *wb = last_wall;
     }
 }
 
-/* What the file's targets give: cgverify's time tv against the floor's,
- * callgrind_annotate's (tc) and KCachegrind's load (tk: kcg_load()) and
- * parse (tp: kcg_parse()), its RSS. */
+/* What the file's targets give: cgverify's CPU time tv against the
+ * floor's, callgrind_annotate's (tc) and KCachegrind's load (tk:
+ * kcg_load()) and parse (tp: kcg_parse()), its RSS; all CPU times. */
 static void targets(const char *label, double tv, double tf, double tc, double tk, double tp,
                     long rss_kb)
 {
-    printf("%-5s targets:", label);
+    printf("%-5s targets (CPU):", label);
     if (tf > 0)
         printf("  floor %.4f s, cgverify %.2fx of it (<= 1.5: %s)", tf, tv / tf,
                tv / tf <= 1.5 ? "met" : "NOT met");
@@ -264,32 +293,46 @@ static void measure(const char *label, const char *path, int with_ca)
     double mb = (double)file_size(path) / 1e6;
     long rss_r, rss_v, rss_ca;
     char *verify[] = { (char *)tool("CGVERIFY", "cgverify"), "--quiet", (char *)path, NULL };
-    double tr = best_of(3, NULL, path, &rss_r), tv, tf, tc = -1;
-    against_floor(verify, path, &tf, &tv, &rss_v);
+    double tr = best_of(3, NULL, path, &rss_r), wr = last_wall, tv, tf, tc = -1, wv, wf, wc = -1;
+    against_floor(verify, path, &tf, &tv, &rss_v, &wf, &wv);
     if (tr < 0)
         die("the reader failed");
-    printf("%-5s %8.1f  reader %6.3f s %6.0f MB/s %4ld MiB", label, mb, tr, mb / tr,
-           rss_r / 1024);
+    printf("%-5s %8.1f  reader cpu %6.3f s wall %6.3f s %6.0f MB/s %4ld MiB", label, mb, tr, wr,
+           mb / tr, rss_r / 1024);
     if (tv >= 0)
-        printf("  cgverify %6.3f s %6.0f MB/s %4ld MiB", tv, mb / tv, rss_v / 1024);
+        printf("  cgverify cpu %6.3f s wall %6.3f s %6.0f MB/s %4ld MiB", tv, wv, mb / tv,
+               rss_v / 1024);
     else
         printf("  cgverify failed (%s)", verify[0]);
+    if (tf > 0)
+        printf("  floor cpu %6.4f s wall %6.4f s", tf, wf);
+    char *ca[] = { (char *)tool("CALLGRIND_ANNOTATE", "callgrind_annotate"), "--auto=no",
+                   "--threshold=100", (char *)path, NULL };
     if (with_ca) {
-        char *ca[] = { (char *)tool("CALLGRIND_ANNOTATE", "callgrind_annotate"), "--auto=no",
-                       "--threshold=100", (char *)path, NULL };
         tc = run(ca, path, &rss_ca);
+        wc = last_wall;
         if (tc > 0)
-            printf("  callgrind_annotate %6.2f s %5.1f MB/s  ratio %4.0fx reader %4.0fx cgverify",
-                   tc, mb / tc, tc / tr, tv > 0 ? tc / tv : 0);
-        else
-            printf("  callgrind_annotate failed");
+            printf("  callgrind_annotate cpu %6.2f s wall %6.2f s %5.1f MB/s  ratio %4.0fx reader "
+                   "%4.0fx cgverify", tc, wc, mb / tc, tc / tr, tv > 0 ? tc / tv : 0);
     }
     printf("\n");
-    double tk = -1, whole = -1, tp = -1;
-    if (with_ca && (tk = kcg_load(path, &whole)) > 0) {
-        tp = kcg_parse(path);
-        printf("%-5s kcgdump (KCGNORM=1) %.3f s, on the file twice %.3f s: its load %.3f s; "
-               "between its load messages %.3f s\n", label, whole, whole + tk, tk, tp);
+    const char *floor = getenv("FLOOR"), *kcg = getenv("KCGDUMP");
+    if (floor == NULL || *floor == '\0')
+        printf("%-5s the floor: not run: no $FLOOR (make bench sets it to bench/floor)\n", label);
+    if (with_ca && tc <= 0)
+        printf("%-5s callgrind_annotate: not run: %s failed or is not there\n", label, ca[0]);
+    double tk = -1, whole = -1, tp = -1, whole_wall = -1, load_wall = -1, parse_wall = -1;
+    if (with_ca && (kcg == NULL || *kcg == '\0'))
+        printf("%-5s KCachegrind's loader: not run: no $KCGDUMP (make bench builds kcgdump "
+               "from ../shared/oracles with Qt5Core and g++; one is missing here)\n", label);
+    else if (with_ca && (tk = kcg_load(path, &whole, &whole_wall, &load_wall)) <= 0)
+        printf("%-5s KCachegrind's loader: not run: %s failed\n", label, kcg);
+    else if (with_ca) {
+        tp = kcg_parse(path, &parse_wall);
+        printf("%-5s kcgdump (KCGNORM=1) cpu %.3f s (wall %.3f s), on the file twice cpu %.3f s: "
+               "its load cpu %.3f s (wall %.3f s); between its load messages cpu %.3f s "
+               "(wall %.3f s)\n", label, whole, whole_wall, whole + tk, tk, load_wall, tp,
+               parse_wall);
     }
     if (tv > 0)
         targets(label, tv, tf, tc, tk, tp, rss_v);
@@ -323,11 +366,13 @@ static void measure_flood(void)
     write_names(flood, 1);
     write_names(plain, 0);
     long rss;
-    double tf = best_of(3, NULL, flood, &rss), tp = best_of(3, NULL, plain, &rss);
+    double tf = best_of(3, NULL, flood, &rss), wf = last_wall;
+    double tp = best_of(3, NULL, plain, &rss), wp = last_wall;
     if (tf < 0 || tp < 0)
         die("the reader failed on a flood file");
-    printf("flood %d names built to collide in the former hash %.3f s, ordinary names "
-           "%.3f s: ratio %.2f\n", FLOOD_NAMES, tf, tp, tf / tp);
+    printf("flood %d names built to collide in the former hash cpu %.3f s (wall %.3f s), "
+           "ordinary names cpu %.3f s (wall %.3f s): ratio (CPU) %.2f\n", FLOOD_NAMES, tf, wf,
+           tp, wp, tf / tp);
     remove(flood);
     remove(plain);
 }
@@ -342,8 +387,10 @@ int main(int argc, char **argv)
     unsigned big = argc > 2 ? (unsigned)atoi(argv[2]) : 1024;
     const char *mid_path = "bench-reader-mid.out", *real_path = "bench-reader-real.out",
                *big_path = "bench-reader-big.out";
-    printf("bench-reader: each run in a child; the reader (CGW_READ_CHECK) best of 3 runs, "
-           "cgverify --quiet and the floor best of 5-201 run in turn; MB are 10^6 bytes\n");
+    printf("bench-reader: each run in a child, its CPU time (user + system, wait4()) beside its "
+           "wall time; the reader (CGW_READ_CHECK) best of 3 runs, cgverify --quiet and the floor "
+           "best of 5-201 run in turn, best by CPU; MB/s and every ratio of CPU time; MB are 10^6 "
+           "bytes\n");
     printf("mid: cggen --positions instr,line --events 4; real: callgrind --dump-instr=yes "
            "--collect-jumps=yes of python3; real0: the same with callgrind's defaults; "
            "cache: callgrind --cache-sim=yes --branch-sim=yes --dump-instr=yes of cc1; "
@@ -361,8 +408,8 @@ int main(int argc, char **argv)
         if (made > 0)
             measure(labels[i], real_path, 1);
         else
-            printf("%-5s not made (%s%s)\n", labels[i],
-                   made < 0 ? "valgrind failed; it needs " : "needs ",
+            printf("%-5s Callgrind's file: not run: %s%s\n", labels[i],
+                   made < 0 ? "valgrind failed; it needs " : "it needs ",
                    cgb_callgrind_needs(shapes[i]));
         remove(real_path);
     }

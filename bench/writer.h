@@ -67,7 +67,8 @@ size_t cost_lines_of(const char *ref, size_t len, char *out, uint64_t *totals, s
 /* bench-writer.c */
 void die(const char *what);
 void *xmalloc(size_t n);
-double now(void);
+double now(void);     /* wall (CLOCK_MONOTONIC), s */
+double cpu_now(void); /* this process's CPU time (CLOCK_PROCESS_CPUTIME_ID), s */
 void rewind_fd(int fd); /* the output file emptied, its offset 0 */
 
 /* writer-callgrind.c: the default and the compact mode on Callgrind's
