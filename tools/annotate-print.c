@@ -250,12 +250,17 @@ static void print_functions(ann *a, char *shown_files)
     uint32_t *order = malloc((a->nfns + 1) * sizeof *order);
     if (ccs == NULL || order == NULL)
         exit(2);
+    size_t n = 0;
     for (size_t f = 0; f < a->nfns; f++) {
-        ccs[f] = a->fns[f].cc;
-        order[f] = (uint32_t)f;
+        /* callgrind_annotate's table: the functions costs were named by,
+         * and with --inclusive=yes those called */
+        if (!a->fns[f].listed && !(a->inclusive && a->fns[f].has_incl))
+            continue;
+        ccs[n] = a->fns[f].cc;
+        order[n++] = (uint32_t)f;
     }
     ann_widths(a, &a->summary, 1, sw);
-    ann_widths(a, ccs, a->nfns, w);
+    ann_widths(a, ccs, n, w);
     fputs(fancy, o);
     ann_put_events(a, sw);
     fprintf(o, "\n%s", fancy);
@@ -265,7 +270,7 @@ static void print_functions(ann *a, char *shown_files)
     ann_put_events(a, w);
     fprintf(o, " file:function\n%s", fancy);
     sort_ann = a;
-    qsort(order, a->nfns, sizeof *order, cmp_fn);
+    qsort(order, n, sizeof *order, cmp_fn);
     call_lists in = { 0 }, out = { 0 };
     if (a->tree_caller)
         index_calls(a, &in, 0);
@@ -273,7 +278,7 @@ static void print_functions(ann *a, char *shown_files)
         index_calls(a, &out, 1);
     const uint64_t *sum = ann_v(a, a->summary);
     double cur[64] = { 0 };
-    for (size_t k = 0; k < a->nfns; k++) {
+    for (size_t k = 0; k < n; k++) {
         const ann_fn *f = &a->fns[order[k]];
         if (a->threshold < 100) {
             int all = 1;

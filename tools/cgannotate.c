@@ -466,6 +466,7 @@ static void on_function(state *s, const cgw_record *rec)
     ann_fn *f = &a->fns[s->fn];
     f->obj = rec->object ? rec->object : "";
     f->has_obj = 1;
+    f->listed = 1;
 }
 
 static void on_inline(state *s, const cgw_record *rec)
@@ -473,6 +474,7 @@ static void on_inline(state *s, const cgw_record *rec)
     s->file = file_id(s, rec->source_file, 1);
     s->a->files[s->file].current = 1;
     s->fn = fn_id(s->a, s->file, s->fn_name);
+    s->a->fns[s->fn].listed = 1;
 }
 
 static uint64_t line_of(const state *s, const cgw_record *rec)

@@ -41,6 +41,7 @@ typedef struct ann_fn {
     const char *obj; /* the ob= of its last fn= line */
     int has_obj;     /* it had a fn= line (callee names may have none) */
     int has_incl;    /* it was called: incl holds the calls' costs */
+    int listed;      /* costs were named by it: in the table */
     ann_cc cc, incl;
     char *full; /* "file:function" */
 } ann_fn;
