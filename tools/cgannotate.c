@@ -412,7 +412,7 @@ static uint32_t file_id(state *s, const char *name, int strip)
         }
     }
     a->files = ann_grow(a->files, &a->files_cap, a->nfiles + 1, sizeof *a->files);
-    a->files[a->nfiles] = (ann_file){ shown, name, 0 };
+    a->files[a->nfiles] = (ann_file){ shown, name, 0, 0 };
     *v = (uint32_t)a->nfiles++;
     return *v;
 }
@@ -482,11 +482,36 @@ static uint64_t line_of(const state *s, const cgw_record *rec)
     return s->line_pos ? rec->pos[s->line_pos - 1] : 0;
 }
 
+/* Whether the costs of file's lines are kept: only where a source file
+ * of that name opens in an include folder (or it is one given), as no
+ * other is annotated. */
+static int keep_lines(ann *a, uint32_t file)
+{
+    ann_file *f = &a->files[file];
+    if (f->found == 0) {
+        f->found = -1;
+        for (size_t i = 0; i < a->nuser && f->found < 0; i++)
+            if (strcmp(a->user_files[i], f->name) == 0)
+                f->found = 1;
+        for (size_t k = 0; k < a->nincludes && f->found < 0 && a->auto_annotate; k++) {
+            size_t n = strlen(a->includes[k]) + strlen(f->name) + 1;
+            char *p = malloc(n);
+            if (p == NULL)
+                exit(2);
+            snprintf(p, n, "%s%s", a->includes[k], f->name);
+            if (access(p, R_OK) == 0)
+                f->found = 1;
+            free(p);
+        }
+    }
+    return f->found > 0;
+}
+
 static void on_cost(state *s, const cgw_record *rec)
 {
     ann *a = s->a;
     cc_add(a, a->fns[s->fn].cc, rec->costs);
-    if (!s->collect_lines)
+    if (!s->collect_lines || !keep_lines(a, s->file))
         return;
     uint64_t line = line_of(s, rec);
     if (s->last_line_idx == SIZE_MAX || line != s->last_line || s->file != s->last_line_file) {
@@ -519,7 +544,7 @@ static void on_call(state *s, const cgw_record *rec)
     ann_call *e = call_of(a, 0, s->fn, callee, s->file, 0);
     cc_add(a, e->cc, rec->costs);
     e->count += rec->count;
-    if (s->collect_lines) {
+    if (s->collect_lines && keep_lines(a, s->file)) {
         e = call_of(a, 1, s->fn, callee, s->file, line_of(s, rec));
         cc_add(a, e->cc, rec->costs);
         e->count += rec->count;

@@ -33,6 +33,7 @@ typedef struct ann_file {
     const char *name; /* as printed: the current folder stripped */
     const char *orig; /* as the profile names it */
     int current;      /* costs were named by it (a fl=, fi= or fe=) */
+    int found;        /* 0 unknown, 1 a source file of it opens, -1 none */
 } ann_file;
 
 typedef struct ann_fn {
