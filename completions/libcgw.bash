@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # bash completion for libcgw's tools: cgverify, cggen, cgrecode, cgmerge,
-# cgdiff, cgconvert and cgwprof.  make install puts this file in
+# cgdiff, cgconvert, cgannotate and cgwprof.  make install puts this file in
 # bash-completion's folder as cgverify and links the other tools' names
 # to it.  The options are each tool's --help options (tests/test-
 # completion.sh checks that none is missing): keep them in step.
@@ -15,12 +15,16 @@ _cgw_values()
     --positions) echo "line instr instr,line" ;;
     --from) echo "folded pprof" ;;
     --to) echo "folded pprof" ;;
+    --show-percs|--auto|--inclusive) echo "yes no" ;;
+    --tree) echo "none caller calling both" ;;
+    -I|--include) echo - ;;
     --for) case $2 in
         *cgverify) echo "kcachegrind callgrind_annotate gprof2dot speedscope" ;;
         *) echo "callgrind_annotate" ;;
         esac ;;
     --seed|--size|--functions|--files|--objects|--events|--calls-per-fn|--parts|\
-    --fail-above|--top|--mod-filename|--mod-funcname|--event) echo "" ;;
+    --fail-above|--top|--mod-filename|--mod-funcname|--event|--show|--sort|--threshold|\
+    --context) echo "" ;;
     *) echo "!" ;;
     esac
 }
@@ -51,6 +55,9 @@ _cgw_tools()
               --help -h --version" ;;
     */cgdiff|cgdiff)
         opts="--fail-above --top --mod-filename --mod-funcname --force --quiet -o --help -h --version" ;;
+    */cgannotate|cgannotate)
+        opts="--show= --sort= --threshold= --show-percs= --auto= --context= --inclusive= --tree=
+              --include= -I --quiet --help -h --version" ;;
     */cgconvert|cgconvert)
         opts="--from --to --event --force --quiet -o --help -h --version" ;;
     */cgreport|cgreport)
@@ -95,3 +102,4 @@ _cgw_tools()
     fi
 }
 complete -F _cgw_tools -o filenames cgverify cggen cgrecode cgmerge cgdiff cgconvert cgreport cgwprof
+complete -F _cgw_tools -o filenames cgverify cggen cgrecode cgmerge cgdiff cgconvert cgannotate cgwprof

@@ -21,7 +21,7 @@ complete_line() {
 }
 n=0
 for tool in tools/cgverify tools/cggen tools/cgrecode tools/cgmerge tools/cgdiff \
-    tools/cgconvert prof/cgwprof; do
+    tools/cgconvert tools/cgannotate prof/cgwprof; do
     name=${tool##*/}
     help=$("$b/$tool" --help 2>&1) || { echo "$name --help failed"; status=1; continue; }
     opts=$(printf '%s\n' "$help" | grep -o -- '--[a-z][a-z0-9-]*=\{0,1\}' | sort -u)
