@@ -6,6 +6,7 @@ events that differ, a worker killed mid-run) and its diff gate against
 cgdiff.  Run by tests/test-fleet.sh, which picks a Python that has Dask
 distributed (CGW_LIBRARY, PYTHONPATH, CGGEN, CGMERGE, CGDIFF, SUBJECT
 and VALGRIND come from there)."""
+import concurrent.futures
 import logging
 import os
 import random
@@ -52,14 +53,17 @@ class Fleet(unittest.TestCase):
         cls.tmp = tempfile.TemporaryDirectory(prefix="test-fleet-")
         cls.dir = cls.tmp.name
         t = time.monotonic()
-        cls.paths = []
-        for i in range(1, FILES + 1):
-            p = os.path.join(cls.dir, "g%04d.out" % i)
+        cls.paths = [os.path.join(cls.dir, "g%04d.out" % i) for i in range(1, FILES + 1)]
+
+        def gen(i):
             shape = SHAPES[i % len(SHAPES)].split()
-            r = run(CGGEN, "--seed", str(i), "--size", "20K", *shape, "-o", p)
-            if r.returncode != 0:
-                raise AssertionError("cggen failed: %s" % r.stderr.decode())
-            cls.paths.append(p)
+            return run(CGGEN, "--seed", str(i), "--size", "20K", *shape, "-o", cls.paths[i - 1])
+
+        # two cggen at a time (the machine's 2 cores)
+        with concurrent.futures.ThreadPoolExecutor(2) as ex:
+            for r in ex.map(gen, range(1, FILES + 1)):
+                if r.returncode != 0:
+                    raise AssertionError("cggen failed: %s" % r.stderr.decode())
         cls.real = []
         if SUBJECT and os.access(SUBJECT, os.X_OK) and shutil.which(VALGRIND):
             for k, opts in enumerate([[], [], ["--dump-instr=yes"]]):
