@@ -291,6 +291,19 @@ class TestTools(Base):
         self.assertEqual(sm.totals, [10 + 20 + 30 + 60 + 3, 6])
         self.assertEqual(sm.edges, {((None, "a.c", "main"), (None, "b.c", "f")): (4, [80, 4])})
 
+    def test_merge_memory(self):
+        # cgw.Memory: profiles in memory merged (and compared) as paths are
+        a, b = self.make("a.out", 1), self.make("b.out", 3)
+        want = cgw.merge([a, b])
+        with open(a, "rb") as f:
+            ma = cgw.Memory(f.read(), "a in memory")
+        self.assertEqual(cgw.merge([ma, b]), want)
+        self.assertEqual(cgw.merge([cgw.Memory(cgw.merge(a)), cgw.Memory(cgw.merge(b))]), want)
+        self.assertEqual(cgw.diff(ma, b), cgw.diff(a, b))
+        with self.assertRaises(cgw.Error) as c:
+            cgw.merge([cgw.Memory(b"nonsense\n", "junk")])
+        self.assertTrue(str(c.exception).startswith("junk:1: "), str(c.exception))
+
     def test_diff(self):
         a, b = self.make("a.out", 1), self.make("b.out", 3)
         rows = cgw.diff(a, b, output=self.path("d.out"))

@@ -28,12 +28,12 @@ from .writer import Writer
 from .stacks import Stacks, Frame
 from .reader import (read, summary, verify, Summary, Diagnostic, Target, Event, Part,
                      Function, Inline, Cost, Call, Jump, CondJump, PartEnd)
-from .tools import merge, diff, convert_folded, recode, DiffRow
+from .tools import merge, diff, convert_folded, recode, DiffRow, Memory
 
 __all__ = [
     "Error", "Writer", "Stacks", "Frame", "read", "summary", "verify", "Summary",
     "Diagnostic", "Target", "Event", "Part", "Function", "Inline", "Cost", "Call", "Jump",
-    "CondJump", "PartEnd", "merge", "diff", "convert_folded", "recode", "DiffRow",
+    "CondJump", "PartEnd", "merge", "diff", "convert_folded", "recode", "DiffRow", "Memory",
     "version", "features",
     "OK", "EIO", "ENOMEM", "EUSAGE", "EINVAL", "ERANGE",
     "POS_LINE", "POS_INSTR", "POS_BB", "POS_NONE",

@@ -3,6 +3,7 @@
 (cgw_write_folded) and recoding (cgw_recode), on paths."""
 import collections
 import ctypes
+import os
 
 from . import _lib
 from ._lib import lib, cstr, text, Error
@@ -40,13 +41,36 @@ def _writer_flags(positions):
     return _lib.EXTENDED if positions & (_lib.POS_BB | _lib.POS_NONE) else 0
 
 
+class Memory:
+    """A profile held in memory (its bytes), read in place of a path by
+    merge() and diff() (cgw_reader_open_memory); name is what messages
+    call it."""
+
+    def __init__(self, data, name="<memory>"):
+        self.data = bytes(data)
+        self.name = name
+
+    def __str__(self):
+        return self.name
+
+
+def _open_any(source, opts):
+    if not isinstance(source, Memory):
+        return _open(source, opts)
+    r = lib.cgw_reader_open_memory(source.data, len(source.data), ctypes.byref(opts))
+    if not r:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e), source.name)
+    return r
+
+
 def _add_inputs(handle, add, errmsg, paths, force, side=None):
-    """Read each path into handle through add(); an input with error
-    diagnostics is refused unless force (as the tools do)."""
+    """Read each path (or Memory) into handle through add(); an input
+    with error diagnostics is refused unless force (as the tools do)."""
     for p in paths:
         errors = []
         opts, cb = _read_options(0, lambda d: d.severity == "error" and errors.append(d))
-        r = _open(p, opts)
+        r = _open_any(p, opts)
         try:
             st = add(handle, r) if side is None else add(handle, side, r)
         finally:
@@ -61,13 +85,15 @@ def _add_inputs(handle, add, errmsg, paths, force, side=None):
 
 
 def _single(x):
-    return [x] if isinstance(x, (str, bytes)) or hasattr(x, "__fspath__") else list(x)
+    return ([x] if isinstance(x, (str, bytes, Memory)) or hasattr(x, "__fspath__")
+            else list(x))
 
 
 def merge(inputs, output=None, keep_parts=False, mod_filename=None, mod_funcname=None,
           compact=False, force=False):
-    """Sum the profiles at inputs into output (a path, or None: the bytes
-    are returned), as cgmerge does: the same bytes for the same inputs."""
+    """Sum the profiles at inputs (paths, or cgw.Memory(bytes)) into output
+    (a path, or None: the bytes are returned), as cgmerge does: the same
+    bytes for the same inputs."""
     m = _new(lib.cgw_merge_new, lib.cgw_merge_errmsg, lib.cgw_merge_free, keep_parts,
              mod_filename, mod_funcname)
     try:
@@ -83,8 +109,8 @@ def merge(inputs, output=None, keep_parts=False, mod_filename=None, mod_funcname
 
 
 def diff(old, new, output=None, mod_filename=None, mod_funcname=None, force=False):
-    """Compare the profiles old and new (a path or a list of paths, each
-    side summed): the list of DiffRow (the totals of each event first,
+    """Compare the profiles old and new (a path, a cgw.Memory, or a list
+    of them, each side summed): the list of DiffRow (the totals of each event first,
     function None, then each change, the largest first), as cgdiff
     reports them; with output (a path), also the profile of the
     difference (E_plus and E_minus events) written there."""
