@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # bash completion for libcgw's tools: cgverify, cggen, cgrecode, cgmerge,
-# cgdiff, cgconvert, cgannotate and cgwprof.  make install puts this file in
-# bash-completion's folder as cgverify and links the other tools' names
+# cgdiff, cgconvert, cgannotate, cgreport and cgwprof.  make install puts
+# this file in bash-completion's folder as cgverify and links the other tools' names
 # to it.  The options are each tool's --help options (tests/test-
 # completion.sh checks that none is missing): keep them in step.
 
@@ -101,5 +101,5 @@ _cgw_tools()
         COMPREPLY=($(compgen -f -- "$cur"))
     fi
 }
-complete -F _cgw_tools -o filenames cgverify cggen cgrecode cgmerge cgdiff cgconvert cgreport cgwprof
-complete -F _cgw_tools -o filenames cgverify cggen cgrecode cgmerge cgdiff cgconvert cgannotate cgwprof
+complete -F _cgw_tools -o filenames cgverify cggen cgrecode cgmerge cgdiff cgconvert cgannotate \
+    cgreport cgwprof
