@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* bench-stacks: stacks per second through cgw_stacks_add() against the
+/* bench-stacks: stacks per second through cgw_stacks_add(), and through
+ * cgw_stacks_add_h() with functions registered once, against the
  * same stacks formatted as folded text and read back with
  * cgw_stacks_add_folded() (what a profiler without the structured call
  * does), in one run, CPU time of this process for each; and the memory
@@ -115,7 +116,35 @@ int main(int argc, char **argv)
     }
     cgw_stacks_free(s);
 
-    /* 2. folded text, formatted and read back, a batch at a time */
+    /* 2. the handle form: every function registered once */
+    s = cgw_stacks_new(NULL);
+    uint64_t *handle = malloc(NFUNCS * sizeof *handle), hs[MAXDEPTH], ls[MAXDEPTH];
+    if (s == NULL || handle == NULL)
+        return 2;
+    for (int f = 0; f < NFUNCS; f++) {
+        cgw_frame fr = { NULL, files[f % 40], names[f], NULL, 0 };
+        if (cgw_stacks_intern(s, &fr, &handle[f]) != CGW_OK)
+            return 1;
+    }
+    c0 = cpu_now();
+    w0 = wall_now();
+    y = 1;
+    for (size_t i = 0; i < nstacks; i++) {
+        const path *p = &paths[next_random(&y) % ndistinct];
+        for (unsigned d = 0; d < p->depth; d++) {
+            hs[d] = handle[p->fn[d]];
+            ls[d] = p->line[d];
+        }
+        if (cgw_stacks_add_h(s, NULL, hs, ls, p->depth, 1, 0) != CGW_OK) {
+            fprintf(stderr, "bench-stacks: %s\n", cgw_stacks_errmsg(s));
+            return 1;
+        }
+    }
+    double h_cpu = cpu_now() - c0, h_wall = wall_now() - w0;
+    cgw_stacks_free(s);
+    free(handle);
+
+    /* 3. folded text, formatted and read back, a batch at a time */
     s = cgw_stacks_new(NULL);
     size_t cap = 1 << 20, len = 0;
     char *text = malloc(cap + 4096);
@@ -150,9 +179,12 @@ int main(int argc, char **argv)
     printf("  %-38s %9s %9s %12s\n", "", "CPU s", "wall s", "stacks/s CPU");
     printf("  %-38s %9.3f %9.3f %12.0f\n", "cgw_stacks_add()", add_cpu, add_wall,
            (double)nstacks / add_cpu);
+    printf("  %-38s %9.3f %9.3f %12.0f\n", "cgw_stacks_add_h() (handles)", h_cpu, h_wall,
+           (double)nstacks / h_cpu);
     printf("  %-38s %9.3f %9.3f %12.0f\n", "folded text + cgw_stacks_add_folded()", fold_cpu,
            fold_wall, (double)nstacks / fold_cpu);
-    printf("  the structured call takes %.2fx the CPU of the folded path\n", add_cpu / fold_cpu);
+    printf("  the structured call takes %.2fx the CPU of the folded path, the handles %.2fx\n",
+           add_cpu / fold_cpu, h_cpu / fold_cpu);
     if (rss0 > 0)
         printf("  resident memory of the stacks: %ld KiB after %zu stacks, %ld KiB after all "
                "%zu (grows with distinct frames and edges, not stacks)\n",

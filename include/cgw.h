@@ -1026,6 +1026,22 @@ enum {
 CGW_API cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
                                   size_t nframes, uint64_t count, unsigned flags);
 
+/** Register once the function of frame (its object, file and name) and
+ *  the file of code inlined at its line, for cgw_stacks_add_h(): its
+ *  handle in *handle (frame->line is not part of it).  The same frame
+ *  again gives the same handle; handles are the stacks' own.  OK, or as
+ *  cgw_stacks_add() (EUSAGE also when frame or handle is NULL). */
+CGW_API cgw_status cgw_stacks_intern(cgw_stacks *s, const cgw_frame *frame, uint64_t *handle);
+
+/** cgw_stacks_add() with frames registered once: handles[0..nframes) from
+ *  cgw_stacks_intern() and their lines in lines[0..nframes) (NULL: 0),
+ *  the same order and flags.  No name is looked up: for a sampler that
+ *  keeps its symbols' handles.  OK, or as cgw_stacks_add(); EINVAL for
+ *  a handle that is not one of these stacks'. */
+CGW_API cgw_status cgw_stacks_add_h(cgw_stacks *s, const char *event, const uint64_t *handles,
+                                    const uint64_t *lines, size_t nframes, uint64_t count,
+                                    unsigned flags);
+
 /** Make st (not CGW_OK) the stacks' sticky error with message msg,
  *  unless they have one already: a parser of another format built on
  *  cgw_stacks_add() says so what is wrong with its input.  Returns the

@@ -110,6 +110,50 @@ static void one_part(void)
     free(text);
 }
 
+/* Thread 1's stacks through handles registered once (*obj set) or
+ * through strings. */
+static cgw_status write_thread1(void *obj, cgw_writer *w)
+{
+    cgw_stacks *s;
+    if (*(const int *)obj) {
+        s = cgw_stacks_new(NULL);
+        const cgw_frame f[3] = { { NULL, "a.c", "main", NULL, 0 },
+                                 { NULL, "a.c", "work", NULL, 0 },
+                                 { NULL, "b.c", "leaf", NULL, 0 } };
+        uint64_t h[3], lines[3] = { 10, 20, 30 }, again;
+        for (int i = 0; i < 3; i++)
+            CHECK_ST(cgw_stacks_intern(s, &f[i], &h[i]), CGW_OK);
+        CHECK_ST(cgw_stacks_intern(s, &f[1], &again), CGW_OK);
+        CHECK_U64(again, h[1]);
+        CHECK_ST(cgw_stacks_add_h(s, NULL, h, lines, 3, 3, 0), CGW_OK);
+        uint64_t leaf_first[2] = { h[1], h[0] }, leaf_lines[2] = { 20, 10 };
+        CHECK_ST(cgw_stacks_add_h(s, NULL, leaf_first, leaf_lines, 2, 2, CGW_STACK_LEAF_FIRST),
+                 CGW_OK);
+    } else {
+        s = thread_stacks(1, 0);
+    }
+    cgw_status st = cgw_stacks_write(s, w);
+    cgw_stacks_free(s);
+    return st;
+}
+
+static void handles(void)
+{
+    int by_handle = 1, by_name = 0;
+    size_t len, len2;
+    char *text = cgwt_write_checked(write_thread1, &by_handle, NULL, &len);
+    char *want = cgwt_write_checked(write_thread1, &by_name, NULL, &len2);
+    CHECK(len == len2 && memcmp(text, want, len) == 0);
+    free(want);
+    free(text);
+    /* a handle that is not one of these stacks' */
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    uint64_t bad = 7;
+    CHECK_ST(cgw_stacks_add_h(s, NULL, &bad, NULL, 1, 1, 0), CGW_EINVAL);
+    CHECK(strstr(cgw_stacks_errmsg(s), "none of cgw_stacks_intern()'s") != NULL);
+    cgw_stacks_free(s);
+}
+
 static void missing_event(void)
 {
     /* a later part cannot add an event: the writer says which */
@@ -136,6 +180,7 @@ int main(void)
 {
     parts();
     one_part();
+    handles();
     missing_event();
     puts("stacks: a part a thread, one part for all, leaf first, events by name");
     return 0;

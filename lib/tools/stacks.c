@@ -311,19 +311,33 @@ static cgw_status frame_of(cgw_stacks *s, const cgw_frame *f, cgwc_frame *out)
     return st == CGW_OK ? cgwc_stacks_function(s, obj, file, name, &out->fn) : st;
 }
 
+/* What cgw_stacks_add() and cgw_stacks_add_h() share before their
+ * frames: the checks, the event's column (*ev) and room for nframes
+ * frames; *adds: whether the stack adds anything. */
+static cgw_status add_start(cgw_stacks *s, const char *call, const char *event,
+                            const void *frames, size_t nframes, uint64_t count, unsigned *ev,
+                            int *adds)
+{
+    cgw_status st = cgwc_stacks_enter(s, call, frames, nframes);
+    *adds = nframes > 0 && count > 0;
+    if (st != CGW_OK || (!*adds && event == NULL))
+        return st;
+    /* a named event is a column even when nothing is added */
+    if ((st = cgwc_stacks_event(s, event != NULL ? event : "Samples", ev)) != CGW_OK || !*adds)
+        return st;
+    if (cgwu_grow(&s->a, &s->frames, &s->capframes, nframes, sizeof *s->frames) < 0)
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory for %zu frames", call, nframes);
+    return CGW_OK;
+}
+
 cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
                           size_t nframes, uint64_t count, unsigned flags)
 {
-    cgw_status st = cgwc_stacks_enter(s, "cgw_stacks_add", frames, nframes);
-    int adds = nframes > 0 && count > 0;
-    if (st != CGW_OK || (!adds && event == NULL))
+    unsigned ev = 0;
+    int adds;
+    cgw_status st = add_start(s, "cgw_stacks_add", event, frames, nframes, count, &ev, &adds);
+    if (st != CGW_OK || !adds)
         return st;
-    unsigned ev; /* a named event is a column even when nothing is added */
-    if ((st = cgwc_stacks_event(s, event != NULL ? event : "Samples", &ev)) != CGW_OK || !adds)
-        return st;
-    if (cgwu_grow(&s->a, &s->frames, &s->capframes, nframes, sizeof *s->frames) < 0)
-        return cgwc_stacks_fail(s, CGW_ENOMEM, "cgw_stacks_add: out of memory for %zu frames",
-                                nframes);
     int leaf_first = (flags & CGW_STACK_LEAF_FIRST) != 0;
     for (size_t i = 0; i < nframes && st == CGW_OK; i++) /* root first: names in one order */
         st = frame_of(s, &frames[leaf_first ? nframes - 1 - i : i], &s->frames[i]);
@@ -331,6 +345,43 @@ cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *fra
         return st;
     return cgwc_stacks_add(s, ev, s->frames, nframes, count, !(flags & CGW_STACK_UNCOUNTED),
                            "cgw_stacks_add", s->serial + 1);
+}
+
+cgw_status cgw_stacks_intern(cgw_stacks *s, const cgw_frame *frame, uint64_t *handle)
+{
+    cgw_status st = cgwc_stacks_enter(s, "cgw_stacks_intern", frame, 1);
+    if (st == CGW_OK && (frame == NULL || handle == NULL))
+        st = cgwc_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_intern: %s is NULL",
+                              frame == NULL ? "the frame" : "handle");
+    cgwc_frame f;
+    if (st == CGW_OK)
+        st = frame_of(s, frame, &f);
+    if (st == CGW_OK) /* the function and the inlined file's name */
+        *handle = (uint64_t)f.fi << 32 | f.fn;
+    return st;
+}
+
+cgw_status cgw_stacks_add_h(cgw_stacks *s, const char *event, const uint64_t *handles,
+                            const uint64_t *lines, size_t nframes, uint64_t count,
+                            unsigned flags)
+{
+    unsigned ev = 0;
+    int adds;
+    cgw_status st = add_start(s, "cgw_stacks_add_h", event, handles, nframes, count, &ev, &adds);
+    if (st != CGW_OK || !adds)
+        return st;
+    int leaf_first = (flags & CGW_STACK_LEAF_FIRST) != 0;
+    for (size_t i = 0; i < nframes; i++) {
+        size_t k = leaf_first ? nframes - 1 - i : i;
+        uint32_t fn = (uint32_t)handles[k], fi = (uint32_t)(handles[k] >> 32);
+        if (fn >= s->nfns || (fi != CGWC_NONE && fi >= s->nstrs))
+            return cgwc_stacks_fail(s, CGW_EINVAL, "cgw_stacks_add_h: frame %zu: handle %#llx "
+                                    "is none of cgw_stacks_intern()'s", k,
+                                    (unsigned long long)handles[k]);
+        s->frames[i] = (cgwc_frame){ fn, fi, lines != NULL ? lines[k] : 0 };
+    }
+    return cgwc_stacks_add(s, ev, s->frames, nframes, count, !(flags & CGW_STACK_UNCOUNTED),
+                           "cgw_stacks_add_h", s->serial + 1);
 }
 
 cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg)
