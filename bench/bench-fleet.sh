@@ -20,15 +20,8 @@ WORKERS=${BENCH_FLEET_WORKERS:-1 2 4}
 CGGEN=${CGGEN:-./tools/cggen}
 CGMERGE=${CGMERGE:-./tools/cgmerge}
 TIME=/usr/bin/time
-py=""
-for p in "${PYTHON:-python3}" python3 /usr/bin/python3; do
-    [ "$p" = : ] && continue
-    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import distributed, cgw' 2>/dev/null; then
-        py=$p
-        break
-    fi
-done
-if [ -z "$py" ]; then
+. "${CGW_SRCDIR:-$(dirname "$0")/..}/tests/dask-python.sh"
+if ! dask_python distributed, cgw; then
     echo "bench-fleet: no Python with Dask distributed and cgw (PYTHONPATH, CGW_LIBRARY): not run"
     exit 0
 fi

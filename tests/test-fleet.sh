@@ -14,15 +14,8 @@ lib=$CGW_BUILDDIR/.libs/libcgw.so
 if [ ! -f "$lib" ]; then
     echo "no $lib (a static-only build: --disable-shared): skipped"; exit 77
 fi
-py=""
-for p in "${PYTHON:-python3}" python3 /usr/bin/python3; do
-    [ "$p" = : ] && continue
-    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import distributed' 2>/dev/null; then
-        py=$p
-        break
-    fi
-done
-if [ -z "$py" ]; then
+. "${CGW_SRCDIR:-.}/tests/dask-python.sh"
+if ! dask_python distributed; then
     echo "no Python with Dask distributed (tried ${PYTHON:-python3}, python3, /usr/bin/python3;" \
          "apt-get install python3-distributed or pip install distributed): skipped"
     exit 77

@@ -51,22 +51,6 @@ static const struct option longopts[] = {
     TOOL_HELP_OPTIONS
 };
 
-void *ann_grow(void *p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return p;
-    size_t n = *cap ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(p, n * size);
-    if (q == NULL) {
-        fputs("cgannotate: out of memory\n", stderr);
-        exit(2);
-    }
-    *cap = n;
-    return q;
-}
-
 static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
 {
     uint64_t h = a * 0x9e3779b97f4a7c15u ^ (b + 0x632be59bd9b4e019u) * 0xbf58476d1ce4e5b9u ^
@@ -116,7 +100,7 @@ uint32_t *ann_map_get(ann_map *m, uint64_t a, uint64_t b, uint64_t c, int *fresh
 ann_cc ann_cc_new(ann *a)
 {
     size_t at = a->pool_len;
-    a->pool = ann_grow(a->pool, &a->pool_cap, at + a->ne + 1, sizeof *a->pool);
+    a->pool = tool_grow(a->pool, &a->pool_cap, at + a->ne + 1, sizeof *a->pool);
     memset(a->pool + at, 0, (a->ne + 1) * sizeof *a->pool);
     a->pool_len = at + a->ne + 1;
     return at;
@@ -226,7 +210,7 @@ static int parse(int argc, char **argv, ann *a)
                 d[--n] = '\0';
             d[n] = '/';
             d[n + 1] = '\0';
-            a->includes = ann_grow(a->includes, &(size_t){ a->nincludes }, a->nincludes + 1,
+            a->includes = tool_grow(a->includes, &(size_t){ a->nincludes }, a->nincludes + 1,
                                    sizeof *a->includes);
             a->includes[a->nincludes++] = d;
             break;
@@ -253,7 +237,7 @@ static int parse(int argc, char **argv, ann *a)
         if (!found)
             return 1 + tool_usage_error("cgannotate", "%s: not found in the include folders",
                                         argv[i]);
-        a->user_files = ann_grow(a->user_files, &(size_t){ a->nuser }, a->nuser + 1,
+        a->user_files = tool_grow(a->user_files, &(size_t){ a->nuser }, a->nuser + 1,
                                  sizeof *a->user_files);
         a->user_files[a->nuser++] = argv[i];
     }
@@ -411,7 +395,7 @@ static uint32_t file_id(state *s, const char *name, int strip)
             return *v;
         }
     }
-    a->files = ann_grow(a->files, &a->files_cap, a->nfiles + 1, sizeof *a->files);
+    a->files = tool_grow(a->files, &a->files_cap, a->nfiles + 1, sizeof *a->files);
     a->files[a->nfiles] = (ann_file){ shown, name, 0, 0 };
     *v = (uint32_t)a->nfiles++;
     return *v;
@@ -423,7 +407,7 @@ static uint32_t fn_id(ann *a, uint32_t file, const char *name)
     uint32_t *v = ann_map_get(&a->fn_map, file, (uint64_t)(uintptr_t)name, 0, &fresh);
     if (!fresh)
         return *v;
-    a->fns = ann_grow(a->fns, &a->fns_cap, a->nfns + 1, sizeof *a->fns);
+    a->fns = tool_grow(a->fns, &a->fns_cap, a->nfns + 1, sizeof *a->fns);
     ann_fn *f = &a->fns[a->nfns];
     memset(f, 0, sizeof *f);
     f->file = file;
@@ -444,7 +428,7 @@ static ann_call *call_of(ann *a, int lcall, uint32_t caller, uint32_t callee, ui
     size_t *n = lcall ? &a->nlcalls : &a->nedges, *cap = lcall ? &a->lcalls_cap : &a->edges_cap;
     if (fresh) {
         ann_cc cc = ann_cc_new(a);
-        *arr = ann_grow(*arr, cap, *n + 1, sizeof **arr);
+        *arr = tool_grow(*arr, cap, *n + 1, sizeof **arr);
         (*arr)[*n] = (ann_call){ caller, callee, file, line, 0, cc };
         *v = (uint32_t)(*n)++;
     }
@@ -519,7 +503,7 @@ static void on_cost(state *s, const cgw_record *rec)
         uint32_t *v = ann_map_get(&a->line_map, s->file, line, 0, &fresh);
         if (fresh) {
             ann_cc cc = ann_cc_new(a);
-            a->lines = ann_grow(a->lines, &a->lines_cap, a->nlines + 1, sizeof *a->lines);
+            a->lines = tool_grow(a->lines, &a->lines_cap, a->nlines + 1, sizeof *a->lines);
             a->lines[a->nlines] = (ann_line){ s->file, line, cc };
             *v = (uint32_t)a->nlines++;
         }
@@ -658,7 +642,7 @@ int main(int argc, char **argv)
     static const char *first_include = "";
     ann a = { .show_percs = 1, .auto_annotate = 1, .context = 8, .threshold_text = "99",
               .threshold = 99, .out = stdout };
-    a.includes = ann_grow(NULL, &(size_t){ 0 }, 1, sizeof *a.includes);
+    a.includes = tool_grow(NULL, &(size_t){ 0 }, 1, sizeof *a.includes);
     a.includes[a.nincludes++] = first_include;
     int rc = parse(argc, argv, &a);
     if (rc != 0)

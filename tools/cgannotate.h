@@ -127,7 +127,4 @@ int ann_cmp_cc(const ann *a, ann_cc x, ann_cc y);
 /* annotate-source.c: the annotated source files. */
 void ann_print_source(ann *a, const char *shown_files);
 
-/* Whether the program cannot go on: out of memory (said, exit 2). */
-void *ann_grow(void *p, size_t *cap, size_t need, size_t size);
-
 #endif

@@ -29,6 +29,17 @@ typedef struct table {
     size_t cap, count;
 } table;
 
+typedef struct rfn {
+    char *key;      /* "OBJECT\037FILE\037NAME" */
+    uint64_t calls; /* calls into it */
+    uint64_t stamp; /* the stack that last counted it */
+} rfn;
+
+typedef struct redge {
+    uint32_t caller, callee;
+    uint64_t count;
+} redge;
+
 struct report {
     const char *path;
     uint64_t errors;
@@ -39,15 +50,13 @@ struct report {
     uint64_t totals[MAX_EVENTS];
 
     size_t nfns, capfns, capself, capincl;
-    char **key;              /* "OBJECT\037FILE\037NAME" */
+    rfn *fns;
     uint64_t *self, *incl;   /* [fn * nev + event] */
-    uint64_t *calls;         /* calls into each function */
-    uint64_t *stamp;         /* the stack that last counted each function */
     table fn_ix;
 
     size_t nedges, capedges, capeincl;
-    uint32_t *caller, *callee;
-    uint64_t *count, *eincl; /* eincl[edge * nev + event] */
+    redge *edges;
+    uint64_t *eincl; /* [edge * nev + event] */
     table edge_ix;
 
     node *nodes[MAX_EVENTS];
@@ -57,23 +66,6 @@ struct report {
     uint64_t serial;
     int estimate, cut; /* the graph is no tree; a tree hit MAX_NODES */
 };
-
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return p;
-    size_t n = *cap ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(p, n * size);
-    if (q == NULL) {
-        fputs("cgreport: out of memory\n", stderr);
-        exit(2);
-    }
-    memset((char *)q + *cap * size, 0, (n - *cap) * size);
-    *cap = n;
-    return q;
-}
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
@@ -141,7 +133,8 @@ typedef struct fn_key {
 static int same_fn(const void *ctx, uint32_t fn)
 {
     const fn_key *k = ctx;
-    return strlen(k->r->key[fn]) == k->len && memcmp(k->r->key[fn], k->text, k->len) == 0;
+    const char *key = k->r->fns[fn].key;
+    return strlen(key) == k->len && memcmp(key, k->text, k->len) == 0;
 }
 
 /* The function (object, file, name), added when new. */
@@ -158,17 +151,11 @@ static uint32_t function(report *r, const char *object, const char *file, const 
     if (fn != NO_FN)
         return fn;
     fn = (uint32_t)r->nfns++;
-    size_t cap = r->capfns;
-    r->key = grow(r->key, &cap, r->nfns, sizeof *r->key);
-    cap = r->capfns;
-    r->calls = grow(r->calls, &cap, r->nfns, sizeof *r->calls);
-    cap = r->capfns;
-    r->stamp = grow(r->stamp, &cap, r->nfns, sizeof *r->stamp);
-    r->capfns = cap;
-    r->self = grow(r->self, &r->capself, r->nfns * r->stride, sizeof *r->self);
-    r->incl = grow(r->incl, &r->capincl, r->nfns * r->stride, sizeof *r->incl);
-    r->key[fn] = strndup(buf, len);
-    if (r->key[fn] == NULL) {
+    r->fns = tool_grow(r->fns, &r->capfns, r->nfns, sizeof *r->fns);
+    r->self = tool_grow(r->self, &r->capself, r->nfns * r->stride, sizeof *r->self);
+    r->incl = tool_grow(r->incl, &r->capincl, r->nfns * r->stride, sizeof *r->incl);
+    r->fns[fn].key = strndup(buf, len);
+    if (r->fns[fn].key == NULL) {
         fputs("cgreport: out of memory\n", stderr);
         exit(2);
     }
@@ -184,7 +171,7 @@ typedef struct edge_key {
 static int same_edge(const void *ctx, uint32_t e)
 {
     const edge_key *k = ctx;
-    return k->r->caller[e] == k->caller && k->r->callee[e] == k->callee;
+    return k->r->edges[e].caller == k->caller && k->r->edges[e].callee == k->callee;
 }
 
 static uint32_t edge(report *r, uint32_t caller, uint32_t callee)
@@ -197,16 +184,9 @@ static uint32_t edge(report *r, uint32_t caller, uint32_t callee)
     if (e != NO_FN)
         return e;
     e = (uint32_t)r->nedges++;
-    size_t cap = r->capedges;
-    r->caller = grow(r->caller, &cap, r->nedges, sizeof *r->caller);
-    cap = r->capedges;
-    r->callee = grow(r->callee, &cap, r->nedges, sizeof *r->callee);
-    cap = r->capedges;
-    r->count = grow(r->count, &cap, r->nedges, sizeof *r->count);
-    r->capedges = cap;
-    r->eincl = grow(r->eincl, &r->capeincl, r->nedges * r->stride, sizeof *r->eincl);
-    r->caller[e] = caller;
-    r->callee[e] = callee;
+    r->edges = tool_grow(r->edges, &r->capedges, r->nedges, sizeof *r->edges);
+    r->eincl = tool_grow(r->eincl, &r->capeincl, r->nedges * r->stride, sizeof *r->eincl);
+    r->edges[e] = (redge){ caller, callee, 0 };
     table_put(&r->edge_ix, h, e, at);
     return e;
 }
@@ -273,8 +253,8 @@ static int read_records(report *r)
                 uint32_t callee = function(r, rec->target.object, rec->target.file,
                                            rec->target.function);
                 uint32_t e = edge(r, cur, callee);
-                r->count[e] += rec->count;
-                r->calls[callee] += rec->count;
+                r->edges[e].count += rec->count;
+                r->fns[callee].calls += rec->count;
                 add_costs(&r->eincl[(size_t)e * r->stride], rec->costs, n);
             }
             break;
@@ -298,7 +278,7 @@ static cgw_status on_stack(void *ctx, const cgw_frame *fns, const uint32_t *ids,
     /* root first: ids are leaf first */
     node **tree = &r->nodes[event];
     if (r->nnodes[event] == 0) {
-        *tree = grow(*tree, &r->capnodes[event], 1, sizeof **tree);
+        *tree = tool_grow(*tree, &r->capnodes[event], 1, sizeof **tree);
         (*tree)[0] = (node){ NO_FN, 0, 0, 0 };
         r->nnodes[event] = 1;
     }
@@ -307,12 +287,12 @@ static cgw_status on_stack(void *ctx, const cgw_frame *fns, const uint32_t *ids,
     for (size_t k = depth; k-- > 0;) {
         uint32_t id = ids[k];
         if (id >= r->capstack || r->stack_fn[id] == 0) {
-            r->stack_fn = grow(r->stack_fn, &r->capstack, (size_t)id + 1, sizeof *r->stack_fn);
+            r->stack_fn = tool_grow(r->stack_fn, &r->capstack, (size_t)id + 1, sizeof *r->stack_fn);
             r->stack_fn[id] = function(r, fns[id].object, fns[id].file, fns[id].name) + 1;
         }
         uint32_t fn = r->stack_fn[id] - 1;
-        if (r->stamp[fn] != r->serial) { /* once a stack */
-            r->stamp[fn] = r->serial;
+        if (r->fns[fn].stamp != r->serial) { /* once a stack */
+            r->fns[fn].stamp = r->serial;
             r->incl[(size_t)fn * r->stride + event] += amount;
         }
         uint32_t child = (*tree)[at].child, last = 0;
@@ -325,7 +305,7 @@ static cgw_status on_stack(void *ctx, const cgw_frame *fns, const uint32_t *ids,
                 r->cut = 1;
                 break;
             }
-            *tree = grow(*tree, &r->capnodes[event], r->nnodes[event] + 1, sizeof **tree);
+            *tree = tool_grow(*tree, &r->capnodes[event], r->nnodes[event] + 1, sizeof **tree);
             child = (uint32_t)r->nnodes[event]++;
             (*tree)[child] = (node){ fn, 0, 0, 0 };
             if (last != 0)
@@ -359,14 +339,13 @@ static int read_stacks(report *r)
     if (first == NULL)
         return 2;
     for (size_t e = 0; e < r->nedges && !r->estimate; e++) {
-        uint32_t callee = r->callee[e];
-        if (first[callee] == 0)
-            first[callee] = r->caller[e] + 1;
-        else if (first[callee] != r->caller[e] + 1)
+        const redge *ed = &r->edges[e];
+        if (first[ed->callee] == 0)
+            first[ed->callee] = ed->caller + 1;
+        else if (first[ed->callee] != ed->caller + 1)
             r->estimate = 1;
+        r->estimate |= ed->caller == ed->callee;
     }
-    for (size_t e = 0; e < r->nedges && !r->estimate; e++)
-        r->estimate = r->caller[e] == r->callee[e];
     free(first);
     return 0;
 }
@@ -526,7 +505,7 @@ static void json_model(tool_text *t, const report *r, const report_options *o)
         uint32_t fn = order[i];
         if (shown[fn] == 0)
             continue;
-        const char *key = r->key[fn], *f = strchr(key, '\037'), *n = strchr(f + 1, '\037');
+        const char *key = r->fns[fn].key, *f = strchr(key, '\037'), *n = strchr(f + 1, '\037');
         char obj[4096], file[4096];
         snprintf(obj, sizeof obj, "%.*s", (int)(f - key), key);
         snprintf(file, sizeof file, "%.*s", (int)(n - f - 1), f + 1);
@@ -541,14 +520,15 @@ static void json_model(tool_text *t, const report *r, const report_options *o)
         json_costs(t, &r->self[(size_t)fn * r->stride], r->nev);
         tool_add(t, ",", 1);
         json_costs(t, &r->incl[(size_t)fn * r->stride], r->nev);
-        tool_addf(t, ",%" PRIu64 "]", r->calls[fn]);
+        tool_addf(t, ",%" PRIu64 "]", r->fns[fn].calls);
     }
     tool_add(t, "],\"edges\":[", 11);
     for (size_t e = 0, k = 0; e < r->nedges; e++) {
-        if (shown[r->caller[e]] == 0 || shown[r->callee[e]] == 0)
+        const redge *ed = &r->edges[e];
+        if (shown[ed->caller] == 0 || shown[ed->callee] == 0)
             continue;
-        tool_addf(t, "%s[%u,%u,%" PRIu64 ",", k++ ? "," : "", shown[r->caller[e]] - 1,
-                  shown[r->callee[e]] - 1, r->count[e]);
+        tool_addf(t, "%s[%u,%u,%" PRIu64 ",", k++ ? "," : "", shown[ed->caller] - 1,
+                  shown[ed->callee] - 1, ed->count);
         json_costs(t, &r->eincl[e * r->stride], r->nev);
         tool_add(t, "]", 1);
     }
@@ -588,23 +568,19 @@ void report_free(report *r)
     if (r == NULL)
         return;
     for (size_t i = 0; i < r->nfns; i++)
-        free(r->key[i]);
+        free(r->fns[i].key);
     for (size_t e = 0; e < r->nev; e++) {
         free(r->events[e]);
         free(r->nodes[e]);
     }
     free(r->cmd);
     free(r->creator);
-    free(r->key);
+    free(r->fns);
     free(r->self);
     free(r->incl);
-    free(r->calls);
-    free(r->stamp);
     free(r->fn_ix.hash);
     free(r->fn_ix.slot);
-    free(r->caller);
-    free(r->callee);
-    free(r->count);
+    free(r->edges);
     free(r->eincl);
     free(r->edge_ix.hash);
     free(r->edge_ix.slot);

@@ -470,3 +470,20 @@ const char *tool_words(const char *msg)
             return msg;
     }
 }
+
+void *tool_grow(void *p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return p;
+    size_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(p, n * size);
+    if (q == NULL) {
+        fputs("out of memory\n", stderr);
+        exit(2);
+    }
+    memset((char *)q + *cap * size, 0, (n - *cap) * size);
+    *cap = n;
+    return q;
+}

@@ -159,6 +159,11 @@ int tool_uint(const char *s, uint64_t max, uint64_t *v);
  * file's name) already say. */
 const char *tool_words(const char *msg);
 
+/* p, an array of *cap items of size bytes, with room for need: grown
+ * (doubling) and the new items zeroed; out of memory is said and ends
+ * the tool (exit 2). */
+void *tool_grow(void *p, size_t *cap, size_t need, size_t size);
+
 /* "s" when n is not 1: "%" PRIu64 " error%s", n, tool_plural(n). */
 const char *tool_plural(uint64_t n);
 
