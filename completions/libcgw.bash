@@ -54,7 +54,8 @@ _cgw_tools()
         opts="--keep-parts --mod-filename --mod-funcname --positions --compact --force --quiet -o
               --help -h --version" ;;
     */cgdiff|cgdiff)
-        opts="--fail-above --top --mod-filename --mod-funcname --force --quiet -o --help -h --version" ;;
+        opts="--fail-above --top --mod-filename --mod-funcname --force --quiet -o --html --help -h
+              --version" ;;
     */cgannotate|cgannotate)
         opts="--show= --sort= --threshold= --show-percs= --auto= --context= --inclusive= --tree=
               --include= -I --quiet --help -h --version" ;;

@@ -10,6 +10,7 @@
 # the top function, and a screenshot is kept beside the test's log.
 . "${CGW_SRCDIR:-.}/tests/tools.sh"
 CGREPORT=${CGREPORT:-./tools/cgreport}
+CGDIFF=${CGDIFF:-./tools/cgdiff}
 CGNORM=${CGNORM:-./tests/cgnorm}
 command -v python3 >/dev/null 2>&1 || { echo "no python3 to read the page's JSON: skipped"; exit 77; }
 
@@ -92,6 +93,47 @@ sys.exit(0 if ok else 1)
 PY
 [ "$(wc -c <"$tmp/small.html")" -lt "$(wc -c <"$tmp/gen.out.html")" ] || fail "--top 5 page not smaller"
 
+# cgdiff --html: the same page for a difference, OLD's numbers beside
+"$CGGEN" --seed 7 --size 400K --functions 220 -o "$tmp/gen2.out" || fail "cggen: exit $?"
+"$CGDIFF" --html "$tmp/diff.html" "$tmp/gen.out" "$tmp/gen2.out" >"$tmp/diff.txt" ||
+    fail "cgdiff --html: exit $?"
+grep -q '^Ir: ' "$tmp/diff.txt" || fail "cgdiff --html: no report: $(head -3 "$tmp/diff.txt")"
+"$CGNORM" "$tmp/gen2.out" >"$tmp/gen2.norm" || fail "cgnorm: exit $?"
+python3 - "$tmp/diff.html" "$tmp/gen.out.norm" "$tmp/gen2.norm" <<'PY' || fail "cgdiff --html: other numbers"
+import json, re, sys
+page = open(sys.argv[1], encoding='utf-8').read()
+p = json.loads(re.search(r'<script id="profile" type="application/json">(.*?)</script>', page, re.S).group(1))
+def facts(path):
+    t, f = None, {}
+    for line in open(path, encoding='utf-8'):
+        x = line.rstrip('\n').split('\t')
+        if x[0] == 'T':
+            t = [int(c) for c in x[1].split(',')]
+        elif x[0] == 'F':
+            f[x[3]] = f.get(x[3], 0) + int(x[4].split(',')[0])
+    return t, f
+(ot, of), (nt, nf) = facts(sys.argv[2]), facts(sys.argv[3])
+bad = []
+if p['oldTotals'] != ot or p['totals'] != nt:
+    bad.append('totals %s -> %s, not %s -> %s' % (p['oldTotals'], p['totals'], ot, nt))
+old_self, new_self = {}, {}
+for fn in p['fns']:
+    old_self[fn[0]] = old_self.get(fn[0], 0) + fn[6][0]
+    new_self[fn[0]] = new_self.get(fn[0], 0) + fn[3][0]
+for name, v in of.items():
+    if name in old_self and old_self[name] != v:
+        bad.append('%s: old self %d, not %d' % (name, old_self[name], v))
+for name, v in nf.items():
+    if name in new_self and new_self[name] != v:
+        bad.append('%s: self %d, not %d' % (name, new_self[name], v))
+gone = [n for n in of if n not in nf]
+if any(n not in old_self for n in gone[:50]):
+    bad.append('functions of OLD alone missing')
+for b in bad[:10]:
+    print('FAIL:', b)
+sys.exit(1 if bad else 0)
+PY
+
 # errors: no profile, usage
 printf '\177ELF\2\1\1\0\0\0\0\n' >"$tmp/prog"
 exits 1 "binary input" "not a Callgrind profile" "$CGREPORT" "$tmp/prog" -o "$tmp/bad.html"
@@ -130,6 +172,13 @@ ok = (s['frames'] > 1 and s['rows'] > 1 and s['zoomedOn'] and s['found'] >= 1
       and s['foundName'] == s['top'] and 'Total Ir' in s['totals'])
 sys.exit(0 if ok else 1)
 PY
+run_browser --virtual-time-budget=5000 --dump-dom "file://$tmp/diff.html#selftest" \
+    >"$tmp/ddom.html" 2>/dev/null || fail "$browser on the difference: exit $?"
+grep -q '<pre id="selftest"[^>]*>{[^<]*&quot;zoomedOn&quot;:&quot;[^&]' "$tmp/ddom.html" ||
+    grep -q '<pre id="selftest"[^>]*>{[^<]*"zoomedOn":"[^"]' "$tmp/ddom.html" ||
+    fail "the difference page in $browser: $(grep -o '<pre id="selftest"[^<]*' "$tmp/ddom.html")"
+run_browser --screenshot="${CGW_BUILDDIR:-.}/tests/cgdiff-html-screenshot.png" \
+    --window-size=1280,1000 --virtual-time-budget=3000 "file://$tmp/diff.html" >/dev/null 2>&1
 shot="${CGW_BUILDDIR:-.}/tests/cgreport-screenshot.png"
 run_browser --screenshot="$shot" --window-size=1280,1000 --virtual-time-budget=3000 \
     "file://$page" >/dev/null 2>&1 || fail "$browser --screenshot: exit $?"

@@ -10,11 +10,13 @@
 
 #include <cgw.h>
 
+#include "report.h"
 #include "toolutil.h"
 
 static const char usage[] =
     "usage: cgdiff [--fail-above PCT] [--top N] [--mod-filename s/RE/REPL/]\n"
-    "              [--mod-funcname s/RE/REPL/] [--force] [--quiet] [-o DIFF] OLD NEW\n"
+    "              [--mod-funcname s/RE/REPL/] [--force] [--quiet] [-o DIFF]\n"
+    "              [--html PAGE] OLD NEW\n"
     "Compare two Callgrind or Cachegrind profiles ('-' reads stdin): for each\n"
     "event its totals, then the functions whose self or inclusive cost changed,\n"
     "the largest change first.  Exit 0, 1 when a change passes --fail-above (or\n"
@@ -24,15 +26,19 @@ static const char usage[] =
     "  --top N           at most N functions an event (default 20, 0: all)\n"
     "  -o DIFF           also write the difference as a profile, with events\n"
     "                    E_plus (NEW above OLD) and E_minus (NEW below OLD)\n"
+    "  --html PAGE       also write the difference as an HTML page (as cgreport's:\n"
+    "                    each function's old and new costs, grown and shrunk\n"
+    "                    coloured, a flame graph of NEW; for a CI run to keep)\n"
     "  --mod-filename E, --mod-funcname E   rewrite names first (s/RE/REPL/[gi])\n"
     "  --force           compare inputs with errors as the reader read them\n"
     "  --quiet           no progress line (shown on a terminal otherwise)\n";
 
-enum { O_FAIL = TOOL_O_NEXT, O_TOP };
+enum { O_FAIL = TOOL_O_NEXT, O_TOP, O_HTML };
 
 static const struct option longopts[] = {
     { "fail-above", required_argument, NULL, O_FAIL },
     { "top", required_argument, NULL, O_TOP },
+    { "html", required_argument, NULL, O_HTML },
     TOOL_INPUT_OPTIONS
 };
 
@@ -40,6 +46,7 @@ typedef struct opts {
     tool_inputs in;
     double fail_above;  /* < 0: never */
     uint64_t top;
+    const char *html;   /* --html's page, or NULL */
 } opts;
 
 static int bad(const char *what, const char *v)
@@ -61,6 +68,8 @@ static int parse(int argc, char **argv, opts *o)
             o->fail_above = strtod(optarg, &end);
             if (errno != 0 || end == optarg || *end != '\0' || !(o->fail_above >= 0))
                 return bad("--fail-above", optarg);
+        } else if (c == O_HTML) {
+            o->html = optarg;
         } else if (c == O_TOP) {
             if (tool_uint(optarg, UINT64_MAX, &o->top) < 0)
                 return bad("--top", optarg);
@@ -85,6 +94,24 @@ static cgw_status add(void *ctx, cgw_reader *r, const char **msg)
     cgw_status st = cgw_diff_add(s->d, s->which, r);
     *msg = cgw_diff_errmsg(s->d);
     return st;
+}
+
+/* --html: cgreport's page of NEW with OLD's costs beside: 0, or the
+ * exit status after saying why.  Names are as read (--mod-filename and
+ * --mod-funcname are for the text and the profile). */
+static int html(const char *old_path, const char *new_path, const opts *o)
+{
+    if (strcmp(old_path, "-") == 0 || strcmp(new_path, "-") == 0) {
+        fputs("cgdiff: --html reads its inputs again: give files, not '-'\n", stderr);
+        return 2;
+    }
+    report_options ro = { .tool = "cgdiff", .top = 2000, .threshold = 0.1, .out = o->html };
+    report *old = report_read(old_path, &ro), *new = old ? report_read(new_path, &ro) : NULL;
+    int rc = new == NULL ? 2 : report_errors(old) || report_errors(new) ? 1
+                                                                        : report_write(new, &ro, old);
+    report_free(old);
+    report_free(new);
+    return rc;
 }
 
 static void delta(char *buf, size_t len, const cgw_diff_row *r)
@@ -114,7 +141,7 @@ static void print_row(FILE *f, const cgw_diff_row *r)
 /* Print every event's rows to standard output, or to standard error
  * when the difference profile goes to standard output (-o -); the
  * number that moved past the limit. */
-static uint64_t report(const cgw_diff_row *rows, size_t n, const opts *o)
+static uint64_t print_rows(const cgw_diff_row *rows, size_t n, const opts *o)
 {
     FILE *f = o->in.out != NULL && tool_output_arg(o->in.out) == NULL ? stderr : stdout;
     uint64_t past = 0;
@@ -156,7 +183,7 @@ static int compare(cgw_differ *d, const opts *o)
         fprintf(stderr, "cgdiff: %s\n", tool_words(cgw_diff_errmsg(d)));
         return cgw_diff_error(d) == CGW_ENOMEM ? 2 : 1;
     }
-    uint64_t past = report(rows, n, o);
+    uint64_t past = print_rows(rows, n, o);
     int rc = o->in.out != NULL ? write_diff(d, o->in.out) : 0;
     if (rc == 0 && past > 0) {
         fprintf(stderr, "cgdiff: %" PRIu64 " change%s of more than %g%%\n", past, tool_plural(past),
@@ -168,7 +195,7 @@ static int compare(cgw_differ *d, const opts *o)
 
 int main(int argc, char **argv)
 {
-    opts o = { { .tool = "cgdiff", .usage = usage, .mo = CGW_MERGE_OPTIONS_INIT }, -1, 20 };
+    opts o = { { .tool = "cgdiff", .usage = usage, .mo = CGW_MERGE_OPTIONS_INIT }, -1, 20, NULL };
     int rc = parse(argc, argv, &o);
     if (rc != 0)
         return rc - 1;
@@ -201,6 +228,10 @@ int main(int argc, char **argv)
     }
     if (rc == 0)
         rc = compare(d, &o);
+    if ((rc == 0 || rc == 1) && o.html != NULL) { /* the gate's 1 still gets its page */
+        int k = html(argv[optind], argv[optind + 1], &o);
+        rc = k > rc ? k : rc;
+    }
     tool_inputs_free(&o.in);
     cgw_diff_free(d);
     return rc;

@@ -84,7 +84,7 @@ static int parse(int argc, char **argv, report_options *o, int *quiet)
 
 int main(int argc, char **argv)
 {
-    report_options o = { .top = 2000, .threshold = 0.1 };
+    report_options o = { .tool = "cgreport", .top = 2000, .threshold = 0.1 };
     int quiet = 0;
     int rc = parse(argc, argv, &o, &quiet);
     if (rc != 0)
@@ -100,7 +100,7 @@ int main(int argc, char **argv)
     tool_progress_end();
     if (r == NULL)
         return 2;
-    rc = report_errors(r) ? 1 : report_write(r, &o);
+    rc = report_errors(r) ? 1 : report_write(r, &o, NULL);
     report_free(r);
     return rc;
 }

@@ -41,7 +41,7 @@ typedef struct redge {
 } redge;
 
 struct report {
-    const char *path;
+    const char *tool, *path;
     uint64_t errors;
     char *cmd, *creator;
     unsigned parts, positions;
@@ -100,7 +100,7 @@ static void table_put(table *t, uint64_t h, uint32_t index, size_t at)
         t->hash = calloc(cap, sizeof *t->hash);
         t->slot = calloc(cap, sizeof *t->slot);
         if (t->hash == NULL || t->slot == NULL) {
-            fputs("cgreport: out of memory\n", stderr);
+            fputs("out of memory\n", stderr);
             exit(2);
         }
         t->cap = cap;
@@ -137,6 +137,14 @@ static int same_fn(const void *ctx, uint32_t fn)
     return strlen(key) == k->len && memcmp(key, k->text, k->len) == 0;
 }
 
+/* The function of key in r, or NO_FN. */
+static uint32_t find_key(const report *r, const char *key)
+{
+    fn_key k = { r, key, strlen(key) };
+    size_t at;
+    return table_find(&r->fn_ix, hash_bytes(key, k.len), same_fn, &k, &at);
+}
+
 /* The function (object, file, name), added when new. */
 static uint32_t function(report *r, const char *object, const char *file, const char *name)
 {
@@ -156,7 +164,7 @@ static uint32_t function(report *r, const char *object, const char *file, const 
     r->incl = tool_grow(r->incl, &r->capincl, r->nfns * r->stride, sizeof *r->incl);
     r->fns[fn].key = strndup(buf, len);
     if (r->fns[fn].key == NULL) {
-        fputs("cgreport: out of memory\n", stderr);
+        fputs("out of memory\n", stderr);
         exit(2);
     }
     table_put(&r->fn_ix, h, fn, at);
@@ -215,22 +223,22 @@ static int part(report *r, const cgw_part *p)
     for (size_t i = 0; same && i < r->nev; i++)
         same = strcmp(p->events[i].name, r->events[i]) == 0;
     if (!same)
-        fprintf(stderr, "cgreport: %s: part %u has other events than part 1: give each part "
-                "its own report (cgmerge sums parts by event name)\n", r->path, p->index);
+        fprintf(stderr, "%s: %s: part %u has other events than part 1: give each part "
+                "its own report (cgmerge sums parts by event name)\n", r->tool, r->path, p->index);
     return same ? 0 : -1;
 }
 
 /* Pass 1: self costs, calls and edges from the records. */
 static int read_records(report *r)
 {
-    tool_diag_ctx d = { "cgreport", r->path, &r->errors };
+    tool_diag_ctx d = { r->tool, r->path, &r->errors };
     cgw_read_options ro = { .struct_size = sizeof ro, .flags = CGW_READ_MAP,
                             .diag = tool_diag_errors, .diag_ctx = &d,
                             .skip = CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_JUMP) |
                                     CGW_SKIP(CGW_REC_COND_JUMP) };
     cgw_reader *rd = tool_progress_open(r->path, &ro);
     if (rd == NULL) {
-        fprintf(stderr, "cgreport: %s: %s\n", r->path, strerror(errno));
+        fprintf(stderr, "%s: %s: %s\n", r->tool, r->path, strerror(errno));
         return 2;
     }
     const cgw_record *rec;
@@ -262,7 +270,7 @@ static int read_records(report *r)
         }
     }
     if (!bad && st != CGW_OK)
-        fprintf(stderr, "cgreport: %s: %s\n", r->path, tool_words(cgw_reader_errmsg(rd)));
+        fprintf(stderr, "%s: %s: %s\n", r->tool, r->path, tool_words(cgw_reader_errmsg(rd)));
     tool_progress_close(rd);
     tool_progress_file_done(0);
     return bad ? 1 : st != CGW_OK ? 2 : 0;
@@ -324,14 +332,14 @@ static int read_stacks(report *r)
 {
     cgw_reader *rd = cgw_reader_open_path(r->path, NULL);
     if (rd == NULL) {
-        fprintf(stderr, "cgreport: %s: %s\n", r->path, strerror(errno));
+        fprintf(stderr, "%s: %s: %s\n", r->tool, r->path, strerror(errno));
         return 2;
     }
     char msg[512] = "";
     cgw_status st = cgw_read_stacks(rd, NULL, NULL, on_stack, r, msg, sizeof msg);
     cgw_reader_close(rd);
     if (st != CGW_OK) {
-        fprintf(stderr, "cgreport: %s: %s\n", r->path, tool_words(msg));
+        fprintf(stderr, "%s: %s: %s\n", r->tool, r->path, tool_words(msg));
         return st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
     }
     /* a function with several callers: the stacks are an estimate */
@@ -352,10 +360,10 @@ static int read_stacks(report *r)
 
 report *report_read(const char *path, const report_options *o)
 {
-    (void)o;
     report *r = calloc(1, sizeof *r);
     if (r == NULL)
         return NULL;
+    r->tool = o->tool;
     r->path = path;
     int rc = read_records(r);
     if (rc == 0 && r->errors == 0)
@@ -370,8 +378,8 @@ report *report_read(const char *path, const report_options *o)
 int report_errors(const report *r)
 {
     if (r->errors > 0)
-        fprintf(stderr, "cgreport: %s: %" PRIu64 " error%s in the input; no report written\n",
-                r->path, r->errors, tool_plural(r->errors));
+        fprintf(stderr, "%s: %s: %" PRIu64 " error%s in the input; no page written\n",
+                r->tool, r->path, r->errors, tool_plural(r->errors));
     return r->errors > 0;
 }
 
@@ -455,13 +463,46 @@ static void json_tree(tool_text *t, const node *tree, uint32_t at, uint64_t min,
     tool_add(t, "]]", 2);
 }
 
-static void json_model(tool_text *t, const report *r, const report_options *o)
+/* One function's entry: name, file, object, self, inclusive, calls, and
+ * with old, the old self and inclusive costs (0 where old has none). */
+static void json_fn(tool_text *t, const report *r, uint32_t fn, const report *old, int first)
+{
+    const char *key = r->fns[fn].key, *f = strchr(key, '\037'), *n = strchr(f + 1, '\037');
+    char obj[4096], file[4096];
+    snprintf(obj, sizeof obj, "%.*s", (int)(f - key), key);
+    snprintf(file, sizeof file, "%.*s", (int)(n - f - 1), f + 1);
+    tool_add(t, first ? "[" : ",[", first ? 1 : 2);
+    json_string(t, n + 1);
+    tool_add(t, ",", 1);
+    json_string(t, file);
+    tool_add(t, ",", 1);
+    json_string(t, obj);
+    tool_add(t, ",", 1);
+    json_costs(t, &r->self[(size_t)fn * r->stride], r->nev);
+    tool_add(t, ",", 1);
+    json_costs(t, &r->incl[(size_t)fn * r->stride], r->nev);
+    tool_addf(t, ",%" PRIu64, r->fns[fn].calls);
+    if (old != NULL) {
+        uint64_t zero[MAX_EVENTS] = { 0 };
+        uint32_t o = find_key(old, key);
+        tool_add(t, ",", 1);
+        json_costs(t, o == NO_FN ? zero : &old->self[(size_t)o * old->stride], r->nev);
+        tool_add(t, ",", 1);
+        json_costs(t, o == NO_FN ? zero : &old->incl[(size_t)o * old->stride], r->nev);
+    }
+    tool_add(t, "]", 1);
+}
+
+/* The model of r as JSON; with old, the difference from old to r (the
+ * same events), functions of old alone too. */
+static void json_model(tool_text *t, const report *r, const report_options *o,
+                       const report *old)
 {
     /* shown[fn]: 0, or 1 + its place in the page's list */
     uint32_t *shown = calloc(r->nfns + 1, sizeof *shown);
     uint32_t *order = malloc((r->nfns + 1) * sizeof *order);
     if (shown == NULL || order == NULL) {
-        fputs("cgreport: out of memory\n", stderr);
+        fputs("out of memory\n", stderr);
         exit(2);
     }
     for (uint32_t i = 0; i < r->nfns; i++)
@@ -485,6 +526,12 @@ static void json_model(tool_text *t, const report *r, const report_options *o)
 
     tool_add(t, "{\"file\":", 8);
     json_string(t, r->path);
+    if (old != NULL) {
+        tool_add(t, ",\"old\":", 7);
+        json_string(t, old->path);
+        tool_add(t, ",\"oldTotals\":", 13);
+        json_costs(t, old->totals, r->nev);
+    }
     tool_add(t, ",\"cmd\":", 7);
     json_string(t, r->cmd ? r->cmd : "");
     tool_add(t, ",\"creator\":", 11);
@@ -501,29 +548,38 @@ static void json_model(tool_text *t, const report *r, const report_options *o)
     tool_add(t, "],\"totals\":", 11);
     json_costs(t, r->totals, r->nev);
     tool_add(t, ",\"fns\":[", 8);
-    for (size_t i = 0, k = 0; i < r->nfns; i++) {
-        uint32_t fn = order[i];
-        if (shown[fn] == 0)
+    size_t k = 0;
+    for (size_t i = 0; i < r->nfns; i++)
+        if (shown[order[i]] != 0)
+            json_fn(t, r, order[i], old, k++ == 0);
+    /* functions of old alone: gone; the new costs 0 (at most --top) */
+    for (size_t i = 0, gone = 0; old != NULL && i < old->nfns; i++) {
+        if (find_key(r, old->fns[i].key) != NO_FN || (o->top && gone >= o->top))
             continue;
-        const char *key = r->fns[fn].key, *f = strchr(key, '\037'), *n = strchr(f + 1, '\037');
-        char obj[4096], file[4096];
-        snprintf(obj, sizeof obj, "%.*s", (int)(f - key), key);
-        snprintf(file, sizeof file, "%.*s", (int)(n - f - 1), f + 1);
+        gone++;
         tool_add(t, k ? ",[" : "[", k ? 2 : 1);
         k++;
+        const char *key = old->fns[i].key, *f = strchr(key, '\037'), *n = strchr(f + 1, '\037');
+        char obj[4096], file[4096], zeros[MAX_EVENTS * 2 + 3] = "[";
+        for (size_t e = 0; e < r->nev; e++)
+            strcat(zeros, e ? ",0" : "0");
+        strcat(zeros, "]");
+        snprintf(obj, sizeof obj, "%.*s", (int)(f - key), key);
+        snprintf(file, sizeof file, "%.*s", (int)(n - f - 1), f + 1);
         json_string(t, n + 1);
         tool_add(t, ",", 1);
         json_string(t, file);
         tool_add(t, ",", 1);
         json_string(t, obj);
+        tool_addf(t, ",%s,%s,0,", zeros, zeros);
+        json_costs(t, &old->self[i * old->stride], r->nev);
         tool_add(t, ",", 1);
-        json_costs(t, &r->self[(size_t)fn * r->stride], r->nev);
-        tool_add(t, ",", 1);
-        json_costs(t, &r->incl[(size_t)fn * r->stride], r->nev);
-        tool_addf(t, ",%" PRIu64 "]", r->fns[fn].calls);
+        json_costs(t, &old->incl[i * old->stride], r->nev);
+        tool_add(t, "]", 1);
     }
     tool_add(t, "],\"edges\":[", 11);
-    for (size_t e = 0, k = 0; e < r->nedges; e++) {
+    k = 0;
+    for (size_t e = 0; e < r->nedges; e++) {
         const redge *ed = &r->edges[e];
         if (shown[ed->caller] == 0 || shown[ed->callee] == 0)
             continue;
@@ -546,21 +602,31 @@ static void json_model(tool_text *t, const report *r, const report_options *o)
     free(order);
 }
 
-int report_write(report *r, const report_options *o)
+int report_write(report *r, const report_options *o, const report *old)
 {
+    if (old != NULL) {
+        int same = old->nev == r->nev;
+        for (size_t e = 0; same && e < r->nev; e++)
+            same = strcmp(old->events[e], r->events[e]) == 0;
+        if (!same) {
+            fprintf(stderr, "%s: %s and %s have other events: no page of their difference\n",
+                    o->tool, old->path, r->path);
+            return 1;
+        }
+    }
     tool_text t = { 0 };
     tool_add(&t, report_page_head, strlen(report_page_head));
-    json_model(&t, r, o);
+    json_model(&t, r, o, old);
     tool_add(&t, report_page_tail, strlen(report_page_tail));
     cgw_options wo = { .struct_size = sizeof wo, .flags = CGW_RAW };
-    cgw_writer *w = tool_open_output("cgreport", o->out, &wo);
+    cgw_writer *w = tool_open_output(o->tool, o->out, &wo);
     if (w == NULL) {
         free(t.p);
         return 2;
     }
     cgw_write_bytes(w, t.p, t.len);
     free(t.p);
-    return tool_close_output("cgreport", o->out, w, cgw_error(w));
+    return tool_close_output(o->tool, o->out, w, cgw_error(w));
 }
 
 void report_free(report *r)

@@ -9,6 +9,7 @@
 #include "toolutil.h"
 
 typedef struct report_options {
+    const char *tool; /* for messages */
     size_t top;       /* functions in the table (0: all) */
     double threshold; /* percent of an event's total a flame frame needs */
     const char *out;  /* NULL: stdout */
@@ -20,8 +21,11 @@ typedef struct report report;
 report *report_read(const char *path, const report_options *o);
 /* Whether the input had errors (said on stderr as they came). */
 int report_errors(const report *r);
-/* The page written to o->out: 0, or the exit status after saying why. */
-int report_write(report *r, const report_options *o);
+/* The page written to o->out: 0, or the exit status after saying why.
+ * With old (the same events), the page of the difference from old to r:
+ * each function's old costs beside its new ones, and old's functions
+ * that r lacks. */
+int report_write(report *r, const report_options *o, const report *old);
 void report_free(report *r);
 
 /* report-page.c: the page around the profile's JSON: the text before it
