@@ -410,7 +410,7 @@ static void bad_input(void)
  * million times over; and such a line cut before its count. */
 static void deep(void)
 {
-    enum { DEPTH = 1000000 };
+    const int DEPTH = (int)cgwt_scaled(1000000);
     size_t cap = (size_t)DEPTH * 8 + 32, len = 0;
     char *text = malloc(cap);
     CHECK(text != NULL);

@@ -197,6 +197,11 @@ int main(void)
     printf("note: valgrind cannot run the ASan-built subject; the plain build runs it\n");
     vg = NULL;
 #endif
+    if (vg != NULL && vg[0] != '\0' && cgwt_scaled(2) == 1) {
+        printf("note: under memcheck (CGW_TEST_SCALE) the corpus only: the plain build "
+               "makes and reads Callgrind's files\n");
+        vg = NULL;
+    }
     if (vg != NULL && vg[0] != '\0') {
         int k = 0;
         for (size_t i = 0; i < sizeof callgrind_options / sizeof *callgrind_options; i++)

@@ -75,6 +75,14 @@ long cgwt_serve(const char *data, size_t len, size_t *off, char *buf, size_t cap
     return (long)n;
 }
 
+size_t cgwt_scaled(size_t n)
+{
+    const char *e = getenv("CGW_TEST_SCALE");
+    unsigned long scale = e != NULL ? strtoul(e, NULL, 10) : 1;
+    size_t k = n / (scale > 1 ? scale : 1);
+    return k > 0 ? k : 1;
+}
+
 char *cgwt_data_path(const char *name)
 {
     static char path[4096];

@@ -27,6 +27,10 @@ void cgwt_check_str(const char *file, int line, const char *expr, const char *go
 /* Files. */
 char *cgwt_read_file(const char *path, size_t *len);
 char *cgwt_data_path(const char *name); /* in $CGW_TEST_DATA; static buffer */
+/* n divided by $CGW_TEST_SCALE (at least 1): make check-valgrind sets it,
+ * so that the tests of sizes (a million frames, IDs, lines) take the same
+ * paths with fewer of them under memcheck. */
+size_t cgwt_scaled(size_t n);
 const char *cgwt_tmpdir(void);          /* a fresh folder for this test */
 
 /* For a read callback that serves an input in pieces: copy the next n
