@@ -402,6 +402,10 @@ static const char *any_cost_run(cgw_reader *r, const char *cur, const char *end)
 
 int cgwr_fast_lines(cgw_reader *r)
 {
+    /* the first lines go through cgwr_getline(), which tells a profile
+     * from binary data by them (input.c), whatever the reads */
+    if (r->lineno < CGWR_SNIFF_LINES)
+        return 0;
     const char *end, *cur = cgwr_whole_lines(r, &end);
     while (cur < end) {
         if (cgwr_starts_position(*cur)) {

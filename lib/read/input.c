@@ -256,7 +256,8 @@ static const char *next_line(cgw_reader *r, size_t *len, int *final_nl)
  * one error says what it looks like, and the read ends. */
 static int binary(cgw_reader *r, const char *line, size_t len)
 {
-    if (r->saw_text || r->saw_format_line || r->lineno > 8 || memchr(line, 0, len) == NULL)
+    if (r->saw_text || r->saw_format_line || r->lineno > CGWR_SNIFF_LINES ||
+        memchr(line, 0, len) == NULL)
         return 0;
     const char *what = "binary data";
     if (r->lineno == 1 && len >= 4 && memcmp(line, "\177ELF", 4) == 0)

@@ -49,6 +49,10 @@ enum cgwr_code {
     CGWR_NCODES
 };
 
+/* The first lines, which cgwr_getline() hands out (the fast path
+ * waits): a NUL byte in them before any profile line is binary data. */
+#define CGWR_SNIFF_LINES 8
+
 /* An interned name: one per distinct string for the reader's life. */
 typedef struct cgwr_str {
     uint32_t len;
