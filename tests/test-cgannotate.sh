@@ -67,7 +67,13 @@ compare_all() {
 
 # profiles of tests/subject made now, in a folder of their own (the
 # report strips the current folder from file names)
-if [ -n "${VALGRIND:-}" ] && [ -x "${CGW_BUILDDIR:-.}/tests/subject" ]; then
+made=0
+if [ -n "${VALGRIND:-}" ] && [ -x "${CGW_BUILDDIR:-.}/tests/subject" ] &&
+    "$VALGRIND" -q --tool=callgrind --callgrind-out-file="$tmp/probe.out" \
+        "${CGW_BUILDDIR:-.}/tests/subject" >/dev/null 2>&1; then
+    made=1
+fi
+if [ $made -eq 1 ]; then
     n=0
     for opts in "" "--dump-instr=yes" "--cache-sim=yes"; do
         n=$((n + 1))
@@ -84,7 +90,7 @@ if [ -n "${VALGRIND:-}" ] && [ -x "${CGW_BUILDDIR:-.}/tests/subject" ]; then
     compare "callgrind --cache-sim=yes" "$tmp/real3.out" --sort=D1mr,Ir --show=Ir,D1mr
     compare "callgrind --cache-sim=yes" "$tmp/real3.out" --sort=Dr:50,Ir:90
 else
-    echo "note: no valgrind (or no tests/subject): no profile made now"
+    echo "note: valgrind did not run tests/subject (none, or an ASan build's): no profile made now"
 fi
 
 # files of tests/data that callgrind_annotate reads right (the others

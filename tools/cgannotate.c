@@ -640,8 +640,10 @@ static int read_input(ann *a, cgw_reader **rp)
 int main(int argc, char **argv)
 {
     static const char *first_include = "";
-    ann a = { .show_percs = 1, .auto_annotate = 1, .context = 8, .threshold_text = "99",
-              .threshold = 99, .out = stdout };
+    /* static: what it holds lives until the exit, reachable */
+    static ann a = { .show_percs = 1, .auto_annotate = 1, .context = 8, .threshold_text = "99",
+                     .threshold = 99 };
+    a.out = stdout;
     a.includes = tool_grow(NULL, &(size_t){ 0 }, 1, sizeof *a.includes);
     a.includes[a.nincludes++] = first_include;
     int rc = parse(argc, argv, &a);
