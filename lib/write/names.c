@@ -63,8 +63,9 @@ static uint32_t recent_slot(const char *name)
 }
 
 /* The entry (index + 1) of name in table kind, adding it when new.  With
- * what, a new name is checked first (cgwp_check_name); a name already in
- * the table passed that check when it came in. */
+ * what, a new name is checked before it is added (cgwp_check_name); a
+ * name already in the table passed that check when it came in, so a name
+ * given again at another pointer costs its hash, not the check too. */
 cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *name,
                        uint32_t scope_ob, uint32_t scope_fl, uint32_t *entry)
 {
@@ -78,11 +79,9 @@ cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *na
             return CGW_OK;
         }
     }
-    if (what != NULL) {
-        cgw_status st = cgwp_check_name(w, what, name);
-        if (st != CGW_OK)
-            return st;
-    }
+    if (name == NULL) /* refused, with its message */
+        return what != NULL ? cgwp_check_name(w, what, name)
+                            : cgwp_fail(w, CGW_EUSAGE, "a name is NULL");
     size_t len = strlen(name);
     if (len > UINT32_MAX)
         return cgwp_fail(w, CGW_EINVAL, "a name of %zu bytes is too long", len);
@@ -93,6 +92,11 @@ cgw_status cgwp_intern(cgw_writer *w, int kind, const char *what, const char *na
         table->names[found - 1].given = name;
         *recent = *entry = found;
         return CGW_OK;
+    }
+    if (what != NULL) {
+        cgw_status st = cgwp_check_name(w, what, name);
+        if (st != CGW_OK)
+            return st;
     }
     /* grown only for a new name, so that the calls of a body that names
      * no new function allocate nothing */
