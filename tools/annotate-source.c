@@ -43,9 +43,9 @@ static int cmp_by_edge(const void *p, const void *q)
     const ann *a = sort_ann;
     const ann_call *x = *(ann_call *const *)p, *y = *(ann_call *const *)q;
     int fresh;
-    uint32_t ex = *ann_map_get((ann_map *)&a->edge_map, ((uint64_t)x->caller << 32) | x->callee,
+    uint32_t ex = *tool_map_get((tool_map *)&a->edge_map, ((uint64_t)x->caller << 32) | x->callee,
                                0, 0, &fresh);
-    uint32_t ey = *ann_map_get((ann_map *)&a->edge_map, ((uint64_t)y->caller << 32) | y->callee,
+    uint32_t ey = *tool_map_get((tool_map *)&a->edge_map, ((uint64_t)y->caller << 32) | y->callee,
                                0, 0, &fresh);
     int c = ann_cmp_cc(a, a->edges[ex].cc, a->edges[ey].cc);
     return c ? c : strcmp(a->fns[x->callee].full, a->fns[y->callee].full);

@@ -51,52 +51,6 @@ static const struct option longopts[] = {
     TOOL_HELP_OPTIONS
 };
 
-static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
-{
-    uint64_t h = a * 0x9e3779b97f4a7c15u ^ (b + 0x632be59bd9b4e019u) * 0xbf58476d1ce4e5b9u ^
-                 (c + 0x2545f4914f6cdd1du) * 0x94d049bb133111ebu;
-    h ^= h >> 31;
-    h *= 0xd6e8feb86659fd93u;
-    return h ^ (h >> 32);
-}
-
-uint32_t *ann_map_get(ann_map *m, uint64_t a, uint64_t b, uint64_t c, int *fresh)
-{
-    if (2 * (m->n + 1) > m->cap) {
-        size_t cap = m->cap ? 2 * m->cap : 1024;
-        ann_slot *s = calloc(cap, sizeof *s);
-        if (s == NULL) {
-            fputs("cgannotate: out of memory\n", stderr);
-            exit(2);
-        }
-        for (size_t i = 0; i < m->cap; i++) {
-            if (!m->s[i].used)
-                continue;
-            size_t j = mix(m->s[i].a, m->s[i].b, m->s[i].c) & (cap - 1);
-            while (s[j].used)
-                j = (j + 1) & (cap - 1);
-            s[j] = m->s[i];
-        }
-        free(m->s);
-        m->s = s;
-        m->cap = cap;
-    }
-    size_t j = mix(a, b, c) & (m->cap - 1);
-    for (;; j = (j + 1) & (m->cap - 1)) {
-        ann_slot *s = &m->s[j];
-        if (!s->used) {
-            *s = (ann_slot){ a, b, c, 0, 1 };
-            m->n++;
-            *fresh = 1;
-            return &s->v;
-        }
-        if (s->a == a && s->b == b && s->c == c) {
-            *fresh = 0;
-            return &s->v;
-        }
-    }
-}
-
 ann_cc ann_cc_new(ann *a)
 {
     size_t at = a->pool_len;
@@ -382,7 +336,7 @@ static uint32_t file_id(state *s, const char *name, int strip)
 {
     ann *a = s->a;
     int fresh;
-    uint32_t *v = ann_map_get(&a->file_map, (uint64_t)(uintptr_t)name, (uint64_t)strip, 0, &fresh);
+    uint32_t *v = tool_map_get(&a->file_map, (uint64_t)(uintptr_t)name, (uint64_t)strip, 0, &fresh);
     if (!fresh)
         return *v;
     const char *shown = name;
@@ -404,7 +358,7 @@ static uint32_t file_id(state *s, const char *name, int strip)
 static uint32_t fn_id(ann *a, uint32_t file, const char *name)
 {
     int fresh;
-    uint32_t *v = ann_map_get(&a->fn_map, file, (uint64_t)(uintptr_t)name, 0, &fresh);
+    uint32_t *v = tool_map_get(&a->fn_map, file, (uint64_t)(uintptr_t)name, 0, &fresh);
     if (!fresh)
         return *v;
     a->fns = tool_grow(a->fns, &a->fns_cap, a->nfns + 1, sizeof *a->fns);
@@ -422,8 +376,8 @@ static ann_call *call_of(ann *a, int lcall, uint32_t caller, uint32_t callee, ui
                          uint64_t line)
 {
     int fresh;
-    ann_map *m = lcall ? &a->lcall_map : &a->edge_map;
-    uint32_t *v = ann_map_get(m, ((uint64_t)caller << 32) | callee, lcall ? line : 0, 0, &fresh);
+    tool_map *m = lcall ? &a->lcall_map : &a->edge_map;
+    uint32_t *v = tool_map_get(m, ((uint64_t)caller << 32) | callee, lcall ? line : 0, 0, &fresh);
     ann_call **arr = lcall ? &a->lcalls : &a->edges;
     size_t *n = lcall ? &a->nlcalls : &a->nedges, *cap = lcall ? &a->lcalls_cap : &a->edges_cap;
     if (fresh) {
@@ -500,7 +454,7 @@ static void on_cost(state *s, const cgw_record *rec)
     uint64_t line = line_of(s, rec);
     if (s->last_line_idx == SIZE_MAX || line != s->last_line || s->file != s->last_line_file) {
         int fresh;
-        uint32_t *v = ann_map_get(&a->line_map, s->file, line, 0, &fresh);
+        uint32_t *v = tool_map_get(&a->line_map, s->file, line, 0, &fresh);
         if (fresh) {
             ann_cc cc = ann_cc_new(a);
             a->lines = tool_grow(a->lines, &a->lines_cap, a->nlines + 1, sizeof *a->lines);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* cgannotate.h - what cgannotate's reading (cgannotate.c) and printing
  * (annotate-print.c) share: the sums callgrind_annotate keeps, kept in
- * flat arrays indexed by number and found through one kind of hash map.
+ * flat arrays indexed by number and found through tool_map (toolutil.h).
  * Not installed. */
 #ifndef CGW_CGANNOTATE_H
 #define CGW_CGANNOTATE_H
@@ -10,19 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* A map from a key of three words to a number (an index into one of the
- * arrays below); open addressing, grown at half full. */
-typedef struct ann_slot {
-    uint64_t a, b, c;
-    uint32_t v, used;
-} ann_slot;
-typedef struct ann_map {
-    ann_slot *s;
-    size_t cap, n;
-} ann_map;
-/* The value of key (a, b, c), or the slot for it: *fresh is 1 then and
- * the caller sets it. */
-uint32_t *ann_map_get(ann_map *m, uint64_t a, uint64_t b, uint64_t c, int *fresh);
+#include "toolutil.h"
 
 /* A cost vector (CC) is ne + 1 words of the pool: the sums, then how
  * many of the first columns are defined (a column no line wrote is "."
@@ -98,7 +86,7 @@ typedef struct ann {
     size_t nedges, edges_cap, nlcalls, lcalls_cap;
     ann_line *lines;
     size_t nlines, lines_cap;
-    ann_map file_map, fn_map, edge_map, lcall_map, line_map;
+    tool_map file_map, fn_map, edge_map, lcall_map, line_map;
     FILE *out;
 } ann;
 

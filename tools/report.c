@@ -57,7 +57,7 @@ struct report {
     size_t nedges, capedges, capeincl;
     redge *edges;
     uint64_t *eincl; /* [edge * nev + event] */
-    table edge_ix;
+    tool_map edge_map;
 
     node *nodes[MAX_EVENTS];
     size_t nnodes[MAX_EVENTS], capnodes[MAX_EVENTS];
@@ -171,31 +171,16 @@ static uint32_t function(report *r, const char *object, const char *file, const 
     return fn;
 }
 
-typedef struct edge_key {
-    const report *r;
-    uint32_t caller, callee;
-} edge_key;
-
-static int same_edge(const void *ctx, uint32_t e)
-{
-    const edge_key *k = ctx;
-    return k->r->edges[e].caller == k->caller && k->r->edges[e].callee == k->callee;
-}
-
 static uint32_t edge(report *r, uint32_t caller, uint32_t callee)
 {
-    edge_key k = { r, caller, callee };
-    uint64_t h = ((uint64_t)caller << 32 | callee) * 0x9e3779b97f4a7c15ull;
-    h = h ? h : 1;
-    size_t at;
-    uint32_t e = table_find(&r->edge_ix, h, same_edge, &k, &at);
-    if (e != NO_FN)
-        return e;
-    e = (uint32_t)r->nedges++;
+    int fresh;
+    uint32_t *slot = tool_map_get(&r->edge_map, caller, callee, 0, &fresh);
+    if (!fresh)
+        return *slot;
+    uint32_t e = *slot = (uint32_t)r->nedges++;
     r->edges = tool_grow(r->edges, &r->capedges, r->nedges, sizeof *r->edges);
     r->eincl = tool_grow(r->eincl, &r->capeincl, r->nedges * r->stride, sizeof *r->eincl);
     r->edges[e] = (redge){ caller, callee, 0 };
-    table_put(&r->edge_ix, h, e, at);
     return e;
 }
 
@@ -648,8 +633,7 @@ void report_free(report *r)
     free(r->fn_ix.slot);
     free(r->edges);
     free(r->eincl);
-    free(r->edge_ix.hash);
-    free(r->edge_ix.slot);
+    free(r->edge_map.s);
     free(r->stack_fn);
     free(r);
 }

@@ -487,3 +487,49 @@ void *tool_grow(void *p, size_t *cap, size_t need, size_t size)
     *cap = n;
     return q;
 }
+
+static uint64_t mix(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t h = a * 0x9e3779b97f4a7c15u ^ (b + 0x632be59bd9b4e019u) * 0xbf58476d1ce4e5b9u ^
+                 (c + 0x2545f4914f6cdd1du) * 0x94d049bb133111ebu;
+    h ^= h >> 31;
+    h *= 0xd6e8feb86659fd93u;
+    return h ^ (h >> 32);
+}
+
+uint32_t *tool_map_get(tool_map *m, uint64_t a, uint64_t b, uint64_t c, int *fresh)
+{
+    if (2 * (m->n + 1) > m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 1024;
+        tool_map_slot *s = calloc(cap, sizeof *s);
+        if (s == NULL) {
+            fputs("out of memory\n", stderr);
+            exit(2);
+        }
+        for (size_t i = 0; i < m->cap; i++) {
+            if (!m->s[i].used)
+                continue;
+            size_t j = mix(m->s[i].a, m->s[i].b, m->s[i].c) & (cap - 1);
+            while (s[j].used)
+                j = (j + 1) & (cap - 1);
+            s[j] = m->s[i];
+        }
+        free(m->s);
+        m->s = s;
+        m->cap = cap;
+    }
+    size_t j = mix(a, b, c) & (m->cap - 1);
+    for (;; j = (j + 1) & (m->cap - 1)) {
+        tool_map_slot *s = &m->s[j];
+        if (!s->used) {
+            *s = (tool_map_slot){ a, b, c, 0, 1 };
+            m->n++;
+            *fresh = 1;
+            return &s->v;
+        }
+        if (s->a == a && s->b == b && s->c == c) {
+            *fresh = 0;
+            return &s->v;
+        }
+    }
+}

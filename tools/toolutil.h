@@ -164,6 +164,21 @@ const char *tool_words(const char *msg);
  * the tool (exit 2). */
 void *tool_grow(void *p, size_t *cap, size_t need, size_t size);
 
+/* A map of keys of three words to a 32-bit value, open addressing (the
+ * tools' one; cgannotate keys names by the reader's pointers, cgreport
+ * call edges by their functions). */
+typedef struct tool_map_slot {
+    uint64_t a, b, c;
+    uint32_t v, used;
+} tool_map_slot;
+typedef struct tool_map {
+    tool_map_slot *s;
+    size_t cap, n;
+} tool_map;
+/* The value of key (a, b, c), or the slot for it: *fresh is 1 then and
+ * the caller sets it.  Valid until the next call on m. */
+uint32_t *tool_map_get(tool_map *m, uint64_t a, uint64_t b, uint64_t c, int *fresh);
+
 /* "s" when n is not 1: "%" PRIu64 " error%s", n, tool_plural(n). */
 const char *tool_plural(uint64_t n);
 
