@@ -448,11 +448,28 @@ static void json_tree(tool_text *t, const node *tree, uint32_t at, uint64_t min,
     tool_add(t, "]]", 2);
 }
 
-/* One function's entry: name, file, object, self, inclusive, calls, and
- * with old, the old self and inclusive costs (0 where old has none). */
-static void json_fn(tool_text *t, const report *r, uint32_t fn, const report *old, int first)
+/* A function's costs in one profile; zero where it has none. */
+typedef struct fn_costs {
+    const uint64_t *self, *incl;
+    uint64_t calls;
+} fn_costs;
+
+static fn_costs costs_of(const report *r, uint32_t fn)
 {
-    const char *key = r->fns[fn].key, *f = strchr(key, '\037'), *n = strchr(f + 1, '\037');
+    static const uint64_t zero[MAX_EVENTS];
+    if (r == NULL || fn == NO_FN)
+        return (fn_costs){ zero, zero, 0 };
+    return (fn_costs){ &r->self[(size_t)fn * r->stride], &r->incl[(size_t)fn * r->stride],
+                       r->fns[fn].calls };
+}
+
+/* One function's entry: name, file, object (from its key), self,
+ * inclusive, calls, and with before (a difference), the old self and
+ * inclusive costs. */
+static void json_fn(tool_text *t, const char *key, fn_costs now, const fn_costs *before,
+                    size_t nev, int first)
+{
+    const char *f = strchr(key, '\037'), *n = strchr(f + 1, '\037');
     char obj[4096], file[4096];
     snprintf(obj, sizeof obj, "%.*s", (int)(f - key), key);
     snprintf(file, sizeof file, "%.*s", (int)(n - f - 1), f + 1);
@@ -463,17 +480,15 @@ static void json_fn(tool_text *t, const report *r, uint32_t fn, const report *ol
     tool_add(t, ",", 1);
     json_string(t, obj);
     tool_add(t, ",", 1);
-    json_costs(t, &r->self[(size_t)fn * r->stride], r->nev);
+    json_costs(t, now.self, nev);
     tool_add(t, ",", 1);
-    json_costs(t, &r->incl[(size_t)fn * r->stride], r->nev);
-    tool_addf(t, ",%" PRIu64, r->fns[fn].calls);
-    if (old != NULL) {
-        uint64_t zero[MAX_EVENTS] = { 0 };
-        uint32_t o = find_key(old, key);
+    json_costs(t, now.incl, nev);
+    tool_addf(t, ",%" PRIu64, now.calls);
+    if (before != NULL) {
         tool_add(t, ",", 1);
-        json_costs(t, o == NO_FN ? zero : &old->self[(size_t)o * old->stride], r->nev);
+        json_costs(t, before->self, nev);
         tool_add(t, ",", 1);
-        json_costs(t, o == NO_FN ? zero : &old->incl[(size_t)o * old->stride], r->nev);
+        json_costs(t, before->incl, nev);
     }
     tool_add(t, "]", 1);
 }
@@ -534,33 +549,20 @@ static void json_model(tool_text *t, const report *r, const report_options *o,
     json_costs(t, r->totals, r->nev);
     tool_add(t, ",\"fns\":[", 8);
     size_t k = 0;
-    for (size_t i = 0; i < r->nfns; i++)
-        if (shown[order[i]] != 0)
-            json_fn(t, r, order[i], old, k++ == 0);
+    for (size_t i = 0; i < r->nfns; i++) {
+        uint32_t fn = order[i];
+        if (shown[fn] == 0)
+            continue;
+        fn_costs before = costs_of(old, old ? find_key(old, r->fns[fn].key) : NO_FN);
+        json_fn(t, r->fns[fn].key, costs_of(r, fn), old ? &before : NULL, r->nev, k++ == 0);
+    }
     /* functions of old alone: gone; the new costs 0 (at most --top) */
     for (size_t i = 0, gone = 0; old != NULL && i < old->nfns; i++) {
         if (find_key(r, old->fns[i].key) != NO_FN || (o->top && gone >= o->top))
             continue;
         gone++;
-        tool_add(t, k ? ",[" : "[", k ? 2 : 1);
-        k++;
-        const char *key = old->fns[i].key, *f = strchr(key, '\037'), *n = strchr(f + 1, '\037');
-        char obj[4096], file[4096], zeros[MAX_EVENTS * 2 + 3] = "[";
-        for (size_t e = 0; e < r->nev; e++)
-            strcat(zeros, e ? ",0" : "0");
-        strcat(zeros, "]");
-        snprintf(obj, sizeof obj, "%.*s", (int)(f - key), key);
-        snprintf(file, sizeof file, "%.*s", (int)(n - f - 1), f + 1);
-        json_string(t, n + 1);
-        tool_add(t, ",", 1);
-        json_string(t, file);
-        tool_add(t, ",", 1);
-        json_string(t, obj);
-        tool_addf(t, ",%s,%s,0,", zeros, zeros);
-        json_costs(t, &old->self[i * old->stride], r->nev);
-        tool_add(t, ",", 1);
-        json_costs(t, &old->incl[i * old->stride], r->nev);
-        tool_add(t, "]", 1);
+        fn_costs before = costs_of(old, (uint32_t)i);
+        json_fn(t, old->fns[i].key, costs_of(NULL, NO_FN), &before, r->nev, k++ == 0);
     }
     tool_add(t, "],\"edges\":[", 11);
     k = 0;
