@@ -206,10 +206,7 @@ static int check(report *rep)
         cgw_reader_counts(r, &rep->errors, &rep->warnings);
     else
         read_failed(rep, "", cgw_reader_errmsg(r));
-    if (fd >= 0)
-        cgw_reader_close(r);
-    else
-        tool_progress_close(r);
+    tool_progress_close(r); /* a roundtrip's fd stays open: progress.c did not open it */
     uint64_t diffs = 0;
     if (st == CGW_OK && roundtrip) {
         st = cgw_roundtrip_fd(fd, &o, &diffs);
