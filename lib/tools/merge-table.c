@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* merge-table.c - the merger's memory: its allocator (util.h's, with the
- * first error recorded), interned names and the word-keyed tables that
- * hold the sums (entries found through util.h's hash index). */
+ * first error recorded), interned names (found through util.h's hash
+ * index) and the word-keyed tables that hold the sums (rows found
+ * through an index of their own: merge.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler.h"
 #include "merge.h"
 #include "message.h"
+#include "random.h"
 
 void *cgwm_alloc(cgw_merger *m, size_t len)
 {
@@ -45,88 +48,133 @@ int cgwm_table_init(cgw_merger *m, mtable *tab, size_t kw, size_t head, size_t n
     tab->kw = kw;
     tab->head = head;
     tab->nv = head + nev;
+    tab->stride = kw + tab->nv;
+    cgwp_random(tab->mul, sizeof tab->mul);
     return 0;
 }
 
 void cgwm_table_free(cgw_merger *m, mtable *tab)
 {
-    cgwm_free(m, tab->keys);
-    cgwm_free(m, tab->vals);
-    cgwu_index_free(&tab->ix, &m->a);
+    cgwm_free(m, tab->rows);
+    cgwm_free(m, tab->after);
+    cgwm_free(m, tab->slots);
     memset(tab, 0, sizeof *tab);
 }
 
-static int key_eq(const void *ctx, uint32_t entry, const void *key)
+/* The key's tag: the high half of sum(mul * half-word) + offset over
+ * its 32-bit halves (Dietzfelbinger's vector multiply-shift). */
+uint32_t cgwm_table_tag(const mtable *tab, const uint64_t *key)
 {
-    const mtable *tab = ctx;
-    return !memcmp(cgwm_key(tab, entry), key, tab->kw * sizeof(uint64_t));
+    uint64_t sum = tab->mul[2 * tab->kw];
+    for (size_t i = 0; i < tab->kw; i++)
+        sum += tab->mul[2 * i] * (key[i] & 0xffffffffu) + tab->mul[2 * i + 1] * (key[i] >> 32);
+    return (uint32_t)(sum >> 32);
 }
 
-/* Room for one more entry. */
+/* Where the probe for tag starts: its top bits. */
+static size_t tag_start(const mtable *tab, uint32_t tag)
+{
+    return (size_t)(tag >> (32 - tab->bits));
+}
+
+/* Room for one more entry: rows, and an index at most half full. */
 static int table_room(cgw_merger *m, mtable *tab)
 {
-    if (tab->n < tab->cap)
-        return 0;
-    if (tab->cap >= UINT32_MAX / 2) {
-        cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "more than 2^31 entries in a table");
-        return -1;
+    if (tab->n == tab->cap) {
+        if (tab->cap >= UINT32_MAX / 2) {
+            cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "more than 2^31 entries in a table");
+            return -1;
+        }
+        size_t cap = tab->cap ? tab->cap * 2 : 64;
+        uint64_t *rows = cgwm_grow(m, tab->rows, cap * tab->stride * sizeof *rows);
+        if (rows == NULL)
+            return -1;
+        tab->rows = rows;
+        uint32_t *after = cgwm_grow(m, tab->after, cap * sizeof *after);
+        if (after == NULL)
+            return -1;
+        tab->after = after;
+        tab->cap = cap;
     }
-    size_t cap = tab->cap ? tab->cap * 2 : 64;
-    uint64_t *keys = cgwm_grow(m, tab->keys, cap * tab->kw * sizeof *keys);
-    if (keys == NULL)
+    size_t nslots = tab->slots != NULL ? (size_t)1 << tab->bits : 0;
+    if ((tab->n + 1) * 2 <= nslots)
+        return 0;
+    unsigned bits = tab->slots != NULL ? tab->bits + 1 : 7;
+    size_t grown = (size_t)1 << bits, mask = grown - 1;
+    uint64_t *slots = cgwm_alloc(m, grown * sizeof *slots);
+    if (slots == NULL)
         return -1;
-    tab->keys = keys;
-    uint64_t *vals = cgwm_grow(m, tab->vals, cap * (tab->nv ? tab->nv : 1) * sizeof *vals);
-    if (vals == NULL)
-        return -1;
-    tab->vals = vals;
-    tab->cap = cap;
+    memset(slots, 0, grown * sizeof *slots);
+    tab->bits = bits;
+    for (size_t i = 0; i < nslots; i++) {
+        if (tab->slots[i] == 0)
+            continue;
+        size_t j = tag_start(tab, (uint32_t)(tab->slots[i] >> 32));
+        while (slots[j] != 0)
+            j = (j + 1) & mask;
+        slots[j] = tab->slots[i];
+    }
+    cgwm_free(m, tab->slots);
+    tab->slots = slots;
     return 0;
 }
+
+void cgwm_table_prefetch(const mtable *tab, uint32_t tag)
+{
+    if (tab->slots != NULL)
+        CGWP_PREFETCH(&tab->slots[tag_start(tab, tag)]);
+}
+
+long cgwm_table_get(cgw_merger *m, mtable *tab, const uint64_t *key)
+{
+    return cgwm_table_get_tagged(m, tab, key, cgwm_table_tag(tab, key));
+}
+
+long cgwm_table_get_tagged(cgw_merger *m, mtable *tab, const uint64_t *key, uint32_t tag)
+{
+    if (table_room(m, tab) < 0)
+        return -1;
+    size_t mask = ((size_t)1 << tab->bits) - 1, i = tag_start(tab, tag);
+    for (; tab->slots[i] != 0; i = (i + 1) & mask) {
+        uint64_t slot = tab->slots[i];
+        size_t entry = (uint32_t)slot - 1;
+        if ((uint32_t)(slot >> 32) == tag &&
+            !memcmp(cgwm_key(tab, entry), key, tab->kw * sizeof *key))
+            return (long)entry;
+    }
+    size_t entry = tab->n++;
+    tab->slots[i] = (uint64_t)tag << 32 | (entry + 1);
+    memcpy(cgwm_key(tab, entry), key, tab->kw * sizeof *key);
+    memset(cgwm_val(tab, entry), 0, tab->nv * sizeof *key);
+    tab->after[entry] = 0;
+    return (long)entry;
+}
+
+int cgwm_table_events(cgw_merger *m, mtable *tab, size_t nev)
+{
+    size_t nv = tab->head + nev, stride = tab->kw + nv;
+    if (nv <= tab->nv)
+        return 0;
+    uint64_t *rows = cgwm_alloc(m, (tab->cap ? tab->cap : 1) * stride * sizeof *rows);
+    if (rows == NULL)
+        return -1;
+    for (size_t i = 0; i < tab->n; i++) {
+        memcpy(rows + i * stride, cgwm_key(tab, i), tab->stride * sizeof *rows);
+        memset(rows + i * stride + tab->stride, 0, (stride - tab->stride) * sizeof *rows);
+    }
+    cgwm_free(m, tab->rows);
+    tab->rows = rows;
+    tab->nv = nv;
+    tab->stride = stride;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ names */
 
 static void no_memory(cgw_merger *m)
 {
     cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "out of memory for a hash index");
 }
-
-long cgwm_table_get(cgw_merger *m, mtable *tab, const uint64_t *key)
-{
-    uint64_t hash = cgwu_index_hash(&tab->ix, key, tab->kw * sizeof *key);
-    uint32_t found;
-    size_t slot;
-    if (cgwu_index_find(&tab->ix, hash, key_eq, tab, key, &found, &slot))
-        return (long)found;
-    if (table_room(m, tab) < 0)
-        return -1;
-    if (cgwu_index_put(&tab->ix, &m->a, slot, hash, (uint32_t)tab->n) < 0) {
-        no_memory(m);
-        return -1;
-    }
-    size_t i = tab->n++;
-    memcpy(cgwm_key(tab, i), key, tab->kw * sizeof *key);
-    memset(cgwm_val(tab, i), 0, tab->nv * sizeof(uint64_t));
-    return (long)i;
-}
-
-int cgwm_table_events(cgw_merger *m, mtable *tab, size_t nev)
-{
-    size_t nv = tab->head + nev;
-    if (nv <= tab->nv)
-        return 0;
-    uint64_t *vals = cgwm_alloc(m, (tab->cap ? tab->cap : 1) * nv * sizeof *vals);
-    if (vals == NULL)
-        return -1;
-    for (size_t i = 0; i < tab->n; i++) {
-        memcpy(vals + i * nv, cgwm_val(tab, i), tab->nv * sizeof *vals);
-        memset(vals + i * nv + tab->nv, 0, (nv - tab->nv) * sizeof *vals);
-    }
-    cgwm_free(m, tab->vals);
-    tab->vals = vals;
-    tab->nv = nv;
-    return 0;
-}
-
-/* ------------------------------------------------------------------ names */
 
 /* A name to look up: bytes, not a C string. */
 typedef struct name_key {

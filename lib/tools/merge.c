@@ -82,7 +82,24 @@ typedef struct pslot {
     uint32_t kind, id;
 } pslot;
 
-/* The reader being added: its name cache and its part's mappings. */
+/* A function's names as the reader gave them, and its merged id. */
+enum { FN_CACHE = 256 };
+typedef struct fslot {
+    const char *object, *file, *fn;
+    uint32_t id;
+} fslot;
+
+/* A record waiting in the batch: its table, key and values. */
+enum { BATCH = 16 };
+typedef struct pending {
+    int table;
+    uint32_t tag;
+    uint64_t line, count, executed;
+    uint64_t key[K_JUMP_END];
+} pending;
+
+/* The reader being added: its name cache, its part's mappings, and the
+ * batch of records whose keys are made. */
 typedef struct adding {
     cgw_merger *m;
     const char *call;
@@ -96,6 +113,13 @@ typedef struct adding {
     unsigned positions;
     const char *fo, *ff, *fn;   /* the last function's names... */
     uint64_t fid;               /* ...and its id */
+    const char *src;            /* the last source file's name... */
+    uint32_t src_id;            /* ...and its id */
+    pending batch[BATCH];
+    size_t npend;
+    uint64_t *costs;            /* BATCH rows of nev costs */
+    uint32_t last[T_N];         /* each table's entry + 1 used last, 0 none */
+    fslot fns[FN_CACHE];        /* by the function name's pointer */
 } adding;
 
 static size_t ptr_hash(const char *ptr, unsigned kind, size_t nslots)
@@ -158,16 +182,24 @@ static uint32_t name_id(adding *ad, const char *name, unsigned kind)
     return id;
 }
 
-/* The merged function (object, file, name); -1 when out of memory. */
+/* The merged function (object, file, name); -1 when out of memory.  The
+ * reader's names of a function keep their pointers in a part: a cache
+ * by them spares the names' and the table's lookups of each call. */
 static long fn_id(adding *ad, const char *object, const char *file, const char *fn)
 {
+    fslot *cached = &ad->fns[ptr_hash(fn, N_FUNCTION, FN_CACHE)];
+    if (cached->fn == fn && cached->file == file && cached->object == object && fn != NULL)
+        return (long)cached->id;
     uint64_t key[3];
     key[0] = name_id(ad, object, N_OBJECT);
     key[1] = name_id(ad, file, N_FILE);
     key[2] = name_id(ad, fn, N_FUNCTION);
     if (key[0] == UINT32_MAX || key[1] == UINT32_MAX || key[2] == UINT32_MAX)
         return -1;
-    return cgwm_table_get(ad->m, &ad->m->fns, key);
+    long id = cgwm_table_get(ad->m, &ad->m->fns, key);
+    if (id >= 0)
+        *cached = (fslot){ object, file, fn, (uint32_t)id };
+    return id;
 }
 
 /* ------------------------------------------------------- a part's header */
@@ -218,6 +250,11 @@ static int part_events(adding *ad, const cgw_part *part)
     if (map == NULL)
         return -1;
     ad->map = map;
+    uint64_t *costs = cgwm_grow(m, ad->costs, BATCH * (part->nevents ? part->nevents : 1) *
+                                                  sizeof *costs);
+    if (costs == NULL)
+        return -1;
+    ad->costs = costs;
     ad->nev = part->nevents;
     int same = m->parts == 0 || part->nevents == m->nev, bad = 0;
     for (size_t i = 0; i < part->nevents && !bad; i++) {
@@ -307,7 +344,9 @@ static int part_start(adding *ad, const cgw_part *part)
     ad->positions = part->positions;
     m->mask &= part->positions;
     m->parts++;
-    ad->fn = NULL; /* a new part has new name pointers */
+    ad->fn = ad->src = NULL; /* a new part has new name pointers */
+    ad->src_id = 0;
+    memset(ad->fns, 0, sizeof ad->fns);
     return 0;
 }
 
@@ -325,13 +364,18 @@ static int body_key(adding *ad, const cgw_record *rec, uint64_t *key)
         ad->ff = rec->file;
         ad->fo = rec->object;
     }
-    uint32_t src = name_id(ad, rec->source_file, N_FILE);
-    if (src == UINT32_MAX)
-        return -1;
-    memset(key, 0, K_JUMP_END * sizeof *key);
+    if (rec->source_file != ad->src) {
+        uint32_t src = name_id(ad, rec->source_file, N_FILE);
+        if (src == UINT32_MAX)
+            return -1;
+        ad->src = rec->source_file;
+        ad->src_id = src;
+    }
+    static const uint64_t no_key[K_JUMP_END]; /* copied, not memset: no rep stos */
+    memcpy(key, no_key, sizeof no_key);
     key[K_PART] = ad->part;
     key[K_FN] = ad->fid;
-    key[K_SRC] = src;
+    key[K_SRC] = ad->src_id;
     key[K_MASK] = ad->positions;
     for (size_t j = 0; j < ad->npos; j++)
         key[K_POS + ad->slot[j]] = rec->pos[j];
@@ -349,59 +393,119 @@ static int target_key(adding *ad, const cgw_record *rec, uint64_t *key)
     return 0;
 }
 
-static int overflow(adding *ad, const cgw_record *rec, const char *what)
+static int overflow(adding *ad, const pending *p, const char *what)
 {
     cgwm_fail(ad->m, CGW_ERANGE, ad->call, "line %llu: the sum of %s in %s passes 2^64-1",
-              (unsigned long long)rec->line, what, rec->function);
+              (unsigned long long)p->line, what, cgwm_target(ad->m, p->key[K_FN]).function);
     return -1;
 }
 
-/* vals[head + map[i]] += costs[i], exactly. */
-static int add_costs(adding *ad, const cgw_record *rec, uint64_t *vals)
+/* vals[map[i]] += costs[i], exactly. */
+static int add_costs(adding *ad, const pending *p, const uint64_t *costs, uint64_t *vals)
 {
     for (size_t i = 0; i < ad->nev; i++) {
         uint64_t *sum = vals + ad->map[i];
-        if (rec->costs[i] > UINT64_MAX - *sum)
-            return overflow(ad, rec, rec->part->events[i].name);
-        *sum += rec->costs[i];
+        if (costs[i] > UINT64_MAX - *sum)
+            return overflow(ad, p, cgwm_name(ad->m, ad->m->ev_name[ad->map[i]]));
+        *sum += costs[i];
     }
     return 0;
 }
 
-static int add_count(adding *ad, const cgw_record *rec, uint64_t *sum, uint64_t count)
+static int add_count(adding *ad, const pending *p, uint64_t *sum, uint64_t count)
 {
     if (count > UINT64_MAX - *sum)
-        return overflow(ad, rec, "the count");
+        return overflow(ad, p, "the count");
     *sum += count;
     return 0;
 }
 
-static int add_record(adding *ad, const cgw_record *rec)
+/* The entry that came after the one used last in the table, the last
+ * time, when it has the key; else -1.  An input much like one read
+ * before (another run of the same program) comes in the order that made
+ * the entries: most records are found there, without a hash. */
+static long predicted(const adding *ad, const pending *p)
+{
+    const mtable *tab = &ad->m->tab[p->table];
+    uint32_t last = ad->last[p->table], next = last ? tab->after[last - 1] : 0;
+    if (next == 0)
+        return -1;
+    const uint64_t *key = cgwm_key(tab, next - 1);
+    for (size_t k = 0; k < tab->kw; k++)
+        if (key[k] != p->key[k])
+            return -1;
+    return (long)next - 1;
+}
+
+/* The values of p (costs: its row of the batch's costs) added to entry. */
+static int add_values(adding *ad, const pending *p, const uint64_t *costs, long entry)
+{
+    mtable *tab = &ad->m->tab[p->table];
+    uint64_t *sums = cgwm_val(tab, (size_t)entry);
+    uint32_t *last = &ad->last[p->table];
+    if (*last)
+        tab->after[*last - 1] = (uint32_t)entry + 1;
+    *last = (uint32_t)entry + 1;
+    switch (p->table) {
+    case T_COST:
+        return add_costs(ad, p, costs, sums);
+    case T_CALL:
+        return add_count(ad, p, sums, p->count) < 0 ? -1 : add_costs(ad, p, costs, sums + 1);
+    default:
+        return add_count(ad, p, sums, p->count) < 0 ? -1 : add_count(ad, p, sums + 1, p->executed);
+    }
+}
+
+/* The batch added to the sums in the order its records came, the slots
+ * of all their keys on their way from memory first (in a table larger
+ * than the cache each is a miss, and this way they overlap). */
+static int flush(adding *ad)
 {
     cgw_merger *m = ad->m;
-    uint64_t key[K_JUMP_END];
-    int table = rec->kind == CGW_REC_COST ? T_COST : rec->kind == CGW_REC_CALL ? T_CALL : T_JUMP;
-    if (body_key(ad, rec, key) < 0 || (table != T_COST && target_key(ad, rec, key) < 0))
+    size_t count = ad->npend;
+    ad->npend = 0;
+    for (size_t k = 0; k < count; k++) {
+        pending *p = &ad->batch[k];
+        p->tag = cgwm_table_tag(&m->tab[p->table], p->key);
+        cgwm_table_prefetch(&m->tab[p->table], p->tag);
+    }
+    for (size_t k = 0; k < count; k++) {
+        const pending *p = &ad->batch[k];
+        long entry = predicted(ad, p);
+        if (entry < 0 && (entry = cgwm_table_get_tagged(m, &m->tab[p->table], p->key, p->tag)) < 0)
+            return -1;
+        if (add_values(ad, p, ad->costs + k * ad->nev, entry) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The record's key and values into the batch.  Added at once when it is
+ * the batch's only one and found where predicted; else the batch waits
+ * until it is full. */
+static int add_record(adding *ad, const cgw_record *rec)
+{
+    pending *p = &ad->batch[ad->npend];
+    p->table = rec->kind == CGW_REC_COST ? T_COST : rec->kind == CGW_REC_CALL ? T_CALL : T_JUMP;
+    if (body_key(ad, rec, p->key) < 0 || (p->table != T_COST && target_key(ad, rec, p->key) < 0))
         return -1;
-    key[K_COND] = rec->kind == CGW_REC_COND_JUMP;
-    long entry = cgwm_table_get(m, &m->tab[table], key);
-    if (entry < 0)
-        return -1;
-    uint64_t *sums = cgwm_val(&m->tab[table], (size_t)entry);
-    if (table == T_COST)
-        return add_costs(ad, rec, sums);
-    if (add_count(ad, rec, sums, rec->count) < 0)
-        return -1;
-    if (table == T_CALL)
-        return add_costs(ad, rec, sums + 1);
-    return add_count(ad, rec, sums + 1, rec->executed);
+    p->key[K_COND] = rec->kind == CGW_REC_COND_JUMP;
+    p->line = rec->line;
+    p->count = rec->count;
+    p->executed = rec->executed;
+    long entry;
+    if (ad->npend == 0 && (entry = predicted(ad, p)) >= 0)
+        return add_values(ad, p, rec->costs, entry);
+    if (p->table != T_JUMP)
+        memcpy(ad->costs + ad->npend * ad->nev, rec->costs, ad->nev * sizeof *ad->costs);
+    return ++ad->npend == BATCH ? flush(ad) : 0;
 }
 
 static int add_one(adding *ad, const cgw_record *rec)
 {
     switch (rec->kind) {
     case CGW_REC_PART:
-        return part_start(ad, rec->part);
+        return flush(ad) < 0 ? -1 : part_start(ad, rec->part);
     case CGW_REC_COST:
     case CGW_REC_CALL:
     case CGW_REC_JUMP:
@@ -425,11 +529,15 @@ cgw_status cgwm_add(cgw_merger *m, cgw_reader *r, uint64_t part, const char *cal
     adding ad = { .m = m, .call = call, .part = part };
     const cgw_record *rec;
     cgw_status st;
+    int failed = 0;
     while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL)
-        if (add_one(&ad, rec) < 0)
+        if ((failed = add_one(&ad, rec) < 0))
             break;
+    if (st == CGW_OK && !failed)
+        flush(&ad);
     cgwm_free(m, ad.cache);
     cgwm_free(m, ad.map);
+    cgwm_free(m, ad.costs);
     if (st != CGW_OK)
         cgwm_fail(m, st, call, "reading: %s", cgw_reader_errmsg(r));
     m->inputs++;

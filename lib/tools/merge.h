@@ -12,15 +12,29 @@
 #include "cgw.h"
 #include "util.h"
 
-/* An open-addressing table of entries: kw key words, then nv value words
- * (head fixed ones, such as a call count, then one per event).  Entries
- * are numbered densely from 0 in the order they came. */
+/* Key words of the body tables.  Positions go in fixed slots (instr,
+ * bb, line) with the mask of those that the input had. */
+enum { K_PART, K_FN, K_SRC, K_MASK, K_POS, K_COST_END = K_POS + 3,
+       K_CALLEE = K_COST_END, K_TPOS, K_CALL_END = K_TPOS + 3,
+       K_COND = K_CALL_END, K_JUMP_END };
+enum { T_COST, T_CALL, T_JUMP, T_N };
+
+/* A table of entries, each a row of kw key words then nv value words
+ * (head fixed ones, such as a call count, then one per event), so that a
+ * key and its sums share cache lines.  Entries are numbered densely from
+ * 0 in the order they came.  Its index is one array of slots, each the
+ * entry's 32-bit hash tag and its number + 1: a probe reads one slot, and
+ * a row only when the tags agree.  The tag is a vector multiply-shift
+ * hash (strongly universal) under multipliers drawn for the table, so
+ * that no input can choose keys that collide. */
 typedef struct mtable {
-    size_t kw, head, nv;
+    size_t kw, head, nv, stride; /* stride: kw + nv words a row */
     size_t n, cap;
-    uint64_t *keys;    /* cap * kw */
-    uint64_t *vals;    /* cap * nv */
-    cgwu_index ix;     /* over the keys */
+    uint64_t *rows;    /* cap rows */
+    uint32_t *after;   /* cap: the entry + 1 that came after each last time, 0 none */
+    uint64_t *slots;   /* 2^bits: 0 empty, else tag << 32 | (entry + 1) */
+    unsigned bits;
+    uint64_t mul[2 * K_JUMP_END + 1]; /* two a key word, then the offset */
 } mtable;
 
 /* Interned names: id 0 is "no name" (NULL), then 1, 2, ... */
@@ -29,13 +43,6 @@ typedef struct mnames {
     size_t n, cap;
     cgwu_index ix;     /* entry numbers are ids */
 } mnames;
-
-/* Key words of the body tables.  Positions go in fixed slots (instr,
- * bb, line) with the mask of those that the input had. */
-enum { K_PART, K_FN, K_SRC, K_MASK, K_POS, K_COST_END = K_POS + 3,
-       K_CALLEE = K_COST_END, K_TPOS, K_CALL_END = K_TPOS + 3,
-       K_COND = K_CALL_END, K_JUMP_END };
-enum { T_COST, T_CALL, T_JUMP, T_N };
 
 /* Several values of one header field seen: the field says so. */
 #define MERGE_SEVERAL "(several)"
@@ -85,10 +92,19 @@ int cgwm_table_init(cgw_merger *m, mtable *tab, size_t kw, size_t head, size_t n
 void cgwm_table_free(cgw_merger *m, mtable *tab);
 /* The entry with key, made (values zero) when new; -1 out of memory. */
 long cgwm_table_get(cgw_merger *m, mtable *tab, const uint64_t *key);
+/* The same in two steps, for keys that come in batches: the key's tag
+ * (its hash), whose slot cgwm_table_prefetch() starts to fetch, then the
+ * entry of key and tag. */
+uint32_t cgwm_table_tag(const mtable *tab, const uint64_t *key);
+void cgwm_table_prefetch(const mtable *tab, uint32_t tag);
+long cgwm_table_get_tagged(cgw_merger *m, mtable *tab, const uint64_t *key, uint32_t tag);
 /* Room for nev events in every entry (values keep their meaning). */
 int cgwm_table_events(cgw_merger *m, mtable *tab, size_t nev);
-static inline uint64_t *cgwm_key(const mtable *tab, size_t i) { return tab->keys + i * tab->kw; }
-static inline uint64_t *cgwm_val(const mtable *tab, size_t i) { return tab->vals + i * tab->nv; }
+static inline uint64_t *cgwm_key(const mtable *tab, size_t i) { return tab->rows + i * tab->stride; }
+static inline uint64_t *cgwm_val(const mtable *tab, size_t i)
+{
+    return tab->rows + i * tab->stride + tab->kw;
+}
 
 /* names: the id of str[0..len), interned when new; 0 when out of memory */
 uint32_t cgwm_intern(cgw_merger *m, const char *str, size_t len);
