@@ -38,6 +38,32 @@ static double wall_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Seconds of CPU time of this process and of wall-clock time: the
+ * clocks at a run's start, or (timing_since()) what the run took. */
+typedef struct timing {
+    double cpu, wall;
+} timing;
+
+/* The clocks now, for timing_since() at the run's end. */
+static timing timing_start(void)
+{
+    return (timing){ cpu_now(), wall_now() };
+}
+
+/* The CPU and wall seconds since start. */
+static timing timing_since(timing start)
+{
+    return (timing){ cpu_now() - start.cpu, wall_now() - start.wall };
+}
+
+/* One row of the table: a way's CPU and wall seconds and its stacks per
+ * CPU second. */
+static void print_row(const char *way, timing took, size_t nstacks)
+{
+    printf("  %-38s %9.3f %9.3f %12.0f\n", way, took.cpu, took.wall,
+           (double)nstacks / took.cpu);
+}
+
 /* Resident set now, in KiB (VmRSS), 0 where /proc is not there. */
 static long rss_kib(void)
 {
@@ -96,7 +122,7 @@ int main(int argc, char **argv)
     cgw_stacks *s = cgw_stacks_new(NULL);
     cgw_frame frames[MAXDEPTH];
     long rss0 = rss_kib(), rss_tenth = 0;
-    double c0 = cpu_now(), w0 = wall_now();
+    timing start = timing_start();
     uint64_t y = 1;
     for (size_t i = 0; i < nstacks; i++) {
         const path *p = &paths[next_random(&y) % ndistinct];
@@ -108,7 +134,7 @@ int main(int argc, char **argv)
         if (i + 1 == nstacks / 10)
             rss_tenth = rss_kib();
     }
-    double add_cpu = cpu_now() - c0, add_wall = wall_now() - w0;
+    timing add = timing_since(start);
     long rss_all = rss_kib();
     if (cgw_stacks_errmsg(s)[0] != '\0') {
         fprintf(stderr, "bench-stacks: %s\n", cgw_stacks_errmsg(s));
@@ -126,8 +152,7 @@ int main(int argc, char **argv)
         if (cgw_stacks_intern(s, &fr, &handle[f]) != CGW_OK)
             return 1;
     }
-    c0 = cpu_now();
-    w0 = wall_now();
+    start = timing_start();
     y = 1;
     for (size_t i = 0; i < nstacks; i++) {
         const path *p = &paths[next_random(&y) % ndistinct];
@@ -140,7 +165,7 @@ int main(int argc, char **argv)
             return 1;
         }
     }
-    double h_cpu = cpu_now() - c0, h_wall = wall_now() - w0;
+    timing by_handle = timing_since(start);
     cgw_stacks_free(s);
     free(handle);
 
@@ -150,8 +175,7 @@ int main(int argc, char **argv)
     char *text = malloc(cap + 4096);
     if (s == NULL || text == NULL)
         return 2;
-    c0 = cpu_now();
-    w0 = wall_now();
+    start = timing_start();
     y = 1;
     for (size_t i = 0; i < nstacks; i++) {
         const path *p = &paths[next_random(&y) % ndistinct];
@@ -169,7 +193,7 @@ int main(int argc, char **argv)
             len = 0;
         }
     }
-    double fold_cpu = cpu_now() - c0, fold_wall = wall_now() - w0;
+    timing folded = timing_since(start);
     cgw_stacks_free(s);
     free(text);
     free(paths);
@@ -177,14 +201,11 @@ int main(int argc, char **argv)
     printf("bench-stacks: %zu stacks of %zu distinct paths (depth 8-39, %d functions)\n",
            nstacks, ndistinct, NFUNCS);
     printf("  %-38s %9s %9s %12s\n", "", "CPU s", "wall s", "stacks/s CPU");
-    printf("  %-38s %9.3f %9.3f %12.0f\n", "cgw_stacks_add()", add_cpu, add_wall,
-           (double)nstacks / add_cpu);
-    printf("  %-38s %9.3f %9.3f %12.0f\n", "cgw_stacks_add_h() (handles)", h_cpu, h_wall,
-           (double)nstacks / h_cpu);
-    printf("  %-38s %9.3f %9.3f %12.0f\n", "folded text + cgw_stacks_add_folded()", fold_cpu,
-           fold_wall, (double)nstacks / fold_cpu);
+    print_row("cgw_stacks_add()", add, nstacks);
+    print_row("cgw_stacks_add_h() (handles)", by_handle, nstacks);
+    print_row("folded text + cgw_stacks_add_folded()", folded, nstacks);
     printf("  the structured call takes %.2fx the CPU of the folded path, the handles %.2fx\n",
-           add_cpu / fold_cpu, h_cpu / fold_cpu);
+           add.cpu / folded.cpu, by_handle.cpu / folded.cpu);
     if (rss0 > 0)
         printf("  resident memory of the stacks: %ld KiB after %zu stacks, %ld KiB after all "
                "%zu (grows with distinct frames and edges, not stacks)\n",

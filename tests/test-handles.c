@@ -15,6 +15,45 @@
 
 /* ------------------------------------------------ the same bytes */
 
+/* The names of part() registered once, when it writes with handles. */
+typedef struct handles {
+    cgw_name_id a, b, main_fn, work, put;
+} handles;
+
+/* Enter function fn: by its handle id when hd, else by the strings,
+ * object and file first unless NULL (then as before). */
+static void enter(cgw_writer *w, const handles *hd, cgw_name_id id, const char *obj,
+                  const char *file, const char *fn)
+{
+    if (hd != NULL) {
+        CHECK_ST(cgw_function_h(w, id), CGW_OK);
+        return;
+    }
+    if (obj != NULL)
+        CHECK_ST(cgw_object(w, obj), CGW_OK);
+    if (file != NULL)
+        CHECK_ST(cgw_file(w, file), CGW_OK);
+    CHECK_ST(cgw_function(w, fn), CGW_OK);
+}
+
+/* A call of callee (handle id when hd, else target t) with costs c of
+ * two events. */
+static void call(cgw_writer *w, const handles *hd, cgw_name_id id, const cgw_target *t,
+                 uint64_t count, const uint64_t *callee_pos, const uint64_t *pos,
+                 const uint64_t *c)
+{
+    if (hd != NULL)
+        CHECK_ST(cgw_call_h(w, id, count, callee_pos, pos, c, 2), CGW_OK);
+    else
+        CHECK_ST(cgw_call(w, t, count, callee_pos, pos, c, 2), CGW_OK);
+}
+
+/* The inlined file: handle id when hd, else the name file. */
+static void inline_file(cgw_writer *w, const handles *hd, cgw_name_id id, const char *file)
+{
+    CHECK_ST(hd != NULL ? cgw_inline_file_h(w, id) : cgw_inline_file(w, file), CGW_OK);
+}
+
 /* One part of a profile: calls into another object and file, an inlined
  * file and back, a function without a file, a call to a function not yet
  * defined; with handles when h, else with strings; with mix, the handle
@@ -22,57 +61,39 @@
 static void part(cgw_writer *w, int h, int mix)
 {
     uint64_t c2[2] = { 5, 0 }, c1[2] = { 3, 1 };
+    handles names, *hd = NULL;
     if (h) {
         cgw_name_id ob = cgw_intern(w, CGW_NAME_OBJECT, "prog");
         cgw_name_id lib = cgw_intern(w, CGW_NAME_OBJECT, "libc.so");
-        cgw_name_id a = cgw_intern(w, CGW_NAME_FILE, "a.c");
-        cgw_name_id b = cgw_intern(w, CGW_NAME_FILE, "b.h");
-        cgw_name_id main_fn = cgw_intern_function(w, ob, a, "main");
-        cgw_name_id work = cgw_intern_function(w, ob, b, "work");
-        cgw_name_id put = cgw_intern_function(w, lib, CGW_NO_NAME, "puts");
-        CHECK_ST(cgw_function_h(w, main_fn), CGW_OK);
-        CHECK_ST(cgw_cost(w, P1(10), c1, 2), CGW_OK);
-        CHECK_ST(cgw_call_h(w, work, 2, P1(40), P1(11), c2, 2), CGW_OK);
-        CHECK_ST(cgw_inline_file_h(w, b), CGW_OK);
-        CHECK_ST(cgw_cost(w, P1(41), c2, 1), CGW_OK);
-        CHECK_ST(cgw_call_h(w, put, 1, NULL, P1(42), c1, 2), CGW_OK);
-        CHECK_ST(cgw_inline_file_h(w, a), CGW_OK);
-        CHECK_ST(cgw_cost(w, P1(12), c1, 2), CGW_OK);
-        if (mix) {
-            cgw_target t = { "prog", "b.h", "work" };
-            CHECK_ST(cgw_call(w, &t, 1, P1(40), P1(13), c2, 2), CGW_OK);
-            CHECK_ST(cgw_object(w, "prog"), CGW_OK);
-            CHECK_ST(cgw_file(w, "b.h"), CGW_OK);
-            CHECK_ST(cgw_function(w, "work"), CGW_OK);
-        } else {
-            CHECK_ST(cgw_call_h(w, work, 1, P1(40), P1(13), c2, 2), CGW_OK);
-            CHECK_ST(cgw_function_h(w, work), CGW_OK);
-        }
-        CHECK_ST(cgw_cost(w, P1(40), c2, 2), CGW_OK);
-        CHECK_ST(cgw_call_h(w, put, 3, NULL, P1(41), c1, 2), CGW_OK);
-        CHECK_ST(cgw_function_h(w, put), CGW_OK);
-        CHECK_ST(cgw_cost(w, P1(1), c1, 2), CGW_OK);
-        return;
+        names.a = cgw_intern(w, CGW_NAME_FILE, "a.c");
+        names.b = cgw_intern(w, CGW_NAME_FILE, "b.h");
+        names.main_fn = cgw_intern_function(w, ob, names.a, "main");
+        names.work = cgw_intern_function(w, ob, names.b, "work");
+        names.put = cgw_intern_function(w, lib, CGW_NO_NAME, "puts");
+        hd = &names;
+    } else {
+        names = (handles){ CGW_NO_NAME, CGW_NO_NAME, CGW_NO_NAME, CGW_NO_NAME, CGW_NO_NAME };
     }
     cgw_target work = { NULL, "b.h", "work" }, put = { "libc.so", "???", "puts" };
-    CHECK_ST(cgw_object(w, "prog"), CGW_OK);
-    CHECK_ST(cgw_file(w, "a.c"), CGW_OK);
-    CHECK_ST(cgw_function(w, "main"), CGW_OK);
+    enter(w, hd, names.main_fn, "prog", "a.c", "main");
     CHECK_ST(cgw_cost(w, P1(10), c1, 2), CGW_OK);
-    CHECK_ST(cgw_call(w, &work, 2, P1(40), P1(11), c2, 2), CGW_OK);
-    CHECK_ST(cgw_inline_file(w, "b.h"), CGW_OK);
+    call(w, hd, names.work, &work, 2, P1(40), P1(11), c2);
+    inline_file(w, hd, names.b, "b.h");
     CHECK_ST(cgw_cost(w, P1(41), c2, 1), CGW_OK);
-    CHECK_ST(cgw_call(w, &put, 1, NULL, P1(42), c1, 2), CGW_OK);
-    CHECK_ST(cgw_inline_file(w, "a.c"), CGW_OK);
+    call(w, hd, names.put, &put, 1, NULL, P1(42), c1);
+    inline_file(w, hd, names.a, "a.c");
     CHECK_ST(cgw_cost(w, P1(12), c1, 2), CGW_OK);
-    CHECK_ST(cgw_call(w, &work, 1, P1(40), P1(13), c2, 2), CGW_OK);
-    CHECK_ST(cgw_file(w, "b.h"), CGW_OK);
-    CHECK_ST(cgw_function(w, "work"), CGW_OK);
+    if (hd != NULL && mix) { /* the strings after handles */
+        cgw_target t = { "prog", "b.h", "work" };
+        call(w, NULL, CGW_NO_NAME, &t, 1, P1(40), P1(13), c2);
+        enter(w, NULL, CGW_NO_NAME, "prog", "b.h", "work");
+    } else {
+        call(w, hd, names.work, &work, 1, P1(40), P1(13), c2);
+        enter(w, hd, names.work, NULL, "b.h", "work");
+    }
     CHECK_ST(cgw_cost(w, P1(40), c2, 2), CGW_OK);
-    CHECK_ST(cgw_call(w, &put, 3, NULL, P1(41), c1, 2), CGW_OK);
-    CHECK_ST(cgw_object(w, "libc.so"), CGW_OK);
-    CHECK_ST(cgw_file(w, "???"), CGW_OK);
-    CHECK_ST(cgw_function(w, "puts"), CGW_OK);
+    call(w, hd, names.put, &put, 3, NULL, P1(41), c1);
+    enter(w, hd, names.put, "libc.so", "???", "puts");
     CHECK_ST(cgw_cost(w, P1(1), c1, 2), CGW_OK);
 }
 

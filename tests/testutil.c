@@ -364,24 +364,31 @@ void cgwt_annotate_parts(const char *text, size_t len)
     }
 }
 
-typedef struct readback {
-    uint64_t warnings;
-    char first[400];
-} readback;
+/* The room for a read's first error, "line N: message [code]", that a
+ * failing test names; empty while there is none. */
+#define FIRST_ERROR_SIZE 400
 
+/* Keep d in first (FIRST_ERROR_SIZE bytes) when it is the read's first
+ * error. */
+static void keep_first_error(char *first, const cgw_diagnostic *d)
+{
+    if (first[0] == '\0' && d->severity == CGW_ERROR)
+        snprintf(first, FIRST_ERROR_SIZE, "line %llu: %s [%s]", (unsigned long long)d->line,
+                 d->message, d->code);
+}
+
+/* A diagnostic callback whose ctx is a char[FIRST_ERROR_SIZE]: the read's
+ * first error kept there. */
 static void readback_diag(void *ctx, const cgw_diagnostic *d)
 {
-    readback *rb = ctx;
-    if (rb->first[0] == '\0' && d->severity == CGW_ERROR)
-        snprintf(rb->first, sizeof rb->first, "line %llu: %s [%s]",
-                 (unsigned long long)d->line, d->message, d->code);
+    keep_first_error(ctx, d);
 }
 
 uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m)
 {
-    readback rb = { 0, "" };
+    char first[FIRST_ERROR_SIZE] = "";
     cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK, .diag = readback_diag,
-                           .diag_ctx = &rb };
+                           .diag_ctx = first };
     cgw_reader *r = cgw_reader_open_memory(text, len, &o);
     CHECK(r != NULL);
     const cgw_record *rec;
@@ -398,18 +405,18 @@ uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m)
             CHECK_U64(rec->costs[i], m->totals[i]);
     }
     CHECK_STR(cgw_reader_errmsg(r), "");
-    uint64_t errors;
-    cgw_reader_counts(r, &errors, &rb.warnings);
+    uint64_t errors, warnings;
+    cgw_reader_counts(r, &errors, &warnings);
     cgw_reader_close(r);
     if (errors != 0)
         cgwt_fail(__FILE__, __LINE__, "the reader finds %llu errors, first %s",
-                  (unsigned long long)errors, rb.first);
+                  (unsigned long long)errors, first);
     uint64_t diffs = 0;
     o.diag = readback_diag;
     CHECK_ST(cgw_roundtrip(NULL, text, len, &o, &diffs), CGW_OK);
     if (diffs != 0)
-        cgwt_fail(__FILE__, __LINE__, "round trip: %s", rb.first);
-    return rb.warnings;
+        cgwt_fail(__FILE__, __LINE__, "round trip: %s", first);
+    return warnings;
 }
 
 /* ------------------------------------------------ what a profile says */
@@ -580,7 +587,7 @@ typedef struct expected {
     uint64_t line;
     cgw_severity severity;
     int found;
-    char first_error[300];
+    char first_error[FIRST_ERROR_SIZE];
 } expected;
 
 static void on_expected(void *ctx, const cgw_diagnostic *d)
@@ -589,9 +596,7 @@ static void on_expected(void *ctx, const cgw_diagnostic *d)
     if (strcmp(d->code, want->code) == 0 && d->line == want->line &&
         d->severity == want->severity)
         want->found = 1;
-    if (d->severity == CGW_ERROR && want->first_error[0] == '\0')
-        snprintf(want->first_error, sizeof want->first_error, "%llu: %s [%s]",
-                 (unsigned long long)d->line, d->message, d->code);
+    keep_first_error(want->first_error, d);
 }
 
 void cgwt_expect(const char *file, int line, const char *text, size_t len, const char *code,

@@ -330,21 +330,51 @@ static cgw_status add_start(cgw_stacks *s, const char *call, const char *event,
     return CGW_OK;
 }
 
-cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
-                          size_t nframes, uint64_t count, unsigned flags)
+/* The graph's frame of cgw_stacks_add_h()'s handles[k] and lines[k],
+ * the handle checked to be one cgw_stacks_intern() gave. */
+static cgw_status frame_of_handle(cgw_stacks *s, const uint64_t *handles,
+                                  const uint64_t *lines, size_t k, cgwc_frame *out)
+{
+    uint32_t fn = (uint32_t)handles[k], fi = (uint32_t)(handles[k] >> 32);
+    if (fn >= s->nfns || (fi != CGWC_NONE && fi >= s->nstrs))
+        return cgwc_stacks_fail(s, CGW_EINVAL, "cgw_stacks_add_h: frame %zu: handle %#llx "
+                                "is none of cgw_stacks_intern()'s", k,
+                                (unsigned long long)handles[k]);
+    *out = (cgwc_frame){ fn, fi, lines != NULL ? lines[k] : 0 };
+    return CGW_OK;
+}
+
+/* One stack of cgw_stacks_add() (frames) or, when frames is NULL, of
+ * cgw_stacks_add_h() (handles and lines), call naming which: its frames
+ * taken root first into s->frames and added count times to event's
+ * column.  The status, the stacks' error once one is set. */
+static cgw_status add_stack(cgw_stacks *s, const char *call, const char *event,
+                            const cgw_frame *frames, const uint64_t *handles,
+                            const uint64_t *lines, size_t nframes, uint64_t count,
+                            unsigned flags)
 {
     unsigned ev = 0;
     int adds;
-    cgw_status st = add_start(s, "cgw_stacks_add", event, frames, nframes, count, &ev, &adds);
+    const void *given = frames != NULL ? (const void *)frames : handles;
+    cgw_status st = add_start(s, call, event, given, nframes, count, &ev, &adds);
     if (st != CGW_OK || !adds)
         return st;
     int leaf_first = (flags & CGW_STACK_LEAF_FIRST) != 0;
-    for (size_t i = 0; i < nframes && st == CGW_OK; i++) /* root first: names in one order */
-        st = frame_of(s, &frames[leaf_first ? nframes - 1 - i : i], &s->frames[i]);
+    for (size_t i = 0; i < nframes && st == CGW_OK; i++) { /* root first: names in one order */
+        size_t k = leaf_first ? nframes - 1 - i : i;
+        st = frames != NULL ? frame_of(s, &frames[k], &s->frames[i])
+                            : frame_of_handle(s, handles, lines, k, &s->frames[i]);
+    }
     if (st != CGW_OK)
         return st;
     return cgwc_stacks_add(s, ev, s->frames, nframes, count, !(flags & CGW_STACK_UNCOUNTED),
-                           "cgw_stacks_add", s->serial + 1);
+                           call, s->serial + 1);
+}
+
+cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
+                          size_t nframes, uint64_t count, unsigned flags)
+{
+    return add_stack(s, "cgw_stacks_add", event, frames, NULL, NULL, nframes, count, flags);
 }
 
 cgw_status cgw_stacks_intern(cgw_stacks *s, const cgw_frame *frame, uint64_t *handle)
@@ -365,23 +395,7 @@ cgw_status cgw_stacks_add_h(cgw_stacks *s, const char *event, const uint64_t *ha
                             const uint64_t *lines, size_t nframes, uint64_t count,
                             unsigned flags)
 {
-    unsigned ev = 0;
-    int adds;
-    cgw_status st = add_start(s, "cgw_stacks_add_h", event, handles, nframes, count, &ev, &adds);
-    if (st != CGW_OK || !adds)
-        return st;
-    int leaf_first = (flags & CGW_STACK_LEAF_FIRST) != 0;
-    for (size_t i = 0; i < nframes; i++) {
-        size_t k = leaf_first ? nframes - 1 - i : i;
-        uint32_t fn = (uint32_t)handles[k], fi = (uint32_t)(handles[k] >> 32);
-        if (fn >= s->nfns || (fi != CGWC_NONE && fi >= s->nstrs))
-            return cgwc_stacks_fail(s, CGW_EINVAL, "cgw_stacks_add_h: frame %zu: handle %#llx "
-                                    "is none of cgw_stacks_intern()'s", k,
-                                    (unsigned long long)handles[k]);
-        s->frames[i] = (cgwc_frame){ fn, fi, lines != NULL ? lines[k] : 0 };
-    }
-    return cgwc_stacks_add(s, ev, s->frames, nframes, count, !(flags & CGW_STACK_UNCOUNTED),
-                           "cgw_stacks_add_h", s->serial + 1);
+    return add_stack(s, "cgw_stacks_add_h", event, NULL, handles, lines, nframes, count, flags);
 }
 
 cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg)
