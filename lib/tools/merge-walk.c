@@ -134,10 +134,10 @@ static int by_group(mwalk *wk)
 
 /* An item with the words that decide most comparisons within a group:
  * the source file's rank and the first position the walk compares. */
-typedef struct gitem {
+struct gitem {
     uint64_t src, pos;
     mitem item;
-} gitem;
+};
 
 static int by_gitem(const void *left, const void *right, void *ctx)
 {
@@ -149,41 +149,45 @@ static int by_gitem(const void *left, const void *right, void *ctx)
     return cmp_items(ctx, &lg->item, &rg->item, 1);
 }
 
-/* Each group of by_group() sorted in the canonical order. */
-static void sort_groups(mwalk *wk)
+/* The end of the group of by_group() that starts at item i. */
+static size_t group_end(const mwalk *wk, size_t i)
+{
+    uint64_t part = wk->part_last ? 0 : item_part(wk, &wk->items[i]);
+    uint64_t fn = item_fn(wk, &wk->items[i]);
+    size_t j = i + 1;
+    while (j < wk->n && item_fn(wk, &wk->items[j]) == fn &&
+           (wk->part_last || item_part(wk, &wk->items[j]) == part))
+        j++;
+    return j;
+}
+
+/* The group [i, j) sorted in the canonical order; m's status. */
+static cgw_status sort_group(mwalk *wk, size_t i, size_t j)
 {
     cgw_merger *m = wk->m;
+    if (j - i < 2)
+        return m->err;
     int first = 0;
     while (first < CGW_NPOS_MAX && !(wk->mask & m->slot_kind[first]))
         first++;
-    gitem *g = NULL;
-    size_t cap = 0;
-    for (size_t i = 0, j; i < wk->n && m->err == CGW_OK; i = j) {
-        uint64_t part = wk->part_last ? 0 : item_part(wk, &wk->items[i]);
-        uint64_t fn = item_fn(wk, &wk->items[i]);
-        for (j = i + 1; j < wk->n && item_fn(wk, &wk->items[j]) == fn &&
-                        (wk->part_last || item_part(wk, &wk->items[j]) == part);
-             j++)
-            ;
-        if (j - i < 2)
-            continue;
-        if (j - i > cap) {
-            cgwm_free(m, g);
-            cap = j - i;
-            if ((g = cgwm_alloc(m, cap * sizeof *g)) == NULL)
-                break;
+    if (j - i > wk->gcap) {
+        cgwm_free(m, wk->g);
+        wk->gcap = j - i;
+        if ((wk->g = cgwm_alloc(m, wk->gcap * sizeof *wk->g)) == NULL) {
+            wk->gcap = 0;
+            return m->err;
         }
-        for (size_t k = i; k < j; k++) {
-            const uint64_t *key = cgwm_key(&m->tab[wk->items[k].table], wk->items[k].entry);
-            g[k - i] = (gitem){ wk->nrank[key[K_SRC]],
-                                first < CGW_NPOS_MAX ? key[K_POS + first] : 0, wk->items[k] };
-        }
-        if (cgwm_sort(m, g, j - i, sizeof *g, by_gitem, wk) < 0)
-            break;
+    }
+    gitem *g = wk->g;
+    for (size_t k = i; k < j; k++) {
+        const uint64_t *key = cgwm_key(&m->tab[wk->items[k].table], wk->items[k].entry);
+        g[k - i] = (gitem){ wk->nrank[key[K_SRC]], first < CGW_NPOS_MAX ? key[K_POS + first] : 0,
+                            wk->items[k] };
+    }
+    if (cgwm_sort(m, g, j - i, sizeof *g, by_gitem, wk) == 0)
         for (size_t k = i; k < j; k++)
             wk->items[k] = g[k - i].item;
-    }
-    cgwm_free(m, g);
+    return m->err;
 }
 
 cgw_status cgwm_walk_init(cgw_merger *m, mwalk *wk, unsigned mask, int part_last,
@@ -201,13 +205,14 @@ cgw_status cgwm_walk_init(cgw_merger *m, mwalk *wk, unsigned mask, int part_last
         count += m->tab[table].n;
     wk->items = cgwm_alloc(m, count * sizeof *wk->items);
     wk->sum = cgwm_alloc(m, 2 * (2 + m->nev) * sizeof *wk->sum);
-    if (wk->items == NULL || wk->sum == NULL)
+    wk->joins = cgwm_alloc(m, count ? count : 1);
+    if (wk->items == NULL || wk->sum == NULL || wk->joins == NULL)
         return m->err;
     for (int table = 0; table < T_N; table++)
         for (size_t i = 0; i < m->tab[table].n; i++)
             wk->items[wk->n++] = (mitem){ (uint32_t)table, (uint32_t)i };
-    if (by_group(wk) == 0)
-        sort_groups(wk);
+    if (by_group(wk) == 1) /* sorted whole */
+        wk->sorted = wk->n;
     return m->err;
 }
 
@@ -217,6 +222,8 @@ void cgwm_walk_free(mwalk *wk)
     cgwm_free(wk->m, wk->frank);
     cgwm_free(wk->m, wk->items);
     cgwm_free(wk->m, wk->sum);
+    cgwm_free(wk->m, wk->g);
+    cgwm_free(wk->m, wk->joins);
 }
 
 /* sum += the values of item, exactly. */
@@ -233,15 +240,33 @@ static cgw_status add_item(mwalk *wk, const mitem *item, uint64_t *sum)
     return CGW_OK;
 }
 
+/* Whether item j (sorted, as is j - 1) is in the group of the item
+ * before; the first walk compares, the next ones read what it found. */
+static int joins_previous(mwalk *wk, size_t j)
+{
+    if (j >= wk->joined) {
+        wk->joins[j] = cmp_items(wk, &wk->items[j - 1], &wk->items[j], 0) == 0;
+        wk->joined = j + 1;
+    }
+    return wk->joins[j];
+}
+
 cgw_status cgwm_walk(mwalk *wk, mvisit visit, void *ctx)
 {
     size_t stride = 2 + wk->m->nev;
     cgw_status st = wk->m->err;
     for (size_t i = 0; st == CGW_OK && i < wk->n;) {
+        if (i >= wk->sorted) { /* the next group, sorted while its rows are at hand */
+            size_t end = group_end(wk, i);
+            if ((st = sort_group(wk, i, end)) != CGW_OK)
+                break;
+            wk->sorted = end;
+            wk->joins[i] = 0; /* another function or part than the item before */
+            wk->joined = i + 1;
+        }
         size_t j = i;
         memset(wk->sum, 0, 2 * stride * sizeof *wk->sum);
-        for (; st == CGW_OK && j < wk->n && cmp_items(wk, &wk->items[i], &wk->items[j], 0) == 0;
-             j++) {
+        for (; st == CGW_OK && (j == i || (j < wk->sorted && joins_previous(wk, j))); j++) {
             const mitem *item = &wk->items[j];
             uint64_t side =
                 wk->part_last ? cgwm_key(&wk->m->tab[item->table], item->entry)[K_PART] : 0;

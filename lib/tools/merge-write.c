@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* merge-write.c - the merged profile written through a writer: once dry,
- * to find any sum that passes 2^64-1 before a byte is written, then for
+ * to find any sum that passes 2^64-1 before a byte is written (only when
+ * the sums of whole tables do not fit: any other sum is less), then for
  * real, one function block after another in the canonical order. */
 #include <stdio.h>
 #include <string.h>
@@ -35,6 +36,27 @@ static cgw_status dry(void *ctx, const mwalk *wk, int table, const uint64_t *key
         mw->totals[ev] += sum[ev];
     }
     return CGW_OK;
+}
+
+/* Whether every column of every table sums, over all its entries, to at
+ * most 2^64-1: then so does each part's total and each group's sum, and
+ * the dry walk has nothing to find.  One pass over the rows in memory
+ * order, where the walks visit them in the canonical order. */
+static int sums_fit(const cgw_merger *m)
+{
+    for (int table = 0; table < T_N; table++) {
+        const mtable *tab = &m->tab[table];
+        for (size_t k = 0; k < tab->nv; k++) {
+            uint64_t total = 0;
+            for (size_t i = 0; i < tab->n; i++) {
+                uint64_t value = cgwm_val(tab, i)[k];
+                if (value > UINT64_MAX - total)
+                    return 0;
+                total += value;
+            }
+        }
+    }
+    return 1;
 }
 
 cgw_status cgwm_place(mwrite *mw, const cgw_merger *m, const uint64_t *key)
@@ -173,7 +195,8 @@ cgw_status cgw_merge_write(cgw_merger *m, cgw_writer *w)
     mw.order = order;
     if (order != NULL && mw.cols != NULL && cgwm_event_order(m, order) == 0 &&
         cgwm_walk_init(m, &wk, mw.wo.positions, 0, call) == CGW_OK &&
-        cgwm_walk(&wk, dry, &mw) == CGW_OK && (st = header(m, w, order)) == CGW_OK) {
+        (sums_fit(m) || cgwm_walk(&wk, dry, &mw) == CGW_OK) &&
+        (st = header(m, w, order)) == CGW_OK) {
         mw.part = UINT64_MAX;
         st = cgwm_walk(&wk, wet, &mw);
     }

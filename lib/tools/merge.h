@@ -129,6 +129,7 @@ void cgwm_subst_free(cgw_merger *m, int which);
 typedef struct mitem {
     uint32_t table, entry;
 } mitem;
+typedef struct gitem gitem;
 typedef struct mwalk {
     cgw_merger *m;
     const char *call;
@@ -138,6 +139,11 @@ typedef struct mwalk {
     size_t n;
     int part_last;
     uint64_t *sum;           /* [2][2 + events]: a merge uses sum[0] */
+    size_t sorted;           /* the items before it are in the walk's order */
+    gitem *g;                /* a group's sort keys */
+    size_t gcap;
+    unsigned char *joins;    /* item k is in the group of item k - 1 */
+    size_t joined;           /* joins[] is known below it */
 } mwalk;
 /* A group of equal items: the table, its first item's key, the summed
  * values (as the table holds them) of each side.  Returns a status;
