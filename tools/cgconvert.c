@@ -69,7 +69,7 @@ static const char usage[] =
     "--quiet: no progress line (shown on a terminal otherwise).\n"
     "Exit 0, 1 when the input is invalid, 2 on a usage or I/O error.\n";
 
-enum { OPT_FROM = TOOL_O_NEXT, OPT_TO, OPT_EVENT, OPT_FORCE, OPT_QUIET };
+enum { OPT_FROM = TOOL_O_NEXT, OPT_TO, OPT_EVENT, OPT_FORCE };
 
 static int fail_usage(const char *what, const char *arg)
 {
@@ -207,9 +207,7 @@ static const struct option longopts[] = {
     { "to", required_argument, NULL, OPT_TO },
     { "event", required_argument, NULL, OPT_EVENT },
     { "force", no_argument, NULL, OPT_FORCE },
-    { "quiet", no_argument, NULL, OPT_QUIET },
-    { "output", required_argument, NULL, 'o' },
-    TOOL_HELP_OPTIONS
+    TOOL_OUTPUT_OPTIONS
 };
 
 /* The options; files (in order, each with the --event before it) are
@@ -254,7 +252,7 @@ static int parse(int argc, char **argv, args *a)
         case OPT_TO: a->to = optarg; break;
         case OPT_EVENT: a->event = optarg; break;
         case OPT_FORCE: a->force = 1; break;
-        case OPT_QUIET: a->quiet = 1; break;
+        case TOOL_O_QUIET: a->quiet = 1; break;
         case 'o': a->out = tool_output_arg(optarg); break;
         case 'h': case TOOL_O_HELP: fputs(usage, stdout); return 0;
         case 'V': case TOOL_O_VERSION: return tool_version("cgconvert", PPROF_FEATURE);

@@ -38,14 +38,12 @@ static const char usage[] =
     "                   (default 0.1); smaller ones are left out, and said so\n"
     "  --quiet          no progress line (shown on a terminal otherwise)\n";
 
-enum { O_TOP = TOOL_O_NEXT, O_THRESHOLD, O_QUIET };
+enum { O_TOP = TOOL_O_NEXT, O_THRESHOLD };
 
 static const struct option longopts[] = {
     { "top", required_argument, NULL, O_TOP },
     { "threshold", required_argument, NULL, O_THRESHOLD },
-    { "quiet", no_argument, NULL, O_QUIET },
-    { "output", required_argument, NULL, 'o' },
-    TOOL_HELP_OPTIONS
+    TOOL_OUTPUT_OPTIONS
 };
 
 /* 0 to go on, else 1 + the exit status. */
@@ -70,7 +68,7 @@ static int parse(int argc, char **argv, report_options *o, int *quiet)
                                             optarg);
             break;
         }
-        case O_QUIET: *quiet = 1; break;
+        case TOOL_O_QUIET: *quiet = 1; break;
         case 'o': o->out = tool_output_arg(optarg); break;
         case 'h': case TOOL_O_HELP: return 1 + tool_info_option("cgreport", usage, "-h");
         case TOOL_O_VERSION: return 1 + tool_info_option("cgreport", usage, "--version");

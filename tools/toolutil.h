@@ -92,12 +92,15 @@ enum { TOOL_O_MODFILE = 256, TOOL_O_MODFN, TOOL_O_FORCE, TOOL_O_HELP, TOOL_O_VER
 #define TOOL_HELP_OPTIONS                                                     \
     { "help", no_argument, NULL, TOOL_O_HELP },                               \
     { "version", no_argument, NULL, TOOL_O_VERSION }, { NULL, 0, NULL, 0 }
+/* the end of the table of a tool that writes -o OUT with a progress
+ * line: --quiet, -o/--output, --help, --version */
+#define TOOL_OUTPUT_OPTIONS                                                   \
+    { "quiet", no_argument, NULL, TOOL_O_QUIET },                             \
+    { "output", required_argument, NULL, 'o' }, TOOL_HELP_OPTIONS
 #define TOOL_INPUT_OPTIONS                                                    \
     { "mod-filename", required_argument, NULL, TOOL_O_MODFILE },              \
     { "mod-funcname", required_argument, NULL, TOOL_O_MODFN },                \
-    { "force", no_argument, NULL, TOOL_O_FORCE },                             \
-    { "quiet", no_argument, NULL, TOOL_O_QUIET },                             \
-    { "output", required_argument, NULL, 'o' }, TOOL_HELP_OPTIONS
+    { "force", no_argument, NULL, TOOL_O_FORCE }, TOOL_OUTPUT_OPTIONS
 typedef struct tool_inputs {
     const char *tool, *usage;
     cgw_merge_options mo;
