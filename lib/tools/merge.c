@@ -481,8 +481,10 @@ static int flush(adding *ad)
 }
 
 /* The record's key and values into the batch.  Added at once when it is
- * the batch's only one and found where predicted; else the batch waits
- * until it is full. */
+ * the batch's only one and found where predicted, or when the table's
+ * index is small enough to stay in the cache (2^SMALL_BITS slots of 8
+ * bytes); else the batch waits until it is full. */
+enum { SMALL_BITS = 16 };
 static int add_record(adding *ad, const cgw_record *rec)
 {
     pending *p = &ad->batch[ad->npend];
@@ -493,9 +495,15 @@ static int add_record(adding *ad, const cgw_record *rec)
     p->line = rec->line;
     p->count = rec->count;
     p->executed = rec->executed;
-    long entry;
-    if (ad->npend == 0 && (entry = predicted(ad, p)) >= 0)
-        return add_values(ad, p, rec->costs, entry);
+    if (ad->npend == 0) {
+        mtable *tab = &ad->m->tab[p->table];
+        long entry = predicted(ad, p);
+        if (entry < 0 && tab->bits < SMALL_BITS &&
+            (entry = cgwm_table_get(ad->m, tab, p->key)) < 0)
+            return -1;
+        if (entry >= 0)
+            return add_values(ad, p, rec->costs, entry);
+    }
     if (p->table != T_JUMP)
         memcpy(ad->costs + ad->npend * ad->nev, rec->costs, ad->nev * sizeof *ad->costs);
     return ++ad->npend == BATCH ? flush(ad) : 0;
