@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # bench-merge: cgmerge and cgdiff against cgverify reading the same
 # inputs (the baseline), and KCachegrind's loader (kcgdump) loading them,
-# all measured in this run.  The inputs are made now: cggen files
+# all measured in this run, and the least any merge must do (when
+# READRECORDS and CGRECODE are given): read every record of the inputs
+# (read-records) and write the merged output (cgrecode of it, less
+# read-records of it).  The inputs are made now: cggen files
 # (BENCH_MERGE_FILES files of BENCH_MERGE_SIZE, seeds 1, 2, ...), and
 # Callgrind's own files of tests/subject (valgrind, two shapes of
 # options, four runs, each file given BENCH_MERGE_COPIES times).  Each
@@ -11,7 +14,8 @@
 # merge, the bytes of peak RSS per distinct key of its output (functions
 # + call edges) and per output record (cost and call lines).
 #   CGGEN=... CGVERIFY=... CGMERGE=... CGDIFF=... [VALGRIND=...]
-#   [SUBJECT=tests/subject] [KCGDUMP=...] bench/bench-merge.sh
+#   [SUBJECT=tests/subject] [KCGDUMP=...] [READRECORDS=... CGRECODE=...]
+#   bench/bench-merge.sh
 set -u
 CGGEN=${CGGEN:-./tools/cggen}
 CGVERIFY=${CGVERIFY:-./tools/cgverify}
@@ -20,6 +24,8 @@ CGDIFF=${CGDIFF:-./tools/cgdiff}
 VALGRIND=${VALGRIND:-valgrind}
 SUBJECT=${SUBJECT:-./tests/subject}
 KCGDUMP=${KCGDUMP:-}
+READRECORDS=${READRECORDS:-}
+CGRECODE=${CGRECODE:-}
 FILES=${BENCH_MERGE_FILES:-1000}
 SIZE=${BENCH_MERGE_SIZE:-100K}
 COPIES=${BENCH_MERGE_COPIES:-50}
@@ -63,6 +69,29 @@ line() {
             l, c, w, ratio, r / 1024, x }'
 }
 
+# floor FILE...: what any merge of FILE... into $tmp/merged must do at
+# the least, against the baseline: read every record of the inputs, and
+# write the output (cgrecode of it, less reading it)
+floor() {
+    [ -n "$READRECORDS" ] && [ -n "$CGRECODE" ] || return 0
+    timed /dev/null "$READRECORDS" "$@"
+    [ "$rc" -eq 0 ] || { echo "  read-records failed: $(head -1 "$tmp/err")"; status=1; return; }
+    read_cpu=$cpu
+    line "every record read" "$base"
+    timed /dev/null "$READRECORDS" "$tmp/merged"
+    merged_cpu=$cpu
+    timed /dev/null "$CGRECODE" -o "$tmp/recoded" "$tmp/merged"
+    [ "$rc" -eq 0 ] || { echo "  cgrecode failed: $(head -1 "$tmp/err")"; status=1; return; }
+    line "cgrecode of the merge" "$base"
+    cpu=$(awk -v a="$read_cpu" -v r="$cpu" -v m="$merged_cpu" 'BEGIN {
+        w = r - m; printf "%.3f", a + (w > 0 ? w : 0) }')
+    wall="" rss=0
+    awk -v c="$cpu" -v b="$base" 'BEGIN {
+        ratio = b > 0 ? sprintf("%7.2fx", c / b) : "       -"
+        printf "  %-24s cpu %8.3f s                  %s  (read every record + cgrecode less its read)\n",
+            "floor of any merge", c, ratio }'
+}
+
 # bench NAME FILE...: the measurements over one set of inputs
 bench() {
     name=$1
@@ -82,6 +111,7 @@ bench() {
     line "cgmerge" "$base" "$(awk -v r="$rss" -v f="$fns" -v c="$calls" -v n="$recs" 'BEGIN {
         printf "  %d functions + %d edges: %.0f B/key; %d records: %.0f B/record",
             f, c, r * 1024 / (f + c), n, r * 1024 / n }')"
+    floor
     # cgdiff of the merges of the two halves, against cgverify of them
     "$CGMERGE" -o "$tmp/old" $(i=0; for f in "$@"; do i=$((i + 1)); [ $i -le $half ] && echo "$f"; done) &&
         "$CGMERGE" -o "$tmp/new" $(i=0; for f in "$@"; do i=$((i + 1)); [ $i -gt $half ] && echo "$f"; done) ||
