@@ -111,7 +111,7 @@ bench() {
     line "cgmerge" "$base" "$(awk -v r="$rss" -v f="$fns" -v c="$calls" -v n="$recs" 'BEGIN {
         printf "  %d functions + %d edges: %.0f B/key; %d records: %.0f B/record",
             f, c, r * 1024 / (f + c), n, r * 1024 / n }')"
-    floor
+    floor "$@"
     # cgdiff of the merges of the two halves, against cgverify of them
     "$CGMERGE" -o "$tmp/old" $(i=0; for f in "$@"; do i=$((i + 1)); [ $i -le $half ] && echo "$f"; done) &&
         "$CGMERGE" -o "$tmp/new" $(i=0; for f in "$@"; do i=$((i + 1)); [ $i -gt $half ] && echo "$f"; done) ||
