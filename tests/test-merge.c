@@ -2,6 +2,7 @@
 /* test-merge: cgw_merge_*() against sums worked out by hand, the
  * order-free output (associative and commutative, byte for byte), 1,000
  * inputs in constant memory, name rewrites, parts, overflow and misuse. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -396,6 +397,49 @@ static void test_overflow(void)
     cgw_merge_free(m);
 }
 
+/* A read source that gives its text, then fails with EIO. */
+typedef struct failing {
+    const char *text;
+    size_t len, off;
+} failing;
+
+static long read_then_fail(void *ctx, char *buf, size_t len)
+{
+    failing *f = ctx;
+    if (f->off == f->len) {
+        errno = EIO;
+        return -1;
+    }
+    size_t n = f->len - f->off < len ? f->len - f->off : len;
+    memcpy(buf, f->text + f->off, n);
+    f->off += n;
+    return (long)n;
+}
+
+/* A sum past 2^64-1 on a line, then a read error a few records on: the
+ * merger reports the sum, the first error, also when its table is large
+ * enough that records wait in a batch before they are added. */
+static void test_overflow_before_read_error(void)
+{
+    cgw_merger *m = cgw_merge_new(NULL);
+    size_t lines = 40000, cap = 32 + lines * 16, used = 0;
+    char *big = malloc(cap);
+    CHECK(big != NULL);
+    used += (size_t)snprintf(big, cap, "events: Ir\nfn=a\n");
+    for (size_t i = 1; i <= lines; i++)
+        used += (size_t)snprintf(big + used, cap - used, "%zu 1\n", i);
+    add_text(m, big, CGW_OK);
+    free(big);
+    failing f = { "events: Ir\nfn=a\n1 18446744073709551615\n2 1\n3 1\n", 0, 0 };
+    f.len = strlen(f.text);
+    cgw_reader *r = cgw_reader_open_callback(read_then_fail, &f, NULL);
+    CHECK(r != NULL);
+    CHECK_ST(cgw_merge_add(m, r), CGW_ERANGE);
+    CHECK(strstr(cgw_merge_errmsg(m), "line 3: the sum of Ir in a passes 2^64-1") != NULL);
+    cgw_reader_close(r);
+    cgw_merge_free(m);
+}
+
 /* cgw_merge_write(m, w) through a writer with positions pos (0: the
  * default) fails with want and a message holding msg. */
 static void write_fails(cgw_merger *m, unsigned pos, cgw_status want, const char *msg)
@@ -530,6 +574,7 @@ int main(void)
     test_keep_parts();
     test_details();
     test_overflow();
+    test_overflow_before_read_error();
     test_misuse();
     /* every allocation of a merge failed in turn: ENOMEM, nothing leaked */
     cgwt_each_alloc_fail(merge_with, (void *)prof_a);

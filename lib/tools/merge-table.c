@@ -61,14 +61,15 @@ void cgwm_table_free(cgw_merger *m, mtable *tab)
     memset(tab, 0, sizeof *tab);
 }
 
-/* The key's tag: the high half of sum(mul * half-word) + offset over
- * its 32-bit halves (Dietzfelbinger's vector multiply-shift). */
+/* The key's tag: sum(mul * half-word) + offset over its 32-bit halves
+ * (Dietzfelbinger's vector multiply-shift), through a bijective mix, the
+ * high half. */
 uint32_t cgwm_table_tag(const mtable *tab, const uint64_t *key)
 {
     uint64_t sum = tab->mul[2 * tab->kw];
     for (size_t i = 0; i < tab->kw; i++)
         sum += tab->mul[2 * i] * (key[i] & 0xffffffffu) + tab->mul[2 * i + 1] * (key[i] >> 32);
-    return (uint32_t)(sum >> 32);
+    return (uint32_t)(cgwp_hash_mix(sum) >> 32);
 }
 
 /* Where the probe for tag starts: its top bits. */
@@ -81,11 +82,11 @@ static size_t tag_start(const mtable *tab, uint32_t tag)
 static int table_room(cgw_merger *m, mtable *tab)
 {
     if (tab->n == tab->cap) {
-        if (tab->cap >= UINT32_MAX / 2) {
-            cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "more than 2^31 entries in a table");
+        size_t cap = tab->cap ? tab->cap * 2 : 64;
+        if (tab->cap >= UINT32_MAX / 2 || cap > SIZE_MAX / 2 / (tab->stride * sizeof *tab->rows)) {
+            cgwm_fail(m, CGW_ENOMEM, "cgw_merge", "more than %zu entries in a table", tab->cap);
             return -1;
         }
-        size_t cap = tab->cap ? tab->cap * 2 : 64;
         uint64_t *rows = cgwm_grow(m, tab->rows, cap * tab->stride * sizeof *rows);
         if (rows == NULL)
             return -1;
@@ -233,13 +234,12 @@ void cgwm_names_free(cgw_merger *m)
 }
 
 /* A stable merge sort of count elements of size bytes with a context for
- * cmp (qsort() has none, and the library keeps no global state). */
-int cgwm_sort(cgw_merger *m, void *base, size_t count, size_t size,
-              int (*cmp)(const void *, const void *, void *), void *ctx)
+ * cmp (qsort() has none, and the library keeps no global state), through
+ * tmp, room for count elements. */
+void cgwm_sort_in(void *base, size_t count, size_t size,
+                  int (*cmp)(const void *, const void *, void *), void *ctx, void *tmp_room)
 {
-    char *elems = base, *tmp = cgwm_alloc(m, count * size);
-    if (tmp == NULL)
-        return -1;
+    char *elems = base, *tmp = tmp_room;
     for (size_t width = 1; width < count; width *= 2) {
         for (size_t lo = 0; lo < count; lo += 2 * width) {
             size_t mid = lo + width < count ? lo + width : count;
@@ -261,6 +261,15 @@ int cgwm_sort(cgw_merger *m, void *base, size_t count, size_t size,
         }
         memcpy(elems, tmp, count * size);
     }
+}
+
+int cgwm_sort(cgw_merger *m, void *base, size_t count, size_t size,
+              int (*cmp)(const void *, const void *, void *), void *ctx)
+{
+    void *tmp = cgwm_alloc(m, count * size);
+    if (tmp == NULL)
+        return -1;
+    cgwm_sort_in(base, count, size, cmp, ctx, tmp);
     cgwm_free(m, tmp);
     return 0;
 }

@@ -89,9 +89,17 @@ static uint64_t item_fn(const mwalk *wk, const mitem *item)
     return wk->frank[cgwm_key(&wk->m->tab[item->table], item->entry)[K_FN]];
 }
 
-/* One stable counting sort pass of the items by word(item) < nkeys. */
+/* An item with the words that decide most comparisons within a group:
+ * the source file's rank and the first position the walk compares. */
+struct gitem {
+    uint64_t src, pos;
+    mitem item;
+};
+
+/* One stable counting sort pass of the items by word(item) < nkeys; the
+ * most items of one word into *largest. */
 static int count_pass(mwalk *wk, mitem *tmp, size_t nkeys,
-                      uint64_t (*word)(const mwalk *, const mitem *))
+                      uint64_t (*word)(const mwalk *, const mitem *), size_t *largest)
 {
     size_t *start = cgwm_alloc(wk->m, (nkeys + 1) * sizeof *start);
     if (start == NULL)
@@ -99,8 +107,11 @@ static int count_pass(mwalk *wk, mitem *tmp, size_t nkeys,
     memset(start, 0, (nkeys + 1) * sizeof *start);
     for (size_t i = 0; i < wk->n; i++)
         start[word(wk, &wk->items[i]) + 1]++;
-    for (size_t k = 0; k < nkeys; k++)
+    *largest = 0;
+    for (size_t k = 0; k < nkeys; k++) {
+        *largest = start[k + 1] > *largest ? start[k + 1] : *largest;
         start[k + 1] += start[k];
+    }
     for (size_t i = 0; i < wk->n; i++)
         tmp[start[word(wk, &wk->items[i])]++] = wk->items[i];
     memcpy(wk->items, tmp, wk->n * sizeof *tmp);
@@ -111,7 +122,11 @@ static int count_pass(mwalk *wk, mitem *tmp, size_t nkeys,
 /* The items grouped, in a stable order, by the part when it comes first
  * and by function rank: the first words of the canonical order.  Each
  * group is then sorted on its own, small enough to stay in the cache,
- * where one sort of every item went to memory at each comparison. */
+ * where one sort of every item went to memory at each comparison (the
+ * walk sorts it when it reaches it, in room made here for the largest,
+ * so that it cannot fail once it writes).  1 when every item is sorted
+ * here already, 0 when the groups are left to the walk, -1 out of
+ * memory. */
 static int by_group(mwalk *wk)
 {
     cgw_merger *m = wk->m;
@@ -125,19 +140,19 @@ static int by_group(mwalk *wk)
     mitem *tmp = cgwm_alloc(m, (wk->n ? wk->n : 1) * sizeof *tmp);
     if (tmp == NULL)
         return -1;
-    int rc = count_pass(wk, tmp, m->fns.n, item_fn);
+    size_t largest = 0, unused;
+    int rc = count_pass(wk, tmp, m->fns.n, item_fn, &largest);
     if (rc == 0 && parts > 0)
-        rc = count_pass(wk, tmp, (size_t)parts + 1, item_part);
+        rc = count_pass(wk, tmp, (size_t)parts + 1, item_part, &unused);
     cgwm_free(m, tmp);
+    if (rc == 0 && largest > 1) { /* a group holds at most a function's items */
+        wk->g = cgwm_alloc(m, largest * sizeof *wk->g);
+        wk->gtmp = cgwm_alloc(m, largest * sizeof *wk->gtmp);
+        if (wk->g == NULL || wk->gtmp == NULL)
+            return -1;
+    }
     return rc;
 }
-
-/* An item with the words that decide most comparisons within a group:
- * the source file's rank and the first position the walk compares. */
-struct gitem {
-    uint64_t src, pos;
-    mitem item;
-};
 
 static int by_gitem(const void *left, const void *right, void *ctx)
 {
@@ -161,33 +176,25 @@ static size_t group_end(const mwalk *wk, size_t i)
     return j;
 }
 
-/* The group [i, j) sorted in the canonical order; m's status. */
-static cgw_status sort_group(mwalk *wk, size_t i, size_t j)
+/* The group [i, j) sorted in the canonical order, in the room that
+ * by_group() made (no allocation: the walk may be writing). */
+static void sort_group(mwalk *wk, size_t i, size_t j)
 {
     cgw_merger *m = wk->m;
     if (j - i < 2)
-        return m->err;
+        return;
     int first = 0;
     while (first < CGW_NPOS_MAX && !(wk->mask & m->slot_kind[first]))
         first++;
-    if (j - i > wk->gcap) {
-        cgwm_free(m, wk->g);
-        wk->gcap = j - i;
-        if ((wk->g = cgwm_alloc(m, wk->gcap * sizeof *wk->g)) == NULL) {
-            wk->gcap = 0;
-            return m->err;
-        }
-    }
     gitem *g = wk->g;
     for (size_t k = i; k < j; k++) {
         const uint64_t *key = cgwm_key(&m->tab[wk->items[k].table], wk->items[k].entry);
         g[k - i] = (gitem){ wk->nrank[key[K_SRC]], first < CGW_NPOS_MAX ? key[K_POS + first] : 0,
                             wk->items[k] };
     }
-    if (cgwm_sort(m, g, j - i, sizeof *g, by_gitem, wk) == 0)
-        for (size_t k = i; k < j; k++)
-            wk->items[k] = g[k - i].item;
-    return m->err;
+    cgwm_sort_in(g, j - i, sizeof *g, by_gitem, wk, wk->gtmp);
+    for (size_t k = i; k < j; k++)
+        wk->items[k] = g[k - i].item;
 }
 
 cgw_status cgwm_walk_init(cgw_merger *m, mwalk *wk, unsigned mask, int part_last,
@@ -223,6 +230,7 @@ void cgwm_walk_free(mwalk *wk)
     cgwm_free(wk->m, wk->items);
     cgwm_free(wk->m, wk->sum);
     cgwm_free(wk->m, wk->g);
+    cgwm_free(wk->m, wk->gtmp);
     cgwm_free(wk->m, wk->joins);
 }
 
@@ -258,8 +266,7 @@ cgw_status cgwm_walk(mwalk *wk, mvisit visit, void *ctx)
     for (size_t i = 0; st == CGW_OK && i < wk->n;) {
         if (i >= wk->sorted) { /* the next group, sorted while its rows are at hand */
             size_t end = group_end(wk, i);
-            if ((st = sort_group(wk, i, end)) != CGW_OK)
-                break;
+            sort_group(wk, i, end);
             wk->sorted = end;
             wk->joins[i] = 0; /* another function or part than the item before */
             wk->joined = i + 1;

@@ -40,7 +40,7 @@ static cgw_status dry(void *ctx, const mwalk *wk, int table, const uint64_t *key
 
 /* Whether every column of every table sums, over all its entries, to at
  * most 2^64-1: then so does each part's total and each group's sum, and
- * the dry walk has nothing to find.  One pass over the rows in memory
+ * the dry walk has nothing to find.  Passes over the rows in memory
  * order, where the walks visit them in the canonical order. */
 static int sums_fit(const cgw_merger *m)
 {

@@ -94,6 +94,7 @@ enum { BATCH = 16 };
 typedef struct pending {
     int table;
     uint32_t tag;
+    const char *function;       /* the record's, for messages */
     uint64_t line, count, executed;
     uint64_t key[K_JUMP_END];
 } pending;
@@ -396,7 +397,7 @@ static int target_key(adding *ad, const cgw_record *rec, uint64_t *key)
 static int overflow(adding *ad, const pending *p, const char *what)
 {
     cgwm_fail(ad->m, CGW_ERANGE, ad->call, "line %llu: the sum of %s in %s passes 2^64-1",
-              (unsigned long long)p->line, what, cgwm_target(ad->m, p->key[K_FN]).function);
+              (unsigned long long)p->line, what, p->function);
     return -1;
 }
 
@@ -492,6 +493,7 @@ static int add_record(adding *ad, const cgw_record *rec)
     if (body_key(ad, rec, p->key) < 0 || (p->table != T_COST && target_key(ad, rec, p->key) < 0))
         return -1;
     p->key[K_COND] = rec->kind == CGW_REC_COND_JUMP;
+    p->function = rec->function;
     p->line = rec->line;
     p->count = rec->count;
     p->executed = rec->executed;
@@ -541,7 +543,9 @@ cgw_status cgwm_add(cgw_merger *m, cgw_reader *r, uint64_t part, const char *cal
     while ((st = cgw_reader_next(r, &rec)) == CGW_OK && rec != NULL)
         if ((failed = add_one(&ad, rec) < 0))
             break;
-    if (st == CGW_OK && !failed)
+    /* the records before a read error are added first: a sum of theirs
+     * may pass 2^64-1, an error that came first */
+    if (!failed)
         flush(&ad);
     cgwm_free(m, ad.cache);
     cgwm_free(m, ad.map);

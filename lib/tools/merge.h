@@ -25,8 +25,9 @@ enum { T_COST, T_CALL, T_JUMP, T_N };
  * 0 in the order they came.  Its index is one array of slots, each the
  * entry's 32-bit hash tag and its number + 1: a probe reads one slot, and
  * a row only when the tags agree.  The tag is a vector multiply-shift
- * hash (strongly universal) under multipliers drawn for the table, so
- * that no input can choose keys that collide. */
+ * hash under multipliers drawn for the table (two keys' sums agree with
+ * a chance of 2^-33 at most, whatever keys an input chooses), mixed so
+ * that keys in steps (lines 1, 2, 3...) do not fill neighbouring slots. */
 typedef struct mtable {
     size_t kw, head, nv, stride; /* stride: kw + nv words a row */
     size_t n, cap;
@@ -112,6 +113,9 @@ void cgwm_names_free(cgw_merger *m);
 /* A stable sort with a context for cmp; -1 out of memory. */
 int cgwm_sort(cgw_merger *m, void *base, size_t count, size_t size,
               int (*cmp)(const void *, const void *, void *), void *ctx);
+/* The same through tmp, room for count elements: it cannot fail. */
+void cgwm_sort_in(void *base, size_t count, size_t size,
+                  int (*cmp)(const void *, const void *, void *), void *ctx, void *tmp);
 /* Each id's rank in strcmp order (id 0 first); NULL out of memory. */
 uint32_t *cgwm_name_ranks(cgw_merger *m);
 
@@ -140,8 +144,8 @@ typedef struct mwalk {
     int part_last;
     uint64_t *sum;           /* [2][2 + events]: a merge uses sum[0] */
     size_t sorted;           /* the items before it are in the walk's order */
-    gitem *g;                /* a group's sort keys */
-    size_t gcap;
+    gitem *g, *gtmp;         /* a group's sort keys, and the sort's room: as many
+                              * as the largest group has items, made before the walk */
     unsigned char *joins;    /* item k is in the group of item k - 1 */
     size_t joined;           /* joins[] is known below it */
 } mwalk;
