@@ -133,6 +133,7 @@ bench() {
 }
 
 [ -n "$KCGDUMP" ] && [ -x "$KCGDUMP" ] || { KCGDUMP=; missing="$missing; KCachegrind's loader (no kcgdump: ../shared/oracles, Qt5Core)"; }
+[ -n "$READRECORDS" ] && [ -n "$CGRECODE" ] || missing="$missing; the floor of any merge (READRECORDS and CGRECODE not given)"
 
 mkdir "$tmp/gen"
 i=1
