@@ -183,9 +183,10 @@ static uint32_t name_id(adding *ad, const char *name, unsigned kind)
     return id;
 }
 
-/* The merged function (object, file, name); -1 when out of memory.  The
- * reader's names of a function keep their pointers in a part: a cache
- * by them spares the names' and the table's lookups of each call. */
+/* The merged function (object, file, name); -1 when out of memory.  A
+ * reader's names keep their pointers until it is closed, equal names
+ * equal pointers: a cache by them spares the names' and the table's
+ * lookups of each call. */
 static long fn_id(adding *ad, const char *object, const char *file, const char *fn)
 {
     fslot *cached = &ad->fns[ptr_hash(fn, N_FUNCTION, FN_CACHE)];
@@ -345,9 +346,6 @@ static int part_start(adding *ad, const cgw_part *part)
     ad->positions = part->positions;
     m->mask &= part->positions;
     m->parts++;
-    ad->fn = ad->src = NULL; /* a new part has new name pointers */
-    ad->src_id = 0;
-    memset(ad->fns, 0, sizeof ad->fns);
     return 0;
 }
 
