@@ -79,13 +79,13 @@ floor() {
     read_cpu=$cpu
     line "every record read" "$base"
     timed /dev/null "$READRECORDS" "$tmp/merged"
+    [ "$rc" -eq 0 ] || { echo "  read-records of the merge failed: $(head -1 "$tmp/err")"; status=1; return; }
     merged_cpu=$cpu
     timed /dev/null "$CGRECODE" -o "$tmp/recoded" "$tmp/merged"
     [ "$rc" -eq 0 ] || { echo "  cgrecode failed: $(head -1 "$tmp/err")"; status=1; return; }
     line "cgrecode of the merge" "$base"
     cpu=$(awk -v a="$read_cpu" -v r="$cpu" -v m="$merged_cpu" 'BEGIN {
         w = r - m; printf "%.3f", a + (w > 0 ? w : 0) }')
-    wall="" rss=0
     awk -v c="$cpu" -v b="$base" 'BEGIN {
         ratio = b > 0 ? sprintf("%7.2fx", c / b) : "       -"
         printf "  %-24s cpu %8.3f s                  %s  (read every record + cgrecode less its read)\n",
