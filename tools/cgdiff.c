@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,15 +59,12 @@ static int bad(const char *what, const char *v)
 static int parse(int argc, char **argv, opts *o)
 {
     int c, k;
-    char *end;
     while ((c = tool_getopt("cgdiff", argc, argv, "ho:", longopts)) != -1) {
         if ((k = tool_inputs_option(&o->in, c, optarg)) >= 0) {
             if (k > 0)
                 return k;
         } else if (c == O_FAIL) {
-            errno = 0;
-            o->fail_above = strtod(optarg, &end);
-            if (errno != 0 || end == optarg || *end != '\0' || !(o->fail_above >= 0))
+            if (tool_number(optarg, HUGE_VAL, &o->fail_above) < 0)
                 return bad("--fail-above", optarg);
         } else if (c == O_HTML) {
             o->html = optarg;

@@ -13,7 +13,6 @@
  * function's inclusive cost.  The page stays bounded: the table holds
  * the --top functions of highest inclusive cost, the flame graph the
  * frames of at least --threshold percent of the event's total. */
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -58,16 +57,11 @@ static int parse(int argc, char **argv, report_options *o, int *quiet)
                 return 1 + tool_usage_error("cgreport", "bad --top '%s'", optarg);
             o->top = (size_t)v;
             break;
-        case O_THRESHOLD: {
-            char *end;
-            errno = 0;
-            o->threshold = strtod(optarg, &end);
-            if (errno != 0 || *end != '\0' || end == optarg || !(o->threshold >= 0) ||
-                o->threshold > 100)
+        case O_THRESHOLD:
+            if (tool_number(optarg, 100, &o->threshold) < 0)
                 return 1 + tool_usage_error("cgreport", "bad --threshold '%s' (0 to 100)",
                                             optarg);
             break;
-        }
         case TOOL_O_QUIET: *quiet = 1; break;
         case 'o': o->out = tool_output_arg(optarg); break;
         case 'h': case TOOL_O_HELP: return 1 + tool_info_option("cgreport", usage, "-h");

@@ -143,6 +143,17 @@ int tool_uint(const char *s, uint64_t max, uint64_t *v)
     return 0;
 }
 
+int tool_number(const char *s, double max, double *v)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    if (errno != 0 || end == s || *end != '\0' || !(x >= 0) || x > max)
+        return -1;
+    *v = x;
+    return 0;
+}
+
 int tool_size(const char *s, uint64_t *v)
 {
     char *end;

@@ -156,6 +156,9 @@ int tool_close_output(const char *tool, const char *out, cgw_writer *w, cgw_stat
 
 /* A decimal number up to max; -1 when s is not one. */
 int tool_uint(const char *s, uint64_t max, uint64_t *v);
+/* A number (strtod()'s forms, all of s) from 0 to max; -1 when s is not
+ * one. */
+int tool_number(const char *s, double max, double *v);
 
 /* A library message in a tool's words: without the names of the calls
  * ("cgw_recode: ") and the "reading: " that the tool's own words (the
