@@ -895,8 +895,8 @@ enum { CGW_DIFF_OLD = 0, CGW_DIFF_NEW = 1 };
 /** One change.  function is NULL in the totals row of an event (there is
  *  one for each event, first, changed or not); otherwise the row is a
  *  function whose self cost (inclusive 0) or inclusive cost (inclusive 1:
- *  its self cost and its calls' inclusive costs, calls to itself left
- *  out) of event differs between the sides.  column is the event's index
+ *  the profile model's, cycles taken whole, never above the total: see
+ *  "The profile model") of event differs between the sides.  column is the event's index
  *  in the totals rows; change is new minus old in percent of the event's
  *  old total (+-HUGE_VAL when that total is 0 and the cost moved). */
 typedef struct cgw_diff_row {
@@ -938,6 +938,262 @@ CGW_API cgw_status cgw_diff_error(const cgw_differ *d);
 CGW_API const char *cgw_diff_errmsg(const cgw_differ *d);
 /** Release the differ.  NULL is a no-op. */
 CGW_API void cgw_diff_free(cgw_differ *d);
+
+/* ================================================================
+ * The profile model: a profile as a call graph, the one that every view
+ * (cgreport, cgdiff --html, folded and pprof output, the Python package)
+ * is built on.  Its lifecycle:
+ *
+ *   1. cgw_profile_new()
+ *   2. cgw_profile_add() once per reader (or cgw_profile_add_path(),
+ *      cgw_profile_add_fd(), cgw_profile_add_memory()), read to its end
+ *   3. the queries: cgw_profile_events(), cgw_profile_totals(),
+ *      cgw_profile_functions(), cgw_profile_edges(), cgw_profile_callers(),
+ *      cgw_profile_callees(), cgw_profile_cycles(), cgw_profile_lines(),
+ *      cgw_profile_find(), cgw_profile_stacks()
+ *   4. cgw_profile_free()
+ *
+ * A function is (object, file, name).  Its self cost is the sum of its
+ * cost lines; a call edge (caller, callee) sums the counts and inclusive
+ * costs of every calls= between them; both over every part (or one part:
+ * cgw_profile_options.part) of every input, exactly (a sum past 2^64-1
+ * is CGW_ERANGE), events matched by name.  The totals are the sums of the
+ * self costs.
+ *
+ * Cycles.  Functions that call each other in a loop (mutual recursion;
+ * every Python profile with imports, through exec and import) form a
+ * cycle: a strongly connected component of the call graph of two or more
+ * functions, found once, numbered from 1.  A call's inclusive cost counts
+ * the cycle's inner calls again, so summing call costs around a cycle
+ * counts time twice; the model never does:
+ *   - a function in no cycle: inclusive = self + its calls to others, or
+ *     the sum of the calls to it when that is larger (a function also
+ *     called from outside the profile's view, as KCachegrind takes it);
+ *     exact, and the same as KCachegrind's loader;
+ *   - a cycle as a whole: its members' self costs plus its calls out of
+ *     the cycle (or the calls into it, when larger); exact;
+ *   - a member of a cycle: self + its calls to others, but at most its
+ *     cycle's inclusive cost: an upper bound (CGW_PROFILE_BOUND), never
+ *     above the cycle's, so a program's entry in a cycle shows the total;
+ *   - a function calling itself (direct recursion) is no cycle: its calls
+ *     to itself add nothing;
+ *   - no inclusive cost passes the total (a profile whose calls claim
+ *     more, as some converters write, is cut to the total).
+ * Stacks (cgw_profile_stacks()) are rebuilt from the edges with every
+ * cost under a root that reached it; see there.
+ *
+ * Memory grows with the distinct functions, edges, names and (with
+ * CGW_PROFILE_LINES) source lines, never with the size of the inputs.
+ * Errors are sticky: after the first, every call returns it and the
+ * queries return NULL (and 0); cgw_profile_errmsg() names the call.  A
+ * profile is not thread-safe; distinct ones are independent.  Arrays and
+ * names the queries hand out are the profile's, valid until the next
+ * cgw_profile_add*() or cgw_profile_free().
+ * ================================================================ */
+
+typedef struct cgw_profile cgw_profile;
+
+/** cgw_profile_options.flags.
+ *  CGW_PROFILE_LINES: keep each function's self cost by source line and
+ *      instruction address (cgw_profile_lines()); costs memory a line.
+ *  CGW_PROFILE_SAME_EVENTS: refuse (CGW_EINVAL) a part whose events are
+ *      not the first part's, in the same order, instead of matching them
+ *      by name; for a view that shows the file's own columns.
+ *  CGW_PROFILE_READER_NAMES: the names the queries hand out are the
+ *      reader's own, not copies: valid until that reader is closed, and
+ *      one reader only (a second add is CGW_EUSAGE); for a caller that
+ *      keeps names past cgw_profile_free() (cgw_read_stacks()). */
+enum { CGW_PROFILE_LINES = 1u, CGW_PROFILE_SAME_EVENTS = 2u, CGW_PROFILE_READER_NAMES = 4u };
+
+/** Options of a profile; a NULL pointer means the defaults
+ *  (CGW_PROFILE_OPTIONS_INIT, all zero; struct_size: see cgw_options).
+ *  part: 0 sums every part of every input; N keeps only the part of
+ *  index N (cgw_part.index: 1, 2, ... in each input), to look at parts
+ *  one at a time. */
+typedef struct cgw_profile_options {
+    size_t struct_size; /**< sizeof(cgw_profile_options): see cgw_options */
+    unsigned flags;
+    uint64_t part;
+    const cgw_allocator *allocator;
+} cgw_profile_options;
+
+#define CGW_PROFILE_OPTIONS_INIT { sizeof(cgw_profile_options), 0, 0, NULL }
+
+/** A new, empty profile.  Bad options become its sticky error
+ *  (CGW_EINVAL).  NULL with errno ENOMEM (or EINVAL for an allocator with
+ *  NULL members). */
+CGW_API cgw_profile *cgw_profile_new(const cgw_profile_options *o);
+/** Read every record of r (to its end) into the profile; r stays the
+ *  caller's to close.  Its diagnostics go to its own callback: a caller
+ *  that wants only valid inputs checks cgw_reader_counts() itself.  OK,
+ *  EUSAGE (NULL arguments), EINVAL (CGW_PROFILE_SAME_EVENTS), ERANGE,
+ *  ENOMEM, EIO (the reader failed: its message). */
+CGW_API cgw_status cgw_profile_add(cgw_profile *p, cgw_reader *r);
+/** cgw_profile_add() of a reader opened on the file at path (ro: its
+ *  options, NULL for the defaults), closed again.  EIO with open()'s
+ *  reason when it cannot be opened. */
+CGW_API cgw_status cgw_profile_add_path(cgw_profile *p, const char *path,
+                                        const cgw_read_options *ro);
+/** The same from a descriptor (read to its end, left open). */
+CGW_API cgw_status cgw_profile_add_fd(cgw_profile *p, int fd, const cgw_read_options *ro);
+/** The same from len bytes at buf. */
+CGW_API cgw_status cgw_profile_add_memory(cgw_profile *p, const void *buf, size_t len,
+                                          const cgw_read_options *ro);
+/** The profile's first error (CGW_EUSAGE for NULL). */
+CGW_API cgw_status cgw_profile_error(const cgw_profile *p);
+/** Its message, naming the call that failed; "" when there is none. */
+CGW_API const char *cgw_profile_errmsg(const cgw_profile *p);
+/** Release the profile and everything its queries handed out.  NULL is
+ *  a no-op. */
+CGW_API void cgw_profile_free(cgw_profile *p);
+
+/** The events, events[0..n) (names and long names; derived events are
+ *  not cost columns and are not here), in the order first seen; every
+ *  cost array of the profile has n entries in this order.  0 before any
+ *  part. */
+CGW_API size_t cgw_profile_events(const cgw_profile *p, const cgw_event **events);
+/** The totals, one an event: the sums of every self cost.  NULL before
+ *  any part or after an error. */
+CGW_API const uint64_t *cgw_profile_totals(const cgw_profile *p);
+/** Parts read (those kept, with cgw_profile_options.part). */
+CGW_API uint64_t cgw_profile_parts(const cgw_profile *p);
+/** The cmd: and creator: of the first part that had one; NULL when none. */
+CGW_API const char *cgw_profile_cmd(const cgw_profile *p);
+CGW_API const char *cgw_profile_creator(const cgw_profile *p);
+
+/** cgw_profile_fn.flags.  CGW_PROFILE_BOUND: inclusive is an upper bound
+ *  (the function is a member of a cycle), not the exact cost. */
+enum { CGW_PROFILE_BOUND = 1u };
+
+/** A function: its names (object NULL when the profile names none; file
+ *  "???" when none), self and inclusive costs (one an event), the calls
+ *  made to it by other functions (calls= counts; its calls to itself
+ *  not counted), and cycle: 0, or the number of the cycle it belongs to
+ *  (cgw_profile_cycles()[cycle - 1]). */
+typedef struct cgw_profile_fn {
+    const char *object, *file, *name;
+    const uint64_t *self, *inclusive;
+    uint64_t calls;
+    uint32_t cycle;
+    unsigned flags;
+} cgw_profile_fn;
+
+/** The functions, fns[0..*n), in the order first seen (a function's
+ *  index is its number in every other query).  Computes the call graph
+ *  (cycles, inclusive costs) on the first query after an add: NULL with
+ *  *n 0 after an error (ENOMEM). */
+CGW_API const cgw_profile_fn *cgw_profile_functions(cgw_profile *p, size_t *n);
+/** The index of function (object, file, name) (object NULL: none), or -1
+ *  when the profile has none such. */
+CGW_API long cgw_profile_find(cgw_profile *p, const char *object, const char *file,
+                              const char *name);
+
+/** A call edge: caller and callee (function indexes), the calls made
+ *  (calls= summed) and their inclusive costs (one an event), as the file
+ *  gives them.  A function's calls to itself are an edge too. */
+typedef struct cgw_profile_edge {
+    uint32_t caller, callee;
+    uint64_t count;
+    const uint64_t *inclusive;
+} cgw_profile_edge;
+
+/** The call edges, edges[0..*n), in the order first seen; NULL with *n 0
+ *  after an error. */
+CGW_API const cgw_profile_edge *cgw_profile_edges(cgw_profile *p, size_t *n);
+/** The edges into function fn (its callers), as indexes into
+ *  cgw_profile_edges(), [0..*n); NULL with *n 0 for a bad fn or after an
+ *  error. */
+CGW_API const uint32_t *cgw_profile_callers(cgw_profile *p, size_t fn, size_t *n);
+/** The edges out of function fn (its callees), likewise. */
+CGW_API const uint32_t *cgw_profile_callees(cgw_profile *p, size_t fn, size_t *n);
+
+/** A cycle: its members (function indexes, ascending), their self costs
+ *  summed, and its inclusive cost (exact: see above), one an event. */
+typedef struct cgw_profile_cycle {
+    const uint32_t *members;
+    size_t nmembers;
+    const uint64_t *self, *inclusive;
+} cgw_profile_cycle;
+
+/** The cycles, cycles[0..*n) (cycle number k is cycles[k - 1]), ordered by
+ *  their smallest member; NULL with *n 0 when there is none or after an
+ *  error. */
+CGW_API const cgw_profile_cycle *cgw_profile_cycles(cgw_profile *p, size_t *n);
+
+/** A function's self cost at one source line (and instruction address):
+ *  source_file is the file of the code (fl=, or fi=/fe= for inlined
+ *  code); line and address are 0 when the profile has none. */
+typedef struct cgw_profile_line {
+    const char *source_file;
+    uint64_t line, address;
+    const uint64_t *self;
+} cgw_profile_line;
+
+/** Function fn's costs by line, lines[0..*n), sorted by source file (as
+ *  bytes), line and address; only with CGW_PROFILE_LINES (else NULL, *n
+ *  0, and no error). */
+CGW_API const cgw_profile_line *cgw_profile_lines(cgw_profile *p, size_t fn, size_t *n);
+
+/** Whether the stacks cgw_profile_stacks() rebuilds are exact: 1 when
+ *  every function has at most one caller, no function calls itself and
+ *  there is no cycle (a tree); 0 when they are an estimate; -1 after an
+ *  error. */
+CGW_API int cgw_profile_stacks_exact(cgw_profile *p);
+
+/** What cgw_profile_stacks() hands each(ctx, fns, depth, amount) for each
+ *  stack: fns[0] (the leaf) .. fns[depth - 1] (the root), function
+ *  indexes, and the amount of the event spent with exactly that stack.
+ *  fns is valid during the call.  Not OK stops cgw_profile_stacks(),
+ *  which returns it. */
+typedef cgw_status (*cgw_profile_stack_fn)(void *ctx, const uint32_t *fns, size_t depth,
+                                           uint64_t amount);
+
+/** The stacks of event (an index of cgw_profile_events()), rebuilt from
+ *  the call graph for a flame graph or folded text.  The profile keeps
+ *  self costs and call edges, not stacks: each function's self cost is
+ *  split among its callers in proportion to the inclusive costs of their
+ *  calls to it, and to no caller (the stack starts there) in proportion
+ *  to what its inclusive cost has beyond those calls; then on up the
+ *  same way (amounts rounded down, the remainder a unit at a time).  A
+ *  cycle is taken whole: its cost is split among the calls into it from
+ *  outside (never among its inner calls, which count it again), so every
+ *  cost stays under a root that reached it and a function reached only
+ *  inside a cycle is never a root; within the cycle each stack goes from
+ *  the member that was called (its entry) to the member that spent the
+ *  cost along the shortest chain of the cycle's own calls.  Direct
+ *  recursion adds no frame.  What is estimated is the split of a shared
+ *  callee among its callers (and the chain within a cycle); the amounts
+ *  always sum to the event's total, and every stack's root is a function
+ *  no other function reaches (or the entry of a cycle that none
+ *  reaches).  Exact when cgw_profile_stacks_exact() says so.  Time grows
+ *  with the stacks handed out: at most 2^26 frames in all (a chain of n
+ *  diamonds has 2^n paths), else ERANGE.  OK, EINVAL (no such event),
+ *  ERANGE, ENOMEM, EUSAGE (NULL arguments), or each's status. */
+CGW_API cgw_status cgw_profile_stacks(cgw_profile *p, size_t event, cgw_profile_stack_fn each,
+                                      void *ctx);
+
+/** A node of a call tree: the function (CGW_PROFILE_ROOT at the tree's
+ *  root, node 0), its parent node (CGW_PROFILE_ROOT for the root; always
+ *  a smaller index), and the event's cost of the stacks through the node
+ *  (inclusive) and of those that end there (self). */
+typedef struct cgw_profile_node {
+    uint32_t fn, parent;
+    uint64_t inclusive, self;
+} cgw_profile_node;
+
+#define CGW_PROFILE_ROOT UINT32_MAX
+
+/** The stacks of event (as cgw_profile_stacks() rebuilds them) merged
+ *  into a call tree, the data of a flame graph: nodes[0..*n), node 0 the
+ *  root (its inclusive the event's total), children after their parents
+ *  in the order the stacks first reached them.  At most max_nodes nodes
+ *  (0: 2^24): a stack that would pass it ends at the deepest node it
+ *  has, where its cost is counted as self, and *cut (may be NULL) is
+ *  set to 1 (else 0).  The nodes are the profile's, valid until the next
+ *  cgw_profile_tree(), add or free.  Memory grows with the nodes.  OK, or
+ *  as cgw_profile_stacks(). */
+CGW_API cgw_status cgw_profile_tree(cgw_profile *p, size_t event, size_t max_nodes,
+                                    const cgw_profile_node **nodes, size_t *n, int *cut);
 
 /* ================================================================
  * Conversions: folded stacks, the flame-graph format ("a;b;c 42": a
@@ -1084,11 +1340,10 @@ CGW_API void cgw_stacks_free(cgw_stacks *s);
  *  the stack that starts at the function, in proportion to what its
  *  inclusive cost (self plus the calls it makes) has beyond the calls to
  *  it (rounded down, the remainder a unit at a time in that order); then
- *  on up in the same way.  Calls between the functions of a cycle
- *  (recursion, direct or through other functions) are not followed: a
- *  cycle's functions are reached from its callers outside it, and stacks
- *  are short where most functions form one cycle.  Exact when every
- *  function has one caller (a tree); an estimate otherwise, always with
+ *  on up in the same way, by the profile model (cgw_profile_stacks():
+ *  a cycle is taken whole, every cost under the root that reached it).
+ *  Exact when every function has one caller (a tree); an estimate
+ *  otherwise, always with
  *  the profile's total.  Frames are function names (';' in a name
  *  becomes ':'; a function of object [kernel.kallsyms] gets "_[k]").
  *  Memory grows with functions and call edges; time with the stacks

@@ -1,19 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The layers of HACKING.md, as calls: the call graph between the files
-# of lib/common, lib/write, lib/read, lib/tools and prof, read with nm
+# of lib/common, lib/write, lib/read, lib/tools, lib/profile and prof, read with nm
 # from the objects of the build (a file uses what it leaves undefined
 # and another file defines).  It fails on a loop between two or more
 # files of one folder and on a use that goes up or across the layers:
 # lib/common uses nothing of the others; lib/write and lib/read use
 # lib/common only; lib/tools uses the public cgw_* and lib/common's
-# cgwp_*; prof uses the public cgw_* only.  A planted loop and planted
+# cgwp_*; lib/profile those and lib/tools' shared cgwu_* (util.h); prof
+# uses the public cgw_* only.  A planted loop and planted
 # uses across the layers are checked first, so that the check is seen
 # to fail when it should.
 set -u
 build=${CGW_BUILDDIR:-.}
 nm=${NM:-nm}
-folders="lib/common lib/write lib/read lib/tools prof"
+folders="lib/common lib/write lib/read lib/tools lib/profile prof"
 
 # The objects of a folder: the PIC ones where libtool made both.
 objects() {
@@ -66,6 +67,9 @@ check_tree() {
             ok = 0
             if (from == "lib/tools")
                 ok = sym ~ /^cgw_/ || (to == "lib/common" && sym ~ /^cgwp_/)
+            else if (from == "lib/profile")
+                ok = sym ~ /^cgw_/ || (to == "lib/common" && sym ~ /^cgwp_/) ||
+                     (to == "lib/tools" && sym ~ /^cgwu_/)
             else if (from == "prof")
                 ok = sym ~ /^cgw_/ && to != "prof"
             else if (from == "lib/write" || from == "lib/read")

@@ -174,9 +174,12 @@ static void recursion(void)
                    "a:0=3|a:0>a x1=3|a:0>b x1=2|b:0>a x1=2|b:0>c x1=2|c:0=2|"
                    "events=Samples|totals=6|x(f):1>y(f) x1=1|y(f):2>z(f) x1=1|y(f):4=1|"
                    "z(f):3>y(f) x1=1",
-                   /* back: the self costs and the total kept; a cycle's
-                    * stacks are an estimate (cgconvert(1)) */
-                   "a 3|b;c 2|x;y 1");
+                   /* back: the self costs and the total kept, every
+                    * cost under the root that reached it (the cycle a-b
+                    * is entered at a, its only start; y-z at x's call
+                    * into y); the chain inside a cycle is an estimate
+                    * (cgconvert(1)) */
+                   "a 3|a;b;c 2|x;y 1");
 }
 
 /* Frame annotations, and line positions from py-spy's frames. */

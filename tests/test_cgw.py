@@ -365,5 +365,106 @@ class TestTools(Base):
         self.assertIsInstance(cgw.features(), list)
 
 
+# Issue 50's parser (tests/test-profile.c works its numbers out): main
+# 2 self, 47 inclusive; the cycle {expr, term} 45; expr at most 45, term 30.
+PARSER = """# callgrind format
+version: 1
+cmd: ./parser
+positions: line
+events: Samples
+fl=parse.c
+fn=main
+10 2
+cfn=expr
+calls=1 20
+11 45
+fn=expr
+20 20
+cfn=term
+calls=2 30
+21 30
+fn=term
+30 25
+cfn=expr
+calls=1 20
+31 5
+"""
+
+
+class TestProfile(Base):
+    def parser(self):
+        path = self.path("parser.out")
+        with open(path, "w") as f:
+            f.write(PARSER)
+        return path
+
+    def test_cycles_and_inclusive(self):
+        with cgw.Profile(self.parser()) as p:
+            self.assertEqual(p.events, ["Samples"])
+            self.assertEqual(p.totals, [47])
+            self.assertEqual(p.cmd, "./parser")
+            got = {f.name: (f.self, f.inclusive, f.calls, f.cycle, f.bound) for f in p.functions}
+            self.assertEqual(got, {"main": ([2], [47], 0, 0, False),
+                                   "expr": ([20], [45], 2, 1, True),
+                                   "term": ([25], [30], 2, 1, True)})
+            self.assertEqual(len(p.cycles), 1)
+            self.assertEqual((p.cycles[0].self, p.cycles[0].inclusive), ([45], [45]))
+            self.assertEqual(sorted(p.functions[i].name for i in p.cycles[0].members),
+                             ["expr", "term"])
+            expr = p.find("expr", "parse.c")
+            self.assertEqual(sorted(p.functions[e.caller].name for e in p.callers(expr)),
+                             ["main", "term"])
+            self.assertEqual([e.count for e in p.callees(p.find("main", "parse.c"))], [1])
+            self.assertEqual(p.find("nosuch"), -1)
+            self.assertFalse(p.stacks_exact)
+            self.assertEqual(sorted(p.stacks()), [(("main",), 2), (("main", "expr"), 20),
+                                                  (("main", "expr", "term"), 25)])
+            self.assertEqual(p.stacks("Samples"), p.stacks(0))
+            with self.assertRaises(ValueError):
+                p.stacks("Ir")
+            with self.assertRaises(ValueError):
+                p.stacks(1)
+
+    def test_summary_is_the_model(self):
+        s = cgw.summary(self.parser())
+        self.assertEqual(s.totals, [47])
+        self.assertEqual(s.functions[(None, "parse.c", "main")], [2])
+        self.assertEqual(s.inclusive[(None, "parse.c", "main")], [47])
+        self.assertEqual(s.inclusive[(None, "parse.c", "expr")], [45])
+        self.assertEqual(s.edges[((None, "parse.c", "term"), (None, "parse.c", "expr"))],
+                         (1, [5]))
+        self.assertEqual(s.parts, 1)
+
+    def test_lines_and_several_inputs(self):
+        path = self.parser()
+        with cgw.Profile([path, path], lines=True) as p:
+            self.assertEqual(p.totals, [94])
+            lines = p.lines(p.find("term", "parse.c"))
+            self.assertEqual([(l.source_file, l.line, l.self) for l in lines],
+                             [("parse.c", 30, [50])])
+        p.close()
+        with self.assertRaises(ValueError):
+            p.lines(0)
+
+    def test_errors(self):
+        with self.assertRaises(OSError):
+            cgw.Profile(self.path("missing.out"))
+        bad = self.path("bad.out")
+        with open(bad, "w") as f:
+            f.write("events: A\nfn=main\n1 5\npart: 2\nevents: B\nfn=main\n1 1\n")
+        p = cgw.Profile(bad)  # parts with other events: matched by name
+        self.assertEqual(p.events, ["A", "B"])
+        p.close()
+        seen = []
+        cgw.Profile(self.parser(), diagnostics=seen.append).close()
+        self.assertEqual(seen, [])
+        # the reader's errors reach diagnostics; its refusal is raised
+        seen = []
+        with open(bad, "w") as f:
+            f.write("events: A\nfn=(1)\n1 5\n")
+        cgw.Profile(bad, diagnostics=seen.append).close()
+        self.assertTrue(any(d.severity == "error" for d in seen), seen)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* report.c - cgreport's model of a profile: functions with their self
- * and inclusive costs and call counts, call edges, and per event a tree
- * of stacks for the flame graph; then the page, with the model in it as
- * JSON (report-page.c holds the page). */
+/* report.c - cgreport's page of a profile: the profile model
+ * (cgw_profile_*) gives the functions with their self and inclusive
+ * costs and call counts, the call edges, and per event the call tree of
+ * the flame graph; this file writes them into the page as JSON
+ * (report-page.c holds the page). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -17,329 +18,90 @@
 #define NO_FN UINT32_MAX
 #define MAX_NODES 400000 /* frames of one event's tree; deeper ones are not split */
 
-typedef struct node {
-    uint32_t fn, child, sibling; /* fn: NO_FN at the root; 0 child: none */
-    uint64_t value;
-} node;
-
-/* An open-addressing table of indexes + 1 by a 64-bit hash. */
-typedef struct table {
-    uint64_t *hash;
-    uint32_t *slot;
-    size_t cap, count;
-} table;
-
-typedef struct rfn {
-    char *key;      /* "OBJECT\037FILE\037NAME" */
-    uint64_t calls; /* calls into it */
-    uint64_t stamp; /* the stack that last counted it */
-} rfn;
-
-typedef struct redge {
-    uint32_t caller, callee;
-    uint64_t count;
-} redge;
+/* An event's call tree, a copy of cgw_profile_tree()'s, with each node's
+ * children: kids[kid_at[node], kid_at[node + 1]). */
+typedef struct flame {
+    cgw_profile_node *nodes;
+    uint32_t *kid_at, *kids;
+    size_t n;
+} flame;
 
 struct report {
     const char *tool, *path;
     uint64_t errors;
-    char *cmd, *creator;
-    unsigned parts, positions;
-    size_t nev, stride; /* stride: nev, at least 1: costs a function or edge */
-    char *events[MAX_EVENTS];
-    uint64_t totals[MAX_EVENTS];
-
-    size_t nfns, capfns, capself, capincl;
-    rfn *fns;
-    uint64_t *self, *incl;   /* [fn * nev + event] */
-    table fn_ix;
-
-    size_t nedges, capedges, capeincl;
-    redge *edges;
-    uint64_t *eincl; /* [edge * nev + event] */
-    tool_map edge_map;
-
-    node *nodes[MAX_EVENTS];
-    size_t nnodes[MAX_EVENTS], capnodes[MAX_EVENTS];
-    uint32_t *stack_fn; /* cgw_read_stacks()'s function numbers to ours */
-    size_t capstack;
-    uint64_t serial;
-    int estimate, cut; /* the graph is no tree; a tree hit MAX_NODES */
+    cgw_profile *p;
+    size_t nev;
+    const cgw_event *events;
+    const uint64_t *totals;
+    const cgw_profile_fn *fns;
+    size_t nfns;
+    const cgw_profile_edge *edges;
+    size_t nedges;
+    flame flames[MAX_EVENTS];
+    int estimate, cut; /* the stacks are an estimate; a tree hit MAX_NODES */
 };
 
-static uint64_t hash_bytes(const char *s, size_t n)
+static void no_memory(void)
 {
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    return h ? h : 1;
+    fputs("out of memory\n", stderr);
+    exit(2);
 }
 
-/* The index of hash in t for which same(ctx, index) holds, or NO_FN;
- * *at is the slot where it would go. */
-static uint32_t table_find(const table *t, uint64_t h, int (*same)(const void *, uint32_t),
-                           const void *ctx, size_t *at)
-{
-    if (t->cap == 0) {
-        *at = 0;
-        return NO_FN;
-    }
-    size_t i = (size_t)h & (t->cap - 1);
-    for (; t->slot[i] != 0; i = (i + 1) & (t->cap - 1))
-        if (t->hash[i] == h && same(ctx, t->slot[i] - 1))
-            return t->slot[i] - 1;
-    *at = i;
-    return NO_FN;
-}
-
-static void table_put(table *t, uint64_t h, uint32_t index, size_t at)
-{
-    if (2 * (t->count + 1) > t->cap) { /* grow, and place everything again */
-        table old = *t;
-        size_t cap = old.cap ? 2 * old.cap : 1024;
-        t->hash = calloc(cap, sizeof *t->hash);
-        t->slot = calloc(cap, sizeof *t->slot);
-        if (t->hash == NULL || t->slot == NULL) {
-            fputs("out of memory\n", stderr);
-            exit(2);
-        }
-        t->cap = cap;
-        for (size_t i = 0; i < old.cap; i++) {
-            if (old.slot[i] == 0)
-                continue;
-            size_t j = (size_t)old.hash[i] & (cap - 1);
-            while (t->slot[j] != 0)
-                j = (j + 1) & (cap - 1);
-            t->hash[j] = old.hash[i];
-            t->slot[j] = old.slot[i];
-        }
-        free(old.hash);
-        free(old.slot);
-        at = (size_t)h & (cap - 1);
-        while (t->slot[at] != 0)
-            at = (at + 1) & (cap - 1);
-    }
-    t->hash[at] = h;
-    t->slot[at] = index + 1;
-    t->count++;
-}
-
-typedef struct fn_key {
-    const report *r;
-    const char *text;
-    size_t len;
-} fn_key;
-
-static int same_fn(const void *ctx, uint32_t fn)
-{
-    const fn_key *k = ctx;
-    const char *key = k->r->fns[fn].key;
-    return strlen(key) == k->len && memcmp(key, k->text, k->len) == 0;
-}
-
-/* The function of key in r, or NO_FN. */
-static uint32_t find_key(const report *r, const char *key)
-{
-    fn_key k = { r, key, strlen(key) };
-    size_t at;
-    return table_find(&r->fn_ix, hash_bytes(key, k.len), same_fn, &k, &at);
-}
-
-/* The function (object, file, name), added when new. */
-static uint32_t function(report *r, const char *object, const char *file, const char *name)
-{
-    char buf[4096];
-    int n = snprintf(buf, sizeof buf, "%s\037%s\037%s", object ? object : "", file ? file : "",
-                     name ? name : "???");
-    size_t len = n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
-    fn_key k = { r, buf, len };
-    uint64_t h = hash_bytes(buf, len);
-    size_t at;
-    uint32_t fn = table_find(&r->fn_ix, h, same_fn, &k, &at);
-    if (fn != NO_FN)
-        return fn;
-    fn = (uint32_t)r->nfns++;
-    r->fns = tool_grow(r->fns, &r->capfns, r->nfns, sizeof *r->fns);
-    r->self = tool_grow(r->self, &r->capself, r->nfns * r->stride, sizeof *r->self);
-    r->incl = tool_grow(r->incl, &r->capincl, r->nfns * r->stride, sizeof *r->incl);
-    r->fns[fn].key = strndup(buf, len);
-    if (r->fns[fn].key == NULL) {
-        fputs("out of memory\n", stderr);
-        exit(2);
-    }
-    table_put(&r->fn_ix, h, fn, at);
-    return fn;
-}
-
-static uint32_t edge(report *r, uint32_t caller, uint32_t callee)
-{
-    int fresh;
-    uint32_t *slot = tool_map_get(&r->edge_map, caller, callee, 0, &fresh);
-    if (!fresh)
-        return *slot;
-    uint32_t e = *slot = (uint32_t)r->nedges++;
-    r->edges = tool_grow(r->edges, &r->capedges, r->nedges, sizeof *r->edges);
-    r->eincl = tool_grow(r->eincl, &r->capeincl, r->nedges * r->stride, sizeof *r->eincl);
-    r->edges[e] = (redge){ caller, callee, 0 };
-    return e;
-}
-
-static void add_costs(uint64_t *to, const uint64_t *costs, size_t n)
-{
-    for (size_t i = 0; i < n; i++)
-        to[i] += costs[i];
-}
-
-/* The part's header: the first part's events, the others' the same. */
-static int part(report *r, const cgw_part *p)
-{
-    r->parts++;
-    if (r->parts == 1) {
-        r->nev = p->nevents < MAX_EVENTS ? p->nevents : MAX_EVENTS;
-        r->stride = r->nev ? r->nev : 1;
-        for (size_t i = 0; i < r->nev; i++)
-            r->events[i] = strdup(p->events[i].name);
-        r->cmd = p->cmd ? strdup(p->cmd) : NULL;
-        r->creator = p->creator ? strdup(p->creator) : NULL;
-        r->positions = p->positions;
-        return 0;
-    }
-    int same = p->nevents == r->nev;
-    for (size_t i = 0; same && i < r->nev; i++)
-        same = strcmp(p->events[i].name, r->events[i]) == 0;
-    if (!same)
-        fprintf(stderr, "%s: %s: part %u has other events than part 1: give each part "
-                "its own report (cgmerge sums parts by event name)\n", r->tool, r->path, p->index);
-    return same ? 0 : -1;
-}
-
-/* Pass 1: self costs, calls and edges from the records. */
-static int read_records(report *r)
+/* The records of the file into the model, its diagnostics said as they
+ * come: 0, 1 (the input is bad) or 2 (it cannot be read). */
+static int read_profile(report *r)
 {
     tool_diag_ctx d = { r->tool, r->path, &r->errors };
     cgw_read_options ro = { .struct_size = sizeof ro, .flags = CGW_READ_MAP,
                             .diag = tool_diag_errors, .diag_ctx = &d,
                             .skip = CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_JUMP) |
                                     CGW_SKIP(CGW_REC_COND_JUMP) };
+    cgw_profile_options po = { .struct_size = sizeof po, .flags = CGW_PROFILE_SAME_EVENTS };
+    r->p = cgw_profile_new(&po);
+    if (r->p == NULL)
+        no_memory();
     cgw_reader *rd = tool_progress_open(r->path, &ro);
     if (rd == NULL) {
         fprintf(stderr, "%s: %s: %s\n", r->tool, r->path, strerror(errno));
         return 2;
     }
-    const cgw_record *rec;
-    cgw_status st;
-    uint32_t cur = NO_FN;
-    int bad = 0;
-    while (!bad && (st = cgw_reader_next(rd, &rec)) == CGW_OK && rec != NULL) {
-        size_t n = r->nev;
-        switch (rec->kind) {
-        case CGW_REC_PART: bad = part(r, rec->part) < 0; cur = NO_FN; break;
-        case CGW_REC_FUNCTION: cur = function(r, rec->object, rec->file, rec->function); break;
-        case CGW_REC_COST:
-            if (cur != NO_FN) {
-                add_costs(&r->self[cur * r->stride], rec->costs, n);
-                add_costs(r->totals, rec->costs, n);
-            }
-            break;
-        case CGW_REC_CALL:
-            if (cur != NO_FN) {
-                uint32_t callee = function(r, rec->target.object, rec->target.file,
-                                           rec->target.function);
-                uint32_t e = edge(r, cur, callee);
-                r->edges[e].count += rec->count;
-                r->fns[callee].calls += rec->count;
-                add_costs(&r->eincl[(size_t)e * r->stride], rec->costs, n);
-            }
-            break;
-        default: break;
-        }
-    }
-    if (!bad && st != CGW_OK)
-        fprintf(stderr, "%s: %s: %s\n", r->tool, r->path, tool_words(cgw_reader_errmsg(rd)));
+    cgw_status st = cgw_profile_add(r->p, rd);
     tool_progress_close(rd);
     tool_progress_file_done(0);
-    return bad ? 1 : st != CGW_OK ? 2 : 0;
-}
-
-static cgw_status on_stack(void *ctx, const cgw_frame *fns, const uint32_t *ids, size_t depth,
-                           unsigned event, uint64_t amount)
-{
-    report *r = ctx;
-    if (event >= r->nev || depth == 0)
-        return CGW_OK;
-    r->serial++;
-    /* root first: ids are leaf first */
-    node **tree = &r->nodes[event];
-    if (r->nnodes[event] == 0) {
-        *tree = tool_grow(*tree, &r->capnodes[event], 1, sizeof **tree);
-        (*tree)[0] = (node){ NO_FN, 0, 0, 0 };
-        r->nnodes[event] = 1;
-    }
-    (*tree)[0].value += amount;
-    uint32_t at = 0;
-    for (size_t k = depth; k-- > 0;) {
-        uint32_t id = ids[k];
-        if (id >= r->capstack || r->stack_fn[id] == 0) {
-            r->stack_fn = tool_grow(r->stack_fn, &r->capstack, (size_t)id + 1, sizeof *r->stack_fn);
-            r->stack_fn[id] = function(r, fns[id].object, fns[id].file, fns[id].name) + 1;
-        }
-        uint32_t fn = r->stack_fn[id] - 1;
-        if (r->fns[fn].stamp != r->serial) { /* once a stack */
-            r->fns[fn].stamp = r->serial;
-            r->incl[(size_t)fn * r->stride + event] += amount;
-        }
-        uint32_t child = (*tree)[at].child, last = 0;
-        while (child != 0 && (*tree)[child].fn != fn) {
-            last = child;
-            child = (*tree)[child].sibling;
-        }
-        if (child == 0) {
-            if (r->nnodes[event] >= MAX_NODES) {
-                r->cut = 1;
-                break;
-            }
-            *tree = tool_grow(*tree, &r->capnodes[event], r->nnodes[event] + 1, sizeof **tree);
-            child = (uint32_t)r->nnodes[event]++;
-            (*tree)[child] = (node){ fn, 0, 0, 0 };
-            if (last != 0)
-                (*tree)[last].sibling = child;
-            else
-                (*tree)[at].child = child;
-        }
-        (*tree)[child].value += amount;
-        at = child;
-    }
-    return CGW_OK;
-}
-
-/* Pass 2: the stacks, for the flame graphs and the inclusive costs. */
-static int read_stacks(report *r)
-{
-    cgw_reader *rd = cgw_reader_open_path(r->path, NULL);
-    if (rd == NULL) {
-        fprintf(stderr, "%s: %s: %s\n", r->tool, r->path, strerror(errno));
-        return 2;
-    }
-    char msg[512] = "";
-    cgw_status st = cgw_read_stacks(rd, NULL, NULL, on_stack, r, msg, sizeof msg);
-    cgw_reader_close(rd);
     if (st != CGW_OK) {
-        fprintf(stderr, "%s: %s: %s\n", r->tool, r->path, tool_words(msg));
-        return st == CGW_EIO || st == CGW_ENOMEM ? 2 : 1;
+        const char *why = cgw_profile_errmsg(r->p), *colon = strstr(why, ": ");
+        fprintf(stderr, "%s: %s: %s\n", r->tool, r->path,
+                tool_words(colon != NULL ? colon + 2 : why));
+        return st == CGW_EINVAL ? 1 : 2;
     }
-    /* a function with several callers: the stacks are an estimate */
-    uint32_t *first = calloc(r->nfns + 1, sizeof *first);
-    if (first == NULL)
+    return 0;
+}
+
+/* An event's tree, copied, with its children indexed. */
+static int read_flame(report *r, size_t e)
+{
+    const cgw_profile_node *nodes;
+    size_t n;
+    int cut;
+    if (cgw_profile_tree(r->p, e, MAX_NODES, &nodes, &n, &cut) != CGW_OK) {
+        fprintf(stderr, "%s: %s: %s\n", r->tool, r->path, tool_words(cgw_profile_errmsg(r->p)));
         return 2;
-    for (size_t e = 0; e < r->nedges && !r->estimate; e++) {
-        const redge *ed = &r->edges[e];
-        if (first[ed->callee] == 0)
-            first[ed->callee] = ed->caller + 1;
-        else if (first[ed->callee] != ed->caller + 1)
-            r->estimate = 1;
-        r->estimate |= ed->caller == ed->callee;
     }
-    free(first);
+    flame *f = &r->flames[e];
+    f->n = n;
+    f->nodes = malloc(n * sizeof *f->nodes);
+    f->kid_at = calloc(n + 2, sizeof *f->kid_at);
+    f->kids = malloc((n + 1) * sizeof *f->kids);
+    if (f->nodes == NULL || f->kid_at == NULL || f->kids == NULL)
+        no_memory();
+    memcpy(f->nodes, nodes, n * sizeof *nodes);
+    for (size_t i = 1; i < n; i++)
+        f->kid_at[nodes[i].parent + 2]++;
+    for (size_t i = 0; i < n; i++)
+        f->kid_at[i + 2] += f->kid_at[i + 1];
+    for (size_t i = 1; i < n; i++) /* children in node order: first reached first */
+        f->kids[f->kid_at[nodes[i].parent + 1]++] = (uint32_t)i;
+    r->cut |= cut;
     return 0;
 }
 
@@ -350,9 +112,22 @@ report *report_read(const char *path, const report_options *o)
         return NULL;
     r->tool = o->tool;
     r->path = path;
-    int rc = read_records(r);
-    if (rc == 0 && r->errors == 0)
-        rc = read_stacks(r);
+    int rc = read_profile(r);
+    if (rc == 0 && r->errors == 0) {
+        size_t nev = cgw_profile_events(r->p, &r->events);
+        r->nev = nev < MAX_EVENTS ? nev : MAX_EVENTS;
+        r->totals = cgw_profile_totals(r->p);
+        r->fns = cgw_profile_functions(r->p, &r->nfns);
+        r->edges = cgw_profile_edges(r->p, &r->nedges);
+        r->estimate = cgw_profile_stacks_exact(r->p) == 0;
+        if (r->fns == NULL || r->edges == NULL) {
+            fprintf(stderr, "%s: %s: %s\n", r->tool, r->path,
+                    tool_words(cgw_profile_errmsg(r->p)));
+            rc = 2;
+        }
+        for (size_t e = 0; rc == 0 && e < r->nev; e++)
+            rc = read_flame(r, e);
+    }
     if (rc == 2 || (rc == 1 && r->errors == 0)) {
         report_free(r);
         return NULL;
@@ -399,7 +174,7 @@ static double weight(const report *r, uint32_t fn)
     double w = 0;
     for (size_t e = 0; e < r->nev; e++)
         if (r->totals[e] > 0) {
-            double x = (double)r->incl[(size_t)fn * r->stride + e] / (double)r->totals[e];
+            double x = (double)r->fns[fn].inclusive[e] / (double)r->totals[e];
             w = x > w ? x : w;
         }
     return w;
@@ -414,38 +189,78 @@ static int by_weight(const void *a, const void *b)
     return wx < wy ? 1 : wx > wy ? -1 : x < y ? -1 : x > y;
 }
 
-/* Mark in shown[] the frames of tree of at least min, and their
- * functions; count the frames left out. */
-static void mark_tree(const report *r, const node *tree, uint32_t at, uint64_t min,
-                      uint32_t *shown, uint64_t *left_out)
+/* A walk of a flame's nodes of at least min, depth first, without
+ * recursion (a chain of calls can be a million deep): each node on the
+ * path with the next of its children to visit. */
+typedef struct walk_step {
+    uint32_t node, next;
+    int shown_one; /* a child of it is in the page already */
+} walk_step;
+
+typedef struct flame_walk {
+    const flame *f;
+    uint64_t min;
+    walk_step *path;
+    size_t depth, cap;
+} flame_walk;
+
+static void walk_push(flame_walk *w, uint32_t node)
 {
-    for (uint32_t c = tree[at].child; c != 0; c = tree[c].sibling) {
-        if (tree[c].value < min) {
-            (*left_out)++;
-            continue;
+    w->path = tool_grow(w->path, &w->cap, w->depth + 1, sizeof *w->path);
+    w->path[w->depth].node = node;
+    w->path[w->depth].shown_one = 0;
+    w->path[w->depth++].next = w->f->kid_at[node];
+}
+
+/* The next child of the deepest node on the path that is at least min
+ * (counting in *left_out those that are not), pushed: 1; 0 when that
+ * node has no more (it is popped, after enter() saw it). */
+static int walk_next(flame_walk *w, uint64_t *left_out)
+{
+    walk_step *top = &w->path[w->depth - 1];
+    while (top->next < w->f->kid_at[top->node + 1]) {
+        uint32_t kid = w->f->kids[top->next++];
+        if (w->f->nodes[kid].inclusive >= w->min) {
+            walk_push(w, kid);
+            return 1;
         }
-        if (shown[tree[c].fn] == 0)
-            shown[tree[c].fn] = 1;
-        mark_tree(r, tree, c, min, shown, left_out);
+        if (left_out != NULL)
+            (*left_out)++;
     }
+    w->depth--;
+    return 0;
+}
+
+/* Mark in shown[] the functions of the frames of f of at least min;
+ * count the frames left out. */
+static void mark_tree(const flame *f, uint64_t min, uint32_t *shown, uint64_t *left_out)
+{
+    flame_walk w = { f, min, NULL, 0, 0 };
+    walk_push(&w, 0);
+    while (w.depth > 0)
+        if (walk_next(&w, left_out))
+            shown[f->nodes[w.path[w.depth - 1].node].fn] = 1;
+    free(w.path);
 }
 
 /* The tree as nested [fn, value, [children]], frames under min left out. */
-static void json_tree(tool_text *t, const node *tree, uint32_t at, uint64_t min,
-                      const uint32_t *shown)
+static void json_tree(tool_text *t, const flame *f, uint64_t min, const uint32_t *shown)
 {
-    tool_addf(t, "[%ld,%" PRIu64 ",[", at == 0 ? -1L : (long)shown[tree[at].fn] - 1,
-              tree[at].value);
-    int first = 1;
-    for (uint32_t c = tree[at].child; c != 0; c = tree[c].sibling) {
-        if (tree[c].value < min)
+    flame_walk w = { f, min, NULL, 0, 0 };
+    walk_push(&w, 0);
+    tool_addf(t, "[-1,%" PRIu64 ",[", f->nodes[0].inclusive);
+    while (w.depth > 0) {
+        size_t parent = w.depth - 1;
+        if (!walk_next(&w, NULL)) {
+            tool_add(t, "]]", 2);
             continue;
-        if (!first)
-            tool_add(t, ",", 1);
-        first = 0;
-        json_tree(t, tree, c, min, shown);
+        }
+        const cgw_profile_node *node = &f->nodes[w.path[w.depth - 1].node];
+        tool_addf(t, "%s[%ld,%" PRIu64 ",[", w.path[parent].shown_one ? "," : "",
+                  (long)shown[node->fn] - 1, node->inclusive);
+        w.path[parent].shown_one = 1;
     }
-    tool_add(t, "]]", 2);
+    free(w.path);
 }
 
 /* A function's costs in one profile; zero where it has none. */
@@ -459,26 +274,27 @@ static fn_costs costs_of(const report *r, uint32_t fn)
     static const uint64_t zero[MAX_EVENTS];
     if (r == NULL || fn == NO_FN)
         return (fn_costs){ zero, zero, 0 };
-    return (fn_costs){ &r->self[(size_t)fn * r->stride], &r->incl[(size_t)fn * r->stride],
-                       r->fns[fn].calls };
+    return (fn_costs){ r->fns[fn].self, r->fns[fn].inclusive, r->fns[fn].calls };
 }
 
-/* One function's entry: name, file, object (from its key), self,
- * inclusive, calls, and with before (a difference), the old self and
- * inclusive costs. */
-static void json_fn(tool_text *t, const char *key, fn_costs now, const fn_costs *before,
-                    size_t nev, int first)
+/* The function of old named as fn of r, or NO_FN. */
+static uint32_t same_fn(const report *old, const cgw_profile_fn *fn)
 {
-    const char *f = strchr(key, '\037'), *n = strchr(f + 1, '\037');
-    char obj[4096], file[4096];
-    snprintf(obj, sizeof obj, "%.*s", (int)(f - key), key);
-    snprintf(file, sizeof file, "%.*s", (int)(n - f - 1), f + 1);
+    long at = cgw_profile_find(old->p, fn->object, fn->file, fn->name);
+    return at < 0 ? NO_FN : (uint32_t)at;
+}
+
+/* One function's entry: name, file, object, self, inclusive, calls,
+ * and with before (a difference), the old self and inclusive costs. */
+static void json_fn(tool_text *t, const cgw_profile_fn *fn, fn_costs now,
+                    const fn_costs *before, size_t nev, int first)
+{
     tool_add(t, first ? "[" : ",[", first ? 1 : 2);
-    json_string(t, n + 1);
+    json_string(t, fn->name);
     tool_add(t, ",", 1);
-    json_string(t, file);
+    json_string(t, strcmp(fn->file, "???") == 0 ? "" : fn->file);
     tool_add(t, ",", 1);
-    json_string(t, obj);
+    json_string(t, fn->object ? fn->object : "");
     tool_add(t, ",", 1);
     json_costs(t, now.self, nev);
     tool_add(t, ",", 1);
@@ -516,8 +332,7 @@ static void json_model(tool_text *t, const report *r, const report_options *o,
     for (size_t e = 0; e < r->nev; e++) {
         min[e] = (uint64_t)((double)r->totals[e] * o->threshold / 100.0);
         min[e] = min[e] ? min[e] : 1;
-        if (r->nnodes[e] > 0)
-            mark_tree(r, r->nodes[e], 0, min[e], shown, &left_out);
+        mark_tree(&r->flames[e], min[e], shown, &left_out);
     }
     uint32_t nshown = 0;
     for (size_t i = 0; i < r->nfns; i++) /* in weight order */
@@ -532,18 +347,19 @@ static void json_model(tool_text *t, const report *r, const report_options *o,
         tool_add(t, ",\"oldTotals\":", 13);
         json_costs(t, old->totals, r->nev);
     }
+    const char *cmd = cgw_profile_cmd(r->p), *creator = cgw_profile_creator(r->p);
     tool_add(t, ",\"cmd\":", 7);
-    json_string(t, r->cmd ? r->cmd : "");
+    json_string(t, cmd ? cmd : "");
     tool_add(t, ",\"creator\":", 11);
-    json_string(t, r->creator ? r->creator : "");
+    json_string(t, creator ? creator : "");
     tool_addf(t, ",\"parts\":%u,\"functions\":%zu,\"shown\":%u,\"edgesAll\":%zu,"
               "\"estimate\":%s,\"cut\":%s,\"threshold\":%g,\"leftOut\":%" PRIu64 ",\"events\":[",
-              r->parts, r->nfns, nshown, r->nedges, r->estimate ? "true" : "false",
+              (unsigned)cgw_profile_parts(r->p), r->nfns, nshown, r->nedges, r->estimate ? "true" : "false",
               r->cut ? "true" : "false", o->threshold, left_out);
     for (size_t e = 0; e < r->nev; e++) {
         if (e)
             tool_add(t, ",", 1);
-        json_string(t, r->events[e]);
+        json_string(t, r->events[e].name);
     }
     tool_add(t, "],\"totals\":", 11);
     json_costs(t, r->totals, r->nev);
@@ -553,36 +369,33 @@ static void json_model(tool_text *t, const report *r, const report_options *o,
         uint32_t fn = order[i];
         if (shown[fn] == 0)
             continue;
-        fn_costs before = costs_of(old, old ? find_key(old, r->fns[fn].key) : NO_FN);
-        json_fn(t, r->fns[fn].key, costs_of(r, fn), old ? &before : NULL, r->nev, k++ == 0);
+        fn_costs before = costs_of(old, old ? same_fn(old, &r->fns[fn]) : NO_FN);
+        json_fn(t, &r->fns[fn], costs_of(r, fn), old ? &before : NULL, r->nev, k++ == 0);
     }
     /* functions of old alone: gone; the new costs 0 (at most --top) */
     for (size_t i = 0, gone = 0; old != NULL && i < old->nfns; i++) {
-        if (find_key(r, old->fns[i].key) != NO_FN || (o->top && gone >= o->top))
+        if (same_fn(r, &old->fns[i]) != NO_FN || (o->top && gone >= o->top))
             continue;
         gone++;
         fn_costs before = costs_of(old, (uint32_t)i);
-        json_fn(t, old->fns[i].key, costs_of(NULL, NO_FN), &before, r->nev, k++ == 0);
+        json_fn(t, &old->fns[i], costs_of(NULL, NO_FN), &before, r->nev, k++ == 0);
     }
     tool_add(t, "],\"edges\":[", 11);
     k = 0;
     for (size_t e = 0; e < r->nedges; e++) {
-        const redge *ed = &r->edges[e];
+        const cgw_profile_edge *ed = &r->edges[e];
         if (shown[ed->caller] == 0 || shown[ed->callee] == 0)
             continue;
         tool_addf(t, "%s[%u,%u,%" PRIu64 ",", k++ ? "," : "", shown[ed->caller] - 1,
                   shown[ed->callee] - 1, ed->count);
-        json_costs(t, &r->eincl[e * r->stride], r->nev);
+        json_costs(t, ed->inclusive, r->nev);
         tool_add(t, "]", 1);
     }
     tool_add(t, "],\"flames\":[", 12);
     for (size_t e = 0; e < r->nev; e++) {
         if (e)
             tool_add(t, ",", 1);
-        if (r->nnodes[e] == 0)
-            tool_add(t, "[-1,0,[]]", 9);
-        else
-            json_tree(t, r->nodes[e], 0, min[e], shown);
+        json_tree(t, &r->flames[e], min[e], shown);
     }
     tool_add(t, "]}", 2);
     free(shown);
@@ -594,7 +407,7 @@ int report_write(report *r, const report_options *o, const report *old)
     if (old != NULL) {
         int same = old->nev == r->nev;
         for (size_t e = 0; same && e < r->nev; e++)
-            same = strcmp(old->events[e], r->events[e]) == 0;
+            same = strcmp(old->events[e].name, r->events[e].name) == 0;
         if (!same) {
             fprintf(stderr, "%s: %s and %s have other events: no page of their difference\n",
                     o->tool, old->path, r->path);
@@ -620,22 +433,11 @@ void report_free(report *r)
 {
     if (r == NULL)
         return;
-    for (size_t i = 0; i < r->nfns; i++)
-        free(r->fns[i].key);
-    for (size_t e = 0; e < r->nev; e++) {
-        free(r->events[e]);
-        free(r->nodes[e]);
+    for (size_t e = 0; e < MAX_EVENTS; e++) {
+        free(r->flames[e].nodes);
+        free(r->flames[e].kid_at);
+        free(r->flames[e].kids);
     }
-    free(r->cmd);
-    free(r->creator);
-    free(r->fns);
-    free(r->self);
-    free(r->incl);
-    free(r->fn_ix.hash);
-    free(r->fn_ix.slot);
-    free(r->edges);
-    free(r->eincl);
-    free(r->edge_map.s);
-    free(r->stack_fn);
+    cgw_profile_free(r->p);
     free(r);
 }

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* diff.c - two profiles compared (cgdiff): a merger whose two parts are
  * the old and the new side, walked with the part last so that each
- * position, call and function meets its counterpart. */
+ * position, call and function meets its counterpart; each side's
+ * inclusive costs by lib/common's callgraph.h, the profile model's rule
+ * (cycles taken whole). */
 #include <math.h>
 #include <string.h>
 
+#include "callgraph.h"
 #include "merge.h"
 
 struct cgw_differ {
@@ -13,9 +16,11 @@ struct cgw_differ {
     size_t nrows;
     int computed;
     uint32_t *order;   /* column -> merged event */
-    uint64_t *fsum;    /* per function: [4][nev] old self, new self,
-                        * old calls' inclusive, new calls' inclusive */
+    uint64_t *fsum;    /* per function: [2][nev] old self, new self */
     uint64_t *tot;     /* [2][nev] the totals of each side */
+    uint32_t *ends;    /* the calls between functions: caller, callee */
+    uint64_t *ecost;   /* their inclusive costs: [2][nev] old, new */
+    size_t nedges, capedges;
 };
 
 cgw_differ *cgw_diff_new(const cgw_merge_options *opts)
@@ -49,6 +54,8 @@ void cgw_diff_free(cgw_differ *d)
     cgwm_free(m, d->order);
     cgwm_free(m, d->fsum);
     cgwm_free(m, d->tot);
+    cgwm_free(m, d->ends);
+    cgwm_free(m, d->ecost);
     cgwm_free(m, d);
     cgw_merge_free(m);
 }
@@ -88,13 +95,38 @@ static cgw_status add_to(cgw_merger *m, uint64_t *sum, const uint64_t *vals, siz
     return CGW_OK;
 }
 
+/* A call between two functions, its costs of both sides kept. */
+static cgw_status add_edge(cgw_differ *d, const uint64_t *key, const uint64_t *old,
+                           const uint64_t *new)
+{
+    cgw_merger *m = d->m;
+    size_t nev = m->nev;
+    if (d->nedges == d->capedges) {
+        size_t cap = d->capedges ? 2 * d->capedges : 64;
+        uint32_t *ends = cgwm_grow(m, d->ends, 2 * cap * sizeof *ends);
+        if (ends != NULL)
+            d->ends = ends;
+        uint64_t *ecost = ends ? cgwm_grow(m, d->ecost, 2 * nev * cap * sizeof *ecost) : NULL;
+        if (ecost == NULL)
+            return m->err;
+        d->ecost = ecost;
+        d->capedges = cap;
+    }
+    d->ends[2 * d->nedges] = (uint32_t)key[K_FN];
+    d->ends[2 * d->nedges + 1] = (uint32_t)key[K_CALLEE];
+    memcpy(d->ecost + 2 * nev * d->nedges, old, nev * sizeof *old);
+    memcpy(d->ecost + 2 * nev * d->nedges + nev, new, nev * sizeof *new);
+    d->nedges++;
+    return CGW_OK;
+}
+
 /* Sums per function and per side from the walk's groups. */
 static cgw_status gather(void *ctx, const mwalk *wk, int table, const uint64_t *key,
                          const uint64_t *old, const uint64_t *new)
 {
     cgw_differ *d = ctx;
     size_t nev = wk->m->nev;
-    uint64_t *fsum = d->fsum + key[K_FN] * 4 * nev;
+    uint64_t *fsum = d->fsum + key[K_FN] * 2 * nev;
     cgw_status st = CGW_OK;
     if (table == T_COST) {
         if ((st = add_to(wk->m, fsum, old, nev)) == CGW_OK &&
@@ -102,12 +134,42 @@ static cgw_status gather(void *ctx, const mwalk *wk, int table, const uint64_t *
             (st = add_to(wk->m, d->tot, old, nev)) == CGW_OK)
             st = add_to(wk->m, d->tot + nev, new, nev);
     } else if (table == T_CALL && key[K_CALLEE] != key[K_FN]) {
-        /* a function's inclusive cost: its self cost and that of its
-         * calls to others (a direct recursion is inside already) */
-        if ((st = add_to(wk->m, fsum + 2 * nev, old + 1, nev)) == CGW_OK)
-            st = add_to(wk->m, fsum + 3 * nev, new + 1, nev);
+        st = add_edge(d, key, old + 1, new + 1);
     }
     return st;
+}
+
+/* The inclusive costs of one side (0 old, 1 new) into incl[fn * nev + e]. */
+static cgw_status side_inclusive(cgw_differ *d, int side, uint64_t *incl)
+{
+    cgw_merger *m = d->m;
+    size_t nev = m->nev, nf = m->fns.n;
+    uint64_t *self = cgwm_alloc(m, (nf * nev + 1) * sizeof *self);
+    uint64_t *cost = cgwm_alloc(m, (d->nedges * nev + 1) * sizeof *cost);
+    uint32_t *cycle = cgwm_alloc(m, (nf + 1) * sizeof *cycle);
+    uint64_t *cycle_self = NULL, *cycle_incl = NULL;
+    long ncycles = -1;
+    if (self != NULL && cost != NULL && cycle != NULL) {
+        for (size_t fn = 0; fn < nf; fn++)
+            memcpy(self + fn * nev, d->fsum + (fn * 2 + (size_t)side) * nev, nev * sizeof *self);
+        for (size_t i = 0; i < d->nedges; i++)
+            memcpy(cost + i * nev, d->ecost + (i * 2 + (size_t)side) * nev, nev * sizeof *cost);
+        cgwp_callgraph g = { nf, d->nedges, nev, d->ends, self, cost, d->tot + (size_t)side * nev };
+        ncycles = cgwp_cycles(&m->a, &g, cycle);
+        if (ncycles >= 0) {
+            cycle_self = cgwm_alloc(m, ((size_t)ncycles * nev + 1) * sizeof *cycle_self);
+            cycle_incl = cgwm_alloc(m, ((size_t)ncycles * nev + 1) * sizeof *cycle_incl);
+        }
+        if (cycle_self == NULL || cycle_incl == NULL ||
+            cgwp_inclusive(&m->a, &g, cycle, (size_t)ncycles, incl, cycle_self, cycle_incl) < 0)
+            ncycles = -1;
+    }
+    void *blocks[] = { self, cost, cycle, cycle_self, cycle_incl };
+    for (size_t i = 0; i < sizeof blocks / sizeof *blocks; i++)
+        cgwm_free(m, blocks[i]);
+    if (ncycles < 0 && m->err == CGW_OK)
+        cgwm_fail(m, CGW_ENOMEM, "cgw_diff_rows", "out of memory");
+    return m->err;
 }
 
 static uint64_t magnitude(const cgw_diff_row *row)
@@ -163,9 +225,12 @@ static cgw_status make_rows(cgw_differ *d, const uint32_t *frank)
     cgw_merger *m = d->m;
     size_t nev = m->nev, nf = m->fns.n;
     uint32_t *byrank = cgwm_alloc(m, (nf ? nf : 1) * sizeof *byrank);
+    uint64_t *incl = cgwm_alloc(m, (2 * nf * nev + 1) * sizeof *incl);
     d->rows = cgwm_alloc(m, (nev + 2 * nev * nf) * sizeof *d->rows);
-    if (byrank == NULL || d->rows == NULL) {
+    if (byrank == NULL || incl == NULL || d->rows == NULL ||
+        side_inclusive(d, 0, incl) != CGW_OK || side_inclusive(d, 1, incl + nf * nev) != CGW_OK) {
         cgwm_free(m, byrank);
+        cgwm_free(m, incl);
         return m->err;
     }
     for (size_t fn = 0; fn < nf; fn++)
@@ -175,17 +240,18 @@ static cgw_status make_rows(cgw_differ *d, const uint32_t *frank)
     for (size_t k = 0; k < nev && m->err == CGW_OK; k++) {
         size_t ev = d->order[k];
         for (size_t i = 0; i < nf && m->err == CGW_OK; i++) {
-            const uint64_t *sums = d->fsum + (size_t)byrank[i] * 4 * nev;
+            const uint64_t *sums = d->fsum + (size_t)byrank[i] * 2 * nev;
             cgw_target target = cgwm_target(m, byrank[i]);
-            uint64_t old_incl = sums[ev], new_incl = sums[nev + ev];
+            uint64_t old_incl = incl[byrank[i] * nev + ev];
+            uint64_t new_incl = incl[(nf + byrank[i]) * nev + ev];
             if (sums[ev] != sums[nev + ev])
                 row(d, &target, k, 0, sums[ev], sums[nev + ev]);
-            if (add_to(m, &old_incl, sums + 2 * nev + ev, 1) == CGW_OK &&
-                add_to(m, &new_incl, sums + 3 * nev + ev, 1) == CGW_OK && old_incl != new_incl)
+            if (old_incl != new_incl)
                 row(d, &target, k, 1, old_incl, new_incl);
         }
     }
     cgwm_free(m, byrank);
+    cgwm_free(m, incl);
     if (m->err == CGW_OK)
         cgwm_sort(m, d->rows, d->nrows, sizeof *d->rows, by_change, NULL);
     return m->err;
@@ -198,11 +264,11 @@ static cgw_status compute(cgw_differ *d)
         return cgwm_fail(m, CGW_EUSAGE, "cgw_diff_rows", "no profile was added");
     size_t nev = m->nev, nf = m->fns.n;
     d->order = cgwm_alloc(m, nev * sizeof *d->order);
-    d->fsum = cgwm_alloc(m, 4 * nev * nf * sizeof *d->fsum);
+    d->fsum = cgwm_alloc(m, (2 * nev * nf + 1) * sizeof *d->fsum);
     d->tot = cgwm_alloc(m, 2 * nev * sizeof *d->tot);
     if (m->err != CGW_OK || cgwm_event_order(m, d->order) < 0)
         return m->err;
-    memset(d->fsum, 0, 4 * nev * nf * sizeof *d->fsum);
+    memset(d->fsum, 0, 2 * nev * nf * sizeof *d->fsum);
     memset(d->tot, 0, 2 * nev * sizeof *d->tot);
     mwalk wk = { .m = m };
     if (cgwm_walk_init(m, &wk, m->mask, 1, "cgw_diff_rows") == CGW_OK &&

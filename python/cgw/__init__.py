@@ -9,6 +9,7 @@
         w.function(file="a.c", name="f")
         w.cost(10, [20])
     s = cgw.summary("callgrind.out")    # events, totals, functions, edges
+    p = cgw.Profile("callgrind.out")    # the call graph: inclusive costs, cycles, stacks
 
 The library is the one named by CGW_LIBRARY (a path), else the libcgw of
 the prefix this package was installed into, else ctypes.util's
@@ -29,11 +30,13 @@ from .stacks import Stacks, Frame
 from .reader import (read, summary, verify, Summary, Diagnostic, Target, Event, Part,
                      Function, Inline, Cost, Call, Jump, CondJump, PartEnd)
 from .tools import merge, diff, convert_folded, recode, DiffRow, Memory
+from .profile import Profile, ProfileFunction, CallEdge, Cycle, Line
 
 __all__ = [
     "Error", "Writer", "Stacks", "Frame", "read", "summary", "verify", "Summary",
     "Diagnostic", "Target", "Event", "Part", "Function", "Inline", "Cost", "Call", "Jump",
     "CondJump", "PartEnd", "merge", "diff", "convert_folded", "recode", "DiffRow", "Memory",
+    "Profile", "ProfileFunction", "CallEdge", "Cycle", "Line",
     "version", "features",
     "OK", "EIO", "ENOMEM", "EUSAGE", "EINVAL", "ERANGE",
     "POS_LINE", "POS_INSTR", "POS_BB", "POS_NONE",

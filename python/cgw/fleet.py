@@ -246,6 +246,12 @@ def _client(args):
         raise SystemExit("%s: Dask distributed is not installed for %s (%s): "
                          "pip install distributed, or Debian's python3-distributed"
                          % (PROG, sys.executable, e))
+    # On a busy machine the engine's own connections may time out while
+    # it shuts down; asyncio then prints "Future exception was never
+    # retrieved" on stderr, after the command's own output and status.
+    # The command reports its failures itself: the engine's stray ones
+    # are not shown.
+    logging.getLogger("asyncio").setLevel(logging.CRITICAL)
     if args.scheduler:
         return Client(args.scheduler), None
     cluster = LocalCluster(n_workers=args.local, threads_per_worker=1, processes=True,

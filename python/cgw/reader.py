@@ -144,14 +144,18 @@ def read(path, check=False, diagnostics=None, skip=()):
 class Summary:
     """What a profile adds up to, every part summed, by event name:
     events (names, in order of appearance), totals (a list, one a
-    event), functions {(object, file, name): [self costs]}, edges
-    {((object, file, name), (object, file, name)): (count, [inclusive])},
-    parts (how many) and diagnostics (a list of Diagnostic)."""
+    event), functions {(object, file, name): [self costs]}, inclusive
+    {(object, file, name): [inclusive costs]} (the profile model's:
+    exact outside cycles, never above the total; cgw.Profile has the
+    rest), edges {((object, file, name), (object, file, name)): (count,
+    [inclusive])}, parts (how many) and diagnostics (a list of
+    Diagnostic)."""
 
     def __init__(self):
         self.events = []
         self.totals = []
         self.functions = {}
+        self.inclusive = {}
         self.edges = {}
         self.parts = 0
         self.diagnostics = []
@@ -162,46 +166,26 @@ class Summary:
 
 
 def summary(path, check=False):
-    """The Summary of the profile at path, built from its records."""
+    """The Summary of the profile at path, from the profile model
+    (cgw.Profile); check=True adds the reader's whole-part checks to the
+    diagnostics."""
+    from .profile import Profile
     s = Summary()
-    column = []
-    zero = []
-
-    def add(dst, costs):
-        for i, c in enumerate(costs):
-            dst[column[i]] += c
-
-    def grow(lst):
-        lst.extend([0] * (len(s.events) - len(lst)))
-        return lst
-
-    for rec in read(path, check=check, diagnostics=s.diagnostics.append):
-        if isinstance(rec, Part):
-            s.parts += 1
-            column = []
-            for e in rec.events:
-                if e.name not in s.events:
-                    s.events.append(e.name)
-                column.append(s.events.index(e.name))
-            grow(s.totals)
-        elif isinstance(rec, Function):
-            grow(s.functions.setdefault((rec.object, rec.file, rec.function), []))
-        elif isinstance(rec, Cost):
-            add(grow(s.functions.setdefault((rec.object, rec.file, rec.function), [])),
-                rec.costs)
-        elif isinstance(rec, Call):
-            key = ((rec.object, rec.file, rec.function),
-                   (rec.target.object, rec.target.file, rec.target.function))
-            count, incl = s.edges.get(key, (0, zero))
-            incl = grow(list(incl))
-            add(incl, rec.costs)
-            s.edges[key] = (count + rec.count, incl)
-        elif isinstance(rec, PartEnd):
-            add(s.totals, rec.totals)
-    for costs in s.functions.values():
-        grow(costs)
-    for key, (count, incl) in s.edges.items():
-        s.edges[key] = (count, grow(incl))
+    diags = s.diagnostics.append
+    if check:
+        # the model reads without them; the checks come from a reading of their own
+        for _ in read(path, check=True, diagnostics=diags,
+                      skip=[Function, Inline, Cost, Call, Jump, CondJump]):
+            pass
+        diags = None
+    with Profile(path, diagnostics=diags) as p:
+        s.events, s.totals, s.parts = list(p.events), list(p.totals), p.parts
+        keys = [(f.object, f.file, f.name) for f in p.functions]
+        for key, f in zip(keys, p.functions):
+            s.functions[key] = list(f.self)
+            s.inclusive[key] = list(f.inclusive)
+        for e in p.edges:
+            s.edges[(keys[e.caller], keys[e.callee])] = (e.count, list(e.inclusive))
     return s
 
 

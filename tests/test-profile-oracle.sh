@@ -1,0 +1,197 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# test-profile-oracle: the profile model (tests/profile-dump) against
+# KCachegrind's own loader (kcgdump, built from ../shared/oracles) and the
+# files' totals, on the shapes of tests/test-profile.c, on Valgrind's
+# files of recursive programs and a Python profile with imports made now
+# (each skipped with a message where its writer is missing), and on the
+# shared corpus: every function in no cycle has KCachegrind's inclusive
+# cost, or (a function also entered from outside the profile's view, as
+# a thread's start) KCachegrind's is the sum of its calls in and the
+# model's the larger self plus calls out; none, in a cycle or not, has
+# more than the total; the script's
+# <module> is at the total (to 0.1%) in the model, cgreport's table and the
+# folded stacks; and the folded stacks of every file add up to the totals.
+# Skips (77) without ../shared/oracles or Qt5Core.
+set -u
+build=${CGW_BUILDDIR:-.}
+src=${CGW_SRCDIR:-.}
+. "$src/tests/kcgdump.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cgw-profile-oracle.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; status=1; }
+status=0
+dump="$build/tests/profile-dump"
+CGCONVERT=${CGCONVERT:-$build/tools/cgconvert}
+CGREPORT=${CGREPORT:-$build/tools/cgreport}
+
+# the shapes worked out by hand in test-profile.c
+printf '%s\n' '# callgrind format' 'version: 1' 'cmd: ./parser' 'positions: line' \
+    'events: Samples' 'fl=parse.c' 'fn=main' '10 2' 'cfn=expr' 'calls=1 20' '11 45' \
+    'fn=expr' '20 20' 'cfn=term' 'calls=2 30' '21 30' 'fn=term' '30 25' 'cfn=expr' \
+    'calls=1 20' '31 5' >"$tmp/parser.out"
+printf '%s\n' 'events: Ir' 'fl=f.c' 'fn=main' '1 2' 'cfn=fact' 'calls=1 1' '2 10' \
+    'fn=fact' '1 10' 'cfn=fact' 'calls=3 1' '2 8' >"$tmp/fact.out"
+printf '%s\n' 'events: Ir' 'fl=f.c' 'fn=r1' '1 1' 'cfn=x' 'calls=1 1' '2 10' \
+    'fn=r2' '1 2' 'cfn=y' 'calls=1 1' '2 20' 'fn=x' '1 12' 'cfn=y' 'calls=1 1' '2 4' \
+    'fn=y' '1 18' 'cfn=x' 'calls=1 1' '2 6' >"$tmp/two-roots.out"
+set -- "$tmp/parser.out" "$tmp/fact.out" "$tmp/two-roots.out"
+
+# Valgrind's files of recursive programs, with default options
+if command -v valgrind >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
+    cat >"$tmp/rec.c" <<'C'
+#include <stdlib.h>
+static int term(int n);
+static int __attribute__((noinline)) expr(int n) { return n <= 0 ? 1 : term(n - 1) + expr(n - 2) + 1; }
+static int __attribute__((noinline)) term(int n) { volatile int s = 0; for (int i = 0; i < 50; i++) s += i; return n <= 0 ? s : expr(n - 1) + s; }
+static unsigned long __attribute__((noinline)) fact(unsigned long n) { return n < 2 ? 1 : n * fact(n - 1); }
+int main(int argc, char **argv) { (void)argv; return (expr(14 + argc) + (int)fact(20)) == 42; }
+C
+    if cc -O1 -g -o "$tmp/rec" "$tmp/rec.c" 2>"$tmp/cc.err"; then
+        valgrind -q --tool=callgrind --callgrind-out-file="$tmp/vg-rec.out" "$tmp/rec" \
+            >/dev/null 2>&1 && set -- "$@" "$tmp/vg-rec.out"
+        valgrind -q --tool=callgrind --callgrind-out-file="$tmp/vg-subject.out" \
+            "$build/tests/subject" >/dev/null 2>&1 && set -- "$@" "$tmp/vg-subject.out"
+    else
+        echo "no C compiler run ($(head -1 "$tmp/cc.err")): Valgrind's files skipped"
+    fi
+else
+    echo "no valgrind or cc: Valgrind's files of recursive programs skipped"
+fi
+
+# a Python profile with imports: exec -> <module> -> import -> exec
+python_file=""
+pylib=$build/.libs/libcgw.so
+if command -v python3 >/dev/null 2>&1 && [ -f "$pylib" ]; then
+    printf '%s\n' 'import json, re, collections' 'def work(n):' \
+        '    c = collections.Counter()' '    for i in range(n):' \
+        '        c[re.sub(r"\d", "x", json.dumps({"i": i}))] += 1' '    return c' \
+        'def main():' '    work(300)' 'main()' >"$tmp/script.py"
+    if (cd "$tmp" && CGW_LIBRARY=$pylib PYTHONPATH="$src/python" PYTHONDONTWRITEBYTECODE=1 \
+        python3 -m cgw.cprofile -o py.out script.py) \
+        >"$tmp/py.err" 2>&1; then
+        python_file="$tmp/py.out"
+        set -- "$@" "$python_file"
+    else
+        fail "python3 -m cgw.cprofile: $(tail -1 "$tmp/py.err")"
+    fi
+else
+    echo "no python3 or no shared $pylib: the Python profile skipped"
+fi
+for f in "${CGW_CORPUS:-$src/../shared/corpus}"/*; do
+    case $f in *.md) continue ;; esac
+    [ -f "$f" ] && set -- "$@" "$f"
+done
+
+n=0
+for f in "$@"; do
+    "$dump" "$f" >"$tmp/model" 2>"$tmp/model.err" || {
+        grep -q "no event" "$tmp/model.err" || fail "profile-dump $f: $(cat "$tmp/model.err")"
+        continue
+    }
+    "$kcgdump" "$f" >"$tmp/kcg" 2>/dev/null || continue # KCachegrind refuses it: nothing to hold
+    "$CGCONVERT" --quiet --force --to folded "$f" -o "$tmp/folded" 2>"$tmp/conv.err" ||
+        fail "cgconvert --to folded $f: $(head -1 "$tmp/conv.err")"
+    python3 - "$f" "$tmp/model" "$tmp/kcg" "$tmp/folded" <<'PY' || status=1
+import sys
+path, model, kcg, folded = sys.argv[1:]
+total, fns = None, {}
+for line in open(model, encoding='utf-8', errors='surrogateescape'):
+    x = line.rstrip('\n').split('\t')
+    if x[0] == 'T':
+        total = [int(c) for c in x[1].split(',')]
+    elif x[0] == 'F':
+        fns[(x[3], x[2], x[1])] = ([int(c) for c in x[4].split(',')], int(x[5]), int(x[6]), int(x[7]))
+bad = []
+names = {}
+for (name, file, obj) in fns:
+    names[name] = names.get(name, 0) + 1
+for (name, file, obj), (incl, cycle, _, _) in fns.items():
+    for e, c in enumerate(incl):
+        if c > total[e]:
+            bad.append('%s: inclusive %d above the total %d' % (name, c, total[e]))
+kcg_incl = {}
+for line in open(kcg, encoding='utf-8', errors='surrogateescape'):
+    if not line.startswith('fn '):
+        continue
+    parts = line.rstrip('\n')[3:].split(' | ')
+    f = {p.split(' ', 1)[0]: (p.split(' ', 1) + [''])[1] for p in parts[1:]}
+    incl = [int(c) for c in f['incl'].split() if '=' not in c]
+    kcg_incl.setdefault((parts[0], f['fl']), []).append(incl)
+checked = entered = 0
+for (name, file, obj), (incl, cycle, calls_in, own) in fns.items():
+    got = kcg_incl.get((name, file))
+    if cycle or got is None or len(got) != 1 or names[name] != 1:
+        continue  # in a cycle, or a name KCachegrind identifies otherwise
+    checked += 1
+    if got[0] == incl[:len(got[0])]:
+        continue
+    if got[0][0] == calls_in and incl[0] == own and own > calls_in:
+        entered += 1  # entered from outside too: KCachegrind takes the calls in
+        continue
+    bad.append('%s: inclusive %s, KCachegrind %s (calls in %d, self and calls out %d)'
+               % (name, incl, got[0], calls_in, own))
+fsum = sum(int(l.rsplit(' ', 1)[1]) for l in open(folded, encoding='utf-8', errors='surrogateescape') if l.strip())
+if fsum != total[0]:
+    bad.append('folded stacks add up to %d, not the total %d' % (fsum, total[0]))
+for b in bad[:8]:
+    print('FAIL: %s: %s' % (path, b))
+print('%s: %d functions, %d in no cycle as KCachegrind (%d entered from outside too), total %s'
+      % (path.rsplit('/', 1)[-1], len(fns), checked, entered, total[0]))
+sys.exit(1 if bad else 0)
+PY
+    n=$((n + 1))
+done
+[ "$n" -ge 3 ] || fail "only $n files compared"
+
+# the parser: the model's numbers, and the views' (table, flame graph,
+# folded) as KCachegrind's and as worked out by hand
+grep -q '^fn main | ob  | fl parse.c | self 2 | incl 47 ' <"$("$kcgdump" "$tmp/parser.out" >"$tmp/k" 2>/dev/null; echo "$tmp/k")" ||
+    fail "KCachegrind's main is not 2 self, 47 inclusive: $(grep '^fn main' "$tmp/k")"
+"$CGCONVERT" --quiet --to folded "$tmp/parser.out" -o - | sort >"$tmp/pf"
+printf '%s\n' 'main 2' 'main;expr 20' 'main;expr;term 25' | diff - "$tmp/pf" >/dev/null ||
+    fail "folded stacks of the parser: $(tr '\n' '|' <"$tmp/pf")"
+
+# cgreport's table and flame graph: the model's inclusive costs; the
+# script's <module> at the total (to 0.1%) in the table and the flames
+for f in "$tmp/parser.out" $python_file; do
+    "$CGREPORT" --quiet --top 0 --threshold 0 "$f" -o "$tmp/page.html" || { fail "cgreport $f"; continue; }
+    "$dump" "$f" >"$tmp/model"
+    python3 - "$tmp/page.html" "$tmp/model" "$f" <<'PY' || status=1
+import json, re, sys
+page, model, path = sys.argv[1:]
+p = json.loads(re.search(r'<script id="profile" type="application/json">(.*?)</script>',
+                         open(page, encoding='utf-8').read(), re.S).group(1))
+want = {}
+for line in open(model, encoding='utf-8'):
+    x = line.rstrip('\n').split('\t')
+    if x[0] == 'F':
+        want[(x[3], '' if x[2] == '???' else x[2], x[1])] = [int(c) for c in x[4].split(',')]
+bad = []
+for fn in p['fns']:
+    if want.get((fn[0], fn[1], fn[2])) != fn[4]:
+        bad.append('%s: inclusive %s in the page, %s in the model' % (fn[0], fn[4], want.get((fn[0], fn[1], fn[2]))))
+total = p['totals'][0]
+def through(node, name, under):
+    here = under or (node[0] >= 0 and p['fns'][node[0]][0] == name)
+    if here:
+        return node[1]
+    return sum(through(c, name, False) for c in node[2])
+if 'parser' in path:
+    main = [fn for fn in p['fns'] if fn[0] == 'main'][0]
+    if main[4][0] != 47 or through(p['flames'][0], 'main', False) != 47:
+        bad.append('main: %s in the table, %d in the flame graph, not 47' % (main[4], through(p['flames'][0], 'main', False)))
+    roots = [p['fns'][c[0]][0] for c in p['flames'][0][2]]
+    if roots != ['main']:
+        bad.append('roots of the flame graph: %s, not main alone' % roots)
+else:
+    mod = [fn for fn in p['fns'] if fn[0].startswith('<module>') and fn[1] == 'script.py']
+    if len(mod) != 1 or mod[0][4][0] < 0.999 * total:
+        bad.append("the script's <module>: %s of %d in the table" % (mod and mod[0][4], total))
+for b in bad[:8]:
+    print('FAIL: cgreport %s: %s' % (path, b))
+sys.exit(1 if bad else 0)
+PY
+done
+[ "$status" -eq 0 ] && echo "profile model: $n files, inclusive costs as KCachegrind's outside cycles, none above the total"
+exit "$status"
