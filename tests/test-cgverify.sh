@@ -200,3 +200,24 @@ printf 'events: Ir\nfn=main\n1 1\ncfn=f\ncalls=1 1\n1 20\nfn=f\n1 3\ncfn=f\ncall
 if "$CGVERIFY" "$tmp/selfrec" 2>&1 | grep -q 'inclusive-excess'; then
     fail "a directly recursive function's calls are said to carry too much"
 fi
+
+# A block of a cfn= with no calls= after it (issue 54, item 11): main
+# names a callee but makes no call.  cgverify, its round trip, cgrecode
+# and cgmerge read it alike: main and foo are no functions (warned), bar
+# is; before, the reader handed out main, which the rewrite then lost
+# (--roundtrip: INVALID) and cgmerge dropped.
+printf '# callgrind format\npositions: line\nevents: Ir\n\nfl=a.c\nfn=main\ncfn=foo\n\nfl=a.c\nfn=bar\n1 5\n' >"$tmp/cfn-alone"
+"$CGVERIFY" --roundtrip "$tmp/cfn-alone" >"$tmp/out" || fail "cfn= alone, --roundtrip: $(cat "$tmp/out")"
+grep -q 'cfn-alone: valid: 1 part, 1 cost line, 0 calls, 1 function, 0 errors, 2 warnings' "$tmp/out" ||
+    fail "cfn= alone: the summary: $(cat "$tmp/out")"
+grep -q 'cfn-alone:10: warning: cfn=foo has no calls= after it.*\[cfn-without-call\]' "$tmp/out" ||
+    fail "cfn= alone: not warned: $(cat "$tmp/out")"
+grep -q 'cfn-alone:6: warning: fn= main has no block.*\[definition-only\]' "$tmp/out" ||
+    fail "cfn= alone: main not said to be no function: $(cat "$tmp/out")"
+"$CGRECODE" -o "$tmp/cfn-recoded" "$tmp/cfn-alone" || fail "cfn= alone: cgrecode"
+"$CGMERGE" -o "$tmp/cfn-merged" "$tmp/cfn-alone" "$tmp/cfn-alone" || fail "cfn= alone: cgmerge"
+for f in cfn-recoded cfn-merged; do
+    "$CGVERIFY" --strict --roundtrip "$tmp/$f" >"$tmp/out" || fail "$f: $(cat "$tmp/out")"
+    grep -q "$f: valid: 1 part, 1 cost line, 0 calls, 1 function, 0 errors, 0 warnings" "$tmp/out" ||
+        fail "$f: not the functions of the input: $(cat "$tmp/out")"
+done

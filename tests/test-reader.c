@@ -63,6 +63,12 @@ static void warnings(void)
      * blank, which every reader takes there (speedscope too: it rejects
      * the blank on a cost line only) */
     WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1 \n1 1\nfn=b\n1 1\n", "trailing-blank", 4);
+    /* a cfn= with no calls= after it makes no call, and a block of it
+     * alone no function (cgrecode and cgmerge, which write what they
+     * read, would drop one) */
+    WARN("events: Ir\nfn=a\ncfn=b\nfn=c\n1 1\n", "cfn-without-call", 4);
+    WARN("events: Ir\nfn=a\ncfn=b\nfn=c\n1 1\n", "definition-only", 2);
+    WARN("events: Ir\nfn=a\n1 1\ncfn=b\n", "cfn-without-call", 4);
     WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n1 1 \nfn=b\n1 1\n", "trailing-blank", 5);
     CGWT_WARNINGS("events: Ir\nfn=a\n1 1\njump=1 2 \n* \n", { "trailing-blank", 4 },
                   { "trailing-blank", 5 }, { "nonportable-line", 4 });

@@ -161,6 +161,9 @@ static void missing_event(void)
     cgwt_capture_init(&c, 0, 0);
     cgw_writer *w = cgwt_capture_open(&c, NULL);
     cgw_stacks *two = thread_stacks(2, 0);
+    /* before any event: no column (and no NULL + 0, which UBSan stops) */
+    CHECK(cgw_event_column(w, "Samples") == -1);
+    CHECK(cgw_event_column(w, "") == -1);
     CHECK_ST(cgw_add_event(w, "Samples", NULL), CGW_OK);
     CHECK(cgw_event_column(w, "Samples") == 0);
     CHECK(cgw_event_column(w, "Bytes") == -1);

@@ -123,7 +123,8 @@ static cgw_status sample_types(void *ctx, const char *const *names, size_t n)
     pprof_out *o = ctx;
     if (cgwu_grow(o->a, &o->strs, &o->capstrs, 2 + n, sizeof *o->strs) < 0)
         return out_fail(o, CGW_ENOMEM, "out of memory");
-    memcpy(o->strs + 2, names, n * sizeof *names);
+    if (n > 0) /* no events: names may be NULL */
+        memcpy(o->strs + 2, names, n * sizeof *names);
     o->nstrs = 2 + n;
     o->nev = n;
     return CGW_OK;

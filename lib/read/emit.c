@@ -187,7 +187,9 @@ static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *na
     }
     /* inside an fi= file the readers disagree on the current one: there
      * a cfi= of it is needed */
-    if (cgwr_cfi_same_file(r, slot, name))
+    if (r->fn == NULL && r->pending_fn != NULL
+            ? slot == &r->cfi && name == r->pending_fn_fl && name->s[0] == '/'
+            : cgwr_cfi_same_file(r, slot, name))
         cgwr_diag(r, r->lineno, CGWR_CFI_SAME_FILE,
                   "cfi= names the caller's own file (callgrind_annotate strips the working "
                   "folder from fl= names but not from cfi= ones: run in the source folder, "
@@ -199,9 +201,15 @@ static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *na
 void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name)
 {
     /* a line of the block opens a pending fn= (ob=, fl= and fn= do not:
-     * they may start the next block; fi= and fe= open it themselves) */
+     * they may start the next block; fi= and fe= open it themselves; nor
+     * do cob=, cfi= and cfn=: they name the callee of a calls= to come,
+     * which opens it, and without one they make no block, so that a
+     * block of "cfn=" alone is a name defined alone, as the tools that
+     * write what they read keep it, not a function they would drop) */
     if (r->fn == NULL && r->pending_fn != NULL && key != CGWR_KEY_OB && key != CGWR_KEY_FL &&
-        key != CGWR_KEY_FN && key != CGWR_KEY_FI && key != CGWR_KEY_FE)
+        key != CGWR_KEY_FN && key != CGWR_KEY_FI && key != CGWR_KEY_FE &&
+        key != CGWR_KEY_COB && key != CGWR_KEY_CFI && key != CGWR_KEY_CFL &&
+        key != CGWR_KEY_CFE && key != CGWR_KEY_CFN)
         cgwr_open_function(r);
     switch (key) {
     case CGWR_KEY_OB:
@@ -253,6 +261,14 @@ void cgwr_body_end(cgw_reader *r)
 {
     if (r->flags & CGW_READ_CHECK)
         cgwr_check_block(r);
+    if (r->cfn_fresh && r->cfn != NULL) { /* this block's: a call clears it */
+        cgwr_diag(r, r->lineno, CGWR_CFN_WITHOUT_CALL,
+                  "cfn=%s has no calls= after it: no call and no function (KCachegrind "
+                  "makes a function of it, and of an fn= whose block has only cfn= lines, "
+                  "with no cost)",
+                  r->cfn->s);
+        r->cfn_fresh = 0;
+    }
     if (r->call.kind) {
         cgwr_diag(r, r->call.line, CGWR_CALL_WITHOUT_COST,
                   "%s is not followed by its cost line",

@@ -114,7 +114,8 @@ static int count_pass(mwalk *wk, mitem *tmp, size_t nkeys,
     }
     for (size_t i = 0; i < wk->n; i++)
         tmp[start[word(wk, &wk->items[i])]++] = wk->items[i];
-    memcpy(wk->items, tmp, wk->n * sizeof *tmp);
+    if (wk->n > 0) /* no items: wk->items may be NULL */
+        memcpy(wk->items, tmp, wk->n * sizeof *tmp);
     cgwm_free(wk->m, start);
     return 0;
 }

@@ -504,7 +504,7 @@ static int add_record(adding *ad, const cgw_record *rec)
         if (entry >= 0)
             return add_values(ad, p, rec->costs, entry);
     }
-    if (p->table != T_JUMP)
+    if (p->table != T_JUMP && ad->nev > 0) /* no events: ad->costs may be NULL */
         memcpy(ad->costs + ad->npend * ad->nev, rec->costs, ad->nev * sizeof *ad->costs);
     return ++ad->npend == BATCH ? flush(ad) : 0;
 }

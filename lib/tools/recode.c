@@ -145,7 +145,8 @@ static cgw_status hold(const recoder *rc, held *pending, const cgw_record *rec)
         pending->costs = grown;
     }
     pending->n = nevents;
-    memcpy(pending->costs, rec->costs, nevents * sizeof *pending->costs);
+    if (nevents > 0) /* both may be NULL then; memcpy() must not see it */
+        memcpy(pending->costs, rec->costs, nevents * sizeof *pending->costs);
     memcpy(pending->pos, rec->pos, rc->npos * sizeof *pending->pos);
     pending->rec = *rec;
     pending->rec.pos = pending->pos;

@@ -24,6 +24,8 @@ static cgw_status text_add(cgw_writer *w, cgwp_text *text, const char *str, size
         text->p = grown;
         text->cap = cap;
     }
+    if (nbytes == 0) /* text->p may still be NULL: NULL + 0 is undefined */
+        return CGW_OK;
     memcpy(text->p + text->len, str, nbytes);
     text->len += nbytes;
     return CGW_OK;

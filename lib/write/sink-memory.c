@@ -46,6 +46,8 @@ static int reserve(struct memory *mem, size_t need)
 static int memory_write(void *ctx, const char *buf, size_t len)
 {
     struct memory *mem = ctx;
+    if (len == 0) /* mem->data may still be NULL: NULL + 0 is undefined */
+        return 0;
     if (reserve(mem, len) != 0)
         return -1;
     memcpy(mem->data + mem->len, buf, len);

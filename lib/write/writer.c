@@ -253,6 +253,8 @@ long cgw_event_column(const cgw_writer *w, const char *name)
 {
     if (w == NULL || name == NULL)
         return -1;
+    if (w->evnames.p == NULL) /* no event yet: and NULL + 0 is undefined */
+        return -1;
     size_t len = strlen(name);
     const char *p = w->evnames.p, *end = p + w->evnames.len; /* " A B" */
     for (long col = 0; p != NULL && p < end; col++) {
