@@ -125,6 +125,34 @@ static void test_known(void)
     cgw_diff_free(d);
 }
 
+/* Inclusive rows by the profile model's rule on a cycle: issue 50's
+ * parser (main -> expr <-> term; expr 45 of 47, at most its cycle's),
+ * then term spends 10 more (main -> expr 55, expr -> term 40): expr
+ * 45 -> 55 and term 30 -> 40, where self plus calls would say 50 -> 60
+ * and 30 -> 40; main 47 -> 57. */
+static void test_cycle(void)
+{
+    static const char before[] =
+        "events: Samples\nfl=p.c\nfn=main\n10 2\ncfn=expr\ncalls=1 20\n11 45\n"
+        "fn=expr\n20 20\ncfn=term\ncalls=2 30\n21 30\n"
+        "fn=term\n30 25\ncfn=expr\ncalls=1 20\n31 5\n";
+    static const char after[] =
+        "events: Samples\nfl=p.c\nfn=main\n10 2\ncfn=expr\ncalls=1 20\n11 55\n"
+        "fn=expr\n20 20\ncfn=term\ncalls=2 30\n21 40\n"
+        "fn=term\n30 35\ncfn=expr\ncalls=1 20\n31 5\n";
+    cgw_differ *d = cgw_diff_new(NULL);
+    add(d, CGW_DIFF_OLD, before, CGW_OK);
+    add(d, CGW_DIFF_NEW, after, CGW_OK);
+    char *t = rows_text(d);
+    CHECK_STR(t, "Samples0 :* self 47 57 21.28\n"
+                 "Samples0 p.c:expr incl 45 55 21.28\n"
+                 "Samples0 p.c:main incl 47 57 21.28\n"
+                 "Samples0 p.c:term self 25 35 21.28\n"
+                 "Samples0 p.c:term incl 30 40 21.28\n");
+    free(t);
+    cgw_diff_free(d);
+}
+
 /* An event only the new side has: its old total is 0, every move of it
  * is infinite in percent; the sides' event orders differ. */
 static void test_events(void)
@@ -218,6 +246,7 @@ static cgw_status diff_with(const cgw_allocator *alloc, void *ctx)
 int main(void)
 {
     test_known();
+    test_cycle();
     test_events();
     test_errors();
     /* every allocation failed in turn: ENOMEM, nothing leaked */

@@ -194,6 +194,25 @@ static void cycle_two_roots(void)
     cgw_profile_free(p);
 }
 
+/* A cycle called from outside for less than it spends: r -> x (10), x
+ * self 12, y self 18, x -> y 4, y -> x 6; total 31.  The cycle (30) is
+ * called for 10: 20 of it started on its own, at y, which starts 24 - 4
+ * = 20 beyond its calls (x: 16 - 16 = 0).  x's 12: r;x 4, y;x 8; y's
+ * 18: r;x;y 6, y 12. */
+static void cycle_called_and_started(void)
+{
+    static const char text[] =
+        "events: Ir\nfl=f.c\nfn=r\n1 1\ncfn=x\ncalls=1 1\n2 10\n"
+        "fn=x\n1 12\ncfn=y\ncalls=1 1\n2 4\n"
+        "fn=y\n1 18\ncfn=x\ncalls=1 1\n2 6\n";
+    cgw_profile *p = load(text, 0);
+    expect_fn(p, "r", 1, 11, 0, 0);
+    expect_fn(p, "x", 12, 16, 2, 1);
+    expect_fn(p, "y", 18, 24, 1, 1);
+    expect_stacks(p, "r 1|r;x 4|r;x;y 6|y 12|y;x 8");
+    cgw_profile_free(p);
+}
+
 /* A cycle inside another function's callee, calling out: main -> f ->
  * g <-> h, h -> k.  main 1, f 2, g 3, h 4, k 5: total 15.  f -> g 12
  * (g, h, k); g -> h 10 (h 4 + k 5 + g's 1 of a second visit); h -> g 1;
@@ -408,6 +427,7 @@ int main(void)
     mutual_recursion();
     cycle_of_three();
     cycle_two_roots();
+    cycle_called_and_started();
     cycle_in_callee();
     direct_recursion();
     root_cycle();
