@@ -11,6 +11,7 @@
 CGCONVERT=${CGCONVERT:-./tools/cgconvert}
 SUBJECT=${CGW_PROF_SUBJECT:-./tests/prof-subject}
 cases=0
+exec=""
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 CGGEN=$(abs "$CGGEN") CGRECODE=$(abs "$CGRECODE") CGMERGE=$(abs "$CGMERGE")
 CGDIFF=$(abs "$CGDIFF") CGCONVERT=$(abs "$CGCONVERT") SUBJECT=$(abs "$SUBJECT")
@@ -25,18 +26,19 @@ $CGGEN --seed 8 --size 4M -o "$tmp/big.out" || fail "cggen big.out"
 tools="cggen cgrecode cgmerge cgdiff to-folded from-folded libcgwprof"
 
 # run_tool TOOL OUT [BIG]: TOOL writes its output to OUT (from the large
-# input when BIG is given); its exit status.
+# input when BIG is given); its exit status.  With $exec set to exec (in
+# a subshell), the tools but libcgwprof's subject replace the shell.
 run_tool() {
     in=$tmp/in.out
     [ $# -gt 2 ] && in=$tmp/big.out
     case $1 in
-    cggen) if [ $# -gt 2 ]; then $CGGEN --seed 8 --size 4M -o "$2"; else $CGGEN --seed 7 --size 20K -o "$2"; fi ;;
-    cgrecode) $CGRECODE "$in" -o "$2" ;;
-    cgmerge) $CGMERGE "$in" "$in" -o "$2" ;;
+    cggen) if [ $# -gt 2 ]; then $exec $CGGEN --seed 8 --size 4M -o "$2"; else $exec $CGGEN --seed 7 --size 20K -o "$2"; fi ;;
+    cgrecode) $exec $CGRECODE "$in" -o "$2" ;;
+    cgmerge) $exec $CGMERGE "$in" "$in" -o "$2" ;;
     cgdiff) # the report goes to stderr when the profile goes to stdout
-        if [ "$2" = - ]; then $CGDIFF -o - "$in" "$in" 2>"$tmp/report"
-        else $CGDIFF -o "$2" "$in" "$in" >"$tmp/report"; fi ;;
-    to-folded) $CGCONVERT --to folded "$in" -o "$2" ;;
+        if [ "$2" = - ]; then $exec $CGDIFF -o - "$in" "$in" 2>"$tmp/report"
+        else $exec $CGDIFF -o "$2" "$in" "$in" >"$tmp/report"; fi ;;
+    to-folded) $exec $CGCONVERT --to folded "$in" -o "$2" ;;
     from-folded) $CGCONVERT --from folded "$tmp/in.folded" -o "$2" ;;
     libcgwprof) # the program's own output goes where the profile goes for "-"
         if [ "$2" = - ]; then CGWPROF_OUT=- "$SUBJECT" graph
@@ -193,11 +195,12 @@ for t in cggen cgrecode cgmerge cgdiff to-folded; do
     for sig in KILL TERM INT HUP; do
         fresh
         echo old >"$tmp/d/p"
-        run_tool $t "$tmp/d/p" big 2>/dev/null &
+        # the tool in place of the background shell (the libtool
+        # wrapper execs it too), so that the wait below lasts until the
+        # tool has cleaned up and ended, not only until its shell has
+        (exec=exec; run_tool $t "$tmp/d/p" big 2>/dev/null) &
         pid=$!
         sleep 0.05
-        # the libtool wrapper's child is the tool itself
-        pkill -$sig -P $pid 2>/dev/null
         kill -$sig $pid 2>/dev/null
         wait $pid
         no_temp "$tmp/d"

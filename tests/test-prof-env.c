@@ -3,6 +3,7 @@
  * environment is not trusted), stripped with a separate debug file
  * (names from it), and loading and unloading plugins (the names of an
  * unloaded one kept). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -166,18 +167,53 @@ static void expect_untouched(const char *victim, const char *text)
 
 #define SECURE_NOTE "a setuid or setgid program writes no profile to a default path"
 
+/* A folder of its own for the setuid runs, where the user nobody may
+ * enter and write: under /tmp, not under $TMPDIR or the build, either
+ * of which may sit in a folder only its owner can enter (/root, a
+ * mktemp -d folder).  Returns 0 with its path in own and the folder
+ * the program runs in (mode 0777) in dir, or -1 when nobody cannot
+ * reach it (why printed). */
+static int nobody_folder(char *own, size_t own_size, char *dir, size_t dir_size, uid_t nobody)
+{
+    snprintf(own, own_size, "/tmp/cgwt-setuid-XXXXXX");
+    if (mkdtemp(own) == NULL || chmod(own, 0711) != 0) {
+        printf("setuid: skipped (no folder of its own under /tmp: %s)\n", strerror(errno));
+        return -1;
+    }
+    snprintf(dir, dir_size, "%s/run", own);
+    CHECK(mkdir(dir, 0777) == 0 && chmod(dir, 0777) == 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0)
+        _exit(setgid((gid_t)nobody) == 0 && setuid(nobody) == 0 &&
+                      access(dir, W_OK | X_OK) == 0 ? 0 : 1);
+    int status;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+        return 0;
+    printf("setuid: skipped (the user nobody cannot write %s)\n", dir);
+    rmdir(dir);
+    rmdir(own);
+    return -1;
+}
+
 /* A setuid program: CGWPROF_OUT, which whoever runs it chooses, is
  * ignored, and no profile goes to the default path either (the user who
  * runs it chose the folder): it says so once.  cgwprof_dump() with a
  * path of its own still writes one, as its effective user.  And the
  * attack: an unprivileged user plants callgrind.out.<pid> as a symlink
  * to a root-owned file and runs a setuid-root program; the file stays
- * as it was.  Making a program setuid to another user takes root. */
+ * as it was.  The program is a copy setuid to root, run by the user
+ * nobody: its dynamic loader runs as root, so it loads libcgwprof from
+ * the build wherever that is (a copy setuid to nobody cannot when a
+ * folder above the build is closed to others, as /root is).  Making a
+ * program setuid takes root. */
 static void test_setuid(void)
 {
     const uid_t nobody = 65534;
     if (geteuid() != 0) {
-        printf("setuid: skipped (it takes root to make a copy setuid to another user)\n");
+        printf("setuid: skipped (it takes root to make a copy setuid to root)\n");
         return;
     }
 #ifdef __SANITIZE_ADDRESS__
@@ -186,29 +222,29 @@ static void test_setuid(void)
     printf("setuid: skipped (an ASan build: its leak check fails in a setuid process)\n");
     return;
 #endif
-    char dir[512], copy[600], steered[600], def[600], err[600], mine[600];
-    snprintf(dir, sizeof dir, "%s/setuid", cgwt_tmpdir());
-    CHECK(chmod(cgwt_tmpdir(), 0711) == 0); /* the effective user passes through */
-    CHECK(mkdir(dir, 0777) == 0 && chmod(dir, 0777) == 0);
+    char own[512], dir[600], copy[700], steered[700], def[700], err[700], mine[700];
+    if (nobody_folder(own, sizeof own, dir, sizeof dir, nobody) != 0)
+        return;
     snprintf(copy, sizeof copy, "%s/prof-subject", dir);
     snprintf(steered, sizeof steered, "%s/steered.out", dir);
-    snprintf(err, sizeof err, "%s/stderr", cgwt_tmpdir());
-    setuid_copy(copy, nobody);
+    snprintf(err, sizeof err, "%s/stderr", dir); /* where nobody may write */
+    setuid_copy(copy, 0);
     int status;
-    pid_t pid = run_in(dir, (uid_t)-1, copy, steered, NULL, err, "graph", NULL, &status);
+    pid_t pid = run_in(dir, nobody, copy, steered, NULL, err, "graph", NULL, &status);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     CHECK(access(steered, F_OK) != 0);
     snprintf(def, sizeof def, "%s/callgrind.out.%ld", dir, (long)pid);
     CHECK(access(def, F_OK) != 0);
     CHECK(occurrences(err, SECURE_NOTE) == 1);
 
-    /* the program asks for a profile at a path of its own */
+    /* the program asks for a profile at a path of its own: written as
+     * its effective user, root, not as nobody, who ran it */
     snprintf(mine, sizeof mine, "%s/asked.out", dir);
-    pid = run_in(dir, (uid_t)-1, copy, steered, NULL, err, "dump", mine, &status);
+    pid = run_in(dir, nobody, copy, steered, NULL, err, "dump", mine, &status);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     struct stat st;
     CHECK(stat(mine, &st) == 0);
-    CHECK_U64(st.st_uid, nobody);
+    CHECK_U64(st.st_uid, 0);
     profile prof;
     cgwt_load_profile(mine, &prof);
     CHECK_U64(cgwt_calls(&prof.parts[0], "main", "outer"), 1);
@@ -216,22 +252,22 @@ static void test_setuid(void)
     CHECK(access(def, F_OK) != 0 && access(steered, F_OK) != 0);
 
     /* the attack, by an unprivileged user on a setuid-root program */
-    char victim[600], root_copy[600];
+    char victim[600];
     snprintf(victim, sizeof victim, "%s/root-only", cgwt_tmpdir());
     FILE *f = fopen(victim, "w");
     CHECK(f != NULL && fputs("root's\n", f) >= 0 && fclose(f) == 0);
     CHECK(chmod(victim, 0600) == 0);
-    snprintf(root_copy, sizeof root_copy, "%s/root-subject", dir);
-    setuid_copy(root_copy, 0);
-    snprintf(err, sizeof err, "%s/stderr", dir); /* where nobody may write */
-    pid = run_in(dir, nobody, root_copy, victim, victim, err, "graph", NULL, &status);
+    pid = run_in(dir, nobody, copy, victim, victim, err, "graph", NULL, &status);
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
     expect_untouched(victim, "root's\n");
     snprintf(def, sizeof def, "%s/callgrind.out.%ld", dir, (long)pid);
     CHECK(lstat(def, &st) == 0 && S_ISLNK(st.st_mode));
     CHECK(occurrences(err, SECURE_NOTE) == 1);
+    char rm[600];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", own);
+    CHECK(system(rm) == 0);
     printf("setuid: no default profile (said once), CGWPROF_OUT ignored, cgwprof_dump(path) "
-           "written, a planted symlink to a root file not followed\n");
+           "written as root, a planted symlink to a root file not followed\n");
 }
 
 /* The default path, which nobody chose: a symlink or a file that is

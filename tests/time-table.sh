@@ -7,7 +7,7 @@
 n=${1:-20}
 find tests -name '*.log' ! -name test-suite.log 2>/dev/null |
     while read -r log; do
-        sed -n "s|^time-limit: \([0-9]*\) s of [0-9]* s, \([0-9.]*\) s CPU\$|\2 \1 ${log%.log}|p" "$log" |
+        sed -n "s|^time-limit: \([0-9]*\) s of [0-9]* s, \([0-9.]*\) s CPU.*\$|\2 \1 ${log%.log}|p" "$log" |
             tail -n 1
     done | sort -rn | awk -v n="$n" '
     { cpu += $1; wall += $2; tests++

@@ -73,11 +73,20 @@ cgw_writer *tool_open_output(const char *tool, const char *out, cgw_options *wo)
     out = tool_output_arg(out);
     if (!(wo->flags & CGW_RAW))
         wo->flags |= output_flags(out);
+    /* the ending signals wait while the temporary file is made and its
+     * handler installed: one that came between them would leave it */
+    sigset_t block, old;
+    sigemptyset(&block);
+    for (size_t i = 0; i < sizeof ending / sizeof ending[0]; i++)
+        sigaddset(&block, ending[i]);
+    sigprocmask(SIG_BLOCK, &block, &old);
     cgw_writer *w = out ? cgw_open_path(out, wo) : cgw_open_fd(STDOUT_FILENO, wo);
-    if (w == NULL)
-        fprintf(stderr, "%s: %s: %s\n", tool, out ? out : "stdout", open_error(out, errno));
-    else
+    int e = errno;
+    if (w != NULL)
         watch_temp(w);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (w == NULL)
+        fprintf(stderr, "%s: %s: %s\n", tool, out ? out : "stdout", open_error(out, e));
     return w;
 }
 
