@@ -1,20 +1,24 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The layers of HACKING.md, as calls: the call graph between the files
-# of lib/common, lib/write, lib/read, lib/tools, lib/profile and prof, read with nm
+# of lib/common, lib/write, lib/read, the modules over <cgw.h> (lib/merge,
+# lib/convert, lib/gen, lib/profile), prof, tools and bench (when make
+# bench has built it), read with nm
 # from the objects of the build (a file uses what it leaves undefined
 # and another file defines).  It fails on a loop between two or more
 # files of one folder and on a use that goes up or across the layers:
 # lib/common uses nothing of the others; lib/write and lib/read use
-# lib/common only; lib/tools uses the public cgw_* and lib/common's
-# cgwp_*; lib/profile those and lib/tools' shared cgwu_* (util.h); prof
-# uses the public cgw_* only.  A planted loop and planted
+# lib/common only; a module uses the public cgw_* and lib/common's
+# cgwp_* (another module's calls only through cgw_*); prof and tools use
+# the public cgw_* only (and their own folder's); bench the public cgw_*
+# and lib/common's cgwp_* (its baselines time the library's parts).  A planted loop and planted
 # uses across the layers are checked first, so that the check is seen
 # to fail when it should.
 set -u
 build=${CGW_BUILDDIR:-.}
 nm=${NM:-nm}
-folders="lib/common lib/write lib/read lib/tools lib/profile prof"
+folders="lib/common lib/write lib/read lib/merge lib/convert lib/gen lib/profile prof tools bench"
+optional="bench" # built by make bench only
 
 # The objects of a folder: the PIC ones where libtool made both.
 objects() {
@@ -65,13 +69,13 @@ check_tree() {
                 continue
             }
             ok = 0
-            if (from == "lib/tools")
+            if (from ~ /^lib\/(merge|convert|gen|profile)$/)
                 ok = sym ~ /^cgw_/ || (to == "lib/common" && sym ~ /^cgwp_/)
-            else if (from == "lib/profile")
-                ok = sym ~ /^cgw_/ || (to == "lib/common" && sym ~ /^cgwp_/) ||
-                     (to == "lib/tools" && sym ~ /^cgwu_/)
-            else if (from == "prof")
-                ok = sym ~ /^cgw_/ && to != "prof"
+            else if (from == "prof" || from == "tools")
+                ok = sym ~ /^cgw_/ && to != "prof" && to != "tools" && to != "bench"
+            else if (from == "bench")
+                ok = (sym ~ /^cgw_/ && to != "prof" && to != "tools") ||
+                     (to == "lib/common" && sym ~ /^cgwp_/)
             else if (from == "lib/write" || from == "lib/read")
                 ok = to == "lib/common"
             if (!ok) {
@@ -126,7 +130,7 @@ expect() { # 0|1 WHAT
 plant lib/read a 'int cgwr_b(void); int cgwr_a(void) { return 1; } int cgwr_a2(void) { return cgwr_b(); }'
 plant lib/read b 'int cgwr_a(void); int cgwr_b(void) { return 2; } int cgwr_b2(void) { return 0; }'
 plant lib/common c 'int cgwp_c(void) { return 3; }'
-plant lib/tools t 'int cgwp_c(void); int cgw_t(void) { return cgwp_c(); }'
+plant lib/merge t 'int cgwp_c(void); int cgw_t(void) { return cgwp_c(); }'
 expect 0 "a tree without a loop or a use across the layers was not passed"
 plant lib/read b 'int cgwr_a(void); int cgwr_b(void) { return cgwr_a(); }'
 expect 1 "a planted loop between lib/read/a.c and b.c was not caught"
@@ -142,14 +146,19 @@ plant lib/common c 'int cgwp_c(void) { return 3; }'
 plant lib/write w 'int cgwr_b(void); int cgwp_w(void) { return cgwr_b(); }'
 expect 1 "a planted use of lib/read in lib/write was not caught"
 rm -f "$tmp"/lib/write/w.*
-plant lib/tools t 'int cgwr_b(void); int cgw_t(void) { return cgwr_b(); }'
-expect 1 "a planted use of lib/read internals in lib/tools was not caught"
-plant lib/tools t 'int cgw_t(void) { return 0; }'
+plant lib/merge t 'int cgwr_b(void); int cgw_t(void) { return cgwr_b(); }'
+expect 1 "a planted use of lib/read internals in lib/merge was not caught"
+plant lib/merge t 'int cgw_t(void) { return 0; }'
 plant prof p 'int cgwp_c(void); int cgwprof_p(void) { return cgwp_c(); }'
 expect 1 "a planted use of lib/common internals in prof was not caught"
+rm -f "$tmp"/prof/p.*
+plant tools a 'int tool_b(void); int tool_a(void) { return tool_b(); }'
+plant tools b 'int tool_a(void); int tool_b(void) { return tool_a(); }'
+expect 1 "a planted loop between tools/a.c and b.c was not caught"
 
 # the objects are there
 for folder in $folders; do
+    case " $optional " in *" $folder "*) continue ;; esac
     if [ -z "$(objects "$build/$folder")" ]; then
         echo "check-calls: no object in $build/$folder"
         exit 99

@@ -51,15 +51,6 @@ static const struct option longopts[] = {
     TOOL_HELP_OPTIONS
 };
 
-ann_cc ann_cc_new(ann *a)
-{
-    size_t at = a->pool_len;
-    a->pool = tool_grow(a->pool, &a->pool_cap, at + a->ne + 1, sizeof *a->pool);
-    memset(a->pool + at, 0, (a->ne + 1) * sizeof *a->pool);
-    a->pool_len = at + a->ne + 1;
-    return at;
-}
-
 /* Add costs to cc.  The columns a line wrote are taken to end at its last
  * non-zero cost, as Callgrind drops trailing zeros (it writes "0" for a
  * line of none). */

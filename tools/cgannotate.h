@@ -90,7 +90,7 @@ typedef struct ann {
     FILE *out;
 } ann;
 
-/* A new CC of ne zeros, none defined. */
+/* annotate-columns.c: a new CC of ne zeros, none defined. */
 ann_cc ann_cc_new(ann *a);
 static inline uint64_t *ann_v(const ann *a, ann_cc cc)
 {
@@ -101,11 +101,11 @@ static inline uint64_t ann_ndef(const ann *a, ann_cc cc)
     return a->pool[cc + a->ne];
 }
 
-/* annotate-print.c: the whole report on a->out, and its pieces:
- * counts with commas (the length), a CC's columns (NULL: none defined),
- * the events' names over them, the widths of the columns of ccs[0..n),
- * callgrind_annotate's order of two CCs. */
+/* annotate-print.c: the whole report on a->out. */
 void ann_print(ann *a);
+/* annotate-columns.c: counts with commas (the length), a CC's columns
+ * (NULL: none defined), the events' names over them, the widths of the
+ * columns of ccs[0..n), callgrind_annotate's order of two CCs. */
 size_t ann_commify(uint64_t n, char *out);
 void ann_put_cc(const ann *a, const ann_cc *cc, const size_t *w);
 void ann_put_events(const ann *a, const size_t *w);

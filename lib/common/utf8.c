@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* utf8.c - well-formed UTF-8 (RFC 3629), the one decoder of it: for the
- * writer, the reader and, through cgw_utf8_char(), lib/tools and the
- * tools. */
+ * writer, the reader and, through cgw_utf8_char(), the modules over
+ * <cgw.h> and the tools. */
 #include "utf8.h"
 
 size_t cgw_utf8_char(const char *text, size_t len, size_t *cut)

@@ -218,7 +218,7 @@ static cgw_status sample(pprof_in *in, size_t i)
         return FAIL(in, CGW_EINVAL, "%s: sample %zu has %zu values for %zu sample types",
                     in->name, i + 1, smp->n_value, in->p->n_sample_type);
     size_t n = smp->n_location_id;
-    if (cgwu_grow(in->a, &in->frames, &in->capframes, n + 1, sizeof *in->frames) < 0)
+    if (cgwp_grow(in->a, &in->frames, &in->capframes, n + 1, sizeof *in->frames) < 0)
         return FAIL(in, CGW_ENOMEM, "%s: sample %zu: out of memory for %zu frames", in->name,
                     i + 1, n);
     for (size_t v = 0; v < smp->n_value; v++) {
@@ -405,7 +405,7 @@ cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *dat
     if (data == NULL && len > 0)
         return cgw_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_add_pprof: the input is NULL");
     name = name != NULL ? name : "-";
-    const cgw_allocator *a = cgwu_libc();
+    const cgw_allocator *a = cgwp_libc();
     uint8_t *plain = NULL;
     const uint8_t *bytes = data;
     if (len >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) {

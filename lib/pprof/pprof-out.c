@@ -28,7 +28,7 @@ typedef struct pprof_out {
     const char **strs; /* the string table: "", "count", the events, names */
     size_t nev;        /* the events: strings 2 .. 2 + nev */
     size_t nstrs, capstrs;
-    cgwu_index str_ix; /* a name's pointer (the reader's, unique) to its string */
+    cgwp_index str_ix; /* a name's pointer (the reader's, unique) to its string */
     uint64_t *loc_of;  /* a function's location ID (its own), 0: none yet */
     size_t caploc;
     Cgwpprof__Function *fns;
@@ -59,13 +59,13 @@ static long string_of(pprof_out *o, const char *str)
 {
     if (str == NULL || str[0] == '\0')
         return 0;
-    uint64_t hash = cgwu_index_hash(&o->str_ix, &str, sizeof str);
+    uint64_t hash = cgwp_index_hash(&o->str_ix, &str, sizeof str);
     uint32_t entry;
     size_t slot;
-    if (cgwu_index_find(&o->str_ix, hash, ptr_eq, o, str, &entry, &slot))
+    if (cgwp_index_find(&o->str_ix, hash, ptr_eq, o, str, &entry, &slot))
         return (long)entry;
-    if (cgwu_grow(o->a, &o->strs, &o->capstrs, o->nstrs + 1, sizeof *o->strs) < 0 ||
-        cgwu_index_put(&o->str_ix, o->a, slot, hash, (uint32_t)o->nstrs) < 0)
+    if (cgwp_grow(o->a, &o->strs, &o->capstrs, o->nstrs + 1, sizeof *o->strs) < 0 ||
+        cgwp_index_put(&o->str_ix, o->a, slot, hash, (uint32_t)o->nstrs) < 0)
         return -1;
     o->strs[o->nstrs] = str;
     return (long)o->nstrs++;
@@ -80,7 +80,7 @@ static long mapping_of(pprof_out *o, const char *obj)
         if (o->map_files[i] == obj)
             return (long)i + 1;
     if (string_of(o, obj) < 0 ||
-        cgwu_grow(o->a, &o->map_files, &o->capmaps, o->nmaps + 1, sizeof *o->map_files) < 0)
+        cgwp_grow(o->a, &o->map_files, &o->capmaps, o->nmaps + 1, sizeof *o->map_files) < 0)
         return -1;
     o->map_files[o->nmaps++] = obj;
     return (long)o->nmaps;
@@ -91,7 +91,7 @@ static long mapping_of(pprof_out *o, const char *obj)
 static uint64_t location_of(pprof_out *o, const cgw_frame *fns, uint32_t f)
 {
     size_t old = o->caploc;
-    if (cgwu_grow(o->a, &o->loc_of, &o->caploc, (size_t)f + 1, sizeof *o->loc_of) < 0)
+    if (cgwp_grow(o->a, &o->loc_of, &o->caploc, (size_t)f + 1, sizeof *o->loc_of) < 0)
         return 0;
     memset(o->loc_of + old, 0, (o->caploc - old) * sizeof *o->loc_of);
     if (o->loc_of[f] != 0)
@@ -100,9 +100,9 @@ static uint64_t location_of(pprof_out *o, const cgw_frame *fns, uint32_t f)
     long name = string_of(o, fns[f].name), file = string_of(o, fns[f].file);
     long map = mapping_of(o, fns[f].object);
     if (name < 0 || file < 0 || map < 0 ||
-        cgwu_grow(o->a, &o->fns, &o->capfns, n + 1, sizeof *o->fns) < 0 ||
-        cgwu_grow(o->a, &o->locs, &o->caplocs, n + 1, sizeof *o->locs) < 0 ||
-        cgwu_grow(o->a, &o->lines, &o->caplines, n + 1, sizeof *o->lines) < 0)
+        cgwp_grow(o->a, &o->fns, &o->capfns, n + 1, sizeof *o->fns) < 0 ||
+        cgwp_grow(o->a, &o->locs, &o->caplocs, n + 1, sizeof *o->locs) < 0 ||
+        cgwp_grow(o->a, &o->lines, &o->caplines, n + 1, sizeof *o->lines) < 0)
         return 0;
     cgwpprof__function__init(&o->fns[n]);
     o->fns[n].id = n + 1;
@@ -121,7 +121,7 @@ static uint64_t location_of(pprof_out *o, const cgw_frame *fns, uint32_t f)
 static cgw_status sample_types(void *ctx, const char *const *names, size_t n)
 {
     pprof_out *o = ctx;
-    if (cgwu_grow(o->a, &o->strs, &o->capstrs, 2 + n, sizeof *o->strs) < 0)
+    if (cgwp_grow(o->a, &o->strs, &o->capstrs, 2 + n, sizeof *o->strs) < 0)
         return out_fail(o, CGW_ENOMEM, "out of memory");
     if (n > 0) /* no events: names may be NULL */
         memcpy(o->strs + 2, names, n * sizeof *names);
@@ -137,7 +137,7 @@ static cgw_status sample(void *ctx, const cgw_frame *fns, const uint32_t *ids, s
     pprof_out *o = ctx;
     if (amount > INT64_MAX)
         return out_fail(o, CGW_ERANGE, "a stack's cost passes 2^63-1, pprof's largest value");
-    if (cgwu_grow(o->a, &o->samples, &o->capsamples, o->nsamples + 1, sizeof *o->samples) < 0)
+    if (cgwp_grow(o->a, &o->samples, &o->capsamples, o->nsamples + 1, sizeof *o->samples) < 0)
         return out_fail(o, CGW_ENOMEM, "out of memory for the samples");
     out_sample *s = &o->samples[o->nsamples];
     s->locs = cgwp_alloc(o->a, (depth + 1) * sizeof *s->locs);
@@ -216,7 +216,7 @@ static void out_free(pprof_out *o)
     void *const blocks[] = { o->strs, o->loc_of, o->fns, o->locs, o->lines, o->map_files,
                              o->samples };
     cgwp_free_all(o->a, blocks, sizeof blocks / sizeof *blocks);
-    cgwu_index_free(&o->str_ix, o->a);
+    cgwp_index_free(&o->str_ix, o->a);
 }
 
 /* cgw_read_stacks()'s message as this call's: "cgw_write_pprof: why". */
@@ -234,11 +234,11 @@ static void renamed(char *msg, size_t len)
 cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn fn, void *ctx,
                            char *msg, size_t len)
 {
-    pprof_out o = { .a = cgwu_libc(), .msg = msg, .msglen = len };
+    pprof_out o = { .a = cgwp_libc(), .msg = msg, .msglen = len };
     static const char *const fixed[] = { "", "count" };
     if (fn == NULL)
         return out_fail(&o, CGW_EUSAGE, "the callback is NULL");
-    if (cgwu_grow(o.a, &o.strs, &o.capstrs, 2, sizeof *o.strs) < 0)
+    if (cgwp_grow(o.a, &o.strs, &o.capstrs, 2, sizeof *o.strs) < 0)
         return out_fail(&o, CGW_ENOMEM, "out of memory");
     memcpy(o.strs, fixed, sizeof fixed);
     o.nstrs = 2;

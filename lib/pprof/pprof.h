@@ -2,7 +2,7 @@
 /* pprof.h - what the pprof converters of libcgw-pprof (pprof-in.c,
  * pprof-out.c, pprof-gz.c) share.  libcgw-pprof is built on the public
  * API (<cgw.h>: cgw_stacks_add() and cgw_read_stacks()) and lib/common,
- * with lib/tools' util.h for its memory and hash index (those files are
+ * with lib/common's util.h for its memory and hash index (those files are
  * compiled into it again, hidden), so that libcgw itself needs neither
  * protobuf-c nor anything of this.  Not installed. */
 #ifndef CGW_LIB_PPROF_H

@@ -227,7 +227,7 @@ cgw_status cgwpm_graph(cgw_profile *p, const char *call)
     if (p->err != CGW_OK || p->graph_ok)
         return p->err;
     if (p->nnames == 0) { /* nothing read: names[0] must still be "none" */
-        if (cgwu_grow(&p->a, &p->names, &p->capnames, 1, sizeof *p->names) < 0)
+        if (cgwp_grow(&p->a, &p->names, &p->capnames, 1, sizeof *p->names) < 0)
             return cgwpm_fail(p, CGW_ENOMEM, call, "out of memory");
         p->names[p->nnames++] = NULL;
     }

@@ -26,19 +26,19 @@ static uint32_t name_id(cgw_profile *p, const char *name)
     if (name == NULL)
         return 0;
     size_t len = strlen(name), slot;
-    uint64_t hash = cgwu_index_hash(&p->name_ix, name, len);
+    uint64_t hash = cgwp_index_hash(&p->name_ix, name, len);
     uint32_t id;
-    if (cgwu_index_find(&p->name_ix, hash, name_eq, p, name, &id, &slot))
+    if (cgwp_index_find(&p->name_ix, hash, name_eq, p, name, &id, &slot))
         return id;
-    if (p->nnames == 0 && cgwu_grow(&p->a, &p->names, &p->capnames, 1, sizeof *p->names) == 0)
+    if (p->nnames == 0 && cgwp_grow(&p->a, &p->names, &p->capnames, 1, sizeof *p->names) == 0)
         p->names[p->nnames++] = NULL; /* id 0: none */
     if (p->nnames == 0 || p->nnames >= CGWPM_NONE ||
-        cgwu_grow(&p->a, &p->names, &p->capnames, p->nnames + 1, sizeof *p->names) < 0)
+        cgwp_grow(&p->a, &p->names, &p->capnames, p->nnames + 1, sizeof *p->names) < 0)
         return CGWPM_NONE;
     const char *copy = (p->flags & CGW_PROFILE_READER_NAMES)
                            ? name
                            : cgwp_arena_strdup(&p->arena, &p->a, name, len);
-    if (copy == NULL || cgwu_index_put(&p->name_ix, &p->a, slot, hash, (uint32_t)p->nnames) < 0)
+    if (copy == NULL || cgwp_index_put(&p->name_ix, &p->a, slot, hash, (uint32_t)p->nnames) < 0)
         return CGWPM_NONE;
     p->names[p->nnames] = copy;
     return (uint32_t)p->nnames++;
@@ -49,10 +49,10 @@ static uint32_t known_name(cgw_profile *p, const char *name)
 {
     if (name == NULL)
         return 0;
-    uint64_t hash = cgwu_index_hash(&p->name_ix, name, strlen(name));
+    uint64_t hash = cgwp_index_hash(&p->name_ix, name, strlen(name));
     uint32_t id;
     size_t slot;
-    return cgwu_index_find(&p->name_ix, hash, name_eq, p, name, &id, &slot) ? id : CGWPM_NONE;
+    return cgwp_index_find(&p->name_ix, hash, name_eq, p, name, &id, &slot) ? id : CGWPM_NONE;
 }
 
 /* ------------------------------------------------------- costs and rows */
@@ -62,7 +62,7 @@ static uint32_t known_name(cgw_profile *p, const char *name)
 static int widen(cgw_profile *p, uint64_t **array, size_t *cap, size_t rows, size_t new_nev)
 {
     size_t cells = rows * new_nev;
-    if (cgwu_grow(&p->a, array, cap, cells ? cells : 1, sizeof **array) < 0)
+    if (cgwp_grow(&p->a, array, cap, cells ? cells : 1, sizeof **array) < 0)
         return -1;
     for (size_t row = rows; row-- > 0;) {
         memmove(*array + row * new_nev, *array + row * p->nev, p->nev * sizeof **array);
@@ -76,7 +76,7 @@ static int widen(cgw_profile *p, uint64_t **array, size_t *cap, size_t rows, siz
 static int new_row(cgw_profile *p, uint64_t **array, size_t *cap, size_t row)
 {
     size_t need = (row + 1) * (p->nev ? p->nev : 1);
-    if (cgwu_grow(&p->a, array, cap, need, sizeof **array) < 0)
+    if (cgwp_grow(&p->a, array, cap, need, sizeof **array) < 0)
         return -1;
     memset(*array + row * p->nev, 0, p->nev * sizeof **array);
     return 0;
@@ -118,7 +118,7 @@ static cgw_status add_event(cgw_profile *p, const cgw_event *ev, const char *cal
     size_t nev = p->nev + 1;
     cgw_event copy = { arena_copy(p, ev->name), arena_copy(p, ev->long_name), NULL };
     if (copy.name == NULL || (ev->long_name != NULL && copy.long_name == NULL) ||
-        cgwu_grow(&p->a, &p->events, &p->capev, nev, sizeof *p->events) < 0)
+        cgwp_grow(&p->a, &p->events, &p->capev, nev, sizeof *p->events) < 0)
         return no_memory(p, call);
     uint64_t *totals = cgwp_realloc(&p->a, p->totals, nev * sizeof *totals);
     if (totals == NULL)
@@ -159,7 +159,7 @@ static cgw_status part(cgw_profile *p, const cgw_part *part, const char *call)
     if ((p->cmd == NULL && part->cmd != NULL && (p->cmd = arena_copy(p, part->cmd)) == NULL) ||
         (p->creator == NULL && part->creator != NULL &&
          (p->creator = arena_copy(p, part->creator)) == NULL) ||
-        cgwu_grow(&p->a, &p->col, &p->capcol, part->nevents + 1, sizeof *p->col) < 0)
+        cgwp_grow(&p->a, &p->col, &p->capcol, part->nevents + 1, sizeof *p->col) < 0)
         return no_memory(p, call);
     p->ncol = part->nevents;
     for (size_t i = 0; i < part->nevents; i++) {
@@ -185,15 +185,15 @@ static int fn_eq(const void *ctx, uint32_t entry, const void *key)
 /* The function of key, added when new; CGWPM_NONE after an error. */
 static uint32_t function_of_key(cgw_profile *p, const cgwpm_fnkey *key, const char *call)
 {
-    uint64_t hash = cgwu_index_hash(&p->fn_ix, key, sizeof *key);
+    uint64_t hash = cgwp_index_hash(&p->fn_ix, key, sizeof *key);
     uint32_t fn;
     size_t slot;
-    if (cgwu_index_find(&p->fn_ix, hash, fn_eq, p, key, &fn, &slot))
+    if (cgwp_index_find(&p->fn_ix, hash, fn_eq, p, key, &fn, &slot))
         return fn;
     if (p->nfns >= CGWPM_NONE - 1 ||
-        cgwu_grow(&p->a, &p->fkeys, &p->capfns, p->nfns + 1, sizeof *p->fkeys) < 0 ||
+        cgwp_grow(&p->a, &p->fkeys, &p->capfns, p->nfns + 1, sizeof *p->fkeys) < 0 ||
         new_row(p, &p->self, &p->capself, p->nfns) < 0 ||
-        cgwu_index_put(&p->fn_ix, &p->a, slot, hash, (uint32_t)p->nfns) < 0) {
+        cgwp_index_put(&p->fn_ix, &p->a, slot, hash, (uint32_t)p->nfns) < 0) {
         no_memory(p, call);
         return CGWPM_NONE;
     }
@@ -208,8 +208,8 @@ uint32_t cgwpm_lookup(cgw_profile *p, const char *object, const char *file, cons
     size_t slot;
     if (key.object == CGWPM_NONE || key.file == CGWPM_NONE || key.name == CGWPM_NONE)
         return CGWPM_NONE;
-    uint64_t hash = cgwu_index_hash(&p->fn_ix, &key, sizeof key);
-    return cgwu_index_find(&p->fn_ix, hash, fn_eq, p, &key, &fn, &slot) ? fn : CGWPM_NONE;
+    uint64_t hash = cgwp_index_hash(&p->fn_ix, &key, sizeof key);
+    return cgwp_index_find(&p->fn_ix, hash, fn_eq, p, &key, &fn, &slot) ? fn : CGWPM_NONE;
 }
 
 static int seen_eq(const void *ctx, uint32_t entry, const void *key)
@@ -225,10 +225,10 @@ static uint32_t function(cgw_profile *p, const char *object, const char *file, c
                          const char *call)
 {
     cgwpm_seen key = { object, file, name, 0 };
-    uint64_t hash = cgwu_index_hash(&p->seen_ix, &key, 3 * sizeof(const char *));
+    uint64_t hash = cgwp_index_hash(&p->seen_ix, &key, 3 * sizeof(const char *));
     uint32_t entry;
     size_t slot;
-    if (cgwu_index_find(&p->seen_ix, hash, seen_eq, p, &key, &entry, &slot))
+    if (cgwp_index_find(&p->seen_ix, hash, seen_eq, p, &key, &entry, &slot))
         return p->seen[entry].fn;
     cgwpm_fnkey fk = { name_id(p, object), name_id(p, file), name_id(p, name ? name : "???") };
     if (fk.object == CGWPM_NONE || fk.file == CGWPM_NONE || fk.name == CGWPM_NONE) {
@@ -238,8 +238,8 @@ static uint32_t function(cgw_profile *p, const char *object, const char *file, c
     key.fn = function_of_key(p, &fk, call);
     if (key.fn == CGWPM_NONE)
         return CGWPM_NONE;
-    if (cgwu_grow(&p->a, &p->seen, &p->capseen, p->nseen + 1, sizeof *p->seen) < 0 ||
-        cgwu_index_put(&p->seen_ix, &p->a, slot, hash, (uint32_t)p->nseen) < 0) {
+    if (cgwp_grow(&p->a, &p->seen, &p->capseen, p->nseen + 1, sizeof *p->seen) < 0 ||
+        cgwp_index_put(&p->seen_ix, &p->a, slot, hash, (uint32_t)p->nseen) < 0) {
         no_memory(p, call);
         return CGWPM_NONE;
     }
@@ -276,15 +276,15 @@ static cgw_status call_record(cgw_profile *p, uint32_t caller, const cgw_record 
                                            rec->target.function, call) };
     if (key.callee == CGWPM_NONE)
         return p->err;
-    uint64_t hash = cgwu_index_hash(&p->edge_ix, &key, sizeof key);
+    uint64_t hash = cgwp_index_hash(&p->edge_ix, &key, sizeof key);
     uint32_t e;
     size_t slot;
-    if (!cgwu_index_find(&p->edge_ix, hash, edge_eq, p, &key, &e, &slot)) {
+    if (!cgwp_index_find(&p->edge_ix, hash, edge_eq, p, &key, &e, &slot)) {
         if (p->nedges >= CGWPM_NONE - 1 ||
-            cgwu_grow(&p->a, &p->ekeys, &p->capedges, p->nedges + 1, sizeof *p->ekeys) < 0 ||
-            cgwu_grow(&p->a, &p->ecount, &p->capecount, p->nedges + 1, sizeof *p->ecount) < 0 ||
+            cgwp_grow(&p->a, &p->ekeys, &p->capedges, p->nedges + 1, sizeof *p->ekeys) < 0 ||
+            cgwp_grow(&p->a, &p->ecount, &p->capecount, p->nedges + 1, sizeof *p->ecount) < 0 ||
             new_row(p, &p->eincl, &p->capeincl, p->nedges) < 0 ||
-            cgwu_index_put(&p->edge_ix, &p->a, slot, hash, (uint32_t)p->nedges) < 0)
+            cgwp_index_put(&p->edge_ix, &p->a, slot, hash, (uint32_t)p->nedges) < 0)
             return no_memory(p, call);
         e = (uint32_t)p->nedges++;
         p->ekeys[e] = key;
@@ -318,14 +318,14 @@ static cgw_status line_costs(cgw_profile *p, uint32_t fn, const cgw_record *rec,
         else if (p->pos_kinds[i] == CGW_POS_INSTR)
             key.address = rec->pos[i];
     }
-    uint64_t hash = cgwu_index_hash(&p->line_ix, &key, sizeof key);
+    uint64_t hash = cgwp_index_hash(&p->line_ix, &key, sizeof key);
     uint32_t at;
     size_t slot;
-    if (!cgwu_index_find(&p->line_ix, hash, line_eq, p, &key, &at, &slot)) {
+    if (!cgwp_index_find(&p->line_ix, hash, line_eq, p, &key, &at, &slot)) {
         if (p->nlines >= CGWPM_NONE - 1 ||
-            cgwu_grow(&p->a, &p->lkeys, &p->caplines, p->nlines + 1, sizeof *p->lkeys) < 0 ||
+            cgwp_grow(&p->a, &p->lkeys, &p->caplines, p->nlines + 1, sizeof *p->lkeys) < 0 ||
             new_row(p, &p->lself, &p->caplself, p->nlines) < 0 ||
-            cgwu_index_put(&p->line_ix, &p->a, slot, hash, (uint32_t)p->nlines) < 0)
+            cgwp_index_put(&p->line_ix, &p->a, slot, hash, (uint32_t)p->nlines) < 0)
             return no_memory(p, call);
         at = (uint32_t)p->nlines++;
         p->lkeys[at] = key;
@@ -359,7 +359,7 @@ static cgw_status record(cgw_profile *p, const cgw_record *rec, const char *call
 static void forget_reader(cgw_profile *p)
 {
     p->nseen = 0;
-    cgwu_index_free(&p->seen_ix, &p->a);
+    cgwp_index_free(&p->seen_ix, &p->a);
     memset(&p->seen_ix, 0, sizeof p->seen_ix);
     memset(&p->last, 0, sizeof p->last);
     p->skipping = 0;
@@ -384,10 +384,10 @@ void cgwpm_load_free(cgw_profile *p)
     void *blocks[] = { p->names, p->events, p->totals, p->fkeys, p->self, p->ekeys, p->ecount,
                        p->eincl, p->lkeys, p->lself, p->col, p->seen };
     cgwp_free_all(&p->a, blocks, sizeof blocks / sizeof *blocks);
-    cgwu_index_free(&p->name_ix, &p->a);
-    cgwu_index_free(&p->fn_ix, &p->a);
-    cgwu_index_free(&p->edge_ix, &p->a);
-    cgwu_index_free(&p->line_ix, &p->a);
-    cgwu_index_free(&p->seen_ix, &p->a);
+    cgwp_index_free(&p->name_ix, &p->a);
+    cgwp_index_free(&p->fn_ix, &p->a);
+    cgwp_index_free(&p->edge_ix, &p->a);
+    cgwp_index_free(&p->line_ix, &p->a);
+    cgwp_index_free(&p->seen_ix, &p->a);
     cgwp_arena_free(&p->arena, &p->a);
 }

@@ -13,7 +13,7 @@ cgw_profile *cgw_profile_new(const cgw_profile_options *given)
 {
     cgw_profile_options o = CGW_PROFILE_OPTIONS_INIT;
     int bad_size = cgwp_options_take(&o, sizeof o, sizeof o, given) < 0;
-    const cgw_allocator *alloc = o.allocator != NULL ? o.allocator : cgwu_libc();
+    const cgw_allocator *alloc = o.allocator != NULL ? o.allocator : cgwp_libc();
     if (alloc->malloc == NULL || alloc->realloc == NULL || alloc->free == NULL) {
         errno = EINVAL;
         return NULL;

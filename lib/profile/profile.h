@@ -3,8 +3,8 @@
  * profile model"): names, events, functions, call edges and lines as
  * they are read (load.c), and the call graph computed from them on the
  * first query (graph.c: callers and callees, cycles, inclusive costs),
- * which the stacks (stacks.c) are rebuilt from.  Built like lib/tools, on
- * <cgw.h> and lib/common (and lib/tools' util.h).  Not installed. */
+ * which the stacks (stacks.c) are rebuilt from.  Built like every module
+ * over <cgw.h>, on it and lib/common (util.h).  Not installed. */
 #ifndef CGW_PROFILE_H
 #define CGW_PROFILE_H
 
@@ -49,7 +49,7 @@ struct cgw_profile {
     cgwp_arena arena;
     const char **names;
     size_t nnames, capnames;
-    cgwu_index name_ix;
+    cgwp_index name_ix;
 
     /* events (their names in the arena), totals, the parts' text */
     cgw_event *events;
@@ -62,19 +62,19 @@ struct cgw_profile {
     cgwpm_fnkey *fkeys;
     size_t nfns, capfns, capself;
     uint64_t *self;
-    cgwu_index fn_ix;
+    cgwp_index fn_ix;
 
     /* call edges, their counts and inclusive costs [edge * nev + event] */
     cgwpm_edgekey *ekeys;
     uint64_t *ecount, *eincl;
     size_t nedges, capedges, capecount, capeincl;
-    cgwu_index edge_ix;
+    cgwp_index edge_ix;
 
     /* lines (CGW_PROFILE_LINES), their self costs [line * nev + event] */
     cgwpm_linekey *lkeys;
     uint64_t *lself;
     size_t nlines, caplines, caplself;
-    cgwu_index line_ix;
+    cgwp_index line_ix;
 
     /* while a reader is added: its part's columns, the last function
      * and the cache of its name pointers */
@@ -85,7 +85,7 @@ struct cgw_profile {
     cgwpm_seen last;
     cgwpm_seen *seen;
     size_t nseen, capseen;
-    cgwu_index seen_ix;
+    cgwp_index seen_ix;
 
     /* the call graph (graph.c), valid while graph_ok */
     int graph_ok, exact;
@@ -106,7 +106,7 @@ struct cgw_profile {
     /* the last call tree (tree.c) */
     cgw_profile_node *nodes;
     size_t nnodes, capnodes;
-    cgwu_index node_ix;
+    cgwp_index node_ix;
 };
 
 /* error.c: the sticky error: st and "call: " fmt... as the message;

@@ -127,7 +127,7 @@ static const uint32_t *tree(walk *w, uint32_t entry)
         return w->parents + w->tree_at[entry];
     const cgw_profile_cycle *cy = &p->cycles[p->fns[entry].cycle - 1];
     size_t n = cy->nmembers;
-    if (cgwu_grow(&p->a, &w->parents, &w->capparents, w->nparents + n, sizeof *w->parents) < 0)
+    if (cgwp_grow(&p->a, &w->parents, &w->capparents, w->nparents + n, sizeof *w->parents) < 0)
         return NULL;
     uint32_t *parent = w->parents + w->nparents;
     for (size_t i = 0; i < n; i++)
@@ -160,7 +160,7 @@ static cgw_status emit(walk *w, uint64_t amount)
         return failed(w, cgwpm_fail(w->p, CGW_ERANGE, "cgw_profile_stacks",
                                     "more than 2^26 frames of stacks: the call graph has too "
                                     "many paths to write them all"));
-    if (cgwu_grow(&w->p->a, &w->ids, &w->capids, w->depth, sizeof *w->ids) < 0)
+    if (cgwp_grow(&w->p->a, &w->ids, &w->capids, w->depth, sizeof *w->ids) < 0)
         return failed(w, CGW_ENOMEM);
     for (size_t i = 0; i < w->depth; i++)
         w->ids[i] = w->frames[i].fn;
@@ -170,7 +170,7 @@ static cgw_status emit(walk *w, uint64_t amount)
 
 static cgw_status push(walk *w, uint32_t fn, uint64_t amount, int expanded)
 {
-    if (cgwu_grow(&w->p->a, &w->frames, &w->capframes, w->depth + 1, sizeof *w->frames) < 0)
+    if (cgwp_grow(&w->p->a, &w->frames, &w->capframes, w->depth + 1, sizeof *w->frames) < 0)
         return failed(w, CGW_ENOMEM);
     frame f = { fn, amount, w->nshares, w->nshares, w->nshares, expanded };
     w->frames[w->depth++] = f;
@@ -179,7 +179,7 @@ static cgw_status push(walk *w, uint32_t fn, uint64_t amount, int expanded)
 
 static cgw_status add_share(walk *w, uint32_t caller, uint32_t entry, long double weight)
 {
-    if (cgwu_grow(&w->p->a, &w->shares, &w->capshares, w->nshares + 1, sizeof *w->shares) < 0)
+    if (cgwp_grow(&w->p->a, &w->shares, &w->capshares, w->nshares + 1, sizeof *w->shares) < 0)
         return failed(w, CGW_ENOMEM);
     share s = { caller, entry, weight, 0 };
     w->shares[w->nshares++] = s;

@@ -32,17 +32,17 @@ static uint32_t child(tree_build *b, uint32_t parent, uint32_t fn)
 {
     cgw_profile *p = b->p;
     node_key key = { parent, fn };
-    uint64_t hash = cgwu_index_hash(&p->node_ix, &key, sizeof key);
+    uint64_t hash = cgwp_index_hash(&p->node_ix, &key, sizeof key);
     uint32_t at;
     size_t slot;
-    if (cgwu_index_find(&p->node_ix, hash, node_eq, p, &key, &at, &slot))
+    if (cgwp_index_find(&p->node_ix, hash, node_eq, p, &key, &at, &slot))
         return at;
     if (p->nnodes >= b->max) {
         b->cut = 1;
         return CGW_PROFILE_ROOT;
     }
-    if (cgwu_grow(&p->a, &p->nodes, &p->capnodes, p->nnodes + 1, sizeof *p->nodes) < 0 ||
-        cgwu_index_put(&p->node_ix, &p->a, slot, hash, (uint32_t)p->nnodes) < 0)
+    if (cgwp_grow(&p->a, &p->nodes, &p->capnodes, p->nnodes + 1, sizeof *p->nodes) < 0 ||
+        cgwp_index_put(&p->node_ix, &p->a, slot, hash, (uint32_t)p->nnodes) < 0)
         return CGW_PROFILE_ROOT - 1;
     cgw_profile_node node = { fn, parent, 0, 0 };
     p->nodes[p->nnodes] = node;
@@ -72,7 +72,7 @@ static cgw_status add_stack(void *ctx, const uint32_t *fns, size_t depth, uint64
 void cgwpm_tree_free(cgw_profile *p)
 {
     cgwp_free(&p->a, p->nodes);
-    cgwu_index_free(&p->node_ix, &p->a);
+    cgwp_index_free(&p->node_ix, &p->a);
     p->nodes = NULL;
     p->nnodes = p->capnodes = 0;
 }
@@ -90,7 +90,7 @@ cgw_status cgw_profile_tree(cgw_profile *p, size_t event, size_t max_nodes,
         return p == NULL ? CGW_EUSAGE
                          : cgwpm_fail(p, CGW_EUSAGE, "cgw_profile_tree", "a NULL argument");
     cgwpm_tree_free(p);
-    if (cgwu_grow(&p->a, &p->nodes, &p->capnodes, 1, sizeof *p->nodes) < 0)
+    if (cgwp_grow(&p->a, &p->nodes, &p->capnodes, 1, sizeof *p->nodes) < 0)
         return cgwpm_fail(p, CGW_ENOMEM, "cgw_profile_tree", "out of memory");
     cgw_profile_node root = { CGW_PROFILE_ROOT, CGW_PROFILE_ROOT, 0, 0 };
     p->nodes[0] = root;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* alloc.c - libc's allocator for callers given none, and arrays that
- * grow, for all of lib/tools (util.h); the calls through an allocator
- * are lib/common's (alloc.h). */
+/* grow.c - libc's allocator for callers given none, and arrays that
+ * grow, for the modules over <cgw.h> (util.h); the calls through an
+ * allocator are alloc.c's. */
 #include <stdlib.h>
 
 #include "util.h"
@@ -24,13 +24,13 @@ static void libc_free(void *ctx, void *block)
     free(block);
 }
 
-const cgw_allocator *cgwu_libc(void)
+const cgw_allocator *cgwp_libc(void)
 {
     static const cgw_allocator libc = { libc_malloc, libc_realloc, libc_free, NULL };
     return &libc;
 }
 
-int cgwu_grow(const cgw_allocator *alloc, void *array, size_t *cap, size_t need, size_t elem)
+int cgwp_grow(const cgw_allocator *alloc, void *array, size_t *cap, size_t need, size_t elem)
 {
     void **pp = array;
     if (need <= *cap)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* merge.h - the state shared by the merger and the differ: interned
  * names, aggregation tables keyed by words, and the sorted walk over
- * them (lib/tools, built on <cgw.h> alone; never installed). */
+ * them (lib/merge, on <cgw.h> and lib/common; never installed). */
 #ifndef CGW_MERGE_H
 #define CGW_MERGE_H
 
@@ -42,7 +42,7 @@ typedef struct mtable {
 typedef struct mnames {
     char **s;
     size_t n, cap;
-    cgwu_index ix;     /* entry numbers are ids */
+    cgwp_index ix;     /* entry numbers are ids */
 } mnames;
 
 /* Several values of one header field seen: the field says so. */

@@ -13,7 +13,7 @@ cgw_merger *cgw_merge_new(const cgw_merge_options *given)
 {
     cgw_merge_options o = CGW_MERGE_OPTIONS_INIT;
     int bad_size = cgwp_options_take(&o, sizeof o, sizeof o, given) < 0;
-    const cgw_allocator *alloc = o.allocator != NULL ? o.allocator : cgwu_libc();
+    const cgw_allocator *alloc = o.allocator != NULL ? o.allocator : cgwp_libc();
     if (alloc->malloc == NULL || alloc->realloc == NULL || alloc->free == NULL) {
         errno = EINVAL;
         return NULL;

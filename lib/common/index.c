@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* table.c - the one hash index of lib/tools (util.h) over lib/common's
- * table: the merger's tables and names and the converters' functions,
- * names and edges all find their entries here. */
+/* index.c - the one hash index of the modules over <cgw.h> (util.h) over
+ * hash.h's table: the merger's tables and names, the converters' and the
+ * profile model's functions, names and edges all find their entries
+ * here. */
 #include <string.h>
 
 #include "util.h"
 
-int cgwu_index_find(const cgwu_index *ix, uint64_t hash, cgwu_eq_fn eq, const void *ctx,
+int cgwp_index_find(const cgwp_index *ix, uint64_t hash, cgwp_eq_fn eq, const void *ctx,
                     const void *key, uint32_t *found, size_t *slot)
 {
     const cgwp_hash *t = &ix->table;
@@ -26,7 +27,7 @@ int cgwu_index_find(const cgwu_index *ix, uint64_t hash, cgwu_eq_fn eq, const vo
     }
 }
 
-int cgwu_index_put(cgwu_index *ix, const cgw_allocator *alloc, size_t slot, uint64_t hash,
+int cgwp_index_put(cgwp_index *ix, const cgw_allocator *alloc, size_t slot, uint64_t hash,
                    uint32_t entry)
 {
     cgwp_hash *t = &ix->table;
@@ -42,7 +43,7 @@ int cgwu_index_put(cgwu_index *ix, const cgw_allocator *alloc, size_t slot, uint
     return 0;
 }
 
-void cgwu_index_free(cgwu_index *ix, const cgw_allocator *alloc)
+void cgwp_index_free(cgwp_index *ix, const cgw_allocator *alloc)
 {
     cgwp_hash_free(&ix->table, alloc);
     ix->keyed = 0;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* convert.h - what the converters of lib/tools share (folded stacks in
- * and out) beyond util.h: the strongly connected components of a call
- * graph.  Not installed. */
+/* convert.h - what the converters of lib/convert share (folded stacks in
+ * and out) beyond lib/common's util.h: the callbacks of the stacks that
+ * cgw_read_stacks() hands out.  Not installed. */
 #ifndef CGW_CONVERT_H
 #define CGW_CONVERT_H
 

@@ -193,7 +193,7 @@ static cgw_status line(cgw_stacks *s, unsigned ev, const place *at, const char *
     for (const char *cursor = begin; cursor < digits; nframes++) {
         const char *semi = memchr(cursor, ';', (size_t)(digits - cursor));
         const char *end = semi != NULL ? semi : digits;
-        if (cgwu_grow(&s->a, &s->frames, &s->capframes, nframes + 1, sizeof *s->frames) < 0)
+        if (cgwp_grow(&s->a, &s->frames, &s->capframes, nframes + 1, sizeof *s->frames) < 0)
             return cgwc_stacks_fail(s, CGW_ENOMEM, "%s:%llu: out of memory for %zu frames",
                                     at->name, (unsigned long long)at->line, nframes + 1);
         cgw_status st = frame(s, at, cursor, end, &s->frames[nframes]);

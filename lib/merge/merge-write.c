@@ -94,7 +94,7 @@ static cgw_status wet(void *ctx, const mwalk *wk, int table, const uint64_t *key
     uint64_t pos[CGW_NPOS_MAX], tpos[CGW_NPOS_MAX];
     (void)unused;
     uint64_t count = sum[0];
-    if (table == T_CALL && !cgwu_call_count(&count, sum + 1, nev, mw->wo.flags))
+    if (table == T_CALL && !cgwp_call_count(&count, sum + 1, nev, mw->wo.flags))
         return CGW_OK;
     cgw_status st = cgwm_place(mw, m, key);
     if (st != CGW_OK)

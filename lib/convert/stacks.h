@@ -55,16 +55,16 @@ struct cgw_stacks {
     char *at;
     cgwc_str *strs;
     size_t nstrs, capstrs;
-    cgwu_index str_ix;
+    cgwp_index str_ix;
     cgwc_fn *fns;
     size_t nfns, capfns;
-    cgwu_index fn_ix;
+    cgwp_index fn_ix;
     cgwc_cell *cells;
     size_t ncells, capcells;
-    cgwu_index cell_ix;
+    cgwp_index cell_ix;
     cgwc_pair *pairs; /* every caller/callee pair of the stacks */
     size_t npairs, cappairs;
-    cgwu_index pair_ix;
+    cgwp_index pair_ix;
     const char *events[CGWC_MAX_EVENTS];
     uint64_t totals[CGWC_MAX_EVENTS];
     size_t nev;

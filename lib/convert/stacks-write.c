@@ -43,7 +43,7 @@ static const char *name_of(const cgw_stacks *s, uint32_t id, const char *none)
 static int take(cgw_stacks *s, uint32_t id)
 {
     size_t old = s->captaken;
-    if (cgwu_grow(&s->a, &s->taken, &s->captaken, (size_t)id + 1, 1) < 0)
+    if (cgwp_grow(&s->a, &s->taken, &s->captaken, (size_t)id + 1, 1) < 0)
         return -1;
     memset(s->taken + old, 0, s->captaken - old);
     int was = s->taken[id];
@@ -192,7 +192,7 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
         return cgw_set_error(w, s->err, CALL, "%s", s->msg);
     if (s->ncells > 1)
         qsort(s->cells, s->ncells, sizeof *s->cells, cmp_cells);
-    cgwu_index_free(&s->cell_ix, &s->a); /* the cells moved */
+    cgwp_index_free(&s->cell_ix, &s->a); /* the cells moved */
     s->sorted = 1;
     int objects = 0;
     for (size_t i = 0; i < s->nfns && !objects; i++)

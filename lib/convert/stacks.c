@@ -21,7 +21,7 @@
 cgw_stacks *cgw_stacks_new(const cgw_allocator *alloc)
 {
     if (alloc == NULL)
-        alloc = cgwu_libc();
+        alloc = cgwp_libc();
     cgw_stacks *s = cgwp_alloc(alloc, sizeof *s);
     if (s == NULL)
         return NULL;
@@ -40,10 +40,10 @@ void cgw_stacks_free(cgw_stacks *s)
     void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->pairs, s->shown, s->taken,
                        s->frames };
     cgwp_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
-    cgwu_index_free(&s->str_ix, alloc);
-    cgwu_index_free(&s->fn_ix, alloc);
-    cgwu_index_free(&s->cell_ix, alloc);
-    cgwu_index_free(&s->pair_ix, alloc);
+    cgwp_index_free(&s->str_ix, alloc);
+    cgwp_index_free(&s->fn_ix, alloc);
+    cgwp_index_free(&s->cell_ix, alloc);
+    cgwp_index_free(&s->pair_ix, alloc);
     cgwp_free(alloc, s);
 }
 
@@ -85,7 +85,7 @@ static char *arena(cgw_stacks *s, size_t len)
     if (len > s->left) {
         size_t size = len > CHUNK_SIZE ? len : CHUNK_SIZE;
         char *chunk;
-        if (cgwu_grow(&s->a, &s->chunks, &s->capchunks, s->nchunks + 1, sizeof *s->chunks) < 0 ||
+        if (cgwp_grow(&s->a, &s->chunks, &s->capchunks, s->nchunks + 1, sizeof *s->chunks) < 0 ||
             (chunk = cgwp_alloc(&s->a, size)) == NULL)
             return NULL;
         s->chunks[s->nchunks++] = chunk;
@@ -111,14 +111,14 @@ cgw_status cgwc_stacks_name(cgw_stacks *s, const char *bytes, size_t len, uint32
         return CGW_OK;
     }
     cgwc_str key = { bytes, len };
-    uint64_t hash = cgwu_index_hash(&s->str_ix, bytes, len);
+    uint64_t hash = cgwp_index_hash(&s->str_ix, bytes, len);
     size_t slot;
-    if (cgwu_index_find(&s->str_ix, hash, str_eq, s, &key, id, &slot))
+    if (cgwp_index_find(&s->str_ix, hash, str_eq, s, &key, id, &slot))
         return CGW_OK;
     char *copy;
-    if (cgwu_grow(&s->a, &s->strs, &s->capstrs, s->nstrs + 1, sizeof *s->strs) < 0 ||
+    if (cgwp_grow(&s->a, &s->strs, &s->capstrs, s->nstrs + 1, sizeof *s->strs) < 0 ||
         (copy = arena(s, len + 1)) == NULL ||
-        cgwu_index_put(&s->str_ix, &s->a, slot, hash, (uint32_t)s->nstrs) < 0)
+        cgwp_index_put(&s->str_ix, &s->a, slot, hash, (uint32_t)s->nstrs) < 0)
         return no_memory(s);
     memcpy(copy, bytes, len);
     copy[len] = '\0';
@@ -138,12 +138,12 @@ cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint
                                 uint32_t *id)
 {
     cgwc_fn key = { obj, file, name };
-    uint64_t hash = cgwu_index_hash(&s->fn_ix, &key, sizeof key);
+    uint64_t hash = cgwp_index_hash(&s->fn_ix, &key, sizeof key);
     size_t slot;
-    if (cgwu_index_find(&s->fn_ix, hash, fn_eq, s, &key, id, &slot))
+    if (cgwp_index_find(&s->fn_ix, hash, fn_eq, s, &key, id, &slot))
         return CGW_OK;
-    if (cgwu_grow(&s->a, &s->fns, &s->capfns, s->nfns + 1, sizeof *s->fns) < 0 ||
-        cgwu_index_put(&s->fn_ix, &s->a, slot, hash, (uint32_t)s->nfns) < 0)
+    if (cgwp_grow(&s->a, &s->fns, &s->capfns, s->nfns + 1, sizeof *s->fns) < 0 ||
+        cgwp_index_put(&s->fn_ix, &s->a, slot, hash, (uint32_t)s->nfns) < 0)
         return no_memory(s);
     s->fns[s->nfns] = key;
     *id = (uint32_t)s->nfns++;
@@ -204,12 +204,12 @@ static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value, 
     unsigned char bytes[4 * sizeof key->fn + sizeof key->line];
     memcpy(bytes, &key->fn, 4 * sizeof key->fn);
     memcpy(bytes + 4 * sizeof key->fn, &key->line, sizeof key->line);
-    uint64_t hash = cgwu_index_hash(&s->cell_ix, bytes, sizeof bytes);
+    uint64_t hash = cgwp_index_hash(&s->cell_ix, bytes, sizeof bytes);
     uint32_t entry;
     size_t slot;
-    if (!cgwu_index_find(&s->cell_ix, hash, cell_eq, s, key, &entry, &slot)) {
-        if (cgwu_grow(&s->a, &s->cells, &s->capcells, s->ncells + 1, sizeof *s->cells) < 0 ||
-            cgwu_index_put(&s->cell_ix, &s->a, slot, hash, (uint32_t)s->ncells) < 0)
+    if (!cgwp_index_find(&s->cell_ix, hash, cell_eq, s, key, &entry, &slot)) {
+        if (cgwp_grow(&s->a, &s->cells, &s->capcells, s->ncells + 1, sizeof *s->cells) < 0 ||
+            cgwp_index_put(&s->cell_ix, &s->a, slot, hash, (uint32_t)s->ncells) < 0)
             return no_memory(s);
         entry = (uint32_t)s->ncells++;
         s->cells[entry] = *key;
@@ -232,11 +232,11 @@ static int first_in_stack(cgw_stacks *s, uint32_t caller, uint32_t callee)
 {
     cgwc_pair key = { caller, callee, 0 };
     uint32_t ids[2] = { caller, callee }, entry;
-    uint64_t hash = cgwu_index_hash(&s->pair_ix, ids, sizeof ids);
+    uint64_t hash = cgwp_index_hash(&s->pair_ix, ids, sizeof ids);
     size_t slot;
-    if (!cgwu_index_find(&s->pair_ix, hash, pair_eq, s, &key, &entry, &slot)) {
-        if (cgwu_grow(&s->a, &s->pairs, &s->cappairs, s->npairs + 1, sizeof *s->pairs) < 0 ||
-            cgwu_index_put(&s->pair_ix, &s->a, slot, hash, (uint32_t)s->npairs) < 0)
+    if (!cgwp_index_find(&s->pair_ix, hash, pair_eq, s, &key, &entry, &slot)) {
+        if (cgwp_grow(&s->a, &s->pairs, &s->cappairs, s->npairs + 1, sizeof *s->pairs) < 0 ||
+            cgwp_index_put(&s->pair_ix, &s->a, slot, hash, (uint32_t)s->npairs) < 0)
             return -1;
         entry = (uint32_t)s->npairs++;
         s->pairs[entry] = key;
@@ -325,7 +325,7 @@ static cgw_status add_start(cgw_stacks *s, const char *call, const char *event,
     /* a named event is a column even when nothing is added */
     if ((st = cgwc_stacks_event(s, event != NULL ? event : "Samples", ev)) != CGW_OK || !*adds)
         return st;
-    if (cgwu_grow(&s->a, &s->frames, &s->capframes, nframes, sizeof *s->frames) < 0)
+    if (cgwp_grow(&s->a, &s->frames, &s->capframes, nframes, sizeof *s->frames) < 0)
         return cgwc_stacks_fail(s, CGW_ENOMEM, "%s: out of memory for %zu frames", call, nframes);
     return CGW_OK;
 }

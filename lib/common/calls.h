@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* calls.h - what every file of lib/tools that writes calls= lines must
- * agree on.  Built on <cgw.h> alone; never installed. */
-#ifndef CGW_TOOLS_CALLS_H
-#define CGW_TOOLS_CALLS_H
+/* calls.h - what every module that writes calls= lines (lib/gen's
+ * recoder, lib/merge's writer) must agree on.  Never installed. */
+#ifndef CGW_COMMON_CALLS_H
+#define CGW_COMMON_CALLS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -16,7 +16,7 @@
  * writer without them refuses it, as callgrind_annotate reads it as self
  * cost: the repair for that reader drops such a call when it has no cost
  * and writes it with a count of 1 when it has. */
-static inline int cgwu_call_count(uint64_t *count, const uint64_t *costs, size_t n,
+static inline int cgwp_call_count(uint64_t *count, const uint64_t *costs, size_t n,
                                   unsigned writer_flags)
 {
     if (*count != 0 || (writer_flags & (CGW_COMPACT | CGW_ZERO_COUNTS)))
@@ -30,4 +30,4 @@ static inline int cgwu_call_count(uint64_t *count, const uint64_t *costs, size_t
     return 0;
 }
 
-#endif /* CGW_TOOLS_CALLS_H */
+#endif /* CGW_COMMON_CALLS_H */

@@ -71,16 +71,16 @@ static cgw_status stacks(cgw_profile *p, const char *call, long col, cgwc_events
     size_t first = col >= 0 ? (size_t)col : 0, end = col >= 0 ? first + 1 : nev;
     const char *names[64], **name_list = names;
     if (end - first > sizeof names / sizeof *names &&
-        (name_list = cgwp_alloc(cgwu_libc(), (end - first) * sizeof *name_list)) == NULL)
+        (name_list = cgwp_alloc(cgwp_libc(), (end - first) * sizeof *name_list)) == NULL)
         goto nomem;
     for (size_t e = first; e < end; e++)
         name_list[e - first] = evs[e].name;
     cgw_status st = events != NULL ? events(ctx, name_list, end - first) : CGW_OK;
     if (name_list != names)
-        cgwp_free(cgwu_libc(), name_list);
+        cgwp_free(cgwp_libc(), name_list);
     if (st != CGW_OK)
         return st; /* the callback said why */
-    stack_out o = { cgwp_alloc(cgwu_libc(), (nfns + 1) * sizeof *o.frames), 0, each, ctx };
+    stack_out o = { cgwp_alloc(cgwp_libc(), (nfns + 1) * sizeof *o.frames), 0, each, ctx };
     if (o.frames == NULL)
         goto nomem;
     for (size_t fn = 0; fn < nfns; fn++) {
@@ -91,7 +91,7 @@ static cgw_status stacks(cgw_profile *p, const char *call, long col, cgwc_events
         o.ev = (unsigned)(e - first);
         st = cgw_profile_stacks(p, e, one_stack, &o);
     }
-    cgwp_free(cgwu_libc(), o.frames);
+    cgwp_free(cgwp_libc(), o.frames);
     if (st != CGW_OK && cgw_profile_error(p) == st)
         return profile_error(p, call, msg, len);
     return st; /* OK, or the callback's, which said why */
@@ -161,7 +161,7 @@ typedef struct folded_text {
 
 static int put(folded_text *t, const char *bytes, size_t len)
 {
-    if (cgwu_grow(cgwu_libc(), &t->line, &t->cap, t->len + len + 1, 1) < 0)
+    if (cgwp_grow(cgwp_libc(), &t->line, &t->cap, t->len + len + 1, 1) < 0)
         return -1;
     memcpy(t->line + t->len, bytes, len);
     t->len += len;
@@ -219,6 +219,6 @@ cgw_status cgw_write_folded(cgw_reader *r, const char *event, cgw_write_fn fn, v
     }
     cgw_status st =
         cgwc_profile_stacks(r, "cgw_write_folded", event, 0, NULL, text_line, &t, msg, len);
-    cgwp_free(cgwu_libc(), t.line);
+    cgwp_free(cgwp_libc(), t.line);
     return st;
 }

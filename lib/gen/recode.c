@@ -155,11 +155,11 @@ static cgw_status hold(const recoder *rc, held *pending, const cgw_record *rec)
     return CGW_OK;
 }
 
-/* A call as the writer takes it (cgwu_call_count()). */
+/* A call as the writer takes it (cgwp_call_count()). */
 static cgw_status recode_call(const recoder *rc, const cgw_record *rec)
 {
     cgw_record call = *rec;
-    if (!cgwu_call_count(&call.count, rec->costs, rec->part->nevents, rc->opts.flags))
+    if (!cgwp_call_count(&call.count, rec->costs, rec->part->nevents, rc->opts.flags))
         return CGW_OK;
     return cgw_write_record(rc->w, &call);
 }

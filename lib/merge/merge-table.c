@@ -194,10 +194,10 @@ uint32_t cgwm_intern(cgw_merger *m, const char *str, size_t len)
 {
     mnames *nm = &m->names;
     name_key key = { str, len };
-    uint64_t hash = cgwu_index_hash(&nm->ix, str, len);
+    uint64_t hash = cgwp_index_hash(&nm->ix, str, len);
     uint32_t id;
     size_t slot;
-    if (cgwu_index_find(&nm->ix, hash, name_eq, nm, &key, &id, &slot))
+    if (cgwp_index_find(&nm->ix, hash, name_eq, nm, &key, &id, &slot))
         return id;
     if (nm->n + 2 > nm->cap) {
         size_t cap = nm->cap ? nm->cap * 2 : 64;
@@ -212,7 +212,7 @@ uint32_t cgwm_intern(cgw_merger *m, const char *str, size_t len)
     char *copy = cgwm_alloc(m, len + 1);
     if (copy == NULL)
         return 0;
-    if (cgwu_index_put(&nm->ix, &m->a, slot, hash, (uint32_t)nm->n) < 0) {
+    if (cgwp_index_put(&nm->ix, &m->a, slot, hash, (uint32_t)nm->n) < 0) {
         cgwm_free(m, copy);
         no_memory(m);
         return 0;
@@ -229,7 +229,7 @@ void cgwm_names_free(cgw_merger *m)
     for (size_t i = 1; i < m->names.n; i++)
         cgwm_free(m, m->names.s[i]);
     cgwm_free(m, m->names.s);
-    cgwu_index_free(&m->names.ix, &m->a);
+    cgwp_index_free(&m->names.ix, &m->a);
     memset(&m->names, 0, sizeof m->names);
 }
 
