@@ -110,15 +110,16 @@ const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char 
     return name;
 }
 
-/* An empty name of kind: "???" means unknown, but an empty function
- * name makes KCachegrind abort.  An empty object or file name is read as
+/* An empty name of kind: "???" means unknown; KCachegrind 22.12 reads an
+ * empty function name as "(unknown)".  An empty object or file name is read as
  * "???", as KCachegrind shows it (ruby-prof writes "fl=" for built-in
  * methods), so that the tools can write it again. */
 static void empty_name(cgw_reader *r, int kind)
 {
     if (kind == CGWR_FN)
         cgwr_diag(r, r->lineno, CGWR_EMPTY_FUNCTION,
-                  "empty function name (KCachegrind aborts; \"???\" means unknown)");
+                  "empty function name (KCachegrind shows \"(unknown)\"; "
+                  "\"???\" means unknown)");
     else
         cgwr_diag(r, r->lineno, CGWR_EMPTY_NAME, "empty %s name (\"???\" means unknown)",
                   spec_kind[kind]);
