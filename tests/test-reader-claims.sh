@@ -83,6 +83,14 @@ got=$(kcg hexid | grep '^F')
 [ "$got" = "F ??? a.c main 9" ] || fail "hex-id: KCachegrind reads $got, not fn=(0) as main"
 echo "hex-id: KCachegrind reads (0x1f) as (0)"
 
+# unclosed-id: KCachegrind reads a compressed name cut off as "???"
+shape cut 'events: Ir\nfl=a.c\nfn=(1) main\n1 3\ncfn=(2\ncalls=1 1\n1 4\nfn=(2'
+says cut unclosed-id 'function ID "(2" has no '"')': cut off (KCachegrind reads \"???\")"
+got=$(kcg cut | sort | tr '\n' ';')
+want='C ??? a.c main -> ??? a.c ??? 1 4;F ??? a.c ??? 0;F ??? a.c main 3;T 3;'
+[ "$got" = "$want" ] || fail "unclosed-id: KCachegrind reads $got, want $want"
+echo "unclosed-id: KCachegrind reads (2 as ???: $got"
+
 # nonportable-line: gprof2dot throws on jfn=, speedscope reads the line
 # after jump= as a cost line (NaN when it has no cost)
 shape jfn 'events: Ir\nfl=a.c\nfn=main\n1 5\njfn=g\njump=1 2\n2\nfn=g\n2 4\n'

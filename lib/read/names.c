@@ -189,6 +189,16 @@ const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len
         if (rparen != NULL && rparen < end && *rparen == ')')
             return compressed(r, kind, value + 1, rparen, end);
     }
+    /* "(2" at the end of a line or file: an ID cut off, not a name */
+    size_t digits = 1;
+    while (digits < len && value[digits] >= '0' && value[digits] <= '9')
+        digits++;
+    if (len >= 2 && value[0] == '(' && digits == len) {
+        cgwr_diag(r, r->lineno, CGWR_UNCLOSED_ID,
+                  "%s ID \"%.*s\" has no ')': cut off (KCachegrind reads \"???\")",
+                  spec_kind[kind], (int)(len > 24 ? 24 : len), value);
+        return r->unknown;
+    }
     const char *name_end = end, *name = cgwr_trim(value, &name_end);
     if (name != value || name_end != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
