@@ -144,7 +144,7 @@ static void errors(void)
 {
     /* KCachegrind forgets the events at a new part and crashes */
     ERR("events: Ir\nfn=f\n1 1\npart: 2\nfn=g\n1 1\n", "missing-events", 4);
-    /* KCachegrind aborts on an empty function name, a caller or a callee */
+    /* an empty function name, a caller or a callee (KCachegrind: "(unknown)") */
     ERR("events: Ir\nfn=\n1 1\n", "empty-function", 2);
     ERR("events: Ir\nfn=f\ncfn=\ncalls=1 1\n1 1\n", "empty-function", 3);
     /* every reader drops a cost line that starts with a blank; so does

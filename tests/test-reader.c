@@ -109,6 +109,9 @@ static void warnings(void)
     WARN("events: Ir\nfn=a\n1 9007199254740992\n", "big-value", 3);
     WARN("events: Ir\nfl=a.c\nfn=f\n1 1\nfl=b.c\nfn=f\n1 1\n", "name-clash", 6);
     WARN("events: Ir\nfn=a\ncfn=b\ncalls=1 1\n1 100\nfn=b\n1 1\n", "inclusive-excess", 6);
+    /* a compressed name cut off at the end of a line or of the file */
+    ERR("events: Ir\nfn=(1) a\n1 3\ncfn=(2", "unclosed-id", 4);
+    ERR("events: Ir\nfn=(1) a\n1 3\ncfn=(2\ncalls=1 1\n1 4\nfn=(12\n1 4\n", "unclosed-id", 7);
     WARN("events: Ir\nfi=x.c\nfn=a\n1 1\n", "inline-before-function", 2);
     WARN("events: Ir\nfn=\xff\xfe\n", "invalid-utf8", 2);
     /* names are hashed and checked for ASCII eight bytes at a time */

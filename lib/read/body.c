@@ -186,7 +186,8 @@ void cgwr_call_refused(cgw_reader *r, cgw_record_kind kind, uint64_t count, uint
                   (unsigned long long)count, (unsigned long long)executed);
     else
         cgwr_diag(r, r->lineno, CGWR_NO_CALLEE,
-                  "calls= with no cfn= before it in the part (KCachegrind crashes)");
+                  "calls= with no cfn= before it in the part (KCachegrind crashes, "
+                  "or reads the call when a cfn= comes before its cost line)");
 }
 
 void cgwr_call_notes(cgw_reader *r, uint64_t count)

@@ -103,6 +103,7 @@ static const struct {
     [CGWR_CFI_SAME_FILE] = { "cfi-same-file", CGW_WARNING, A },
     [CGWR_LINE_TOO_LONG] = { "line-too-long", CGW_ERROR, ALL },
     [CGWR_NOT_PROFILE] = { "not-a-profile", CGW_ERROR, ALL },
+    [CGWR_UNCLOSED_ID] = { "unclosed-id", CGW_ERROR, ALL },
     [CGWR_VERSION_TEXT] = { "version-text", CGW_WARNING, 0 },
     [CGWR_APPENDED_PROFILE] = { "appended-profile", CGW_WARNING, 0 },
     [CGWR_TRAILING_BLANK] = { "trailing-blank", CGW_WARNING, 0 },

@@ -287,8 +287,8 @@ const char *cgwr_getline(cgw_reader *r, size_t *len)
     const char *nul = memchr(line, 0, *len);
     if (nul != NULL) {
         cgwr_diag(r, r->lineno, CGWR_NUL_BYTE,
-                  "NUL byte at column %zu; the rest of the line is ignored, "
-                  "as KCachegrind does", (size_t)(nul - line) + 1);
+                  "NUL byte at column %zu; the rest of the line is ignored "
+                  "(KCachegrind hangs on the line)", (size_t)(nul - line) + 1);
         *len = (size_t)(nul - line);
     }
     if (*len > 0 && line[*len - 1] == '\r') {

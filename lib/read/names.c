@@ -110,15 +110,16 @@ const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char 
     return name;
 }
 
-/* An empty name of kind: "???" means unknown, but an empty function
- * name makes KCachegrind abort.  An empty object or file name is read as
+/* An empty name of kind: "???" means unknown; KCachegrind 22.12 reads an
+ * empty function name as "(unknown)".  An empty object or file name is read as
  * "???", as KCachegrind shows it (ruby-prof writes "fl=" for built-in
  * methods), so that the tools can write it again. */
 static void empty_name(cgw_reader *r, int kind)
 {
     if (kind == CGWR_FN)
         cgwr_diag(r, r->lineno, CGWR_EMPTY_FUNCTION,
-                  "empty function name (KCachegrind aborts; \"???\" means unknown)");
+                  "empty function name (KCachegrind shows \"(unknown)\"; "
+                  "\"???\" means unknown)");
     else
         cgwr_diag(r, r->lineno, CGWR_EMPTY_NAME, "empty %s name (\"???\" means unknown)",
                   spec_kind[kind]);
@@ -187,6 +188,16 @@ const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len
         const char *rparen = cgwr_number(value + 1, end, &id, &flags);
         if (rparen != NULL && rparen < end && *rparen == ')')
             return compressed(r, kind, value + 1, rparen, end);
+    }
+    /* "(2" at the end of a line or file: an ID cut off, not a name */
+    size_t digits = 1;
+    while (digits < len && value[digits] >= '0' && value[digits] <= '9')
+        digits++;
+    if (len >= 2 && value[0] == '(' && digits == len) {
+        cgwr_diag(r, r->lineno, CGWR_UNCLOSED_ID,
+                  "%s ID \"%.*s\" has no ')': cut off (KCachegrind reads \"???\")",
+                  spec_kind[kind], (int)(len > 24 ? 24 : len), value);
+        return r->unknown;
     }
     const char *name_end = end, *name = cgwr_trim(value, &name_end);
     if (name != value || name_end != end)

@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# test-reader-claims: every diagnostic that says what another reader does
+# is checked here with that reader (../shared/oracles): cgverify gives
+# the sentence for a shape, and the reader does what it says on the same
+# shape.  Skips (77) without ../shared/oracles or Qt5Core; the claims
+# about gprof2dot and speedscope skip, with a message, without python3
+# or node.
+set -u
+build=${CGW_BUILDDIR:-.}
+. "${CGW_SRCDIR:-.}/tests/kcgdump.sh"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cgw-claims.XXXXXX") || exit 2
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+CGVERIFY=${CGVERIFY:-$build/tools/cgverify}
+
+# shape NAME TEXT: the profile NAME (printf's escapes in TEXT)
+shape() { printf "# callgrind format\n$2" >"$tmp/$1"; }
+# says NAME CODE SENTENCE: cgverify's diagnostic CODE on NAME has SENTENCE
+says() {
+    "$CGVERIFY" "$tmp/$1" >"$tmp/$1.v" 2>&1
+    grep "\[$2\]" "$tmp/$1.v" | grep -qF "$3" ||
+        fail "$1: no [$2] saying \"$3\": $(cat "$tmp/$1.v")"
+}
+# kcg NAME: KCachegrind's normalised T/F/C lines of NAME, one a line
+kcg() { KCGNORM=1 timeout 20 "$kcgdump" "$tmp/$1" 2>/dev/null | grep '^[TFC]	' | tr '\t' ' '; }
+
+# nul-byte: KCachegrind hangs on a line with a NUL byte (killed by timeout)
+shape nul 'events: Ir\nfl=a.c\nfn=ma\0in\n1 5\n'
+says nul nul-byte "(KCachegrind hangs on the line)"
+timeout 3 "$kcgdump" "$tmp/nul" >/dev/null 2>&1; rc=$?
+[ $rc -eq 124 ] || fail "nul-byte: KCachegrind ended (exit $rc) within 3 s"
+echo "nul-byte: KCachegrind still reading after 3 s"
+
+# no-callee: calls= with no cfn= in the part crashes KCachegrind; a cfn=
+# before the cost line makes it read the call (main 3, the call 40, 43)
+shape nocfn 'events: Ir\nfl=a.c\nfn=main\n1 3\ncalls=1 2\n1 40\n'
+says nocfn no-callee "(KCachegrind crashes, or reads the call when a cfn= comes before its cost line)"
+timeout 20 "$kcgdump" "$tmp/nocfn" >/dev/null 2>&1; rc=$?
+[ $rc -gt 128 ] && [ $rc -ne 124 ] || fail "no-callee: KCachegrind exits $rc, no crash"
+shape latecfn 'events: Ir\nfl=a.c\nfn=main\n1 3\ncalls=1 2\ncfn=g\n1 40\nfn=g\n2 40\n'
+says latecfn no-callee "reads the call when a cfn= comes before its cost line"
+got=$(kcg latecfn | sort | tr '\n' ';')
+want='C ??? a.c main -> ??? a.c g 1 40;F ??? a.c g 40;F ??? a.c main 3;T 43;'
+[ "$got" = "$want" ] || fail "no-callee with a late cfn=: KCachegrind reads $got, want $want"
+echo "no-callee: KCachegrind crashes (exit $rc), or reads the call: $got"
+
+# tab: KCachegrind drops the costs of the line, gprof2dot stops
+shape tab 'events: Ir\nfl=a.c\nfn=main\n1\t5\nfn=g\n2 7\n'
+says tab tab "(KCachegrind drops the costs, gprof2dot stops)"
+got=$(kcg tab | grep main)
+[ "$got" = "F ??? a.c main 0" ] || fail "tab: KCachegrind reads $got"
+echo "tab: KCachegrind reads main with no cost"
+
+# cost-before-events, summary-before-events: KCachegrind rejects the file
+shape cbe 'fl=a.c\nfn=main\n1 5\nevents: Ir\n'
+says cbe cost-before-events "(KCachegrind rejects the file)"
+shape sbe 'summary: 5\nevents: Ir\nfl=a.c\nfn=main\n1 5\n'
+says sbe summary-before-events "before events: (KCachegrind rejects the file)"
+for f in cbe sbe; do
+    "$kcgdump" "$tmp/$f" 2>/dev/null | grep -qx 'loaded_parts 0' || fail "$f: KCachegrind loads a part"
+done
+echo "cost-before-events, summary-before-events: KCachegrind loads no part"
+
+# many-events: KCachegrind refuses more than 200 events
+awk 'BEGIN { printf "# callgrind format\nevents:"; for (i = 0; i < 201; i++) printf " E%d", i
+             printf "\nfl=a.c\nfn=main\n1"; for (i = 0; i < 201; i++) printf " 1"; print "" }' >"$tmp/many"
+says many many-events "KCachegrind refuses a file with more than 200"
+"$kcgdump" "$tmp/many" 2>/dev/null | grep -qx 'loaded_parts 0' || fail "many-events: KCachegrind loads a part"
+echo "many-events: KCachegrind loads no part of 201 events"
+
+# empty-function: KCachegrind shows "(unknown)"
+shape emptyfn 'events: Ir\nfl=a.c\nfn=\n1 5\n'
+says emptyfn empty-function 'KCachegrind shows "(unknown)"'
+timeout 20 "$kcgdump" "$tmp/emptyfn" 2>/dev/null | grep -q '^fn (unknown) .* self 5 ' ||
+    fail "empty-function: KCachegrind: $(timeout 20 "$kcgdump" "$tmp/emptyfn" 2>&1)"
+echo "empty-function: KCachegrind shows (unknown) with its cost"
+
+# hex-id: KCachegrind reads a hex ID as 0
+shape hexid 'events: Ir\nfl=a.c\nfn=(0x1f) main\n1 5\nfn=(0)\n2 4\n'
+says hexid hex-id "KCachegrind reads it as 0"
+got=$(kcg hexid | grep '^F')
+[ "$got" = "F ??? a.c main 9" ] || fail "hex-id: KCachegrind reads $got, not fn=(0) as main"
+echo "hex-id: KCachegrind reads (0x1f) as (0)"
+
+# unclosed-id: KCachegrind reads a compressed name cut off as "???"
+shape cut 'events: Ir\nfl=a.c\nfn=(1) main\n1 3\ncfn=(2\ncalls=1 1\n1 4\nfn=(2'
+says cut unclosed-id 'function ID "(2" has no '"')': cut off (KCachegrind reads \"???\")"
+got=$(kcg cut | sort | tr '\n' ';')
+want='C ??? a.c main -> ??? a.c ??? 1 4;F ??? a.c ??? 0;F ??? a.c main 3;T 3;'
+[ "$got" = "$want" ] || fail "unclosed-id: KCachegrind reads $got, want $want"
+echo "unclosed-id: KCachegrind reads (2 as ???: $got"
+
+# nonportable-line: gprof2dot throws on jfn=, speedscope reads the line
+# after jump= as a cost line (NaN when it has no cost)
+shape jfn 'events: Ir\nfl=a.c\nfn=main\n1 5\njfn=g\njump=1 2\n2\nfn=g\n2 4\n'
+says jfn nonportable-line "gprof2dot throws on jfn=, speedscope reads the line after jump= as a cost line"
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/jfn" >/dev/null 2>"$tmp/g.err" &&
+        fail "nonportable-line: gprof2dot reads jfn="
+    echo "nonportable-line: gprof2dot throws: $(tail -1 "$tmp/g.err")"
+else
+    echo "no python3: gprof2dot's claims not checked"
+fi
+if command -v node >/dev/null 2>&1; then
+    node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/jfn" 1000 >"$tmp/s.out" 2>&1 ||
+        fail "nonportable-line: speedscope: $(cat "$tmp/s.out")"
+    grep -q '"nan": true' "$tmp/s.out" || fail "nonportable-line: speedscope reads no NaN: $(cat "$tmp/s.out")"
+    grep -q '"error"' "$tmp/s.out" && fail "nonportable-line: speedscope throws: $(cat "$tmp/s.out")"
+    echo "nonportable-line: speedscope reads the line after jump= as a cost (NaN)"
+else
+    echo "no node: speedscope's claims not checked"
+fi
+# gprof2dot stops at a tab
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/tab" >"$tmp/g.out" 2>&1
+    grep -q '"functions": \[\]' "$tmp/g.out" || fail "tab: gprof2dot reads on: $(cat "$tmp/g.out")"
+    echo "tab: gprof2dot reads no function"
+fi
