@@ -349,8 +349,7 @@ static cgw_status record(cgw_profile *p, const cgw_record *rec, const char *call
         return call_record(p, fn, rec, call);
     if (rec->kind != CGW_REC_COST)
         return CGW_OK; /* a function's block: the function is there now */
-    if (add_costs(p, &p->self[(size_t)fn * p->nev], rec->costs, call) != CGW_OK ||
-        add_costs(p, p->totals, rec->costs, call) != CGW_OK)
+    if (add_costs(p, &p->self[(size_t)fn * p->nev], rec->costs, call) != CGW_OK)
         return p->err;
     return (p->flags & CGW_PROFILE_LINES) ? line_costs(p, fn, rec, call) : CGW_OK;
 }
@@ -365,6 +364,24 @@ static void forget_reader(cgw_profile *p)
     p->skipping = 0;
 }
 
+/* The totals: the sums of the self costs, made once a load rather than
+ * once a cost line. */
+static cgw_status totals(cgw_profile *p, const char *call)
+{
+    if (p->nev == 0)
+        return CGW_OK;
+    memset(p->totals, 0, p->nev * sizeof *p->totals);
+    for (size_t fn = 0; fn < p->nfns; fn++)
+        for (size_t e = 0; e < p->nev; e++) {
+            uint64_t c = p->self[fn * p->nev + e];
+            if (c > UINT64_MAX - p->totals[e])
+                return cgwpm_fail(p, CGW_ERANGE, call, "the total of event %s passes 2^64-1",
+                                  p->events[e].name);
+            p->totals[e] += c;
+        }
+    return CGW_OK;
+}
+
 cgw_status cgwpm_load(cgw_profile *p, cgw_reader *r, const char *call)
 {
     const cgw_record *rec;
@@ -376,7 +393,7 @@ cgw_status cgwpm_load(cgw_profile *p, cgw_reader *r, const char *call)
     forget_reader(p);
     if (p->err == CGW_OK && st != CGW_OK)
         cgwpm_fail(p, st, call, "reading: %s", cgw_reader_errmsg(r));
-    return p->err;
+    return p->err == CGW_OK ? totals(p, call) : p->err;
 }
 
 void cgwpm_load_free(cgw_profile *p)
