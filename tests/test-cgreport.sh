@@ -172,6 +172,47 @@ ok = (s['frames'] > 1 and s['rows'] > 1 and s['zoomedOn'] and s['found'] >= 1
       and s['foundName'] == s['top'] and 'Total Ir' in s['totals'])
 sys.exit(0 if ok else 1)
 PY
+# the table in the browser shows the profile model's numbers (as
+# tests/profile-dump prints them), on issue 50's parser (a cycle: its
+# members marked as at most) and on the cggen page
+printf '%s\n' '# callgrind format' 'version: 1' 'cmd: ./parser' 'positions: line' \
+    'events: Samples' 'fl=parse.c' 'fn=main' '10 2' 'cfn=expr' 'calls=1 20' '11 45' \
+    'fn=expr' '20 20' 'cfn=term' 'calls=2 30' '21 30' 'fn=term' '30 25' 'cfn=expr' \
+    'calls=1 20' '31 5' >"$tmp/parser.out"
+"$CGREPORT" --quiet --top 0 --threshold 0 "$tmp/parser.out" -o "$tmp/parser.html" ||
+    fail "cgreport of the parser: exit $?"
+for f in parser gen.out; do
+    run_browser --virtual-time-budget=3000 --dump-dom "file://$tmp/$f.html" \
+        >"$tmp/$f.dom" 2>/dev/null || fail "$browser on $f.html: exit $?"
+    "${CGW_BUILDDIR:-.}/tests/profile-dump" "$tmp/${f%.out}.out" >"$tmp/$f.model" ||
+        fail "profile-dump $f"
+    python3 - "$tmp/$f.dom" "$tmp/$f.model" <<'PY' || fail "the table of $f.html in $browser is not the model's"
+import html, re, sys
+dom, model = sys.argv[1:]
+want = {}
+for line in open(model, encoding='utf-8'):
+    x = line.rstrip('\n').split('\t')
+    if x[0] == 'F':
+        want[(x[3], '' if x[2] == '???' else x[2])] = (int(x[4].split(',')[0]), int(x[5]))
+rows = re.findall(r'<tr data-f="\d+"[^>]*>(.*?)</tr>', open(dom, encoding='utf-8').read())
+bad, seen = [], 0
+for r in rows:
+    cells = [html.unescape(c) for c in re.findall(r'<td[^>]*>(.*?)</td>', r)]
+    incl, name, file = cells[2], cells[5], re.sub(r' \[.*\]$', '', cells[6])
+    got = (int(incl.lstrip('\u2264').replace(',', '')), incl.startswith('\u2264'))
+    w = want.get((name, file))
+    if w is None or got != (w[0], w[1] != 0):
+        bad.append('%s: %s in the table, the model %s' % (name, incl, w))
+    seen += 1
+if seen == 0:
+    bad.append('no row in the table')
+if 'parser' in dom and [re.findall(r'<td class="n">(.*?)</td>', r)[0] for r in rows][:1] != ['main']:
+    bad.append('main is not the first row')
+for b in bad[:8]:
+    print('FAIL:', b)
+sys.exit(1 if bad else 0)
+PY
+done
 run_browser --virtual-time-budget=5000 --dump-dom "file://$tmp/diff.html#selftest" \
     >"$tmp/ddom.html" 2>/dev/null || fail "$browser on the difference: exit $?"
 grep -q '<pre id="selftest"[^>]*>{[^<]*&quot;zoomedOn&quot;:&quot;[^&]' "$tmp/ddom.html" ||

@@ -380,6 +380,19 @@ static void json_model(tool_text *t, const report *r, const report_options *o,
         fn_costs before = costs_of(old, (uint32_t)i);
         json_fn(t, &old->fns[i], costs_of(NULL, NO_FN), &before, r->nev, k++ == 0);
     }
+    /* the cycle of each function of the list (0: none): its inclusive
+     * cost is then an upper bound, marked on the page */
+    tool_add(t, "],\"cyc\":[", 9);
+    k = 0;
+    for (size_t i = 0; i < r->nfns; i++)
+        if (shown[order[i]] != 0)
+            tool_addf(t, "%s%u", k++ ? "," : "", r->fns[order[i]].cycle);
+    for (size_t i = 0, gone = 0; old != NULL && i < old->nfns; i++) {
+        if (same_fn(r, &old->fns[i]) != NO_FN || (o->top && gone >= o->top))
+            continue;
+        gone++;
+        tool_addf(t, "%s0", k++ ? "," : "");
+    }
     tool_add(t, "],\"edges\":[", 11);
     k = 0;
     for (size_t e = 0; e < r->nedges; e++) {
