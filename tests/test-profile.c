@@ -262,7 +262,9 @@ static void direct_recursion(void)
  * its own calls 2 + 16 + 7 = 25, at most 17: the program's entry shows
  * the total; script 16, load 11, mod 7 (exact).  exec starts the cycle
  * (23 of calls, called for 8; script and load for all they make), so
- * every stack starts there. */
+ * every stack starts there; its calls (23) pass its own 17 less self:
+ * script, the heaviest, is its outer call, mod an inner one, made by
+ * exec called again from load: mod's stack is the one that ran. */
 static void root_cycle(void)
 {
     static const char text[] =
@@ -275,7 +277,31 @@ static void root_cycle(void)
     expect_fn(p, "script", 5, 16, 1, 1);
     expect_fn(p, "load", 3, 11, 1, 1);
     expect_fn(p, "mod", 7, 7, 1, 0);
-    expect_stacks(p, "exec 2|exec;mod 7|exec;script 5|exec;script;load 3");
+    expect_stacks(p, "exec 2|exec;script 5|exec;script;load 3|exec;script;load;exec;mod 7");
+    cgw_profile_free(p);
+}
+
+/* The same with the module inside the cycle (it imports too): exec
+ * (self 1) runs script (5), whose import (load, 3) runs exec (1) again,
+ * which runs mod (6), whose import runs load (2).  cProfile's sums:
+ * exec self 2, exec -> script 17, exec -> mod 8, script -> load 12,
+ * load -> exec 9, mod -> load 2; total 18, one cycle of the four.
+ * exec's calls into the cycle (25) pass its own 18 less self: script,
+ * the heaviest, is its outer call, mod an inner one, made by exec
+ * called again from load, so mod's stack goes through the script. */
+static void root_cycle_nested(void)
+{
+    static const char text[] =
+        "events: ns\nfl=f.c\nfn=exec\n1 2\ncfn=script\ncalls=1 1\n2 17\ncfn=mod\ncalls=1 1\n3 8\n"
+        "fn=script\n1 5\ncfn=load\ncalls=1 1\n2 12\n"
+        "fn=load\n1 5\ncfn=exec\ncalls=1 1\n2 9\n"
+        "fn=mod\n1 6\ncfn=load\ncalls=1 1\n2 2\n";
+    cgw_profile *p = load(text, 0);
+    expect_fn(p, "exec", 2, 18, 1, 1);
+    expect_fn(p, "script", 5, 17, 1, 1);
+    expect_fn(p, "load", 5, 14, 2, 1);
+    expect_fn(p, "mod", 6, 8, 1, 1);
+    expect_stacks(p, "exec 2|exec;script 5|exec;script;load 5|exec;script;load;exec;mod 6");
     cgw_profile_free(p);
 }
 
@@ -431,6 +457,7 @@ int main(void)
     cycle_in_callee();
     direct_recursion();
     root_cycle();
+    root_cycle_nested();
     parts();
     lines();
     capped();

@@ -19,7 +19,7 @@
 /* A frame of the stack being rebuilt, leaf first, and its share of the
  * leaf's cost; its callers' shares are shares[begin, end). */
 typedef struct frame {
-    uint32_t fn;
+    uint32_t fn, via; /* via: the call to the frame below (CGWPM_NONE: none) */
     uint64_t amount;
     size_t begin, next, end;
     int expanded;
@@ -28,7 +28,7 @@ typedef struct frame {
 /* A share of a frame's amount: the caller (NO_CALLER: the stack starts)
  * and, for a cycle's member, the member the call entered. */
 typedef struct share {
-    uint32_t caller, entry;
+    uint32_t caller, entry, edge; /* edge: the call from caller */
     long double weight;
     uint64_t amount;
 } share;
@@ -54,6 +54,7 @@ typedef struct walk {
      * until made */
     uint32_t *tree_at, *parents, *queue;
     size_t nparents, capparents;
+    uint8_t *inner_edge; /* a call made by an inner call of its caller, an entry */
 } walk;
 
 static cgw_status failed(walk *w, cgw_status st)
@@ -118,36 +119,131 @@ static void root_weights(walk *w)
         w->cycle_root[c] = less(w->cycle_root[c], cycle_in[c]);
 }
 
-/* The parents of cycle c's members in the breadth-first tree of its
- * calls from entry (its members' places); NULL when out of memory. */
+#define INNER (CGWPM_NONE - 1) /* a parent: the entry again, called by the tree's last slot */
+
+/* Which of the entry's calls were made by an inner call
+ * of the entry (the cycle came back to it, through back_caller, its
+ * heaviest caller inside the cycle): what its calls have beyond its own
+ * inclusive cost less its self cost was spent inside calls that came
+ * back to it.  The heaviest calls are taken as the
+ * outer ones until that inclusive cost is spent, the rest as inner
+ * (cProfile's exec: it runs the script, and the exec that the imports
+ * inside the script run runs the modules); the heaviest is always
+ * outer.  w->inner_edge[] for its calls, and inner[k] for its callees in
+ * the cycle, by member place; 0 when out of memory. */
+static int inner_calls(walk *w, uint32_t entry, uint8_t *inner, uint32_t *back_caller)
+{
+    cgw_profile *p = w->p;
+    uint32_t c = p->fns[entry].cycle;
+    uint64_t heaviest = 0;
+    *back_caller = CGWPM_NONE;
+    for (uint32_t i = p->in_at[entry]; i < p->in_at[entry + 1]; i++) {
+        uint32_t e = p->in_edges[i], caller = p->ekeys[e].caller;
+        if (caller == entry || p->fns[caller].cycle != c)
+            continue;
+        if (*back_caller == CGWPM_NONE || edge_cost(w, e) > heaviest) {
+            heaviest = edge_cost(w, e);
+            *back_caller = caller;
+        }
+    }
+    size_t n = p->out_at[entry + 1] - p->out_at[entry], k = 0;
+    uint32_t *calls = cgwp_alloc(&p->a, (n + 1) * sizeof *calls);
+    if (calls == NULL)
+        return 0;
+    for (uint32_t i = p->out_at[entry]; i < p->out_at[entry + 1]; i++) {
+        uint32_t e = p->out_edges[i];
+        if (p->ekeys[e].callee != entry)
+            calls[k++] = e;
+    }
+    /* heaviest first, by insertion (the calls of one function are few) */
+    for (size_t a = 1; a < k; a++)
+        for (size_t b = a; b > 0 && edge_cost(w, calls[b]) > edge_cost(w, calls[b - 1]); b--) {
+            uint32_t t = calls[b];
+            calls[b] = calls[b - 1];
+            calls[b - 1] = t;
+        }
+    size_t at = (size_t)entry * p->nev + w->ev;
+    uint64_t outer = p->incl[at] > p->self[at] ? p->incl[at] - p->self[at] : 0;
+    for (size_t a = 0; a < k; a++) {
+        uint64_t cost = edge_cost(w, calls[a]);
+        int is_inner = a > 0 && outer == 0 && *back_caller != CGWPM_NONE;
+        outer = outer > cost ? outer - cost : 0;
+        w->inner_edge[calls[a]] = (uint8_t)is_inner;
+        if (p->fns[p->ekeys[calls[a]].callee].cycle == c)
+            inner[p->member_ix[p->ekeys[calls[a]].callee]] = (uint8_t)is_inner;
+    }
+    cgwp_free(&p->a, calls);
+    return 1;
+}
+
+/* The breadth-first search of the tree below (from the queue's members). */
+static void spread(walk *w, uint32_t *parent, uint32_t entry, const uint8_t *inner, size_t head,
+                   size_t *tail)
+{
+    cgw_profile *p = w->p;
+    uint32_t c = p->fns[entry].cycle;
+    while (head < *tail) {
+        uint32_t fn = w->queue[head++];
+        for (uint32_t i = p->out_at[fn]; i < p->out_at[fn + 1]; i++) {
+            uint32_t callee = p->ekeys[p->out_edges[i]].callee;
+            if (p->fns[callee].cycle != c || parent[p->member_ix[callee]] != CGWPM_NONE ||
+                (fn == entry && inner[p->member_ix[callee]]))
+                continue;
+            parent[p->member_ix[callee]] = p->member_ix[fn];
+            w->queue[(*tail)++] = callee;
+        }
+    }
+}
+
+/* The parents of the entry's cycle's members in a tree of the cycle's
+ * calls from the entry (member places; the entry its own parent), its
+ * last slot the member that calls the entry again for INNER parents:
+ * breadth first from the entry's outer calls, then from its inner ones,
+ * whose parent is the entry again, called from inside the cycle (by
+ * its heaviest such caller, when the outer calls reach it).  NULL when
+ * out of memory. */
 static const uint32_t *tree(walk *w, uint32_t entry)
 {
     cgw_profile *p = w->p;
     if (w->tree_at[entry] != CGWPM_NONE)
         return w->parents + w->tree_at[entry];
     const cgw_profile_cycle *cy = &p->cycles[p->fns[entry].cycle - 1];
-    size_t n = cy->nmembers;
-    if (cgwp_grow(&p->a, &w->parents, &w->capparents, w->nparents + n, sizeof *w->parents) < 0)
+    size_t n = cy->nmembers, head = 0, tail = 0;
+    uint8_t *inner = cgwp_alloc(&p->a, n + 1);
+    uint32_t back_caller;
+    if (inner == NULL ||
+        cgwp_grow(&p->a, &w->parents, &w->capparents, w->nparents + n + 1, sizeof *w->parents) < 0) {
+        cgwp_free(&p->a, inner);
         return NULL;
+    }
+    memset(inner, 0, n + 1);
+    if (!inner_calls(w, entry, inner, &back_caller)) {
+        cgwp_free(&p->a, inner);
+        return NULL;
+    }
     uint32_t *parent = w->parents + w->nparents;
     for (size_t i = 0; i < n; i++)
         parent[i] = CGWPM_NONE;
-    uint32_t c = p->fns[entry].cycle;
-    size_t head = 0, tail = 0;
     w->queue[tail++] = entry;
     parent[p->member_ix[entry]] = p->member_ix[entry];
-    while (head < tail) {
-        uint32_t fn = w->queue[head++];
-        for (uint32_t i = p->out_at[fn]; i < p->out_at[fn + 1]; i++) {
-            uint32_t callee = p->ekeys[p->out_edges[i]].callee;
-            if (p->fns[callee].cycle != c || parent[p->member_ix[callee]] != CGWPM_NONE)
-                continue;
-            parent[p->member_ix[callee]] = p->member_ix[fn];
-            w->queue[tail++] = callee;
-        }
+    spread(w, parent, entry, inner, head, &tail);
+    /* the inner calls: under the entry called again, when its caller is
+     * in the tree; else under the entry itself */
+    int again = back_caller != CGWPM_NONE && parent[p->member_ix[back_caller]] != CGWPM_NONE;
+    parent[n] = again ? p->member_ix[back_caller] : CGWPM_NONE;
+    head = tail;
+    for (uint32_t i = p->out_at[entry]; i < p->out_at[entry + 1]; i++) {
+        uint32_t callee = p->ekeys[p->out_edges[i]].callee;
+        if (p->fns[callee].cycle != p->fns[entry].cycle || parent[p->member_ix[callee]] != CGWPM_NONE)
+            continue;
+        parent[p->member_ix[callee]] = again ? INNER : p->member_ix[entry];
+        w->queue[tail++] = callee;
     }
+    memset(inner, 0, n + 1);
+    spread(w, parent, entry, inner, head, &tail);
+    cgwp_free(&p->a, inner);
     w->tree_at[entry] = (uint32_t)w->nparents;
-    w->nparents += n;
+    w->nparents += n + 1;
     return parent;
 }
 
@@ -168,20 +264,21 @@ static cgw_status emit(walk *w, uint64_t amount)
     return st == CGW_OK ? CGW_OK : failed(w, st);
 }
 
-static cgw_status push(walk *w, uint32_t fn, uint64_t amount, int expanded)
+static cgw_status push(walk *w, uint32_t fn, uint32_t via, uint64_t amount, int expanded)
 {
     if (cgwp_grow(&w->p->a, &w->frames, &w->capframes, w->depth + 1, sizeof *w->frames) < 0)
         return failed(w, CGW_ENOMEM);
-    frame f = { fn, amount, w->nshares, w->nshares, w->nshares, expanded };
+    frame f = { fn, via, amount, w->nshares, w->nshares, w->nshares, expanded };
     w->frames[w->depth++] = f;
     return CGW_OK;
 }
 
-static cgw_status add_share(walk *w, uint32_t caller, uint32_t entry, long double weight)
+static cgw_status add_share(walk *w, uint32_t caller, uint32_t entry, uint32_t edge,
+                            long double weight)
 {
     if (cgwp_grow(&w->p->a, &w->shares, &w->capshares, w->nshares + 1, sizeof *w->shares) < 0)
         return failed(w, CGW_ENOMEM);
-    share s = { caller, entry, weight, 0 };
+    share s = { caller, entry, edge, weight, 0 };
     w->shares[w->nshares++] = s;
     return CGW_OK;
 }
@@ -195,11 +292,11 @@ static cgw_status callers(walk *w, uint32_t fn)
     for (uint32_t i = p->in_at[fn]; i < p->in_at[fn + 1]; i++) {
         uint32_t e = p->in_edges[i], caller = p->ekeys[e].caller;
         if (caller != fn && edge_cost(w, e) > 0 &&
-            add_share(w, caller, CGWPM_NONE, (long double)edge_cost(w, e)) != CGW_OK)
+            add_share(w, caller, CGWPM_NONE, e, (long double)edge_cost(w, e)) != CGW_OK)
             return w->err;
     }
     if (w->nshares > first && w->root[fn] > 0)
-        return add_share(w, NO_CALLER, CGWPM_NONE, (long double)w->root[fn]);
+        return add_share(w, NO_CALLER, CGWPM_NONE, CGWPM_NONE, (long double)w->root[fn]);
     return CGW_OK;
 }
 
@@ -216,7 +313,7 @@ static cgw_status cycle_callers(walk *w, uint32_t c)
     size_t first = w->nshares;
     for (uint32_t i = p->entry_at[c - 1]; i < p->entry_at[c]; i++) {
         uint32_t e = p->entry_edges[i];
-        if (edge_cost(w, e) > 0 && add_share(w, p->ekeys[e].caller, p->ekeys[e].callee,
+        if (edge_cost(w, e) > 0 && add_share(w, p->ekeys[e].caller, p->ekeys[e].callee, e,
                                              (long double)edge_cost(w, e)) != CGW_OK)
             return w->err;
     }
@@ -227,7 +324,7 @@ static cgw_status cycle_callers(walk *w, uint32_t c)
     for (size_t i = 1; i < cy->nmembers; i++)
         if (w->start[cy->members[i]] > w->start[start])
             start = cy->members[i];
-    return add_share(w, NO_CALLER, start, as_root);
+    return add_share(w, NO_CALLER, start, CGWPM_NONE, as_root);
 }
 
 /* The frame's amount split among its shares in proportion to their
@@ -266,17 +363,33 @@ static cgw_status expand(walk *w, frame *top)
     return CGW_OK;
 }
 
-/* A share of a cycle's member fn taken: the chain from the member the
- * call entered up to fn's parent, as frames that expand no further. */
-static cgw_status climb(walk *w, uint32_t fn, uint32_t entry, uint64_t amount)
+/* A share of a cycle's member fn taken (its frame called the one below
+ * by via): the chain from the member the call entered up to fn's
+ * parent, as frames that expand no further; when fn is that entry and
+ * via one of its inner calls, fn is the entry called again, and the
+ * chain goes up from its caller inside the cycle to the entry. */
+static cgw_status climb(walk *w, uint32_t fn, uint32_t via, uint32_t entry, uint64_t amount)
 {
     const uint32_t *parent = tree(w, entry);
     if (parent == NULL)
         return failed(w, CGW_ENOMEM);
-    const uint32_t *members = w->p->cycles[w->p->fns[fn].cycle - 1].members;
-    for (uint32_t at = w->p->member_ix[fn]; members[at] != entry;) {
-        at = parent[at];
-        if (push(w, members[at], amount, 1) != CGW_OK)
+    const cgw_profile_cycle *cy = &w->p->cycles[w->p->fns[fn].cycle - 1];
+    uint32_t at = w->p->member_ix[fn];
+    if (fn == entry && via != CGWPM_NONE && w->inner_edge[via] &&
+        parent[cy->nmembers] != CGWPM_NONE) {
+        at = parent[cy->nmembers];
+        if (push(w, cy->members[at], CGWPM_NONE, amount, 1) != CGW_OK)
+            return w->err;
+    }
+    while (cy->members[at] != entry) {
+        if (parent[at] == INNER) { /* the entry again, called from inside */
+            if (push(w, entry, CGWPM_NONE, amount, 1) != CGW_OK)
+                return w->err;
+            at = parent[cy->nmembers];
+        } else {
+            at = parent[at];
+        }
+        if (push(w, cy->members[at], CGWPM_NONE, amount, 1) != CGW_OK)
             return w->err;
     }
     return CGW_OK;
@@ -285,7 +398,7 @@ static cgw_status climb(walk *w, uint32_t fn, uint32_t entry, uint64_t amount)
 /* Every stack that ends in function leaf: depth first up its callers. */
 static cgw_status stacks_of(walk *w, uint32_t leaf)
 {
-    cgw_status st = push(w, leaf, self_cost(w, leaf), 0);
+    cgw_status st = push(w, leaf, CGWPM_NONE, self_cost(w, leaf), 0);
     while (st == CGW_OK && w->depth > 0) {
         frame *top = &w->frames[w->depth - 1];
         if (!top->expanded) {
@@ -297,12 +410,13 @@ static cgw_status stacks_of(walk *w, uint32_t leaf)
                 continue;
         } else if (top->next < top->end) {
             share sh = w->shares[top->next++];
-            uint32_t fn = top->fn;
+            uint32_t fn = top->fn, via = top->via;
             if (sh.amount == 0)
                 continue;
-            if (sh.entry != CGWPM_NONE && climb(w, fn, sh.entry, sh.amount) != CGW_OK)
+            if (sh.entry != CGWPM_NONE && climb(w, fn, via, sh.entry, sh.amount) != CGW_OK)
                 return w->err;
-            st = sh.caller == NO_CALLER ? emit(w, sh.amount) : push(w, sh.caller, sh.amount, 0);
+            st = sh.caller == NO_CALLER ? emit(w, sh.amount)
+                                        : push(w, sh.caller, sh.edge, sh.amount, 0);
             continue;
         }
         w->nshares = top->begin;
@@ -314,7 +428,7 @@ static cgw_status stacks_of(walk *w, uint32_t leaf)
 static void release(walk *w)
 {
     void *blocks[] = { w->root, w->cycle_root, w->start, w->frames, w->shares, w->ids,
-                       w->tree_at, w->parents, w->queue };
+                       w->tree_at, w->parents, w->queue, w->inner_edge };
     cgwp_free_all(&w->p->a, blocks, sizeof blocks / sizeof *blocks);
 }
 
@@ -339,11 +453,13 @@ cgw_status cgw_profile_stacks(cgw_profile *p, size_t event, cgw_profile_stack_fn
     w.cycle_root = cgwp_alloc(&p->a, 2 * (p->ncycles + 1) * sizeof *w.cycle_root);
     w.tree_at = cgwp_alloc(&p->a, n * sizeof *w.tree_at);
     w.queue = cgwp_alloc(&p->a, n * sizeof *w.queue);
+    w.inner_edge = cgwp_alloc(&p->a, p->nedges + 1);
     if (w.root == NULL || w.start == NULL || w.cycle_root == NULL || w.tree_at == NULL ||
-        w.queue == NULL) {
+        w.queue == NULL || w.inner_edge == NULL) {
         failed(&w, CGW_ENOMEM);
     } else {
         memset(w.tree_at, 0xff, n * sizeof *w.tree_at);
+        memset(w.inner_edge, 0, p->nedges + 1);
         root_weights(&w);
         for (size_t fn = 0; fn < p->nfns && w.err == CGW_OK; fn++)
             if (self_cost(&w, (uint32_t)fn) > 0)
