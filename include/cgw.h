@@ -1160,7 +1160,10 @@ typedef cgw_status (*cgw_profile_stack_fn)(void *ctx, const uint32_t *fns, size_
  *  cost stays under a root that reached it and a function reached only
  *  inside a cycle is never a root; within the cycle each stack goes from
  *  the member that was called (its entry) to the member that spent the
- *  cost along the shortest chain of the cycle's own calls.  Direct
+ *  cost along the shortest chain of the cycle's own calls, and an
+ *  entry's calls beyond its own inclusive cost (a profiler that counts
+ *  them at every depth, as cProfile does exec's) are taken as made by
+ *  the entry called again from inside the cycle.  Direct
  *  recursion adds no frame.  What is estimated is the split of a shared
  *  callee among its callers (and the chain within a cycle); the amounts
  *  always sum to the event's total, and every stack's root is a function
