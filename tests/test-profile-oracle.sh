@@ -79,6 +79,35 @@ if command -v python3 >/dev/null 2>&1 && [ -f "$pylib" ]; then
 else
     echo "no python3 or no shared $pylib: the Python profile skipped"
 fi
+# the same script under pyprof2calltree (cProfile's pstats converted) and
+# yappi, with Debian's python3, where they are installed
+debpy=/usr/bin/python3
+[ -x "$debpy" ] || debpy=python3
+if [ -f "$tmp/script.py" ] && command -v pyprof2calltree >/dev/null 2>&1; then
+    if (cd "$tmp" && "$debpy" -m cProfile -o s.pstats script.py && 
+        pyprof2calltree -i s.pstats -o p2c.out) >"$tmp/p2c.err" 2>&1; then
+        python_file="$python_file $tmp/p2c.out"
+        set -- "$@" "$tmp/p2c.out"
+    else
+        fail "pyprof2calltree: $(tail -1 "$tmp/p2c.err")"
+    fi
+else
+    echo "no pyprof2calltree: its Python profile skipped"
+fi
+yappi_file=""
+if [ -f "$tmp/script.py" ] && "$debpy" -c 'import yappi' 2>/dev/null; then
+    printf '%s\n' 'import runpy, sys, yappi' 'yappi.set_clock_type("cpu")' \
+        'yappi.start(builtins=False)' 'runpy.run_path(sys.argv[1], run_name="__main__")' \
+        'yappi.stop()' 'yappi.get_func_stats().save(sys.argv[2], type="callgrind")' >"$tmp/yp.py"
+    if (cd "$tmp" && "$debpy" yp.py script.py yappi.out) >"$tmp/yp.err" 2>&1; then
+        yappi_file="$tmp/yappi.out"
+        set -- "$@" "$yappi_file"
+    else
+        fail "yappi: $(tail -1 "$tmp/yp.err")"
+    fi
+else
+    echo "no yappi for $debpy (python3-yappi): its Python profile skipped"
+fi
 for f in "${CGW_CORPUS:-$src/../shared/corpus}"/*; do
     case $f in *.md) continue ;; esac
     [ -f "$f" ] && set -- "$@" "$f"
@@ -154,7 +183,7 @@ printf '%s\n' 'main 2' 'main;expr 20' 'main;expr;term 25' | diff - "$tmp/pf" >/d
     fail "folded stacks of the parser: $(tr '\n' '|' <"$tmp/pf")"
 
 # cgreport's table and flame graph: the model's inclusive costs; the
-# script's <module> at the total (to 0.1%) in the table and the flames
+# script's <module> at the total in the table and the flames
 for f in "$tmp/parser.out" $python_file; do
     "$CGREPORT" --quiet --top 0 --threshold 0 "$f" -o "$tmp/page.html" || { fail "cgreport $f"; continue; }
     "$dump" "$f" >"$tmp/model"
@@ -186,7 +215,8 @@ if 'parser' in path:
     if roots != ['main']:
         bad.append('roots of the flame graph: %s, not main alone' % roots)
 else:
-    mod = [fn for fn in p['fns'] if fn[0].startswith('<module>') and fn[1] == 'script.py']
+    mod = [fn for fn in p['fns'] if fn[0].startswith('<module>') and
+           (fn[1].endswith('script.py') or 'script.py' in fn[0])]
     if len(mod) != 1 or mod[0][4][0] < 0.995 * total:
         bad.append("the script's <module>: %s of %d in the table" % (mod and mod[0][4], total))
     # the flame graph: what runs under the script's <module> (the imports'
@@ -200,5 +230,20 @@ for b in bad[:8]:
 sys.exit(1 if bad else 0)
 PY
 done
+# yappi's files name every function before its block (cgreport refuses
+# them), and their program starts at runpy.run_path, which compiles the
+# script before its <module> runs: in the model, the entry holds the
+# total and the script's <module> what the file says of it (its self and
+# calls out, or its calls in when larger)
+if [ -n "$yappi_file" ]; then
+    "$dump" "$yappi_file" 2>/dev/null | awk -F'\t' '
+        $1 == "T" { total = $2 + 0 }
+        $1 == "F" { if ($5 + 0 > top) top = $5 + 0 }
+        $1 == "F" && $4 ~ /^<module>/ && $4 ~ /script\.py/ {
+            mod = $5 + 0; want = $7 + 0 > $8 + 0 ? $7 + 0 : $8 + 0 }
+        END { if (total == 0 || top != total || mod != want) {
+                  print "FAIL: yappi: entry " top ", <module> " mod " (its calls say " want "), total " total; exit 1 }
+              print "yappi: the entry at the total " total ", the script'"'"'s <module> " mod }' || status=1
+fi
 [ "$status" -eq 0 ] && echo "profile model: $n files, inclusive costs as KCachegrind's outside cycles, none above the total"
 exit "$status"
