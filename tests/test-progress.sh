@@ -47,6 +47,16 @@ on_tty convert "$CGCONVERT --to folded $tmp/p1.out -o $tmp/f.folded"
 grep -q 'cgconvert: [0-9.]* [KM]i\{0,1\}B of ' "$tmp/convert.tty" || fail "cgconvert: $(cat -v "$tmp/convert.tty")"
 on_tty convertq "$CGCONVERT --quiet --to folded $tmp/p1.out -o $tmp/f.folded"
 grep -q 'cgconvert: ' "$tmp/convertq.tty" && fail "cgconvert --quiet: $(cat -v "$tmp/convertq.tty")"
+# -q is --quiet in every tool that has --quiet (NEWS says so)
+for t in "$CGRECODE $tmp/p1.out -o $tmp/r.out" "$CGMERGE $tmp/p1.out -o $tmp/m.out" \
+    "$CGDIFF $tmp/p1.out $tmp/p2.out" "$CGCONVERT --to folded $tmp/p1.out -o $tmp/f.folded" \
+    "$CGREPORT $tmp/p1.out -o $tmp/r.html" "$CGANNOTATE $tmp/p1.out"; do
+    name=${t%% *}
+    name=${name##*/}
+    on_tty "${name}q" "$t -q"
+    grep -q "$name: [0-9.]* [KM]i\{0,1\}B of \|unknown option\|$name: [01] of " "$tmp/${name}q.tty" &&
+        fail "$name -q: $(cat -v "$tmp/${name}q.tty" | head -3)"
+done
 # an error of the input erases the line first
 printf 'events: Ir\nfn=a\n1 x\n' >"$tmp/bad.out"
 script -qec "$CGMERGE $tmp/p1.out $tmp/bad.out -o $tmp/b.out" /dev/null >"$tmp/bad.tty" 2>&1 </dev/null

@@ -9,6 +9,8 @@ CGRECODE=${CGRECODE:-./tools/cgrecode}
 CGMERGE=${CGMERGE:-./tools/cgmerge}
 CGDIFF=${CGDIFF:-./tools/cgdiff}
 CGCONVERT=${CGCONVERT:-./tools/cgconvert}
+CGREPORT=${CGREPORT:-./tools/cgreport}
+CGANNOTATE=${CGANNOTATE:-./tools/cgannotate}
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }

@@ -105,10 +105,16 @@ int tool_getopt(const char *tool, int argc, char **argv, const char *shortopts,
 {
     char so[64];
     size_t k = shortopts[0] == '-' || shortopts[0] == '+';
-    /* -V is --version in every tool */
-    snprintf(so, sizeof so, "%.*s:%sV", (int)k, shortopts, shortopts + k);
+    /* -V is --version in every tool, -q --quiet in every tool that has it */
+    int quiet = 0;
+    for (const struct option *o = longopts; o->name != NULL && !strchr(shortopts, 'q'); o++)
+        if (strcmp(o->name, "quiet") == 0)
+            quiet = o->val;
+    snprintf(so, sizeof so, "%.*s:%sV%s", (int)k, shortopts, shortopts + k, quiet ? "q" : "");
     opterr = 0;
     int c = getopt_long(argc, argv, so, longopts, NULL);
+    if (c == 'q' && quiet)
+        return quiet;
     if (c == '?' || c == ':') {
         say_bad_option(tool, c, argv);
         fprintf(stderr, "Try '%s --help' for more information.\n", tool);
