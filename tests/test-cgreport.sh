@@ -98,6 +98,16 @@ PY
 "$CGDIFF" --html "$tmp/diff.html" "$tmp/gen.out" "$tmp/gen2.out" >"$tmp/diff.txt" ||
     fail "cgdiff --html: exit $?"
 grep -q '^Ir: ' "$tmp/diff.txt" || fail "cgdiff --html: no report: $(head -3 "$tmp/diff.txt")"
+# --html -: the page alone on standard output, the report on standard error
+"$CGDIFF" --quiet --html - "$tmp/gen.out" "$tmp/gen2.out" >"$tmp/diff-out.html" 2>"$tmp/diff-err.txt" ||
+    fail "cgdiff --html -: exit $?"
+[ "$(tail -c 8 "$tmp/diff-out.html")" = "</html>" ] || [ "$(tail -n 1 "$tmp/diff-out.html")" = "</html>" ] ||
+    fail "cgdiff --html -: the page does not end its output: $(tail -n 2 "$tmp/diff-out.html")"
+grep -q '^Ir: ' "$tmp/diff-out.html" && fail "cgdiff --html -: the report is in the page's output"
+grep -q '^Ir: ' "$tmp/diff-err.txt" || fail "cgdiff --html -: no report on standard error"
+"$CGDIFF" --quiet --html - -o - "$tmp/gen.out" "$tmp/gen2.out" >/dev/null 2>"$tmp/both.err" &&
+    fail "cgdiff --html - -o -: both on standard output, accepted"
+grep -q 'both write to standard output' "$tmp/both.err" || fail "cgdiff --html - -o -: $(cat "$tmp/both.err")"
 "$CGNORM" "$tmp/gen2.out" >"$tmp/gen2.norm" || fail "cgnorm: exit $?"
 python3 - "$tmp/diff.html" "$tmp/gen.out.norm" "$tmp/gen2.norm" <<'PY' || fail "cgdiff --html: other numbers"
 import json, re, sys

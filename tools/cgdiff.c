@@ -77,6 +77,10 @@ static int parse(int argc, char **argv, opts *o)
     }
     if (argc - optind != 2)
         return 1 + tool_usage_error("cgdiff", "expected two profiles, OLD and NEW");
+    if (o->html != NULL && tool_output_arg(o->html) == NULL && o->in.out != NULL &&
+        tool_output_arg(o->in.out) == NULL)
+        return 1 + tool_usage_error("cgdiff", "-o - and --html - both write to standard "
+                                              "output: give one of them a file");
     return 0;
 }
 
@@ -137,11 +141,13 @@ static void print_row(FILE *f, const cgw_diff_row *r)
 }
 
 /* Print every event's rows to standard output, or to standard error
- * when the difference profile goes to standard output (-o -); the
+ * when the difference profile or the page goes there (-o -, --html -); the
  * number that moved past the limit. */
 static uint64_t print_rows(const cgw_diff_row *rows, size_t n, const opts *o)
 {
-    FILE *f = o->in.out != NULL && tool_output_arg(o->in.out) == NULL ? stderr : stdout;
+    int out_taken = (o->in.out != NULL && tool_output_arg(o->in.out) == NULL) ||
+                    (o->html != NULL && tool_output_arg(o->html) == NULL);
+    FILE *f = out_taken ? stderr : stdout;
     uint64_t past = 0;
     for (size_t i = 0; i < n; i++) {
         double c = rows[i].change < 0 ? -rows[i].change : rows[i].change;
