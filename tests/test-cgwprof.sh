@@ -90,4 +90,13 @@ if [ "$(id -u)" -ne 0 ]; then
         { cat "$tmp/o.err"; fail "a folder that is not writable is not refused"; }
 fi
 sh "$launcher" --bogus true 2>/dev/null; [ $? -eq 2 ] || fail "an unknown option is not a usage error"
+# a program that cannot be run: said in cgwprof's own words, with the
+# shell's statuses (127 not found, 126 not runnable)
+for prog in ./nosuchprog nosuchprog-in-path "$tmp"; do
+    CGWPROF_LIBRARY=$lib sh "$launcher" "$prog" 2>"$tmp/p.err"
+    rc=$?
+    { [ $rc -eq 127 ] || [ $rc -eq 126 ]; } && grep -q "^cgwprof: $prog: " "$tmp/p.err" &&
+        ! grep -q '[0-9]: exec' "$tmp/p.err" ||
+        fail "cgwprof $prog: exit $rc: $(cat "$tmp/p.err")"
+done
 echo "cgwprof: preloaded, exact counts, valid profile; nothing from uninstrumented programs but a line; a missing -o folder refused"
