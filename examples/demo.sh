@@ -44,8 +44,15 @@ verify() {
     return $rc
 }
 
+# cgreport's page: the one view that needs no other program
+page="$profile.html"
+report() {
+    "$build/tools/cgreport" --quiet "$profile" -o "$page"
+}
+
 step profile profile_demo
 step verify verify
+step report report
 echo
 echo "== Top functions by self time (examples/reader) =="
 "$build/examples/reader" "$profile"
@@ -63,3 +70,7 @@ echo
 echo "== The profile =="
 echo "$profile"
 echo "Open it with: kcachegrind $profile   (or qcachegrind)"
+echo
+echo "== Its page (cgreport: table, flame graph, callers and callees) =="
+echo "$page"
+echo "Open it in a browser: file://$page"

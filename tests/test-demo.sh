@@ -26,8 +26,9 @@ fi
 # own output in the log, then the results under their headings
 sh "$CGW_SRCDIR/examples/demo.sh" "$CGW_BUILDDIR" "$tmp/profile2" "$tmp/log" >"$tmp/out2" 2>&1 ||
     { cat "$tmp/out2"; fail "examples/demo.sh with a log failed"; }
-[ "$(sed -n 1,2p "$tmp/out2" | tr -s ' ')" = "profile ... ok
-verify ... ok" ] || { cat "$tmp/out2"; fail "not one line a step"; }
+[ "$(sed -n 1,3p "$tmp/out2" | tr -s ' ')" = "profile ... ok
+verify ... ok
+report ... ok" ] || { cat "$tmp/out2"; fail "not one line a step"; }
 grep -q 'distinct words' "$tmp/log" || fail "the demo's output is not in the log"
 ! grep -q 'distinct words' "$tmp/out2" || fail "the demo's output is not only in the log"
 for h in 'Top functions' "cgverify's verdict" 'The profile'; do
@@ -39,6 +40,11 @@ awk "/^== /{ on = /^== cgverify's verdict/; next } on" "$tmp/out2" | grep -q ': 
 sed -n '/^== The profile/{n;p;}' "$tmp/out2" | grep -qx "$tmp/profile2" ||
     { cat "$tmp/out2"; fail "the profile's path is not under its heading"; }
 [ ! -e "$tmp/profile2.verdict" ] || fail "demo.sh left its verdict file"
+# it ends with cgreport's page and where it is
+sed -n '/^== Its page/{n;p;}' "$tmp/out2" | grep -qx "$tmp/profile2.html" ||
+    { cat "$tmp/out2"; fail "the page's path is not under its heading"; }
+grep -q '<script id="profile" type="application/json">' "$tmp/profile2.html" ||
+    fail "no cgreport page at $tmp/profile2.html"
 # CGWPROF_OUT=...gz: a gzip profile with the same calls
 if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
     CGWPROF_OUT="$tmp/profile.gz" "$CGW_BUILDDIR/examples/demo" >/dev/null 2>&1 ||
