@@ -356,6 +356,9 @@ class TestTools(Base):
         self.assertEqual(s.totals, [30])
         self.assertEqual(s.functions[(None, "a.c", "f")], [20])
         self.assertEqual(s.edges[((None, "a.c", "main"), (None, "a.c", "f"))], (2, [20]))
+        self.assertEqual(s.inclusive[(None, "a.c", "main")], [30])
+        p = env["p"]  # closed by the block's with: its Python data stays
+        self.assertEqual({f.name: f.inclusive for f in p.functions}, {"main": [30], "f": [20]})
         self.assertValid(self.path("callgrind.out"))
         self.assertValid(self.path("stacks.out"))
         self.assertEqual(cgw.summary(self.path("stacks.out")).totals, [8])

@@ -20,6 +20,9 @@ ValueError before reaching it.
 """
 import ctypes
 
+#: The version of this package, libcgw's version (its pyproject.toml's).
+__version__ = "0.1.0"
+
 from ._lib import (Error, lib as _clib, text as _text,
                    OK, EIO, ENOMEM, EUSAGE, EINVAL, ERANGE,
                    POS_LINE, POS_INSTR, POS_BB, POS_NONE,
@@ -37,7 +40,7 @@ __all__ = [
     "Diagnostic", "Target", "Event", "Part", "Function", "Inline", "Cost", "Call", "Jump",
     "CondJump", "PartEnd", "merge", "diff", "convert_folded", "recode", "DiffRow", "Memory",
     "Profile", "ProfileFunction", "CallEdge", "Cycle", "Line",
-    "version", "features",
+    "version", "features", "__version__",
     "OK", "EIO", "ENOMEM", "EUSAGE", "EINVAL", "ERANGE",
     "POS_LINE", "POS_INSTR", "POS_BB", "POS_NONE",
     "COMPACT", "NO_NAME_COMPRESSION", "NO_POS_COMPRESSION", "EXTENDED", "GZIP",

@@ -153,9 +153,12 @@ def _load():
             return ctypes.CDLL(path, use_errno=True)
         except OSError as e:
             tried.append("%s (%s)" % (path, e))
-    raise ImportError("cgw: cannot load libcgw: tried %s; set CGW_LIBRARY to its path"
-                      % (", ".join(tried) or "nothing (no CGW_LIBRARY, no install, "
-                         "find_library('cgw') found none)"))
+    raise ImportError("cgw: cannot load libcgw, the C library this package is over "
+                      "(tried %s): install it (./configure && make && make install in "
+                      "libcgw's source tree, or your distribution's libcgw package), or "
+                      "set CGW_LIBRARY to its path"
+                      % (", ".join(tried) or "nothing: no CGW_LIBRARY, no install, "
+                         "find_library('cgw') found none"))
 
 
 lib = _load()
