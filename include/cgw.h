@@ -1306,6 +1306,11 @@ CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg
 
 /** Write the stacks through w into its current part, and leave w open
  *  for more (cgw_new_part() and another thread's stacks) and cgw_close().
+ *  A frame has a line and no address, so w must have been opened with
+ *  line positions only (CGW_POS_LINE, the default) or none
+ *  (CGW_POS_NONE, the lines dropped): a writer with instruction or
+ *  basic-block positions is refused (EINVAL, nothing written), never
+ *  given lines as addresses.
  *  In the writer's header (set the creator or command first if wanted)
  *  the events the writer lacks are added; in a later part (after
  *  cgw_new_part(): one part a thread, cgw_set_thread() naming it) the
@@ -1322,8 +1327,9 @@ CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg
  *  some have one, the others get ob=???; a function without a file gets
  *  fl=???.  The totals are the sums of the counts.  Returns the writer's
  *  status; an error of the stacks becomes the writer's (EINVAL, ERANGE,
- *  ENOMEM, with the stacks' message), and EUSAGE when s is NULL or the
- *  writer is finished.  No stacks may be added afterwards. */
+ *  ENOMEM, with the stacks' message), EINVAL for a writer of instruction
+ *  or basic-block positions, and EUSAGE when s is NULL or the writer is
+ *  finished.  No stacks may be added afterwards. */
 CGW_API cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w);
 
 /** The message of the stacks' first error; "" when there was none. */

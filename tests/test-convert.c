@@ -322,6 +322,62 @@ static void structured(void)
     CHECK_ST(cgw_stacks_add(NULL, NULL, NULL, 0, 0, 0), CGW_EUSAGE);
 }
 
+/* The stacks fill lines only (issue 52).  A writer whose positions hold
+ * instruction or basic-block addresses is refused and gets nothing: it
+ * used to get each line as the address and each count as the line
+ * ("0x7 5 5" for line 7, count 5), and cgverify called that valid.  A
+ * line writer's lines and counts read back in their places, and a writer
+ * without positions (CGW_POS_NONE) still takes the stacks. */
+static void positions(void)
+{
+    const cgw_frame ab[] = { { NULL, "m.c", "a", NULL, 7 }, { NULL, "m.c", "b", NULL, 9 } };
+    static const struct {
+        unsigned positions;
+        const char *names;
+    } refused[] = { { CGW_POS_INSTR | CGW_POS_LINE, "\"instr line\"" },
+                    { CGW_POS_INSTR, "\"instr\"" },
+                    { CGW_POS_BB | CGW_POS_LINE, "\"bb line\"" } };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        cgw_stacks *s = cgw_stacks_new(NULL);
+        CHECK_ST(cgw_stacks_add(s, NULL, ab, 2, 5, 0), CGW_OK);
+        cgw_options o = CGW_OPTIONS_INIT;
+        o.positions = refused[i].positions;
+        o.flags = CGW_EXTENDED; /* bb needs it */
+        cgwt_capture c;
+        cgwt_capture_init(&c, 0, 0);
+        cgw_writer *w = cgwt_capture_open(&c, &o);
+        CHECK_ST(cgw_stacks_write(s, w), CGW_EINVAL);
+        CHECK(strstr(cgw_errmsg(w), refused[i].names) != NULL);
+        CHECK(strstr(cgw_errmsg(w), "cgw_stacks_write: ") == cgw_errmsg(w));
+        CHECK_ST(cgw_close(w), CGW_EINVAL);
+        CHECK_U64(c.len, 0); /* nothing written */
+        cgwt_capture_free(&c);
+        cgw_stacks_free(s);
+    }
+    size_t len;
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(s, NULL, ab, 2, 5, 0), CGW_OK);
+    char *buf = write_stacks(s, &len);
+    cgw_stacks_free(s);
+    char *got = describe(buf, len);
+    CHECK_STR(got, "a(m.c):7>b(m.c) x1=5|b(m.c):9=5|events=Samples|totals=5");
+    free(got);
+    free(buf);
+
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(s, NULL, ab, 2, 5, 0), CGW_OK);
+    cgw_options o = CGW_OPTIONS_INIT;
+    o.positions = CGW_POS_NONE;
+    o.flags = CGW_EXTENDED;
+    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+    CHECK_ST(cgw_stacks_write(s, w), CGW_OK);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    cgw_stacks_free(s);
+    cgwt_readback(buf, len, NULL);
+    CHECK(strstr(buf, "positions:\n") != NULL && strstr(buf, "\n5\n") != NULL);
+    free(buf);
+}
+
 /* Several callers: the documented estimate, with the total kept.  x has
  * callers a (3) and b (1): c's 3 split 2.25 / 0.75, rounded down to 2 / 0,
  * the remainder to a; d's 1 split 0.75 / 0.25, the remainder to a. */
@@ -514,6 +570,7 @@ int main(void)
     shared_names();
     events();
     structured();
+    positions();
     estimate();
     bad_input();
     deep();
