@@ -1247,7 +1247,9 @@ CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
 /** One frame of a stack for cgw_stacks_add(), and a function of a
  *  profile as cgw_read_stacks() hands it out (line 0, inlined NULL).
  *  NULL or blank names are none (blanks around a name are dropped, as
- *  readers drop them); a frame with no name is "???". */
+ *  readers drop them); a frame with no name is "???".  Names are UTF-8
+ *  without a control byte (no line feed, tab or DEL), as the writer's
+ *  portable subset takes them. */
 typedef struct cgw_frame {
     const char *object;  /**< ob=: its object (binary, library)        */
     const char *file;    /**< fl=: the function's file                 */
@@ -1276,7 +1278,9 @@ enum {
  *  named event still becomes a column (so a parser sets the order of its
  *  events), and with event NULL the call only returns the stacks'
  *  status.  OK; EINVAL (a bad event name, more
- *  than 64 events), ERANGE (an event's total would pass 2^64-1), ENOMEM;
+ *  than 64 events, a name of a frame with a control byte or invalid
+ *  UTF-8, which the writer would refuse: the message names the call,
+ *  the frame's index in frames and which of its names), ERANGE (an event's total would pass 2^64-1), ENOMEM;
  *  EUSAGE when s is NULL, frames is NULL with nframes > 0, or after
  *  cgw_stacks_write().  Errors are sticky. */
 CGW_API cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
