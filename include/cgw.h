@@ -1250,7 +1250,9 @@ CGW_API cgw_status cgw_stacks_add_folded(cgw_stacks *s, const char *event,
 /** One frame of a stack for cgw_stacks_add(), and a function of a
  *  profile as cgw_read_stacks() hands it out (line 0, inlined NULL).
  *  NULL or blank names are none (blanks around a name are dropped, as
- *  readers drop them); a frame with no name is "???". */
+ *  readers drop them); a frame with no name is "???".  Names are UTF-8
+ *  without a control byte (no line feed, tab or DEL), as the writer's
+ *  portable subset takes them. */
 typedef struct cgw_frame {
     const char *object;  /**< ob=: its object (binary, library)        */
     const char *file;    /**< fl=: the function's file                 */
@@ -1279,7 +1281,9 @@ enum {
  *  named event still becomes a column (so a parser sets the order of its
  *  events), and with event NULL the call only returns the stacks'
  *  status.  OK; EINVAL (a bad event name, more
- *  than 64 events), ERANGE (an event's total would pass 2^64-1), ENOMEM;
+ *  than 64 events, a name of a frame with a control byte or invalid
+ *  UTF-8, which the writer would refuse: the message names the call,
+ *  the frame's index in frames and which of its names), ERANGE (an event's total would pass 2^64-1), ENOMEM;
  *  EUSAGE when s is NULL, frames is NULL with nframes > 0, or after
  *  cgw_stacks_write().  Errors are sticky. */
 CGW_API cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
@@ -1309,6 +1313,11 @@ CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg
 
 /** Write the stacks through w into its current part, and leave w open
  *  for more (cgw_new_part() and another thread's stacks) and cgw_close().
+ *  A frame has a line and no address, so w must have been opened with
+ *  line positions only (CGW_POS_LINE, the default) or none
+ *  (CGW_POS_NONE, the lines dropped): a writer with instruction or
+ *  basic-block positions is refused (EINVAL, nothing written), never
+ *  given lines as addresses.
  *  In the writer's header (set the creator or command first if wanted)
  *  the events the writer lacks are added; in a later part (after
  *  cgw_new_part(): one part a thread, cgw_set_thread() naming it) the
@@ -1325,8 +1334,9 @@ CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg
  *  some have one, the others get ob=???; a function without a file gets
  *  fl=???.  The totals are the sums of the counts.  Returns the writer's
  *  status; an error of the stacks becomes the writer's (EINVAL, ERANGE,
- *  ENOMEM, with the stacks' message), and EUSAGE when s is NULL or the
- *  writer is finished.  No stacks may be added afterwards. */
+ *  ENOMEM, with the stacks' message), EINVAL for a writer of instruction
+ *  or basic-block positions, and EUSAGE when s is NULL or the writer is
+ *  finished.  No stacks may be added afterwards. */
 CGW_API cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w);
 
 /** The message of the stacks' first error; "" when there was none. */

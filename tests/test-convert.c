@@ -322,6 +322,119 @@ static void structured(void)
     CHECK_ST(cgw_stacks_add(NULL, NULL, NULL, 0, 0, 0), CGW_EUSAGE);
 }
 
+/* The stacks fill lines only (issue 52).  A writer whose positions hold
+ * instruction or basic-block addresses is refused and gets nothing: it
+ * used to get each line as the address and each count as the line
+ * ("0x7 5 5" for line 7, count 5), and cgverify called that valid.  A
+ * line writer's lines and counts read back in their places, and a writer
+ * without positions (CGW_POS_NONE) still takes the stacks. */
+static void positions(void)
+{
+    const cgw_frame ab[] = { { NULL, "m.c", "a", NULL, 7 }, { NULL, "m.c", "b", NULL, 9 } };
+    static const struct {
+        unsigned positions;
+        const char *names;
+    } refused[] = { { CGW_POS_INSTR | CGW_POS_LINE, "\"instr line\"" },
+                    { CGW_POS_INSTR, "\"instr\"" },
+                    { CGW_POS_BB | CGW_POS_LINE, "\"bb line\"" } };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        cgw_stacks *s = cgw_stacks_new(NULL);
+        CHECK_ST(cgw_stacks_add(s, NULL, ab, 2, 5, 0), CGW_OK);
+        cgw_options o = CGW_OPTIONS_INIT;
+        o.positions = refused[i].positions;
+        o.flags = CGW_EXTENDED; /* bb needs it */
+        cgwt_capture c;
+        cgwt_capture_init(&c, 0, 0);
+        cgw_writer *w = cgwt_capture_open(&c, &o);
+        CHECK_ST(cgw_stacks_write(s, w), CGW_EINVAL);
+        CHECK(strstr(cgw_errmsg(w), refused[i].names) != NULL);
+        CHECK(strstr(cgw_errmsg(w), "cgw_stacks_write: ") == cgw_errmsg(w));
+        CHECK_ST(cgw_close(w), CGW_EINVAL);
+        CHECK_U64(c.len, 0); /* nothing written */
+        cgwt_capture_free(&c);
+        cgw_stacks_free(s);
+    }
+    size_t len;
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(s, NULL, ab, 2, 5, 0), CGW_OK);
+    char *buf = write_stacks(s, &len);
+    cgw_stacks_free(s);
+    char *got = describe(buf, len);
+    CHECK_STR(got, "a(m.c):7>b(m.c) x1=5|b(m.c):9=5|events=Samples|totals=5");
+    free(got);
+    free(buf);
+
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(s, NULL, ab, 2, 5, 0), CGW_OK);
+    cgw_options o = CGW_OPTIONS_INIT;
+    o.positions = CGW_POS_NONE;
+    o.flags = CGW_EXTENDED;
+    cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+    CHECK_ST(cgw_stacks_write(s, w), CGW_OK);
+    CHECK_ST(cgw_close(w), CGW_OK);
+    cgw_stacks_free(s);
+    cgwt_readback(buf, len, NULL);
+    CHECK(strstr(buf, "positions:\n") != NULL && strstr(buf, "\n5\n") != NULL);
+    free(buf);
+}
+
+/* A name no writer takes (a control byte such as a line feed or a tab,
+ * invalid UTF-8) is refused when it is added, with the call, the frame
+ * and the name, as a folded line with one is: found only when written,
+ * it would cost a profiler that writes at exit the whole profile.  The
+ * error is sticky, and cgw_stacks_write() passes it on without writing;
+ * the stacks added before it, written apart, read back whole. */
+static void bad_names(void)
+{
+    const cgw_frame ok[] = { { NULL, "m.c", "main", NULL, 3 }, { NULL, "m.c", "leaf", NULL, 4 } };
+    const cgw_frame lf[] = { { NULL, "m.c", "main", NULL, 3 }, { NULL, "m.c", "le\naf", NULL, 4 } };
+    cgw_stacks *s = cgw_stacks_new(NULL), *good = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(good, NULL, ok, 2, 2, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add(s, NULL, ok, 2, 2, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add(s, NULL, lf, 2, 1, 0), CGW_EINVAL);
+    CHECK_STR(cgw_stacks_errmsg(s), "cgw_stacks_add: frame 1: the name \"le\" has a control "
+                                    "byte (byte 0x0a at offset 2), which the writer refuses");
+    CHECK_ST(cgw_stacks_add(s, NULL, ok, 2, 2, 0), CGW_EINVAL); /* sticky */
+    cgwt_capture c;
+    cgwt_capture_init(&c, 0, 0);
+    cgw_writer *w = cgwt_capture_open(&c, NULL);
+    CHECK_ST(cgw_stacks_write(s, w), CGW_EINVAL);
+    CHECK(strstr(cgw_errmsg(w), "frame 1: the name \"le\"") != NULL);
+    CHECK_ST(cgw_close(w), CGW_EINVAL);
+    CHECK_U64(c.len, 0);
+    cgwt_capture_free(&c);
+    cgw_stacks_free(s);
+    size_t len;
+    char *buf = write_stacks(good, &len);
+    cgw_stacks_free(good);
+    char *got = describe(buf, len);
+    CHECK_STR(got, "events=Samples|leaf(m.c):4=2|main(m.c):3>leaf(m.c) x1=2|totals=2");
+    free(got);
+    free(buf);
+
+    /* each part of a frame, leaf first, and cgw_stacks_intern() */
+    const cgw_frame tab = { "\tlib.so", NULL, "f", NULL, 0 };
+    const cgw_frame utf8 = { NULL, "m\xc3(.c", "f", NULL, 0 };
+    const cgw_frame del = { NULL, NULL, "f", "x\x7f.h", 0 };
+    const cgw_frame two[] = { ok[0], tab };
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(s, NULL, two, 2, 1, CGW_STACK_LEAF_FIRST), CGW_EINVAL);
+    CHECK_STR(cgw_stacks_errmsg(s), "cgw_stacks_add: frame 1: the object \"\" has a control "
+                                    "byte (byte 0x09 at offset 0), which the writer refuses");
+    cgw_stacks_free(s);
+    uint64_t handle = 0;
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_intern(s, &utf8, &handle), CGW_EINVAL);
+    CHECK_STR(cgw_stacks_errmsg(s), "cgw_stacks_intern: frame 0: the file \"m\" has invalid "
+                                    "UTF-8 (byte 0xc3 at offset 1), which the writer refuses");
+    CHECK_ST(cgw_stacks_add_h(s, NULL, &handle, NULL, 1, 1, 0), CGW_EINVAL);
+    cgw_stacks_free(s);
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(s, NULL, &del, 1, 1, 0), CGW_EINVAL);
+    CHECK(strstr(cgw_stacks_errmsg(s), "the inlined file \"x\" has a control byte") != NULL);
+    cgw_stacks_free(s);
+}
+
 /* Several callers: the documented estimate, with the total kept.  x has
  * callers a (3) and b (1): c's 3 split 2.25 / 0.75, rounded down to 2 / 0,
  * the remainder to a; d's 1 split 0.75 / 0.25, the remainder to a. */
@@ -514,6 +627,8 @@ int main(void)
     shared_names();
     events();
     structured();
+    positions();
+    bad_names();
     estimate();
     bad_input();
     deep();

@@ -109,6 +109,29 @@ class TestWriter(Base):
         costs = [r.pos for r in recs if isinstance(r, cgw.Cost)]
         self.assertEqual(costs, [(0x1000, 3), (0x1004, 4)])
 
+    def test_position_shape(self):
+        # issue 52: cost(5, [1]) on an "instr line" writer wrote "0x5 0 1"
+        # (the library read a second subposition past the one given)
+        out = self.path("shape.out")
+        with cgw.Writer(out, events=["Ir"], positions="instr line") as w:
+            w.function("main", file="a.c")
+            for bad in (5, [5], (0x1000, 3, 4)):
+                with self.assertRaises(ValueError) as cm:
+                    w.cost(bad, [1])
+                self.assertIn("'instr line'", str(cm.exception))
+            with self.assertRaises(ValueError):
+                w.call("a.c", "f", 1, 5, [1])
+            w.cost((0x1000, 5), [1])
+        self.assertValid(out)
+        self.assertEqual([r.pos for r in cgw.read(out) if isinstance(r, cgw.Cost)],
+                         [(0x1000, 5)])
+        with cgw.Writer(None, events=["Ir"]) as w:  # a line writer: an int or one value
+            w.function("main", file="a.c")
+            w.cost(5, [1])
+            w.cost([6], [1])
+            with self.assertRaises(ValueError):
+                w.cost((0x1000, 7), [1])
+
     def test_library_errors(self):
         with self.assertRaises(cgw.Error) as cm:
             cgw.Writer(self.path("bad.out"), events=["I r"])
@@ -234,6 +257,28 @@ class TestStacks(Base):
         self.assertTrue(str(cm.exception).startswith("in.folded:2:"), str(cm.exception))
         with self.assertRaises(cgw.Error):
             cgw.Stacks().add(["a"], 1, event="bad event")
+
+    def test_frame_types(self):
+        # issue 52: a dict was unpacked as a tuple of its keys, a function
+        # "name" in file "file"
+        s = cgw.Stacks()
+        for bad in ({"name": "f", "file": "a.c"}, 7, None):
+            with self.assertRaises(TypeError) as cm:
+                s.add(["main", bad], 1)
+            self.assertIn("frame 1", str(cm.exception))
+        s.add(["main", ["f", "a.c", None, 3], b"g"], 2)
+        out = self.path("types.out")
+        s.write(out)
+        self.assertValid(out)
+        self.assertEqual(cgw.summary(out).functions,
+                         {(None, "???", "main"): [0], (None, "a.c", "f"): [0],
+                          (None, "???", "g"): [2]})
+        # a name the writer would refuse: refused when added, frame named
+        with self.assertRaises(cgw.Error) as cm:
+            s = cgw.Stacks()
+            s.add(["main", "le\naf"], 1)
+        self.assertEqual(cm.exception.status, cgw.EINVAL)
+        self.assertIn("frame 1: the name", str(cm.exception))
 
     def test_a_million_stacks_in_bounded_memory(self):
         s = cgw.Stacks()

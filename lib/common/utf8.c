@@ -44,3 +44,15 @@ int cgwp_utf8_valid(const unsigned char *bytes, size_t len)
     }
     return 1;
 }
+
+size_t cgwp_text_bad(const char *text, size_t len)
+{
+    for (size_t at = 0; at < len;) {
+        unsigned char byte = (unsigned char)text[at];
+        size_t step = byte < 0x80 ? !cgwp_control(byte) : cgw_utf8_char(text + at, len - at, NULL);
+        if (step == 0)
+            return at;
+        at += step;
+    }
+    return len;
+}

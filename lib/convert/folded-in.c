@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "stacks.h"
+#include "utf8.h"
 
 /* Where an error is: the input's name, its line and the frame's column. */
 typedef struct place {
@@ -34,20 +35,12 @@ static int blank(char byte)
 
 /* Bytes [cursor, end) of a name: no control byte (a tab neither: the writer
  * refuses it, readers split names at it), well-formed UTF-8 (the
- * reader warns about anything else).  NULL when good, else the first
- * bad byte. */
+ * reader warns about anything else): cgwp_text_bad()'s rule.  NULL when
+ * good, else the first bad byte. */
 static const char *bad_byte(const char *cursor, const char *end)
 {
-    while (cursor < end) {
-        unsigned char byte = (unsigned char)*cursor;
-        if (byte < 0x20 || byte == 0x7f)
-            return cursor;
-        size_t step = byte < 0x80 ? 1 : cgw_utf8_char(cursor, (size_t)(end - cursor), NULL);
-        if (step == 0)
-            return cursor;
-        cursor += step;
-    }
-    return NULL;
+    size_t len = (size_t)(end - cursor), bad = cgwp_text_bad(cursor, len);
+    return bad < len ? cursor + bad : NULL;
 }
 
 /* A decimal number [cursor, end) up to 2^64-1: 0, or -1. */

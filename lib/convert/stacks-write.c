@@ -115,10 +115,41 @@ static cgw_target target_of(const cgw_stacks *s, uint32_t fn, int objects)
     return target;
 }
 
+/* Where a frame's line goes in the writer's position arrays, in *slot
+ * (0 when the writer has no position column, CGW_POS_NONE).  A frame
+ * has a line and nothing else (cgw_frame has no instruction address),
+ * so a writer whose positions hold instruction or basic-block addresses
+ * is refused: written, its lines would be read as addresses and its
+ * counts as lines. */
+static cgw_status line_slot(cgw_writer *w, size_t *slot)
+{
+    cgw_options o = CGW_OPTIONS_INIT;
+    cgw_status st = cgw_get_options(w, &o);
+    if (st != CGW_OK)
+        return cgw_set_error(w, st, CALL, "the writer's options: %s", cgw_strerror(st));
+    unsigned kinds[CGW_NPOS_MAX];
+    size_t n = o.positions == CGW_POS_NONE ? 0 : cgw_pos_kinds(o.positions, kinds), lines = 0;
+    char names[32] = "";
+    *slot = 0;
+    for (size_t k = 0; k < n; k++) {
+        if (kinds[k] == CGW_POS_LINE)
+            *slot = k, lines++;
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
+                 cgw_pos_name(kinds[k]));
+    }
+    if (o.positions != CGW_POS_NONE && (n != 1 || lines != 1))
+        return cgw_set_error(w, CGW_EINVAL, CALL, "the writer's positions are \"%s\", and "
+                             "the stacks fill lines only (cgw_frame has no instruction or "
+                             "basic-block address): open the writer with CGW_POS_LINE "
+                             "(or CGW_POS_NONE)", names);
+    return CGW_OK;
+}
+
 /* Cells [i, end) share a function, callee and line: one cost line or
- * call with a cost a column.  Returns the end of the group. */
+ * call with a cost a column, the line in position slot.  Returns the
+ * end of the group. */
 static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int objects,
-                          const size_t *col, size_t ncol)
+                          const size_t *col, size_t ncol, size_t slot)
 {
     const cgwc_cell *cell = &s->cells[i];
     uint64_t costs[CGWC_MAX_EVENTS] = { 0 }, count = 0;
@@ -132,12 +163,14 @@ static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int obje
     /* code inlined from another file (fi=), or the function's own (fe=) */
     cgw_inline_file(w, name_of(s, cell->fi != CGWC_NONE ? cell->fi : s->fns[cell->fn].file,
                                "???"));
+    uint64_t pos[CGW_NPOS_MAX] = { 0 };
+    pos[slot] = cell->line;
     if (cell->callee == CGWC_NONE) {
-        cgw_cost(w, &cell->line, costs, ncol);
+        cgw_cost(w, pos, costs, ncol);
     } else {
         cgw_target target = target_of(s, cell->callee, objects);
         /* stacks added uncounted (pprof's) have no call count: 1 */
-        cgw_call(w, &target, count > 0 ? count : 1, NULL, &cell->line, costs, ncol);
+        cgw_call(w, &target, count > 0 ? count : 1, NULL, pos, costs, ncol);
     }
     return j;
 }
@@ -184,8 +217,12 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
         return CGW_EUSAGE;
     if (s == NULL)
         return cgw_set_error(w, CGW_EUSAGE, CALL, "the stacks are NULL");
-    size_t col[CGWC_MAX_EVENTS], ncol = 0;
-    cgw_status st = columns(s, w, col, &ncol);
+    size_t col[CGWC_MAX_EVENTS], ncol = 0, slot = 0;
+    cgw_status st = cgw_error(w);
+    if (st == CGW_OK)
+        st = line_slot(w, &slot);
+    if (st == CGW_OK)
+        st = columns(s, w, col, &ncol);
     if (st != CGW_OK)
         return st;
     if (s->shown == NULL && show_names(s) != CGW_OK)
@@ -205,7 +242,7 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
         cgw_function(w, target.function);
         uint32_t fn = s->cells[i].fn;
         while (i < s->ncells && s->cells[i].fn == fn && cgw_error(w) == CGW_OK)
-            i = write_group(s, w, i, objects, col, ncol);
+            i = write_group(s, w, i, objects, col, ncol, slot);
     }
     return cgw_error(w);
 }

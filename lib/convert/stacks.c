@@ -15,6 +15,7 @@
 
 #include "message.h"
 #include "stacks.h"
+#include "utf8.h"
 
 #define CHUNK_SIZE 65536
 
@@ -104,17 +105,20 @@ static int str_eq(const void *ctx, uint32_t entry, const void *key)
     return left->len == right->len && memcmp(left->p, right->p, left->len) == 0;
 }
 
-cgw_status cgwc_stacks_name(cgw_stacks *s, const char *bytes, size_t len, uint32_t *id)
+/* Whether bytes[0..len) is interned (its id in *id); if not, where it
+ * goes: *hash and *slot for add_name(). */
+static int find_name(cgw_stacks *s, const char *bytes, size_t len, uint32_t *id,
+                     uint64_t *hash, size_t *slot)
 {
-    if (bytes == NULL) {
-        *id = CGWC_NONE;
-        return CGW_OK;
-    }
     cgwc_str key = { bytes, len };
-    uint64_t hash = cgwp_index_hash(&s->str_ix, bytes, len);
-    size_t slot;
-    if (cgwp_index_find(&s->str_ix, hash, str_eq, s, &key, id, &slot))
-        return CGW_OK;
+    *hash = cgwp_index_hash(&s->str_ix, bytes, len);
+    return cgwp_index_find(&s->str_ix, *hash, str_eq, s, &key, id, slot);
+}
+
+/* Intern bytes[0..len), which find_name() did not find, in *id. */
+static cgw_status add_name(cgw_stacks *s, const char *bytes, size_t len, uint64_t hash,
+                           size_t slot, uint32_t *id)
+{
     char *copy;
     if (cgwp_grow(&s->a, &s->strs, &s->capstrs, s->nstrs + 1, sizeof *s->strs) < 0 ||
         (copy = arena(s, len + 1)) == NULL ||
@@ -126,6 +130,19 @@ cgw_status cgwc_stacks_name(cgw_stacks *s, const char *bytes, size_t len, uint32
     s->strs[s->nstrs].len = len;
     *id = (uint32_t)s->nstrs++;
     return CGW_OK;
+}
+
+cgw_status cgwc_stacks_name(cgw_stacks *s, const char *bytes, size_t len, uint32_t *id)
+{
+    uint64_t hash;
+    size_t slot;
+    if (bytes == NULL) {
+        *id = CGWC_NONE;
+        return CGW_OK;
+    }
+    if (find_name(s, bytes, len, id, &hash, &slot))
+        return CGW_OK;
+    return add_name(s, bytes, len, hash, slot, id);
 }
 
 static int fn_eq(const void *ctx, uint32_t entry, const void *key)
@@ -283,30 +300,47 @@ cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nf
 /* ------------------------------------------------ structured stacks */
 
 /* The interned name of str without the blanks around it; CGWC_NONE for
- * NULL or blanks only. */
-static cgw_status frame_name(cgw_stacks *s, const char *str, uint32_t *id)
+ * NULL or blanks only.  A new name is checked as the writer would check
+ * it, so that a name no writer takes is refused here, naming the call,
+ * frame k and what (its part of the frame), not when the whole profile
+ * is written; a name interned already passed the check. */
+static cgw_status frame_name(cgw_stacks *s, const char *call, size_t k, const char *what,
+                             const char *str, uint32_t *id)
 {
     size_t len = str != NULL ? strlen(str) : 0;
     while (len > 0 && str[0] == ' ')
         str++, len--;
     while (len > 0 && str[len - 1] == ' ')
         len--;
-    return cgwc_stacks_name(s, len > 0 ? str : NULL, len, id);
+    uint64_t hash;
+    size_t slot;
+    if (len == 0 || find_name(s, str, len, id, &hash, &slot))
+        return len == 0 ? cgwc_stacks_name(s, NULL, 0, id) : CGW_OK;
+    size_t bad = cgwp_text_bad(str, len);
+    if (bad < len)
+        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: frame %zu: the %s \"%.*s\" has %s "
+                                "(byte 0x%02x at offset %zu), which the writer refuses", call, k,
+                                what, (int)(bad < 64 ? bad : 64), str,
+                                cgwp_control((unsigned char)str[bad]) ? "a control byte"
+                                                                      : "invalid UTF-8",
+                                (unsigned char)str[bad], bad);
+    return add_name(s, str, len, hash, slot, id);
 }
 
-/* The frame f of cgw_stacks_add() as the graph's. */
-static cgw_status frame_of(cgw_stacks *s, const cgw_frame *f, cgwc_frame *out)
+/* The frame f (frame k of call) of cgw_stacks_add() as the graph's. */
+static cgw_status frame_of(cgw_stacks *s, const char *call, size_t k, const cgw_frame *f,
+                           cgwc_frame *out)
 {
     uint32_t obj, file, name;
-    cgw_status st = frame_name(s, f->object, &obj);
+    cgw_status st = frame_name(s, call, k, "object", f->object, &obj);
     if (st == CGW_OK)
-        st = frame_name(s, f->file, &file);
+        st = frame_name(s, call, k, "file", f->file, &file);
     if (st == CGW_OK)
-        st = frame_name(s, f->name, &name);
+        st = frame_name(s, call, k, "name", f->name, &name);
     if (st == CGW_OK && name == CGWC_NONE)
         st = cgwc_stacks_name(s, "???", 3, &name);
     if (st == CGW_OK)
-        st = frame_name(s, f->inlined, &out->fi);
+        st = frame_name(s, call, k, "inlined file", f->inlined, &out->fi);
     out->line = f->line;
     return st == CGW_OK ? cgwc_stacks_function(s, obj, file, name, &out->fn) : st;
 }
@@ -362,7 +396,7 @@ static cgw_status add_stack(cgw_stacks *s, const char *call, const char *event,
     int leaf_first = (flags & CGW_STACK_LEAF_FIRST) != 0;
     for (size_t i = 0; i < nframes && st == CGW_OK; i++) { /* root first: names in one order */
         size_t k = leaf_first ? nframes - 1 - i : i;
-        st = frames != NULL ? frame_of(s, &frames[k], &s->frames[i])
+        st = frames != NULL ? frame_of(s, call, k, &frames[k], &s->frames[i])
                             : frame_of_handle(s, handles, lines, k, &s->frames[i]);
     }
     if (st != CGW_OK)
@@ -385,7 +419,7 @@ cgw_status cgw_stacks_intern(cgw_stacks *s, const cgw_frame *frame, uint64_t *ha
                               frame == NULL ? "the frame" : "handle");
     cgwc_frame f;
     if (st == CGW_OK)
-        st = frame_of(s, frame, &f);
+        st = frame_of(s, "cgw_stacks_intern", 0, frame, &f);
     if (st == CGW_OK) /* the function and the inlined file's name */
         *handle = (uint64_t)f.fi << 32 | f.fn;
     return st;

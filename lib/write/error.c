@@ -119,12 +119,12 @@ static const char *mangled(const char *text, size_t len)
     if (len > 0 && (space((unsigned char)text[0]) || space((unsigned char)text[len - 1])))
         return "white space around it (readers strip it; callgrind_annotate merges "
                "\"\\vmain\" into \"main\")";
-    for (size_t i = 0; i < len; i++)
-        if ((unsigned char)text[i] < ' ' || text[i] == 0x7f)
-            return "a control character (readers split or drop it)";
-    if (!cgwp_utf8_valid((const unsigned char *)text, len))
-        return "invalid UTF-8 (gprof2dot rejects the file)";
-    return NULL;
+    size_t bad = cgwp_text_bad(text, len);
+    if (bad == len)
+        return NULL;
+    return cgwp_control((unsigned char)text[bad])
+               ? "a control character (readers split or drop it)"
+               : "invalid UTF-8 (gprof2dot rejects the file)";
 }
 
 /* Header text: one line, so no line breaks; in the portable subset

@@ -196,6 +196,8 @@ _PROTOS = {
     "cgw_errmsg": (c_char_p, [W]),
     "cgw_error": (c_int, [W]),
     "cgw_get_options": (c_int, [W, POINTER(Options)]),
+    "cgw_pos_kinds": (c_size_t, [c_uint, POINTER(c_uint)]),
+    "cgw_pos_name": (c_char_p, [c_uint]),
     # the reader
     "cgw_reader_open_path": (W, [c_char_p, POINTER(ReadOptions)]),
     "cgw_reader_open_memory": (W, [c_void_p, c_size_t, POINTER(ReadOptions)]),

@@ -44,7 +44,11 @@ class Stacks:
     def add(self, frames, count, event=None, uncounted=False):
         """Add one stack seen count times (of event; None: "Samples"):
         frames, root first, are Frame tuples, (name, file, object, line,
-        inlined) tuples or plain names."""
+        inlined) tuples or lists, or plain names (str or bytes).
+        TypeError for a frame of another type (a dict: its keys would be
+        taken for the name and file); cgw.Error (EINVAL) for a name with a
+        control byte (a line feed, a tab) or invalid UTF-8, which the
+        writer would refuse: the stacks are then failed, as in C."""
         s = self.handle
         n = len(frames)
         arr = self._frames
@@ -56,13 +60,16 @@ class Stacks:
                 c.name = cstr(f, "a frame's name")
                 c.file = c.object = c.inlined = None
                 c.line = 0
-            else:
+            elif isinstance(f, (tuple, list)):
                 f = Frame(*f)
                 c.name = cstr(f.name, "a frame's name")
                 c.file = cstr(f.file, "a frame's file")
                 c.object = cstr(f.object, "a frame's object")
                 c.inlined = cstr(f.inlined, "a frame's inlined file")
                 c.line = u64(f.line or 0, "a frame's line")
+            else:
+                raise TypeError("frame %d must be a Frame, a tuple, a list, str or bytes, "
+                                "not %s" % (i, type(f).__name__))
         flags = _lib.STACK_UNCOUNTED if uncounted else 0
         self._check(lib.cgw_stacks_add(s, cstr(event, "event name"), arr, n,
                                        u64(count), flags))

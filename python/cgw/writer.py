@@ -50,6 +50,12 @@ class Writer:
         opts = _lib.Options(ctypes.sizeof(_lib.Options), _positions(positions),
                             flags, buffer_size, None)
         self.positions = opts.positions or _lib.POS_LINE
+        # the kinds a position holds, in the library's order (cgw_pos_kinds;
+        # none for POS_NONE), for _pos() to check a position's shape
+        kinds = (ctypes.c_uint * 3)()
+        self._npos = lib.cgw_pos_kinds(self.positions, kinds)
+        self._pos_names = " ".join(_lib.text(lib.cgw_pos_name(kinds[i]))
+                                   for i in range(self._npos)) or "none"
         self._memory = dest is None
         if dest is None:
             w = lib.cgw_open_memory(ctypes.byref(self._buf), ctypes.byref(self._len),
@@ -172,14 +178,25 @@ class Writer:
 
     # --------------------------------------------------------------- body
     def _pos(self, pos):
-        """A position: one int (for one subposition) or a sequence in
-        Callgrind's order (instr, bb, line); None is NULL (position 0
-        where the library allows it)."""
+        """A position: one int when the writer has one subposition, else a
+        sequence of one int a subposition in Callgrind's order (instr, bb,
+        line); None is NULL (position 0 where the library allows it).
+        ValueError for any other shape: the library reads as many values
+        as the writer has subpositions, so a short one would be read past
+        its end (cost(5, [1]) on an "instr line" writer wrote "0x5 0 1")."""
         if pos is None:
             return None
-        if not isinstance(pos, (tuple, list)):
-            pos = (pos,)
-        return u64_array(pos, "a position")[0]
+        vals = pos if isinstance(pos, (tuple, list)) else (pos,)
+        if len(vals) != self._npos:
+            if self._npos == 0:
+                want = "None (the writer has no position column)"
+            elif self._npos == 1:
+                want = "an int"
+            else:
+                want = "a sequence of %d ints (%s)" % (self._npos, self._pos_names)
+            raise ValueError("a position %r for a writer of positions %r: expected %s"
+                             % (pos, self._pos_names, want))
+        return u64_array(vals, "a position")[0]
 
     def object(self, name):
         self._check(lib.cgw_object(self.handle, cstr(name, "object name")))
@@ -201,7 +218,10 @@ class Writer:
         self._check(lib.cgw_inline_file(self.handle, cstr(name, "file name")))
 
     def cost(self, pos, costs):
-        """A self-cost line at pos (a line, or the position's values)."""
+        """A self-cost line at pos (a line, or a sequence of the position's
+        values: (address, line) for an "instr line" writer) with costs, a
+        sequence of ints, one an event.  ValueError for a position of
+        another shape than the writer's positions."""
         arr, n = u64_array(costs)
         self._check(lib.cgw_cost(self.handle, self._pos(pos), arr, n))
 
