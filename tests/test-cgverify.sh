@@ -200,6 +200,15 @@ printf 'events: Ir\nfn=main\n1 1\ncfn=f\ncalls=1 1\n1 20\nfn=f\n1 3\ncfn=f\ncall
 if "$CGVERIFY" "$tmp/selfrec" 2>&1 | grep -q 'inclusive-excess'; then
     fail "a directly recursive function's calls are said to carry too much"
 fi
+# a call above the part's total (issue 51, item 3: "148%"): main 2
+# calls g, on a cycle of its own, with 100 Samples in a part of 52,
+# which inclusive-excess lets be; g -> g may carry more (Callgrind's
+# calls on one cycle do)
+printf 'events: Samples\nfn=main\n1 2\ncfn=g\ncalls=1 1\n1 100\nfn=g\n1 50\ncfn=g\ncalls=1 1\n1 60\n' >"$tmp/above"
+"$CGVERIFY" "$tmp/above" >"$tmp/out" 2>&1 || fail "call above the total: $(cat "$tmp/out")"
+grep -qF 'above:5: warning: the call to g carries 100 Samples inclusive, more than the total of part 1 (52, the sum of its cost lines) [call-above-total]' "$tmp/out" ||
+    fail "call above the total not said: $(cat "$tmp/out")"
+[ "$(grep -c 'call-above-total' "$tmp/out")" = 1 ] || fail "g -> g said above the total: $(cat "$tmp/out")"
 
 # A block of a cfn= with no calls= after it (issue 54, item 11): main
 # names a callee but makes no call.  cgverify, its round trip, cgrecode

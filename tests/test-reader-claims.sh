@@ -102,12 +102,21 @@ if command -v python3 >/dev/null 2>&1; then
 else
     echo "no python3: gprof2dot's claims not checked"
 fi
+# speedscope: the line after jump= read as a cost line, so that main's
+# self is 5 + 7 where the file says 5 (jfn7), and NaN (null) where that
+# line has no cost (jfn); each result read from its own file
+shape jfn7 'events: Ir\nfl=a.c\nfn=main\n1 5\njfn=g\njump=1 2\n2 7\nfn=g\n2 4\n'
 if command -v node >/dev/null 2>&1; then
-    node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/jfn" 1000 >"$tmp/s.out" 2>&1 ||
-        fail "nonportable-line: speedscope: $(cat "$tmp/s.out")"
-    grep -q '"nan": true' "$tmp/s.out" || fail "nonportable-line: speedscope reads no NaN: $(cat "$tmp/s.out")"
-    grep -q '"error"' "$tmp/s.out" && fail "nonportable-line: speedscope throws: $(cat "$tmp/s.out")"
-    echo "nonportable-line: speedscope reads the line after jump= as a cost (NaN)"
+    for f in jfn jfn7; do
+        node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/$f" 1000 >"$tmp/$f.s" 2>&1 ||
+            fail "nonportable-line: speedscope on $f: $(cat "$tmp/$f.s")"
+        grep -q '"error"' "$tmp/$f.s" && fail "nonportable-line: speedscope throws on $f: $(cat "$tmp/$f.s")"
+    done
+    grep -q '"a.c:main": 12,' "$tmp/jfn7.s" ||
+        fail "nonportable-line: speedscope does not add the line after jump= to main (5 + 7): $(cat "$tmp/jfn7.s")"
+    grep -q '"a.c:main": null,' "$tmp/jfn.s" ||
+        fail "nonportable-line: speedscope reads main's self as a number, no NaN: $(cat "$tmp/jfn.s")"
+    echo "nonportable-line: speedscope reads the line after jump= as a cost (main 5 + 7; NaN with no cost)"
 else
     echo "no node: speedscope's claims not checked"
 fi

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* check.c - the checks of CGW_READ_CHECK that need a whole part:
- * callees without a block of their own, and inclusive costs that a
- * function cannot have had.  A function on a cycle of calls (direct
- * recursion, or through others: stacks converted from a sampler count
- * each edge once a stack) is exempt from the latter: the calls into it
- * count the same time more than once.  Split blocks and name clashes are found as
- * fn= lines come (emit.c).  The inclusive costs are summed per function
- * for the first CGWR_CHECK_EVENTS events only, so that their memory
- * follows the functions, not functions times events (a 188 KB file of
- * thousands of events and functions once needed 2.36 GB). */
+ * callees without a block of their own, inclusive costs that a
+ * function cannot have had, and calls that cost more than the whole
+ * part.  A function on a cycle of calls (direct recursion, or through
+ * others: stacks converted from a sampler count each edge once a stack)
+ * is exempt from the second: the calls into it count the same time more
+ * than once.  A call whose caller and callee are on one cycle is exempt
+ * from the third (calls_above_total()).  Split blocks and name clashes
+ * are found as fn= lines come (emit.c).  The inclusive costs are summed
+ * per function, and the dearest call of each edge kept, for the first
+ * CGWR_CHECK_EVENTS events only, so that their memory follows the
+ * functions and edges, not times events (a 188 KB file of thousands of
+ * events and functions once needed 2.36 GB). */
 #include <string.h>
 
 #include "read.h"
@@ -43,8 +46,41 @@ static void no_memory(cgw_reader *r)
               (unsigned long long)r->lineno);
 }
 
-/* Keep the edge caller -> callee of the part, once. */
-static void note_edge(cgw_reader *r, uint32_t caller, uint32_t callee)
+/* Room for one more edge, and for its dearest calls. */
+static int room_for_edge(cgw_reader *r)
+{
+    if (r->nedges == r->capedges) {
+        size_t cap = r->capedges ? 2 * r->capedges : 64;
+        uint64_t *grown = cap < SIZE_MAX / sizeof *grown
+                              ? cgwp_realloc(&r->alloc, r->edges, cap * sizeof *grown)
+                              : NULL;
+        if (grown == NULL)
+            return -1;
+        r->edges = grown;
+        r->capedges = cap;
+    }
+    size_t want = (r->nedges + 1) * r->edge_events;
+    if (r->edge_events > 0 && want > r->capmax) {
+        size_t cap = r->capedges * r->edge_events;
+        uint64_t *max = NULL, *line = NULL;
+        if (cap / r->edge_events == r->capedges && cap < SIZE_MAX / sizeof *max) {
+            max = cgwp_realloc(&r->alloc, r->edge_max, cap * sizeof *max);
+            if (max != NULL)
+                r->edge_max = max;
+            line = max ? cgwp_realloc(&r->alloc, r->edge_line, cap * sizeof *line) : NULL;
+            if (line != NULL)
+                r->edge_line = line;
+        }
+        if (line == NULL)
+            return -1;
+        r->capmax = cap;
+    }
+    return 0;
+}
+
+/* The index of the edge caller -> callee of the part, kept once; -1
+ * without memory. */
+static long note_edge(cgw_reader *r, uint32_t caller, uint32_t callee)
 {
     uint64_t edge = (uint64_t)caller << 32 | callee;
     uint64_t key = cgwp_hash_int(&r->hash_key, edge); /* a bijection: the key is the edge */
@@ -53,39 +89,36 @@ static void note_edge(cgw_reader *r, uint32_t caller, uint32_t callee)
         for (size_t slot = cgwp_hash_start(set, key); set->vals[slot] != 0;
              slot = cgwp_hash_next(set, slot))
             if (set->keys[slot] == key)
-                return;
-    if (r->nedges == r->capedges) {
-        size_t cap = r->capedges ? 2 * r->capedges : 64;
-        uint64_t *grown = cap < SIZE_MAX / sizeof *grown
-                              ? cgwp_realloc(&r->alloc, r->edges, cap * sizeof *grown)
-                              : NULL;
-        if (grown == NULL) {
-            no_memory(r);
-            return;
-        }
-        r->edges = grown;
-        r->capedges = cap;
-    }
-    if (cgwp_hash_reserve(set, &r->alloc, 64) < 0) {
+                return (long)set->vals[slot] - 1;
+    if (r->nedges == 0)
+        r->edge_events = cgwr_checked_events(r);
+    if (room_for_edge(r) < 0 || cgwp_hash_reserve(set, &r->alloc, 64) < 0) {
         no_memory(r);
-        return;
+        return -1;
     }
     size_t slot = cgwp_hash_start(set, key);
     while (set->vals[slot] != 0)
         slot = cgwp_hash_next(set, slot);
     cgwp_hash_put(set, slot, key, r->nedges + 1);
+    if (r->edge_events > 0)
+        memset(r->edge_max + r->nedges * r->edge_events, 0,
+               r->edge_events * sizeof *r->edge_max);
     r->edges[r->nedges++] = edge;
+    return (long)r->nedges - 1;
 }
 
-/* Mark the functions on a cycle of the part's calls recursive. */
-static void mark_cycles(cgw_reader *r)
+/* The strongly connected component of each function of the part's
+ * calls (n entries, to free), the functions on a cycle marked recursive;
+ * NULL without memory. */
+static uint32_t *components(cgw_reader *r)
 {
     size_t n = r->nfns, ne = r->nedges;
     uint32_t *at = cgwp_alloc(&r->alloc, (n + 1) * sizeof *at);
     uint32_t *to = cgwp_alloc(&r->alloc, (ne + 1) * sizeof *to);
     uint32_t *comp = cgwp_alloc(&r->alloc, (n + 1) * sizeof *comp);
     uint32_t *size = cgwp_alloc(&r->alloc, (n + 1) * sizeof *size);
-    if (at != NULL && to != NULL && comp != NULL && size != NULL) {
+    int ok = at != NULL && to != NULL && comp != NULL && size != NULL;
+    if (ok) {
         memset(at, 0, (n + 1) * sizeof *at);
         for (size_t e = 0; e < ne; e++)
             at[(r->edges[e] >> 32) + 1]++;
@@ -94,36 +127,46 @@ static void mark_cycles(cgw_reader *r)
         memcpy(size, at, n * sizeof *size); /* the next free place of each */
         for (size_t e = 0; e < ne; e++)
             to[size[r->edges[e] >> 32]++] = (uint32_t)r->edges[e];
-        if (cgwp_scc(&r->alloc, n, at, to, comp) == 0) {
-            memset(size, 0, n * sizeof *size);
-            for (size_t v = 0; v < n; v++)
-                size[comp[v]]++;
-            for (size_t v = 0; v < n; v++)
-                if (size[comp[v]] > 1)
-                    r->fns[v]->recursive = 1;
-        } else {
-            no_memory(r);
-        }
+        ok = cgwp_scc(&r->alloc, n, at, to, comp) == 0;
+    }
+    if (ok) {
+        memset(size, 0, n * sizeof *size);
+        for (size_t v = 0; v < n; v++)
+            size[comp[v]]++;
+        for (size_t v = 0; v < n; v++)
+            if (size[comp[v]] > 1)
+                r->fns[v]->recursive = 1;
     } else {
         no_memory(r);
     }
-    void *blocks[] = { at, to, comp, size };
+    void *blocks[] = { at, to, size, ok ? NULL : comp };
     cgwp_free_all(&r->alloc, blocks, sizeof blocks / sizeof *blocks);
+    return ok ? comp : NULL;
 }
 
 void cgwr_check_free(cgw_reader *r)
 {
     cgwp_hash_free(&r->edge_set, &r->alloc);
-    cgwp_free(&r->alloc, r->edges);
+    void *blocks[] = { r->edges, r->edge_max, r->edge_line };
+    cgwp_free_all(&r->alloc, blocks, sizeof blocks / sizeof *blocks);
 }
 
 void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *costs)
 {
     if (callee < 0)
         return;
-    note_edge(r, (uint32_t)r->fn_index, (uint32_t)callee);
-    cgwr_fn *caller = r->fns[r->fn_index], *callee_fn = r->fns[callee];
+    long edge = note_edge(r, (uint32_t)r->fn_index, (uint32_t)callee);
     size_t nevents = cgwr_checked_events(r);
+    if (edge >= 0 && r->edge_events == nevents) {
+        uint64_t *max = r->edge_max + (size_t)edge * nevents;
+        for (size_t i = 0; i < nevents; i++) {
+            if (costs[i] > max[i]) {
+                max[i] = costs[i];
+                r->edge_line[(size_t)edge * nevents + i] = line;
+            }
+        }
+    }
+    cgwr_fn *caller = r->fns[r->fn_index], *callee_fn = r->fns[callee];
     if (!callee_fn->called)
         callee_fn->call_line = line;
     callee_fn->called = 1;
@@ -150,11 +193,58 @@ static int any_excess(const cgw_reader *r, size_t nevents)
     return 0;
 }
 
+/* Whether an edge between two functions has a call that costs more
+ * than the part's cost lines sum to. */
+static int any_above(const cgw_reader *r)
+{
+    const uint64_t *totals = r->part.totals, *max = r->edge_max;
+    for (size_t e = 0; e < r->nedges; e++)
+        for (size_t i = 0; i < r->edge_events; i++)
+            if (max[e * r->edge_events + i] > totals[i] &&
+                r->edges[e] >> 32 != (uint32_t)r->edges[e])
+                return 1;
+    return 0;
+}
+
+/* Warn about each call that costs more than the whole part, unless its
+ * caller and callee are on one cycle (comp: their components): Callgrind
+ * itself adds a recursion's inner calls into the one call of a context
+ * (odd'2 -> even'2 with the default --separate-recs=2), so that such a
+ * call may carry the same cost many times.  A call off every cycle
+ * cannot: its calls never run inside one another.  The dearest call of
+ * the first such event is named, once an edge. */
+static void calls_above_total(cgw_reader *r, const uint32_t *comp)
+{
+    const uint64_t *totals = r->part.totals;
+    size_t k = r->edge_events;
+    for (size_t e = 0; e < r->nedges; e++) {
+        uint32_t caller = (uint32_t)(r->edges[e] >> 32), callee = (uint32_t)r->edges[e];
+        if (comp[caller] == comp[callee])
+            continue;
+        for (size_t i = 0; i < k; i++) {
+            uint64_t cost = r->edge_max[e * k + i];
+            if (cost > totals[i]) {
+                cgwr_diag(r, r->edge_line[e * k + i], CGWR_CALL_ABOVE_TOTAL,
+                          "the call to %s carries %llu %s inclusive, more than the total of "
+                          "part %u (%llu, the sum of its cost lines)", r->fns[callee]->name->s,
+                          (unsigned long long)cost, r->part.events[i].name, r->part.pub.index,
+                          (unsigned long long)totals[i]);
+                break;
+            }
+        }
+    }
+}
+
 void cgwr_check_part(cgw_reader *r)
 {
     size_t nevents = cgwr_checked_events(r);
-    if (any_excess(r, nevents))
-        mark_cycles(r);
+    int above = r->edge_events <= r->nevents && any_above(r);
+    if (above || any_excess(r, nevents)) {
+        uint32_t *comp = components(r);
+        if (comp != NULL && above)
+            calls_above_total(r, comp);
+        cgwp_free(&r->alloc, comp);
+    }
     cgwp_hash_clear(&r->edge_set);
     r->nedges = 0;
     for (size_t k = 0; k < r->nfns; k++) {

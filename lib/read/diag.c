@@ -115,6 +115,7 @@ static const struct {
     [CGWR_DEFINITION_ONLY] = { "definition-only", CGW_WARNING, K | A },
     [CGWR_ONE_POSITION_NOT_LINE] = { "instr-positions", CGW_WARNING, 0 },
     [CGWR_CFN_WITHOUT_CALL] = { "cfn-without-call", CGW_WARNING, K },
+    [CGWR_CALL_ABOVE_TOTAL] = { "call-above-total", CGW_WARNING, 0 },
 };
 
 unsigned cgw_diag_readers(const char *code)

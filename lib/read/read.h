@@ -46,7 +46,7 @@ enum cgwr_code {
     CGWR_VERSION_TEXT, CGWR_APPENDED_PROFILE, CGWR_TRAILING_BLANK, CGWR_NO_POSITION_COLUMN,
     CGWR_BB_POSITIONS, CGWR_ID_NAME_BLANK, CGWR_SUMMARY_ZERO, CGWR_SHORT_SUMMARY,
     CGWR_DEFINITION_ONLY, CGWR_ONE_POSITION_NOT_LINE, CGWR_NOT_PROFILE, CGWR_CFN_WITHOUT_CALL,
-    CGWR_UNCLOSED_ID,
+    CGWR_UNCLOSED_ID, CGWR_CALL_ABOVE_TOTAL,
     CGWR_NCODES
 };
 
@@ -191,7 +191,10 @@ struct cgw_reader {
      * each (edge_set), for the cycles of its call graph */
     cgwp_hash edge_set;
     uint64_t *edges;
-    size_t nedges, capedges;
+    /* and, per edge and checked event, its dearest call: the inclusive
+     * cost and the line (edge * cgwr_checked_events() + event) */
+    uint64_t *edge_max, *edge_line;
+    size_t nedges, capedges, edge_events, capmax;
 };
 
 /* diag.c */
