@@ -4,11 +4,14 @@
  * cgw_profile_stacks() says how the cost is split).  The walk is over the
  * graph of components, where a cycle is one node: a frame of a cycle's
  * member is split among the calls into the cycle from outside (and the
- * cycle's own share as a root, at the member that starts it), and each share first climbs, inside the cycle, the
- * shortest chain of the cycle's calls from the member that was called to
- * this one (a breadth-first tree from that entry, made once an entry).
- * A stack of frames, not of calls: a chain of callers can be a million
- * deep. */
+ * cycle's own share as a root, at the member that starts it), and each
+ * share first climbs, inside the cycle, the shortest chain of the
+ * cycle's calls from the member that was called to this one (a
+ * breadth-first tree from that entry, made once an entry), through the
+ * entry called again where the entry's own calls pass its cost (its
+ * inner calls).  A stack of frames, not of calls: a chain of callers can
+ * be a million deep. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "profile.h"
@@ -121,12 +124,27 @@ static void root_weights(walk *w)
 
 #define INNER (CGWPM_NONE - 1) /* a parent: the entry again, called by the tree's last slot */
 
-/* Which of the entry's calls were made by an inner call
- * of the entry (the cycle came back to it, through back_caller, its
- * heaviest caller inside the cycle): what its calls have beyond its own
- * inclusive cost less its self cost was spent inside calls that came
- * back to it.  The heaviest calls are taken as the
- * outer ones until that inclusive cost is spent, the rest as inner
+/* A call and its cost, to sort an entry's calls by. */
+typedef struct weighed {
+    uint64_t cost;
+    uint32_t edge;
+} weighed;
+
+/* The heaviest first; equals in the order of their edges. */
+static int heaviest_first(const void *left, const void *right)
+{
+    const weighed *a = left, *b = right;
+    if (a->cost != b->cost)
+        return a->cost > b->cost ? -1 : 1;
+    return a->edge < b->edge ? -1 : a->edge > b->edge;
+}
+
+/* Which of the entry's calls were made by an inner call of the entry
+ * (the cycle came back to it, through back_caller, its heaviest caller
+ * inside the cycle): what its calls have beyond its own inclusive cost
+ * less its self cost was spent inside calls that came back to it.  The
+ * heaviest calls are taken as the outer ones until that inclusive cost
+ * is spent, the rest as inner
  * (cProfile's exec: it runs the script, and the exec that the imports
  * inside the script run runs the modules); the heaviest is always
  * outer.  w->inner_edge[] for its calls, and inner[k] for its callees in
@@ -147,30 +165,26 @@ static int inner_calls(walk *w, uint32_t entry, uint8_t *inner, uint32_t *back_c
         }
     }
     size_t n = p->out_at[entry + 1] - p->out_at[entry], k = 0;
-    uint32_t *calls = cgwp_alloc(&p->a, (n + 1) * sizeof *calls);
+    weighed *calls = cgwp_alloc(&p->a, (n + 1) * sizeof *calls);
     if (calls == NULL)
         return 0;
     for (uint32_t i = p->out_at[entry]; i < p->out_at[entry + 1]; i++) {
         uint32_t e = p->out_edges[i];
-        if (p->ekeys[e].callee != entry)
-            calls[k++] = e;
-    }
-    /* heaviest first, by insertion (the calls of one function are few) */
-    for (size_t a = 1; a < k; a++)
-        for (size_t b = a; b > 0 && edge_cost(w, calls[b]) > edge_cost(w, calls[b - 1]); b--) {
-            uint32_t t = calls[b];
-            calls[b] = calls[b - 1];
-            calls[b - 1] = t;
+        if (p->ekeys[e].callee != entry) {
+            weighed call = { edge_cost(w, e), e };
+            calls[k++] = call;
         }
+    }
+    qsort(calls, k, sizeof *calls, heaviest_first);
     size_t at = (size_t)entry * p->nev + w->ev;
     uint64_t outer = p->incl[at] > p->self[at] ? p->incl[at] - p->self[at] : 0;
     for (size_t a = 0; a < k; a++) {
-        uint64_t cost = edge_cost(w, calls[a]);
+        uint32_t e = calls[a].edge, callee = p->ekeys[e].callee;
         int is_inner = a > 0 && outer == 0 && *back_caller != CGWPM_NONE;
-        outer = outer > cost ? outer - cost : 0;
-        w->inner_edge[calls[a]] = (uint8_t)is_inner;
-        if (p->fns[p->ekeys[calls[a]].callee].cycle == c)
-            inner[p->member_ix[p->ekeys[calls[a]].callee]] = (uint8_t)is_inner;
+        outer = outer > calls[a].cost ? outer - calls[a].cost : 0;
+        w->inner_edge[e] = (uint8_t)is_inner;
+        if (p->fns[callee].cycle == c)
+            inner[p->member_ix[callee]] = (uint8_t)is_inner;
     }
     cgwp_free(&p->a, calls);
     return 1;
