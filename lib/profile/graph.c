@@ -226,11 +226,6 @@ cgw_status cgwpm_graph(cgw_profile *p, const char *call)
 {
     if (p->err != CGW_OK || p->graph_ok)
         return p->err;
-    if (p->nnames == 0) { /* nothing read: names[0] must still be "none" */
-        if (cgwp_grow(&p->a, &p->names, &p->capnames, 1, sizeof *p->names) < 0)
-            return cgwpm_fail(p, CGW_ENOMEM, call, "out of memory");
-        p->names[p->nnames++] = NULL;
-    }
     uint32_t *cycle = NULL;
     int ok = functions_and_edges(p) == 0 && (cycle = array(p, p->nfns, sizeof *cycle)) != NULL &&
              find_cycles(p, cycle) == 0 && cycle_members(p) == 0 && inclusive(p, cycle) == 0 &&

@@ -13,18 +13,11 @@ cgw_profile *cgw_profile_new(const cgw_profile_options *given)
 {
     cgw_profile_options o = CGW_PROFILE_OPTIONS_INIT;
     int bad_size = cgwp_options_take(&o, sizeof o, sizeof o, given) < 0;
-    const cgw_allocator *alloc = o.allocator != NULL ? o.allocator : cgwp_libc();
-    if (alloc->malloc == NULL || alloc->realloc == NULL || alloc->free == NULL) {
-        errno = EINVAL;
+    cgw_allocator alloc;
+    cgw_profile *p = cgwp_new_handle(1, o.allocator, sizeof *p, &alloc); /* errno set */
+    if (p == NULL)
         return NULL;
-    }
-    cgw_profile *p = alloc->malloc(alloc->ctx, sizeof *p);
-    if (p == NULL) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    memset(p, 0, sizeof *p);
-    p->a = *alloc;
+    p->a = alloc;
     p->arena.chunk_size = 64 * 1024;
     if (bad_size)
         cgwpm_fail(p, CGW_EINVAL, "cgw_profile_new",
