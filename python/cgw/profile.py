@@ -5,11 +5,11 @@ inclusive costs, call edges, cycles, the stacks of a flame graph.  The
 one place where a profile becomes a call graph, so that Python sees the
 numbers cgreport, cgconvert and the C API see."""
 import ctypes
-import threading
-from ctypes import POINTER, Structure, c_char_p, c_int, c_long, c_size_t, c_uint, c_uint32
-from ctypes import c_uint64, c_void_p
-from typing import Iterator, List, NamedTuple, Optional, Sequence, Tuple, Union
 import os
+import threading
+from ctypes import POINTER, Structure, c_char_p, c_int, c_size_t, c_uint, c_uint32
+from ctypes import c_uint64, c_void_p
+from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _lib
 from ._lib import lib, text, Error
@@ -43,11 +43,6 @@ class _Cycle(Structure):
 class _Line(Structure):
     _fields_ = [("source_file", c_char_p), ("line", c_uint64), ("address", c_uint64),
                 ("self", _U64P)]
-
-
-class _Node(Structure):
-    _fields_ = [("fn", c_uint32), ("parent", c_uint32), ("inclusive", c_uint64),
-                ("self", c_uint64)]
 
 
 _P = c_void_p
