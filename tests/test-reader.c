@@ -420,9 +420,10 @@ static void on_trace(void *ctx, const cgw_diagnostic *d)
         append(t->log, sizeof t->log, &t->len, "(%s) ", d->message);
 }
 
-static void read_traced(const char *text, unsigned skip, trace *t, char *ends, size_t cap)
+static void read_traced_flags(const char *text, unsigned flags, unsigned skip, trace *t,
+                              char *ends, size_t cap)
 {
-    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK,
+    cgw_read_options o = { .struct_size = sizeof o, .flags = CGW_READ_CHECK | flags,
                            .diag = t ? on_trace : NULL, .diag_ctx = t, .skip = skip };
     cgw_reader *r = cgw_reader_open_memory(text, strlen(text), &o);
     CHECK(r != NULL);
@@ -444,6 +445,63 @@ static void read_traced(const char *text, unsigned skip, trace *t, char *ends, s
     append(ends, cap, &len, " %llu errors %llu warnings", (unsigned long long)e,
            (unsigned long long)w);
     cgw_reader_close(r);
+}
+
+static void read_traced(const char *text, unsigned skip, trace *t, char *ends, size_t cap)
+{
+    read_traced_flags(text, 0, skip, t, ends, cap);
+}
+
+/* The self costs of text summed by function (in the order functions
+ * first have costs) and of the calls by caller, into out; the number of
+ * cost records in *nrec. */
+static void self_sums(const char *text, unsigned flags, char *out, size_t cap, size_t *nrec)
+{
+    enum { MAXFN = 8, MAXEV = 4 };
+    const char *names[MAXFN];
+    uint64_t sums[MAXFN][MAXEV + 1] = { { 0 } };
+    size_t nfn = 0, len = 0;
+    cgw_read_options o = { .struct_size = sizeof o, .flags = flags };
+    cgw_reader *r = cgw_reader_open_memory(text, strlen(text), &o);
+    CHECK(r != NULL);
+    const cgw_record *rec;
+    *nrec = 0;
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        if (rec->kind != CGW_REC_COST && rec->kind != CGW_REC_CALL)
+            continue;
+        size_t f = 0;
+        while (f < nfn && names[f] != rec->function)
+            f++;
+        CHECK(f < MAXFN && rec->part->nevents <= MAXEV);
+        if (f == nfn)
+            names[nfn++] = rec->function;
+        *nrec += rec->kind == CGW_REC_COST;
+        for (size_t i = 0; i < rec->part->nevents; i++)
+            sums[f][rec->kind == CGW_REC_CALL ? MAXEV : i] += rec->costs[i];
+    }
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    out[0] = '\0';
+    for (size_t f = 0; f < nfn; f++) {
+        append(out, cap, &len, "%s:", names[f]);
+        for (size_t i = 0; i <= MAXEV; i++)
+            append(out, cap, &len, " %llu", (unsigned long long)sums[f][i]);
+        append(out, cap, &len, ";");
+    }
+    cgw_reader_close(r);
+}
+
+/* CGW_READ_SUM_COSTS gives the same self costs by function as a read of
+ * every cost line (and the same calls), in as many cost records or
+ * fewer; the number it saved is added to *saved. */
+static void same_sums(const char *text, size_t *saved)
+{
+    char each[1024], summed[1024];
+    size_t nrec, nsummed;
+    self_sums(text, 0, each, sizeof each, &nrec);
+    self_sums(text, CGW_READ_SUM_COSTS, summed, sizeof summed, &nsummed);
+    CHECK_STR(summed, each);
+    CHECK(nsummed <= nrec);
+    *saved += nrec - nsummed;
 }
 
 /* When cost records are skipped (as cgverify does), runs of cost lines
@@ -474,15 +532,44 @@ static void cost_runs(void)
         /* a run across parts and an inline file */
         "events: A\nfn=f\n1 1\n2 2\nfi=h\n3 3\nfe=h\n4 4\ntotals: 10\n\npart: 2\nfn=g\n+1 1\n",
     };
+    size_t saved = 0; /* short inputs: none; same_sums() checks them */
     for (size_t i = 0; i < sizeof inputs / sizeof *inputs; i++) {
-        trace t[2] = { { "", 0 }, { "", 0 } };
-        char ends[2][1024];
+        trace t[3] = { { "", 0 }, { "", 0 }, { "", 0 } };
+        char ends[3][1024];
         read_traced(inputs[i], 0, &t[0], ends[0], sizeof ends[0]);
         read_traced(inputs[i], CGW_SKIP(CGW_REC_COST), &t[1], ends[1], sizeof ends[1]);
-        CHECK_STR(ends[1], ends[0]);
-        CHECK_STR(t[1].log, t[0].log);
+        read_traced_flags(inputs[i], CGW_READ_SUM_COSTS, 0, &t[2], ends[2], sizeof ends[2]);
+        for (int k = 1; k < 3; k++) {
+            CHECK_STR(ends[k], ends[0]);
+            CHECK_STR(t[k].log, t[0].log);
+        }
         CHECK(strstr(ends[0], " lines ") != NULL);
+        same_sums(inputs[i], &saved);
     }
+}
+
+/* Runs of cost lines summed (CGW_READ_SUM_COSTS) past the first lines,
+ * which are always read one by one: between calls, inline files,
+ * function blocks and parts, and before a line whose cost would wrap a
+ * total; the totals and diagnostics are those of a read line by line. */
+static void summed_runs(void)
+{
+    char text[4096];
+    size_t len = 0, saved = 0;
+    append(text, sizeof text, &len, "# callgrind format\nevents: A B\nfl=a.c\nfn=f\n");
+    for (int i = 1; i <= 12; i++)
+        append(text, sizeof text, &len, "%d %d %d\n", i, i, 2 * i);
+    append(text, sizeof text, &len, "cfn=g\ncalls=1 5\n13 9 9\n+1 4\n+1 5 5\nfi=b.h\n7 1 1\n"
+           "8 2 2\nfe=a.c\n-1 3 3\nfn=g\n5 6 6\n6 7 7\n7 18446744073709551000 1\n"
+           "8 5000 1\n9 1 1\n\npart: 2\nfn=g\n1 1 1\n2 2 2\n");
+    trace t[2] = { { "", 0 }, { "", 0 } };
+    char ends[2][1024];
+    read_traced(text, 0, &t[0], ends[0], sizeof ends[0]);
+    read_traced_flags(text, CGW_READ_SUM_COSTS, 0, &t[1], ends[1], sizeof ends[1]);
+    CHECK_STR(ends[1], ends[0]);
+    CHECK_STR(t[1].log, t[0].log);
+    same_sums(text, &saved);
+    CHECK(saved >= 8); /* lines 9-12 of f and the runs after them */
 }
 
 /* Lines with fewer costs than events (Callgrind drops trailing zeros,
@@ -555,6 +642,7 @@ static void group_runs(void)
         CGW_SKIP(CGW_REC_COST) | CGW_SKIP(CGW_REC_CALL) | CGW_SKIP(CGW_REC_JUMP) |
             CGW_SKIP(CGW_REC_COND_JUMP),
     };
+    size_t saved = 0; /* short inputs: none; same_sums() checks them */
     for (size_t i = 0; i < 2 * sizeof cases / sizeof *cases; i++) {
         char text[2048];
         size_t len = 0;
@@ -568,20 +656,24 @@ static void group_runs(void)
         append(text, sizeof text, &len, "%s", cases[i / 2]);
         if (text[len - 1] == '\n') /* a warning after the run, and a block for g */
             append(text, sizeof text, &len, "+1 * 1 1\n0xAB * 1 1\nfn=(2)\n1 1 1\n");
-        trace t[3];
-        char ends[3][1024];
-        for (int k = 0; k < 3; k++) {
+        trace t[4];
+        char ends[4][1024];
+        for (int k = 0; k < 4; k++) {
             t[k].len = 0;
             t[k].log[0] = '\0';
-            read_traced(text, skips[k], &t[k], ends[k], sizeof ends[k]);
+            /* the fourth: every record, runs of cost lines summed */
+            read_traced_flags(text, k == 3 ? CGW_READ_SUM_COSTS : 0, skips[k % 3], &t[k],
+                              ends[k], sizeof ends[k]);
             CHECK_STR(ends[k], ends[0]);
             CHECK_STR(t[k].log, t[0].log);
         }
+        same_sums(text, &saved);
         /* with no callback, every warning is only counted from the start */
         read_traced(text, skips[2], NULL, ends[1], sizeof ends[1]);
         CHECK_STR(ends[1], ends[0]);
         CHECK(strstr(ends[0], " calls:") != NULL);
     }
+    CHECK(saved > 0);
 }
 
 /* Numbers of every length the fast path parses (and 20 digits, which
@@ -770,6 +862,7 @@ int main(void)
     inputs();
     skipping();
     cost_runs();
+    summed_runs();
     few_costs();
     group_runs();
     number_lengths();

@@ -77,14 +77,17 @@ cgw_status cgw_profile_add(cgw_profile *p, cgw_reader *r)
 }
 
 /* The reader's options for an input the profile opens itself: the
- * caller's, and no record the model does not use. */
-static cgw_read_options own_options(const cgw_read_options *ro)
+ * caller's, and no record the model does not use (without lines, the
+ * cost lines of a run summed by the reader). */
+static cgw_read_options own_options(const cgw_profile *p, const cgw_read_options *ro)
 {
     cgw_read_options o = CGW_READ_OPTIONS_INIT;
     if (ro != NULL)
         memcpy(&o, ro, ro->struct_size < sizeof o ? ro->struct_size : sizeof o);
     o.struct_size = sizeof o;
     o.skip |= CGW_SKIP(CGW_REC_INLINE) | CGW_SKIP(CGW_REC_JUMP) | CGW_SKIP(CGW_REC_COND_JUMP);
+    if (!(p->flags & CGW_PROFILE_LINES))
+        o.flags |= CGW_READ_SUM_COSTS;
     return o;
 }
 
@@ -117,7 +120,7 @@ cgw_status cgw_profile_add_path(cgw_profile *p, const char *path, const cgw_read
 {
     if (bad_call(p, ro, path == NULL, "cgw_profile_add_path"))
         return p == NULL ? CGW_EUSAGE : p->err;
-    cgw_read_options o = own_options(ro);
+    cgw_read_options o = own_options(p, ro);
     char what[4200];
     snprintf(what, sizeof what, "%s: ", path);
     return add_opened(p, cgw_reader_open_path(path, &o), "cgw_profile_add_path", what);
@@ -127,7 +130,7 @@ cgw_status cgw_profile_add_fd(cgw_profile *p, int fd, const cgw_read_options *ro
 {
     if (bad_call(p, ro, fd < 0, "cgw_profile_add_fd"))
         return p == NULL ? CGW_EUSAGE : p->err;
-    cgw_read_options o = own_options(ro);
+    cgw_read_options o = own_options(p, ro);
     return add_opened(p, cgw_reader_open_fd(fd, &o), "cgw_profile_add_fd", "");
 }
 
@@ -136,7 +139,7 @@ cgw_status cgw_profile_add_memory(cgw_profile *p, const void *buf, size_t len,
 {
     if (bad_call(p, ro, buf == NULL && len > 0, "cgw_profile_add_memory"))
         return p == NULL ? CGW_EUSAGE : p->err;
-    cgw_read_options o = own_options(ro);
+    cgw_read_options o = own_options(p, ro);
     return add_opened(p, cgw_reader_open_memory(buf ? buf : "", len, &o),
                       "cgw_profile_add_memory", "");
 }

@@ -306,8 +306,21 @@ static void run_account(cgw_reader *r, uint64_t cost_lines, uint64_t jumps, uint
     r->nwarnings += jumps + blanks;
 }
 
+/* The record of a run's cost lines under CGW_READ_SUM_COSTS: their
+ * costs are what the run added to the part's totals, which did not wrap
+ * (the run ends before a line that would wrap one); the positions and
+ * line are the last line's. */
+static void run_record(cgw_reader *r)
+{
+    uint64_t *costs = r->costs[r->nq];
+    for (size_t i = 0; i < r->nevents; i++)
+        costs[i] = r->part.totals[i] - r->run_start[i];
+    cgwr_position_record(r, CGW_REC_COST, r->base, costs);
+}
+
 /* A run of cost lines, when no record is handed out for them (the
- * caller skips CGW_REC_COST) and no call or jump is pending: the lines
+ * caller skips CGW_REC_COST, or sums them: CGW_READ_SUM_COSTS and
+ * run_record()) and no call or jump is pending: the lines
  * fast_position() would take, read in one loop that keeps the bases in
  * registers and accounts for the run once at its end, specialised by
  * the number of subpositions (1 or 2).  The run also takes the callee
@@ -384,15 +397,21 @@ static CGWP_HOT_INLINE const char *cost_run(cgw_reader *r, const char *cur, cons
     run_account(r, cost_lines, jumps, blanks);
     cgwr_count_few(r, few);
     cgwr_take_lines(r, (size_t)(cur - start), lines);
+    if (cost_lines > 0 && !(r->skip & CGW_SKIP(CGW_REC_COST)))
+        run_record(r);
     return cur;
 }
 
 /* cost_run() for this part; cur itself when it does not apply. */
 static const char *any_cost_run(cgw_reader *r, const char *cur, const char *end)
 {
-    if (r->call.kind != 0 || r->fn == NULL || r->nevents == 0 ||
-        !(r->skip & CGW_SKIP(CGW_REC_COST)))
+    if (r->call.kind != 0 || r->fn == NULL || r->nevents == 0)
         return cur;
+    if (!(r->skip & CGW_SKIP(CGW_REC_COST))) {
+        if (!(r->flags & CGW_READ_SUM_COSTS))
+            return cur;
+        memcpy(r->run_start, r->part.totals, r->nevents * sizeof *r->run_start);
+    }
     if (r->part.pub.npos == 1)
         return cost_run(r, cur, end, 1);
     if (r->part.pub.npos == 2)
@@ -411,6 +430,8 @@ int cgwr_fast_lines(cgw_reader *r)
         if (cgwr_starts_position(*cur)) {
             const char *next = any_cost_run(r, cur, end);
             if (next != cur) {
+                if (r->nq > 0)
+                    return 1;
                 cur = next;
                 continue;
             }

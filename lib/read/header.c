@@ -67,7 +67,7 @@ static int size_events(cgw_reader *r, size_t nevents)
     cgwr_part *pt = &r->part;
     size_t bytes = (nevents ? nevents : 1) * sizeof(uint64_t);
     uint64_t **arrs[] = { &pt->summary, &pt->totals_line, &pt->totals, &pt->scratch,
-                          &r->block_start,
+                          &r->block_start, &r->run_start,
                           &r->costs[0], &r->costs[1], &r->costs[2] };
     for (size_t i = 0; i < sizeof arrs / sizeof *arrs; i++) {
         uint64_t *arr = cgwp_realloc(&r->alloc, *arrs[i], bytes);

@@ -186,7 +186,7 @@ void cgwr_part_free(cgw_reader *r)
 {
     cgwr_part *pt = &r->part;
     void *blocks[] = { pt->descs, pt->events, pt->derived, pt->summary, pt->totals_line,
-                       pt->totals, pt->scratch, r->block_start, r->costs[0], r->costs[1],
-                       r->costs[2] };
+                       pt->totals, pt->scratch, r->block_start, r->run_start, r->costs[0],
+                       r->costs[1], r->costs[2] };
     cgwp_free_all(&r->alloc, blocks, sizeof blocks / sizeof *blocks);
 }

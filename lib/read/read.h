@@ -187,6 +187,7 @@ struct cgw_reader {
     uint64_t pos[3][CGW_NPOS_MAX], tpos[3][CGW_NPOS_MAX];
     uint64_t *costs[3];
     uint64_t *block_start; /* the part's totals when the block began */
+    uint64_t *run_start;   /* CGW_READ_SUM_COSTS: the totals when a run began */
     /* CGW_READ_CHECK: the part's call edges, caller << 32 | callee, once
      * each (edge_set), for the cycles of its call graph */
     cgwp_hash edge_set;

@@ -22,7 +22,7 @@ static cgw_reader *reader_new(const cgw_read_options *given)
 {
     cgw_allocator alloc;
     unsigned kinds = CGW_SKIP(CGW_REC_PART_END + 1) - CGW_SKIP(CGW_REC_PART);
-    unsigned flags = CGW_READ_CHECK | CGW_READ_MAP;
+    unsigned flags = CGW_READ_CHECK | CGW_READ_MAP | CGW_READ_SUM_COSTS;
     cgw_read_options o = CGW_READ_OPTIONS_INIT;
     int options_ok = cgwp_options_take(&o, sizeof o, sizeof o, given) == 0 &&
                      !((o.flags & ~flags) || (o.skip & ~kinds));
