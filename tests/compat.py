@@ -15,7 +15,8 @@ totals, self costs and call edges are the numbers written:
                       file:function (the source file of the cost), all events
   gprof2dot           its total, each function's self cost and calls (count,
                       inclusive), the first event (the one it reads)
-  speedscope          each event's sum of self weights, no NaN, no error
+  speedscope          each event's sum of self weights, no NaN, no error, and
+                      the total of its flame graph within 0.1% of the file's
 The table goes between the markers in README (--update), or must already
 be there (--check: exit 1 when it is stale).  Paths come from the
 environment: CGW_BUILDDIR, CGW_ORACLES, KCGDUMP, CALLGRIND_ANNOTATE.
@@ -138,7 +139,18 @@ def speedscope(path, norm):
     if any(p['nan'] for p in got['parsed']):
         return 'NaN costs'
     sums = [p['selfSum'] for p in got['parsed']]
-    return None if sums == total else 'other numbers'
+    if sums != total:
+        return 'other numbers'
+    # the flame graph it draws, from the functions no call reaches
+    _, out, _ = run(['node', script, path, '1'])
+    try:
+        shown = [p['totalWeight'] for p in json.loads(out).get('profiles', [])]
+    except ValueError:
+        return 'fails'
+    if len(shown) != len(total) or any(s is None or abs(s - t) > t // 1000
+                                       for s, t in zip(shown, total)):
+        return 'other flame graph total'
+    return None
 
 
 def row(path):

@@ -20,7 +20,7 @@ printf 'main;parse;lex 4\nmain;eval;gc 6\n' >"$tmp/b.folded"
 
 # one input: a tree, so the way back is exact
 "$CGCONVERT" --from folded "$tmp/a.folded" -o "$tmp/a.out" || fail "from folded: exit $?"
-"$CGVERIFY" --strict -q "$tmp/a.out" || fail "the profile is not strictly valid"
+strictly_valid "$tmp/a.out" || fail "the profile is not strictly valid"
 [ "$(totals "$tmp/a.out")" = "[81]" ] || fail "totals $(totals "$tmp/a.out"), want [81]"
 grep -q '^events: Samples$' "$tmp/a.out" || fail "default event"
 "$CGCONVERT" --to folded "$tmp/a.out" -o "$tmp/a.back" || fail "to folded: exit $?"
@@ -31,7 +31,7 @@ cmp -s "$tmp/want" "$tmp/got" || fail "the stacks of a tree came back different:
 # several inputs, stdin, and events
 "$CGCONVERT" --from folded --event cycles "$tmp/a.folded" - --event allocs "$tmp/b.folded" \
     <"$tmp/b.folded" >"$tmp/ab.out" || fail "several inputs: exit $?"
-"$CGVERIFY" --strict -q "$tmp/ab.out" || fail "the merged profile is not strictly valid"
+strictly_valid "$tmp/ab.out" || fail "the merged profile is not strictly valid"
 grep -q '^events: cycles allocs$' "$tmp/ab.out" || fail "events: $(grep '^events' "$tmp/ab.out")"
 [ "$(totals "$tmp/ab.out")" = "[91,10]" ] || fail "merged totals $(totals "$tmp/ab.out")"
 "$CGCONVERT" --to folded --event allocs "$tmp/ab.out" | sort >"$tmp/got" || fail "--event"
@@ -72,7 +72,7 @@ for f in $files; do
         fail "$f: the stacks add up to $(folded_total "$tmp/f.folded"), the profile to $want"
     [ -s "$tmp/f.folded" ] || continue
     "$CGCONVERT" --from folded "$tmp/f.folded" -o "$tmp/f.out" || fail "$f: back: exit $?"
-    "$CGVERIFY" --strict -q "$tmp/f.out" || fail "$f: back, not strictly valid"
+    strictly_valid "$tmp/f.out" || fail "$f: back, not strictly valid"
     [ "$(first_total "$tmp/f.out")" = "$want" ] || fail "$f: back, totals differ"
 done
 echo "stacks of $(echo $files | wc -w) profiles add up to their totals"
@@ -104,7 +104,7 @@ fi
 if [ -f "$ORACLES/gprof2dot/dump.py" ] && command -v python3 >/dev/null 2>&1; then
     printf 'main;libc`malloc 3\nmain;libjemalloc`malloc 5\nmain 1\n' >"$tmp/m.folded"
     "$CGCONVERT" --from folded "$tmp/m.folded" -o "$tmp/m.out" || fail "malloc twice: exit $?"
-    "$CGVERIFY" --strict -q "$tmp/m.out" || fail "malloc twice: not strictly valid"
+    strictly_valid "$tmp/m.out" || fail "malloc twice: not strictly valid"
     python3 "$ORACLES/gprof2dot/dump.py" "$tmp/m.out" 2>/dev/null | tr -d ' \n' >"$tmp/g2d" ||
         fail "gprof2dot failed"
     for want in '"total":9.0' '"name":"malloc[libc]","self":3.0' \

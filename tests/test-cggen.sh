@@ -9,13 +9,13 @@
 cmp -s "$tmp/a" "$tmp/b" || fail "the same arguments give different bytes"
 "$CGGEN" --seed 8 -o "$tmp/c" || fail "seed 8"
 cmp -s "$tmp/a" "$tmp/c" && fail "seeds 7 and 8 give the same bytes"
-"$CGVERIFY" --strict --roundtrip -q "$tmp/a" || fail "default output is not strictly valid"
+strictly_valid "$tmp/a" --roundtrip || fail "default output is not strictly valid"
 
 "$CGGEN" --seed 3 --functions 500 --files 40 --objects 5 --events 6 --calls-per-fn 5 \
     --inline --size 3M -o "$tmp/d" || fail "portable options"
 size=$(wc -c <"$tmp/d")
 [ "$size" -gt 3082813 ] && [ "$size" -lt 3208642 ] || fail "--size 3M wrote $size bytes"
-"$CGVERIFY" --strict -q "$tmp/d" || fail "portable options are not strictly valid"
+strictly_valid "$tmp/d" || fail "portable options are not strictly valid"
 grep -q '^fi=' "$tmp/d" || fail "--inline wrote no fi= line"
 
 "$CGGEN" --positions instr,line --jumps --parts 3 --compact --size 200K -o "$tmp/e" ||

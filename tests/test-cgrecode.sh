@@ -9,7 +9,7 @@ totals() { "$CGVERIFY" --json "$1" | sed 's/.*"totals":\(\[[0-9,]*\]\).*/\1/'; }
 
 "$CGGEN" --seed 5 --positions instr,line --jumps --events 4 -o "$tmp/in" || fail "cggen"
 "$CGRECODE" "$tmp/in" -o "$tmp/portable" || fail "portable: exit $?"
-"$CGVERIFY" --strict -q "$tmp/portable" || fail "portable output is not strictly valid"
+strictly_valid "$tmp/portable" || fail "portable output is not strictly valid"
 grep -q '^positions: line$' "$tmp/portable" || fail "portable output keeps instr positions"
 grep -q '^jcnd=' "$tmp/portable" && fail "portable output keeps jumps"
 [ "$(totals "$tmp/in")" = "$(totals "$tmp/portable")" ] || fail "portable totals differ"
@@ -69,7 +69,7 @@ printf 'events: Ir\nfl=(1) a.c\nfn=(1) a\n1 1\ncfn=(7)\ncalls=1 1\n1 5\nfn=(2)\n
 grep -q 'undef:5: repaired: .*"???".*\[undefined-id\]' "$tmp/err" ||
     fail "no note of the repair: $(cat "$tmp/err")"
 grep -q 'undef:8: repaired: ' "$tmp/err" || fail "no note of the second repair"
-"$CGVERIFY" --strict -q "$tmp/out" || fail "the repaired output is not strictly valid"
+strictly_valid "$tmp/out" || fail "the repaired output is not strictly valid"
 grep -q '^cfn=(2) ???$' "$tmp/out" || fail "the callee is not written as ???"
 [ "$(totals "$tmp/undef")" = "$(totals "$tmp/out")" ] || fail "repaired totals differ"
 
@@ -78,7 +78,7 @@ printf 'events: Ir Dr\nfl=a.c\nfn=f\n1 3 1\n2 4 0\nsummary: 7 1\n' >"$tmp/cacheg
 "$CGRECODE" "$tmp/cachegrind" -o "$tmp/out" || fail "trailing summary: exit $?"
 tail -2 "$tmp/out" | tr '\n' '|' | grep -q '^summary: 7 1|totals: 7 1|$' ||
     fail "the summary is not kept before totals: $(tail -3 "$tmp/out")"
-"$CGVERIFY" --strict -q "$tmp/out" || fail "the output with a trailing summary is not valid"
+strictly_valid "$tmp/out" || fail "the output with a trailing summary is not valid"
 printf 'version: 1\ncreator: xdebug 3.3.1\nevents: Time_(10ns) Memory_(bytes)\n\nfl=(1) a.php\nfn=(1) f\n1 5 100\n' >"$tmp/xdebug"
 "$CGRECODE" "$tmp/xdebug" -o "$tmp/out" || fail "Xdebug event names: exit $?"
 grep -q '^events: Time_(10ns) Memory_(bytes)$' "$tmp/out" || fail "Xdebug's event names changed"
@@ -98,7 +98,7 @@ grep -q '^calls=1 9$' "$tmp/out" || fail "--for=callgrind_annotate: calls=0 with
 grep -q '^cfn=(3) h$' "$tmp/out" && fail "--for=callgrind_annotate: calls=0 without cost is kept"
 grep -q 'for callgrind_annotate, 2 calls=0 lines written as calls=1' "$tmp/err" ||
     fail "--for=callgrind_annotate does not say what it changed: $(cat "$tmp/err")"
-"$CGVERIFY" --strict -q "$tmp/out" || fail "the repaired calls=0 output is not valid"
+strictly_valid "$tmp/out" || fail "the repaired calls=0 output is not valid"
 usage_error cgrecode "$CGRECODE" --for=qcachegrind "$tmp/zero"
 usage_error cgrecode "$CGRECODE" --for=speedscope --jumps "$tmp/zero"
 usage_error cgrecode "$CGRECODE" --for=callgrind_annotate --compact "$tmp/zero"

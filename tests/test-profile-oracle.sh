@@ -36,76 +36,12 @@ printf '%s\n' 'events: Ir' 'fl=f.c' 'fn=r1' '1 1' 'cfn=x' 'calls=1 1' '2 10' \
     'fn=y' '1 18' 'cfn=x' 'calls=1 1' '2 6' >"$tmp/two-roots.out"
 set -- "$tmp/parser.out" "$tmp/fact.out" "$tmp/two-roots.out"
 
-# Valgrind's files of recursive programs, with default options
-if command -v valgrind >/dev/null 2>&1 && command -v cc >/dev/null 2>&1; then
-    cat >"$tmp/rec.c" <<'C'
-#include <stdlib.h>
-static int term(int n);
-static int __attribute__((noinline)) expr(int n) { return n <= 0 ? 1 : term(n - 1) + expr(n - 2) + 1; }
-static int __attribute__((noinline)) term(int n) { volatile int s = 0; for (int i = 0; i < 50; i++) s += i; return n <= 0 ? s : expr(n - 1) + s; }
-static unsigned long __attribute__((noinline)) fact(unsigned long n) { return n < 2 ? 1 : n * fact(n - 1); }
-int main(int argc, char **argv) { (void)argv; return (expr(14 + argc) + (int)fact(20)) == 42; }
-C
-    if cc -O1 -g -o "$tmp/rec" "$tmp/rec.c" 2>"$tmp/cc.err"; then
-        valgrind -q --tool=callgrind --callgrind-out-file="$tmp/vg-rec.out" "$tmp/rec" \
-            >/dev/null 2>&1 && set -- "$@" "$tmp/vg-rec.out"
-        valgrind -q --tool=callgrind --callgrind-out-file="$tmp/vg-subject.out" \
-            "$build/tests/subject" >/dev/null 2>&1 && set -- "$@" "$tmp/vg-subject.out"
-    else
-        echo "no C compiler run ($(head -1 "$tmp/cc.err")): Valgrind's files skipped"
-    fi
-else
-    echo "no valgrind or cc: Valgrind's files of recursive programs skipped"
-fi
-
-# a Python profile with imports: exec -> <module> -> import -> exec
-python_file=""
-pylib=$build/.libs/libcgw.so
-if command -v python3 >/dev/null 2>&1 && [ -f "$pylib" ]; then
-    printf '%s\n' 'import json, re, collections' 'def work(n):' \
-        '    c = collections.Counter()' '    for i in range(n):' \
-        '        c[re.sub(r"\d", "x", json.dumps({"i": i}))] += 1' '    return c' \
-        'def main():' '    work(300)' 'main()' >"$tmp/script.py"
-    if (cd "$tmp" && CGW_LIBRARY=$pylib PYTHONPATH="$src/python" PYTHONDONTWRITEBYTECODE=1 \
-        python3 -m cgw.cprofile -o py.out script.py) \
-        >"$tmp/py.err" 2>&1; then
-        python_file="$tmp/py.out"
-        set -- "$@" "$python_file"
-    else
-        fail "python3 -m cgw.cprofile: $(tail -1 "$tmp/py.err")"
-    fi
-else
-    echo "no python3 or no shared $pylib: the Python profile skipped"
-fi
-# the same script under pyprof2calltree (cProfile's pstats converted) and
-# yappi, with Debian's python3, where they are installed
-debpy=/usr/bin/python3
-[ -x "$debpy" ] || debpy=python3
-if [ -f "$tmp/script.py" ] && command -v pyprof2calltree >/dev/null 2>&1; then
-    if (cd "$tmp" && "$debpy" -m cProfile -o s.pstats script.py && 
-        pyprof2calltree -i s.pstats -o p2c.out) >"$tmp/p2c.err" 2>&1; then
-        python_file="$python_file $tmp/p2c.out"
-        set -- "$@" "$tmp/p2c.out"
-    else
-        fail "pyprof2calltree: $(tail -1 "$tmp/p2c.err")"
-    fi
-else
-    echo "no pyprof2calltree: its Python profile skipped"
-fi
-yappi_file=""
-if [ -f "$tmp/script.py" ] && "$debpy" -c 'import yappi' 2>/dev/null; then
-    printf '%s\n' 'import runpy, sys, yappi' 'yappi.set_clock_type("cpu")' \
-        'yappi.start(builtins=False)' 'runpy.run_path(sys.argv[1], run_name="__main__")' \
-        'yappi.stop()' 'yappi.get_func_stats().save(sys.argv[2], type="callgrind")' >"$tmp/yp.py"
-    if (cd "$tmp" && "$debpy" yp.py script.py yappi.out) >"$tmp/yp.err" 2>&1; then
-        yappi_file="$tmp/yappi.out"
-        set -- "$@" "$yappi_file"
-    else
-        fail "yappi: $(tail -1 "$tmp/yp.err")"
-    fi
-else
-    echo "no yappi for $debpy (python3-yappi): its Python profile skipped"
-fi
+# Valgrind's files of recursive programs with default options, and a
+# Python profile with imports from three writers (made-profiles.sh)
+. "$src/tests/made-profiles.sh"
+made_profiles "$tmp"
+# shellcheck disable=SC2086
+set -- "$@" $made
 for f in "${CGW_CORPUS:-$src/../shared/corpus}"/*; do
     case $f in *.md) continue ;; esac
     [ -f "$f" ] && set -- "$@" "$f"

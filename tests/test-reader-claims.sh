@@ -91,6 +91,13 @@ want='C ??? a.c main -> ??? a.c ??? 1 4;F ??? a.c ??? 0;F ??? a.c main 3;T 3;'
 [ "$got" = "$want" ] || fail "unclosed-id: KCachegrind reads $got, want $want"
 echo "unclosed-id: KCachegrind reads (2 as ???: $got"
 
+# basename-clash: KCachegrind takes main of a.c and of lib/a.c for one
+shape base 'events: Ir\nfl=a.c\nfn=main\n1 5\nfl=lib/a.c\nfn=main\n2 7\n'
+says base basename-clash "KCachegrind takes them for one function"
+got=$(kcg base | grep '^F')
+[ "$got" = "F ??? a.c main 12" ] || fail "basename-clash: KCachegrind reads $got"
+echo "basename-clash: KCachegrind reads one main of 12"
+
 # nonportable-line: gprof2dot throws on jfn=, speedscope reads the line
 # after jump= as a cost line (NaN when it has no cost)
 shape jfn 'events: Ir\nfl=a.c\nfn=main\n1 5\njfn=g\njump=1 2\n2\nfn=g\n2 4\n'
@@ -119,6 +126,36 @@ if command -v node >/dev/null 2>&1; then
     echo "nonportable-line: speedscope reads the line after jump= as a cost (main 5 + 7; NaN with no cost)"
 else
     echo "no node: speedscope's claims not checked"
+fi
+# flame-total: speedscope draws its flame graph from the functions that
+# no call reaches, each with its self cost and calls: nothing when every
+# function is called (loop), main's 2 + 100 where its call to g counts
+# g's 50 twice (twice), and a callee that it names by a cfi= after cfn=
+# (which this reader ignores) as another frame, so that g is drawn again
+shape loop 'events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=g\ncalls=1 2\n1 9\nfn=g\n2 4\ncfn=main\ncalls=1 1\n2 9\n'
+says loop flame-total "speedscope's flame graph of Ir is empty: it draws from the functions that no call reaches"
+shape twice 'events: Ir\nfl=a.c\nfn=main\n1 2\ncfn=g\ncalls=1 2\n1 100\nfn=g\n2 50\n'
+says twice flame-total "speedscope's flame graph of Ir shows 102, not part 1's total 52: it draws from the 1 function that no call reaches"
+shape late 'events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=g\ncfi=b.c\ncalls=1 2\n1 7\nfn=g\n2 7\n'
+says late flame-total "speedscope's flame graph of Ir shows 19, not part 1's total 12: it draws from the 2 functions"
+shape hexss 'events: Ir\nfl=a.c\nfn=(1) main\n1 5\ncfn=(0x2) g\ncalls=1 2\n1 7\nfn=(0x2)\n2 7\n'
+says hexss hex-id "speedscope as part of the name"
+if command -v node >/dev/null 2>&1; then
+    for f in loop:0 twice:102 late:19 hexss:19; do
+        node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/${f%:*}" 10 >"$tmp/${f%:*}.s" 2>&1 ||
+            fail "flame-total: speedscope on ${f%:*}: $(cat "$tmp/${f%:*}.s")"
+        grep -q "\"totalWeight\": ${f#*:}," "$tmp/${f%:*}.s" ||
+            fail "flame-total: speedscope's flame graph of ${f%:*} is not ${f#*:}: $(cat "$tmp/${f%:*}.s")"
+    done
+    grep -q '"(0x2) \[a.c\] self=7 ' "$tmp/hexss.s" ||
+        fail "hex-id: speedscope does not name g's block (0x2): $(cat "$tmp/hexss.s")"
+    # events-blank: an event "" with NaN costs
+    shape evblank 'events: Ir \nfl=a.c\nfn=main\n1 5\n'
+    says evblank events-blank "speedscope makes an event of the empty name there, whose costs are NaN"
+    node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/evblank" 1 parse >"$tmp/evblank.s" 2>&1
+    tr -d '\n ' <"$tmp/evblank.s" | grep -q '"event":"","selfSum":null,"nan":true' ||
+        fail "events-blank: speedscope: $(cat "$tmp/evblank.s")"
+    echo "flame-total: speedscope's flame graphs show 0 of 14, 102 of 52, 19 of 12; hex-id: a frame '(0x2)'"
 fi
 # gprof2dot stops at a tab
 if command -v python3 >/dev/null 2>&1; then

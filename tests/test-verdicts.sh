@@ -6,7 +6,9 @@
 # profile that the named readers misread and the others read right, its
 # twin read right by all, and README.md's agreement table the one this
 # run measures on those, the corpus, tests/data and Callgrind's and
-# Cachegrind's files made now (make verdict-table writes it).  Skips (77)
+# Cachegrind's files, Valgrind's of recursive programs and three Python
+# writers' of a script with imports, made now (make verdict-table writes
+# it).  Skips (77)
 # without ../shared/oracles, Qt5Core, callgrind_annotate, python3 or node.
 . "${CGW_SRCDIR:-.}/tests/oracles.sh"
 mkdir "$tmp/real"
@@ -23,17 +25,25 @@ if [ -n "${VALGRIND:-}" ] && [ -x "$build/tests/subject" ]; then
     "$VALGRIND" -q --tool=cachegrind --cachegrind-out-file="$tmp/real/cachegrind-1.out" \
         "$build/tests/subject" >/dev/null 2>&1 || rm -f "$tmp/real/cachegrind-1.out"
 fi
-# README's table counts all six; where they cannot all be made (no
-# valgrind; a sanitized subject that valgrind cannot run) the verdicts
-# are still checked, and the table is not compared
-made=$(ls "$tmp/real" | wc -l)
-mode=${CGW_VERDICT_MODE:---check}
-if [ "$made" -ne 6 ] && [ "$mode" = --check ]; then
-    echo "$made of Callgrind's and Cachegrind's 6 files made here (valgrind: ${VALGRIND:-none})"
-    mode=--partial
-fi
+# Valgrind's files of recursive programs with default options, and a
+# Python profile with imports from cgw.cprofile, pyprof2calltree and yappi
+# (made-profiles.sh): speedscope's flame graph is empty on the first two
+fail() { echo "FAIL: $*"; exit 1; }
+. "$src/tests/made-profiles.sh"
+mkdir "$tmp/writers"
+made_profiles "$tmp/writers"
+# README's table counts all eleven; where they cannot all be made (no
+# valgrind; a sanitized subject that valgrind cannot run; no Python
+# writer) the verdicts are still checked, and the table is not compared
 set -- "$tmp"/real/*.out
 [ -e "$1" ] || set --
+# shellcheck disable=SC2086
+set -- "$@" $made
+mode=${CGW_VERDICT_MODE:---check}
+if [ "$#" -ne 11 ] && [ "$mode" = --check ]; then
+    echo "$# of the 11 files of real writers made here (valgrind: ${VALGRIND:-none})"
+    mode=--partial
+fi
 for f in "${CGW_CORPUS:-/nonexistent}"/*.callgrind "${CGW_CORPUS:-/nonexistent}"/*.cachegrind \
     "$CGW_TEST_DATA"/*.out; do
     [ -f "$f" ] && set -- "$@" "$f"

@@ -151,7 +151,8 @@ void cgwt_expect_warnings(const char *file, int line, const char *text, size_t l
 /* Read a profile back through the reader (with CGW_READ_CHECK): no error,
  * every part's totals: equal to its cost lines (and the first part's to
  * m's totals when m is not NULL), and cgw_roundtrip() finds no
- * difference.  Returns the number of portability warnings. */
+ * difference.  Returns the number of portability warnings (not
+ * flame-total, which is about the call graph written, not the writing). */
 uint64_t cgwt_readback(const char *text, size_t len, const cgwt_model *m);
 
 /* A profile that write(obj, w) writes into memory through a writer with

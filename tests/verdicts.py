@@ -90,6 +90,16 @@ def made_up(folder):
     v['big-position'] = sub('2 5 1\n', '4294967297 5 1\n')
     v['cfi-same-file'] = sub('cfn=(2) work', 'cfl=(1)\ncfn=(2) work')
     v['definition-only'] = sub('fl=(1) a.c\nfn=(1) main\n', 'fl=(1) a.c\nfl=(2) b.c\nfn=(1) main\n\nfl=(1)\nfn=(1)\n').replace('cfl=(2) b.c\n', 'cfl=(2)\n')
+    # Cachegrind ends events: in a space: speedscope adds an event ""
+    v['events-blank'] = sub('events: Ir Dr\n', 'events: Ir Dr \n')
+    # main again, in another folder's a.c: KCachegrind takes both for one
+    v['basename-clash'] = sub('fl=(2)\nfn=(3)\n40 8 2\n', 'fl=(2)\nfn=(3)\n40 8 2\n\n'
+                              'fl=(3) lib/a.c\nfn=(1)\n50 1 1\n').replace('totals: 53 11',
+                                                                         'totals: 54 12')
+    # work calls main back: every function is called, and speedscope,
+    # which draws from the functions that no call reaches, draws nothing
+    v['flame-total'] = sub('fl=(1)\nfn=(2)\n20 30 6\n', 'fl=(1)\nfn=(2)\n20 30 6\ncfn=(1)\n'
+                           'calls=1 1\n21 5 1\n')
     # cfi= of the caller's own file: callgrind_annotate, run in the
     # source folder, strips that folder from fl= names only
     here = os.path.abspath(folder)
@@ -182,7 +192,9 @@ def main():
     text = '\n'.join([BEGIN, '',
         'Measured by `tests/test-verdicts.sh` with %s, on %d files (the made-up '
         'profile of each kind of finding, its twin, the corpus, tests/data and '
-        'Callgrind\'s and Cachegrind\'s files made at test time): `cgverify --strict` agrees with what the '
+        'Callgrind\'s and Cachegrind\'s files, Valgrind\'s of recursive programs and cgw.cprofile\'s, '
+        'pyprof2calltree\'s and yappi\'s of a script with imports, made at test time): '
+        '`cgverify --strict` agrees with what the '
         'reader shows in **%d of %d** (file, reader) pairs (%.0f%%).  Where it does not:'
         % (compat.versions(), len(made) + len(files), agree, total, 100.0 * agree / total),
         '', '| file | ' + ' | '.join(READERS) + ' |', '|---|' + '---|' * len(READERS)]

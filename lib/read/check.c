@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* check.c - the checks of CGW_READ_CHECK that need a whole part:
  * callees without a block of their own, inclusive costs that a
- * function cannot have had, and calls that cost more than the whole
- * part.  A function on a cycle of calls (direct recursion, or through
+ * function cannot have had, calls that cost more than the whole part,
+ * and the total of speedscope's flame graph (flame_total()).  A function on a cycle of calls (direct recursion, or through
  * others: stacks converted from a sampler count each edge once a stack)
  * is exempt from the second: the calls into it count the same time more
  * than once.  A call whose caller and callee are on one cycle is exempt
@@ -12,6 +12,7 @@
  * CGWR_CHECK_EVENTS events only, so that their memory follows the
  * functions and edges, not times events (a 188 KB file of thousands of
  * events and functions once needed 2.36 GB). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "read.h"
@@ -147,8 +148,41 @@ static uint32_t *components(cgw_reader *r)
 void cgwr_check_free(cgw_reader *r)
 {
     cgwp_hash_free(&r->edge_set, &r->alloc);
-    void *blocks[] = { r->edges, r->edge_max, r->edge_line };
+    void *blocks[] = { r->edges, r->edge_max, r->edge_line, r->ss_callees };
     cgwp_free_all(&r->alloc, blocks, sizeof blocks / sizeof *blocks);
+}
+
+/* A file as speedscope names a frame's: "(unknown)" for none or an
+ * empty one (this reader's "???", which an empty name is read as). */
+static const cgwr_str *ss_file(const cgw_reader *r, const cgwr_str *file)
+{
+    return file == NULL ? r->unknown : file;
+}
+
+/* The call's callee as speedscope takes it: the function itself when it
+ * names the same file (it takes no object), else the frame (file, name),
+ * kept for flame_total(). */
+static void ss_call(cgw_reader *r, cgwr_fn *callee)
+{
+    const cgwr_str *file = ss_file(r, r->ss_callee_fl);
+    if (file == ss_file(r, callee->fl)) {
+        callee->ss_called = 1;
+        return;
+    }
+    if (r->nss_callees + 2 > r->capss_callees) {
+        size_t cap = r->capss_callees ? 2 * r->capss_callees : 64;
+        const cgwr_str **grown = cap < SIZE_MAX / sizeof *grown
+                                     ? cgwp_realloc(&r->alloc, r->ss_callees, cap * sizeof *grown)
+                                     : NULL;
+        if (grown == NULL) {
+            no_memory(r);
+            return;
+        }
+        r->ss_callees = grown;
+        r->capss_callees = cap;
+    }
+    r->ss_callees[r->nss_callees++] = file;
+    r->ss_callees[r->nss_callees++] = callee->name;
 }
 
 void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *costs)
@@ -167,6 +201,7 @@ void cgwr_check_call(cgw_reader *r, int callee, uint64_t line, const uint64_t *c
         }
     }
     cgwr_fn *caller = r->fns[r->fn_index], *callee_fn = r->fns[callee];
+    ss_call(r, callee_fn);
     if (!callee_fn->called)
         callee_fn->call_line = line;
     callee_fn->called = 1;
@@ -235,6 +270,129 @@ static void calls_above_total(cgw_reader *r, const uint32_t *comp)
     }
 }
 
+/* speedscope's frames: a (file, name) and the functions of the part
+ * that it merges into one (it takes no object), sorted by name and file
+ * (as addresses: names are interned); called when a call reaches it. */
+typedef struct ss_frame {
+    uintptr_t name, file;
+    uint32_t fn; /* UINT32_MAX: a callee as speedscope names it */
+} ss_frame;
+
+static int ss_cmp(const void *left, const void *right)
+{
+    const ss_frame *x = left, *y = right;
+    if (x->name != y->name)
+        return x->name < y->name ? -1 : 1;
+    return x->file < y->file ? -1 : x->file > y->file;
+}
+
+/* The total that speedscope's flame graph of event i shows: it draws
+ * from the frames that no call reaches (one calling itself is reached),
+ * each with its self cost and calls (summed over the part's functions
+ * it merges: frames[k] with first[k], the first of its run), and leaves
+ * out those of no cost or of less than 1/10000 of the dearest frame's.
+ * So a part whose every function is called (Python's exec and imports
+ * make such a cycle) shows nothing, and one whose calls count time
+ * twice shows more than the total.  *roots: how many it draws from. */
+static uint64_t flame_total(const cgw_reader *r, const ss_frame *frames, size_t n,
+                            const uint8_t *called, size_t i, size_t nevents, uint64_t *roots)
+{
+    uint64_t dearest = 0, sum = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t k = 0; k < n;) {
+            uint64_t own = 0;
+            size_t start = k;
+            for (; k < n && ss_cmp(&frames[k], &frames[start]) == 0; k++) {
+                const cgwr_fn *func = r->fns[frames[k].fn];
+                uint64_t add = func->nagg == nevents ? func->agg[i] : 0;
+                own = add > UINT64_MAX - own ? UINT64_MAX : own + add;
+            }
+            if (pass == 0) {
+                dearest = own > dearest ? own : dearest;
+            } else if (!called[start] && own > 0 && (long double)own >= 1e-4L * dearest) {
+                sum = own > UINT64_MAX - sum ? UINT64_MAX : sum + own;
+                ++*roots;
+            }
+        }
+    }
+    return sum;
+}
+
+/* The part's functions as speedscope's frames, sorted, into *framesp (n
+ * = the functions), and whether a call reaches each run into called (at
+ * the run's first frame); -1 without memory. */
+static int ss_frames(cgw_reader *r, ss_frame **framesp, uint8_t **calledp)
+{
+    size_t n = r->nfns, npairs = r->nss_callees / 2;
+    ss_frame *frames = cgwp_alloc(&r->alloc, (n + npairs + 1) * sizeof *frames);
+    uint8_t *called = cgwp_alloc(&r->alloc, n + 1);
+    if (frames == NULL || called == NULL) {
+        cgwp_free(&r->alloc, frames);
+        cgwp_free(&r->alloc, called);
+        return -1;
+    }
+    ss_frame *pairs = frames + n;
+    for (size_t k = 0; k < n; k++)
+        frames[k] = (ss_frame){ (uintptr_t)r->fns[k]->name,
+                                (uintptr_t)ss_file(r, r->fns[k]->fl), (uint32_t)k };
+    for (size_t k = 0; k < npairs; k++)
+        pairs[k] = (ss_frame){ (uintptr_t)r->ss_callees[2 * k + 1],
+                               (uintptr_t)r->ss_callees[2 * k], UINT32_MAX };
+    qsort(frames, n, sizeof *frames, ss_cmp);
+    qsort(pairs, npairs, sizeof *pairs, ss_cmp);
+    size_t j = 0;
+    for (size_t k = 0; k < n;) {
+        size_t start = k;
+        int reached = 0;
+        for (; k < n && ss_cmp(&frames[k], &frames[start]) == 0; k++)
+            reached |= r->fns[frames[k].fn]->ss_called;
+        while (j < npairs && ss_cmp(&pairs[j], &frames[start]) < 0)
+            j++;
+        called[start] = reached || (j < npairs && ss_cmp(&pairs[j], &frames[start]) == 0);
+    }
+    *framesp = frames;
+    *calledp = called;
+    return 0;
+}
+
+/* Warn when speedscope's flame graph of an event would show a total more
+ * than 0.1% away from the part's (the first such event), on a part of
+ * one position column, the only kind it reads the costs of. */
+static void flame_totals(cgw_reader *r, size_t nevents)
+{
+    const uint64_t *totals = r->part.totals;
+    ss_frame *frames;
+    uint8_t *called;
+    if (r->part.pub.npos != 1 || r->nfns == 0)
+        return; /* it reads a second position as a cost: instr-positions' finding */
+    if (ss_frames(r, &frames, &called) < 0) {
+        no_memory(r);
+        return;
+    }
+    for (size_t i = 0; i < nevents; i++) {
+        uint64_t roots = 0, shown = flame_total(r, frames, r->nfns, called, i, nevents, &roots);
+        uint64_t off = shown > totals[i] ? shown - totals[i] : totals[i] - shown;
+        if (off == 0 || off <= totals[i] / 1000)
+            continue;
+        if (roots == 0)
+            cgwr_diag(r, r->lineno, CGWR_FLAME_TOTAL,
+                      "speedscope's flame graph of %s is empty: it draws from the functions "
+                      "that no call reaches, and every function of part %u is called (a "
+                      "cycle of calls)", r->part.events[i].name, r->part.pub.index);
+        else
+            cgwr_diag(r, r->lineno, CGWR_FLAME_TOTAL,
+                      "speedscope's flame graph of %s shows %llu, not part %u's total %llu: "
+                      "it draws from the %llu function%s that no call reaches, each with "
+                      "its self cost and calls", r->part.events[i].name,
+                      (unsigned long long)shown, r->part.pub.index,
+                      (unsigned long long)totals[i], (unsigned long long)roots,
+                      roots == 1 ? "" : "s");
+        break;
+    }
+    cgwp_free(&r->alloc, frames);
+    cgwp_free(&r->alloc, called);
+}
+
 void cgwr_check_part(cgw_reader *r)
 {
     size_t nevents = cgwr_checked_events(r);
@@ -247,6 +405,8 @@ void cgwr_check_part(cgw_reader *r)
     }
     cgwp_hash_clear(&r->edge_set);
     r->nedges = 0;
+    flame_totals(r, nevents);
+    r->nss_callees = 0;
     for (size_t k = 0; k < r->nfns; k++) {
         const cgwr_fn *func = r->fns[k];
         if (func->called && func->blocks == 0)

@@ -92,7 +92,7 @@ static const struct {
     [CGWR_REPEATED_KEY] = { "repeated-key", CGW_WARNING, 0 },
     [CGWR_POSITIONS_ORDER] = { "positions-order", CGW_ERROR, ALL },
     [CGWR_EMPTY_FUNCTION] = { "empty-function", CGW_ERROR, ALL },
-    [CGWR_HEX_ID] = { "hex-id", CGW_WARNING, A | G },
+    [CGWR_HEX_ID] = { "hex-id", CGW_WARNING, A | G | S },
     [CGWR_INDENTED_COST] = { "indented-cost", CGW_ERROR, ALL },
     [CGWR_HEX_PREFIX] = { "hex-prefix", CGW_ERROR, ALL },
     [CGWR_OB_IN_FUNCTION] = { "ob-in-function", CGW_WARNING, K },
@@ -116,6 +116,9 @@ static const struct {
     [CGWR_ONE_POSITION_NOT_LINE] = { "instr-positions", CGW_WARNING, 0 },
     [CGWR_CFN_WITHOUT_CALL] = { "cfn-without-call", CGW_WARNING, K },
     [CGWR_CALL_ABOVE_TOTAL] = { "call-above-total", CGW_WARNING, 0 },
+    [CGWR_FLAME_TOTAL] = { "flame-total", CGW_WARNING, S },
+    [CGWR_EVENTS_BLANK] = { "events-blank", CGW_WARNING, S },
+    [CGWR_BASENAME_CLASH] = { "basename-clash", CGW_WARNING, K },
 };
 
 unsigned cgw_diag_readers(const char *code)

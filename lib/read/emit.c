@@ -65,6 +65,16 @@ static void name_record(cgw_reader *r, cgw_record_kind kind)
         cgwr_announce_part(r);
 }
 
+/* What follows the last '/' of name ("" for none): KCachegrind's
+ * short name of a file or object. */
+static const char *base_name(const cgwr_str *name)
+{
+    if (name == NULL)
+        return "";
+    const char *slash = strrchr(name->s, '/');
+    return slash ? slash + 1 : name->s;
+}
+
 /* A function block starts: the first body line after fn=, with the
  * object and file that were current at the fn= line, r->lineno that
  * line's. */
@@ -106,6 +116,14 @@ static void function_line(cgw_reader *r, const cgwr_str *name, const cgwr_str *o
             cgwr_diag(r, r->lineno, CGWR_NAME_CLASH,
                       "function %s also exists in another file or object (line %llu); "
                       "gprof2dot merges them", name->s, (unsigned long long)other->first_line);
+        if ((other->ob != func->ob || other->fl != func->fl) &&
+            strcmp(base_name(other->ob), base_name(func->ob)) == 0 &&
+            strcmp(base_name(other->fl), base_name(func->fl)) == 0)
+            cgwr_diag(r, r->lineno, CGWR_BASENAME_CLASH,
+                      "function %s is also in %s (line %llu), a file of the same base name: "
+                      "KCachegrind takes them for one function (it tells functions by name "
+                      "and the base names of their file and object)", name->s, other->fl->s,
+                      (unsigned long long)other->first_line);
     }
     name_record(r, CGW_REC_FUNCTION);
 }
@@ -237,6 +255,8 @@ void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name
         /* fall through */
     case CGWR_KEY_CFI:
     case CGWR_KEY_CFL:
+        if (key != CGWR_KEY_CFE)
+            r->ss_cfi = r->empty_line == r->lineno ? NULL : name;
         callee_spec(r, &r->cfi, name);
         break;
     case CGWR_KEY_CFN:
@@ -287,7 +307,7 @@ void cgwr_body_reset(cgw_reader *r)
     r->fl = r->cur_fl = r->fi = r->unknown;
     r->fn = NULL;
     r->fn_index = -1;
-    r->cob = r->cfi = r->cfn = r->jfi = r->jfn = NULL;
+    r->cob = r->cfi = r->cfn = r->jfi = r->jfn = r->ss_cfi = NULL;
     r->cfn_fresh = 0;
     r->pending_fi = NULL;
     r->pending_fn = NULL;

@@ -129,6 +129,8 @@ static CGWP_HOT_INLINE void cgwr_take_target(cgw_reader *r, cgw_record_kind kind
         *ob = r->cob ? r->cob : r->cur_ob;
         *fl = r->cfi ? r->cfi : r->fi;
         *fn = r->cfn;
+        r->ss_callee_fl = r->ss_cfi ? r->ss_cfi : r->fl;
+        r->ss_cfi = NULL;
     } else {
         *ob = r->cur_ob;
         *fl = r->jfi ? r->jfi : r->fi;

@@ -88,6 +88,8 @@ static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *line, const
     *slot = f.used;
     if (kind == CGWR_FN)
         r->cfn_fresh = 1;
+    else if (kind == CGWR_FL)
+        r->ss_cfi = f.used;
     return (size_t)(nl + 1 - line);
 }
 

@@ -95,9 +95,27 @@ static void check_event_name(cgw_reader *r, const char *name, size_t len)
                   "use it)", name);
 }
 
+/* Whether the events after value (its leading blanks aside) have a
+ * space at the end or two in a row: speedscope splits them at each
+ * space, so that an event of the empty name comes there. */
+static int events_blank(const char *value, const char *end)
+{
+    while (value < end && (*value == ' ' || *value == '\t'))
+        value++;
+    for (const char *at = value; at < end; at++)
+        if (*at == ' ' && (at + 1 == end || at[1] == ' '))
+            return 1;
+    return 0;
+}
+
 static void events_line(cgw_reader *r, const char *cur, const char *end)
 {
     cgwr_part *pt = &r->part;
+    if (events_blank(cur, end))
+        cgwr_diag(r, r->lineno, CGWR_EVENTS_BLANK,
+                  "events: has a space at its end or two in a row (Cachegrind writes one at "
+                  "the end): speedscope makes an event of the empty name there, whose costs "
+                  "are NaN");
     if (pt->has_events && !pt->body)
         cgwr_diag(r, r->lineno, CGWR_EVENTS_REDEFINED,
                   "a second events: line in the header of part %u", pt->pub.index);

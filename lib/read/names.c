@@ -116,6 +116,7 @@ const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char 
  * methods), so that the tools can write it again. */
 static void empty_name(cgw_reader *r, int kind)
 {
+    r->empty_line = r->lineno;
     if (kind == CGWR_FN)
         cgwr_diag(r, r->lineno, CGWR_EMPTY_FUNCTION,
                   "empty function name (KCachegrind shows \"(unknown)\"; "
@@ -140,7 +141,8 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *digits,
     }
     if (flags & CGWR_NUM_HEX)
         cgwr_diag(r, r->lineno, CGWR_HEX_ID,
-                  "%s ID (%.*s) is hex, as the grammar allows; KCachegrind reads it as 0",
+                  "%s ID (%.*s) is hex, as the grammar allows; KCachegrind reads it as 0, "
+                  "speedscope as part of the name",
                   spec_kind[kind], cgwr_clip(digits, rparen, 24), digits);
     else if (*digits == '0' && rparen - digits > 1)
         cgwr_diag(r, r->lineno, CGWR_ID_LEADING_ZERO, "%s ID (%.*s) has a leading zero",

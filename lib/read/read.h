@@ -46,7 +46,8 @@ enum cgwr_code {
     CGWR_VERSION_TEXT, CGWR_APPENDED_PROFILE, CGWR_TRAILING_BLANK, CGWR_NO_POSITION_COLUMN,
     CGWR_BB_POSITIONS, CGWR_ID_NAME_BLANK, CGWR_SUMMARY_ZERO, CGWR_SHORT_SUMMARY,
     CGWR_DEFINITION_ONLY, CGWR_ONE_POSITION_NOT_LINE, CGWR_NOT_PROFILE, CGWR_CFN_WITHOUT_CALL,
-    CGWR_UNCLOSED_ID, CGWR_CALL_ABOVE_TOTAL,
+    CGWR_UNCLOSED_ID, CGWR_CALL_ABOVE_TOTAL, CGWR_FLAME_TOTAL, CGWR_EVENTS_BLANK,
+    CGWR_BASENAME_CLASH,
     CGWR_NCODES
 };
 
@@ -72,6 +73,7 @@ typedef struct cgwr_fn {
     uint32_t blocks;
     uint32_t nagg; /* cgwr_checked_events() with CGW_READ_CHECK, else 0 */
     int called, recursive;
+    int ss_called; /* called as speedscope names callees (check.c) */
     uint64_t agg[]; /* own (self + outgoing calls), incoming calls: 2 x nagg,
                        each a saturating sum, which no order of adding
                        changes */
@@ -167,6 +169,12 @@ struct cgw_reader {
     const cgwr_str *fn, *fi;         /* function; file of its costs */
     int fn_index;   /* of fn in fns, -1 before fn= */
     const cgwr_str *cob, *cfi, *cfn, *jfi, *jfn;
+    /* the callee's file as speedscope takes it (check.c's flame_total()):
+     * the last cfi= or cfl= since the last call, after cfn= too, else
+     * (none, or an empty one, which this reader reads as "???") the last
+     * fl=; empty_line: the line of the last empty name */
+    const cgwr_str *ss_cfi, *ss_callee_fl;
+    uint64_t empty_line;
     int cfn_fresh;
     const cgwr_str *pending_fi; /* fi= with no cost line after it yet */
     uint64_t pending_fi_line;
@@ -196,6 +204,10 @@ struct cgw_reader {
      * cost and the line (edge * cgwr_checked_events() + event) */
     uint64_t *edge_max, *edge_line;
     size_t nedges, capedges, edge_events, capmax;
+    /* callees that speedscope names otherwise than this reader, as
+     * (file, name) pairs: the frames it takes as called */
+    const cgwr_str **ss_callees;
+    size_t nss_callees, capss_callees;
 };
 
 /* diag.c */
