@@ -11,8 +11,9 @@
 #  2. cgreport's page of that cggen file and of one of BENCH_PROFILE_BIG
 #     (1G; the largest power-of-two fraction that fits the disk when it
 #     does not) with the same functions (BENCH_PROFILE_REPORT_FUNCTIONS,
-#     500: cgreport's stacks grow with the paths of the graph, and
-#     cggen's graphs of 5000 functions pass its limit of 2^26 frames):
+#     5000: cgreport's stacks follow the callers' shares of at least
+#     1/65536 of the total, not the paths of the graph, since cggen's
+#     graphs of 5000 functions passed its limit of 2^26 frames):
 #     its memory must follow the distinct functions and edges, not the
 #     size, so the peak RSS should barely grow.
 #  3. cgannotate against callgrind_annotate on the Callgrind file
@@ -38,7 +39,7 @@ BIG=${BENCH_PROFILE_BIG:-1G}
 FUNCTIONS=${BENCH_PROFILE_FUNCTIONS:-5000}
 REPEAT=${BENCH_PROFILE_REPEAT:-3}
 INNER=${BENCH_PROFILE_INNER:-20}
-RFUNCTIONS=${BENCH_PROFILE_REPORT_FUNCTIONS:-500}
+RFUNCTIONS=${BENCH_PROFILE_REPORT_FUNCTIONS:-5000}
 TIME=/usr/bin/time
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT

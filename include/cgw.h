@@ -1184,6 +1184,21 @@ typedef cgw_status (*cgw_profile_stack_fn)(void *ctx, const uint32_t *fns, size_
 CGW_API cgw_status cgw_profile_stacks(cgw_profile *p, size_t event, cgw_profile_stack_fn each,
                                       void *ctx);
 
+/** cgw_profile_stacks() with a bound on the split, for graphs of more
+ *  paths than can be handed out (a function called from hundreds of
+ *  sites, or 5000 of cggen's): when a frame's amount is split among its
+ *  shares, each share under min_amount (units of the event) is not
+ *  followed on its own but added to the share of largest weight (the
+ *  first of equals), so no stack is handed out for it and a function's
+ *  stacks are at most about twice its self cost over min_amount.  Only
+ *  the split among callers, an estimate anyway, is coarser: each function's
+ *  self cost in the stacks (their leaves), the amounts' sum (the
+ *  event's total) and the roots (every cost under a real root) stay
+ *  exact.  min_amount 0 is cgw_profile_stacks().  Statuses as
+ *  cgw_profile_stacks() (ERANGE still past 2^26 frames). */
+CGW_API cgw_status cgw_profile_stacks_min(cgw_profile *p, size_t event, uint64_t min_amount,
+                                          cgw_profile_stack_fn each, void *ctx);
+
 /** A node of a call tree: the function (CGW_PROFILE_ROOT at the tree's
  *  root, node 0), its parent node (CGW_PROFILE_ROOT for the root; always
  *  a smaller index), and the event's cost of the stacks through the node
@@ -1195,13 +1210,16 @@ typedef struct cgw_profile_node {
 
 #define CGW_PROFILE_ROOT UINT32_MAX
 
-/** The stacks of event (as cgw_profile_stacks() rebuilds them) merged
- *  into a call tree, the data of a flame graph: nodes[0..*n), node 0 the
- *  root (its inclusive the event's total), children after their parents
- *  in the order the stacks first reached them.  At most max_nodes nodes
- *  (0: 2^24): a stack that would pass it ends at the deepest node it
- *  has, where its cost is counted as self, and *cut (may be NULL) is
- *  set to 1 (else 0).  The nodes are the profile's, valid until the next
+/** The stacks of event (as cgw_profile_stacks_min() rebuilds them with
+ *  min_amount the event's total >> 16: cgw_profile_stacks()' for a
+ *  total under 65536) merged into a call tree, the data of a flame
+ *  graph: nodes[0..*n), node 0 the root (its inclusive the event's
+ *  total), children after their parents in the order the stacks first
+ *  reached them.  At most max_nodes nodes (0: 2^24): a stack that would
+ *  pass it ends at the deepest node it has, where its cost is counted
+ *  as self.  *cut (may be NULL) is set to 1 when that happened or a
+ *  caller's share under total >> 16 was merged into its frame's
+ *  heaviest (else 0).  The nodes are the profile's, valid until the next
  *  cgw_profile_tree(), add or free.  Memory grows with the nodes.  OK, or
  *  as cgw_profile_stacks(). */
 CGW_API cgw_status cgw_profile_tree(cgw_profile *p, size_t event, size_t max_nodes,

@@ -4,7 +4,8 @@
 # where valgrind is): written, self-contained (nothing loaded from
 # elsewhere), its JSON holding the profile's totals, every function's
 # self cost and every call edge as the reader reads them (tests/cgnorm);
-# bounded by --top and --threshold, and saying so; errors and usage.  In
+# bounded by --top and --threshold, and saying so; 5000 functions'
+# paths bounded; errors and usage.  In
 # headless Chromium (where it is: ./quickstart installs it), the page
 # runs without a console error, a click on a frame zooms, a search finds
 # the top function, and a screenshot is kept beside the test's log.
@@ -92,6 +93,13 @@ for e, t in enumerate(p['flames']):
 sys.exit(0 if ok else 1)
 PY
 [ "$(wc -c <"$tmp/small.html")" -lt "$(wc -c <"$tmp/gen.out.html")" ] || fail "--top 5 page not smaller"
+
+# 5000 functions: more paths than stacks can be handed out for (issue
+# 50); the callers' shares under 1/65536 of the total merged, a page
+"$CGGEN" --seed 7 --size 2M --functions 5000 -o "$tmp/wide.out" || fail "cggen --functions 5000: exit $?"
+"$CGREPORT" "$tmp/wide.out" -o "$tmp/wide.html" 2>"$tmp/wide.err" ||
+    fail "cgreport of 5000 functions: exit $?: $(head -3 "$tmp/wide.err")"
+grep -q '"cut":true' "$tmp/wide.html" || fail "cgreport of 5000 functions: no page, or not cut"
 
 # cgdiff --html: the same page for a difference, OLD's numbers beside
 "$CGGEN" --seed 7 --size 400K --functions 220 -o "$tmp/gen2.out" || fail "cggen: exit $?"

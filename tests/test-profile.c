@@ -4,7 +4,8 @@
  * (issue 50's parser), a gprof-style cycle of three, a cycle entered from
  * two roots, a cycle inside another function's callee, direct recursion,
  * a root cycle (Python's exec), several parts, lines, the call tree, the
- * stacks' names kept past the profile, misuse and every allocation
+ * stacks' names kept past the profile, shares under a minimum merged
+ * (a chain of 40 diamonds, 2^40 paths), misuse and every allocation
  * failing in turn. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,17 @@ static cgw_status one_stack(void *ctx, const uint32_t *fns, size_t depth, uint64
     return CGW_OK;
 }
 
+/* The stacks of event 0 with min_amount min, as one_stack() joins them;
+ * their amounts sum to the total. */
+static char *stacks_min(cgw_profile *p, uint64_t min)
+{
+    stacks_text t = { p, { 0 }, 0 };
+    CHECK_ST(cgw_profile_stacks_min(p, 0, min, one_stack, &t), CGW_OK);
+    CHECK_U64(t.sum, cgw_profile_totals(p)[0]);
+    return cgwt_lines_join(&t.lines, "|");
+}
+
+/* The stacks, and the same with min_amount 0. */
 static void expect_stacks(cgw_profile *p, const char *want)
 {
     stacks_text t = { p, { 0 }, 0 };
@@ -82,6 +94,9 @@ static void expect_stacks(cgw_profile *p, const char *want)
     char *got = cgwt_lines_join(&t.lines, "|");
     CHECK_STR(got, want);
     CHECK_U64(t.sum, cgw_profile_totals(p)[0]); /* every cost, once */
+    free(got);
+    got = stacks_min(p, 0);
+    CHECK_STR(got, want);
     free(got);
 }
 
@@ -383,6 +398,117 @@ static void capped(void)
     cgw_profile_free(p);
 }
 
+/* main calls a (110) and b (20), which call leaf for 90 and 10: leaf's
+ * 100 splits 90/10.  A minimum of 10 keeps b's share (not under it); 11
+ * gives it to a's, the heavier, and b's own 10, its frame's only share,
+ * still goes on. */
+static void merged_shares(void)
+{
+    static const char text[] =
+        "events: Ir\nfl=f.c\nfn=main\n1 2\ncfn=a\ncalls=1 1\n1 110\ncfn=b\ncalls=1 1\n1 20\n"
+        "fn=a\n1 20\ncfn=leaf\ncalls=1 1\n1 90\nfn=b\n1 10\ncfn=leaf\ncalls=1 1\n1 10\n"
+        "fn=leaf\n1 100\n";
+    cgw_profile *p = load(text, 0);
+    expect_stacks(p, "main 2|main;a 20|main;a;leaf 90|main;b 10|main;b;leaf 10");
+    char *got = stacks_min(p, 10);
+    CHECK_STR(got, "main 2|main;a 20|main;a;leaf 90|main;b 10|main;b;leaf 10");
+    free(got);
+    got = stacks_min(p, 11);
+    CHECK_STR(got, "main 2|main;a 20|main;a;leaf 100|main;b 10");
+    free(got);
+    got = stacks_min(p, 1000); /* every share the heaviest or merged */
+    CHECK_STR(got, "main 2|main;a 20|main;a;leaf 100|main;b 10");
+    free(got);
+    cgw_profile_free(p);
+}
+
+#define DIAMONDS 40
+#define NODE_SELF 1000000 /* n0 .. n40's */
+#define SIDE_SELF 1000    /* a0 .. a39's and b0 .. b39's */
+
+/* A chain of DIAMONDS diamonds, n_i calling a_i and b_i, both calling
+ * n_i+1 for half its inclusive cost: 2^40 paths from n0 to n40. */
+static char *diamonds(void)
+{
+    size_t cap = 160 * (DIAMONDS + 1) + 64, len = 0;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    len += (size_t)snprintf(text, cap, "events: Ir\nfl=f.c\n");
+    for (int i = 0; i <= DIAMONDS; i++) {
+        uint64_t below = (uint64_t)(DIAMONDS - i) * (NODE_SELF + 2 * SIDE_SELF);
+        len += (size_t)snprintf(text + len, cap - len, "fn=n%d\n1 %d\n", i, NODE_SELF);
+        for (int side = 0; side < 2 && i < DIAMONDS; side++)
+            len += (size_t)snprintf(text + len, cap - len, "cfn=%c%d\ncalls=1 1\n1 %llu\n",
+                                    "ab"[side], i, (unsigned long long)(below / 2));
+        for (int side = 0; side < 2 && i < DIAMONDS; side++)
+            len += (size_t)snprintf(text + len, cap - len,
+                                    "fn=%c%d\n1 %d\ncfn=n%d\ncalls=1 1\n1 %llu\n", "ab"[side], i,
+                                    SIDE_SELF, i + 1,
+                                    (unsigned long long)((below - 2 * SIDE_SELF) / 2));
+    }
+    CHECK(len < cap);
+    return text;
+}
+
+/* Each root of the stacks is called by no one; each function's stacks
+ * sum to its self cost. */
+typedef struct roots_check {
+    cgw_profile *p;
+    uint64_t *self, sum, stacks;
+} roots_check;
+
+static cgw_status check_root(void *ctx, const uint32_t *fns, size_t depth, uint64_t amount)
+{
+    roots_check *c = ctx;
+    size_t n;
+    CHECK(depth > 0 && cgw_profile_callers(c->p, fns[depth - 1], &n) != NULL && n == 0);
+    c->self[fns[0]] += amount;
+    c->sum += amount;
+    c->stacks++;
+    return CGW_OK;
+}
+
+/* 2^40 paths: with the tree's minimum (total >> 16, 626) every self cost
+ * and the total stay exact, and the tree is small: a function's stacks
+ * are at most about 2 * its self cost over the minimum (41 of 1e6, 80
+ * under it), of at most 81 frames.  The tree has 65,534 nodes; 2^18 is
+ * asked. */
+static void many_paths(void)
+{
+    char *text = diamonds();
+    cgw_profile *p = load(text, 0);
+    free(text);
+    size_t nfns, n;
+    const cgw_profile_fn *f = cgw_profile_functions(p, &nfns);
+    CHECK(nfns == 3 * DIAMONDS + 1);
+    uint64_t total = cgw_profile_totals(p)[0];
+    CHECK_U64(total, (DIAMONDS + 1) * (uint64_t)NODE_SELF + 2 * DIAMONDS * SIDE_SELF);
+    const cgw_profile_node *nodes;
+    int cut;
+    CHECK_ST(cgw_profile_tree(p, 0, 0, &nodes, &n, &cut), CGW_OK);
+    CHECK_U64((uint64_t)cut, 1);
+    CHECK(n < ((size_t)1 << 18));
+    CHECK_U64(nodes[0].inclusive, total);
+    uint64_t *self = calloc(nfns, sizeof *self);
+    CHECK(self != NULL);
+    for (size_t i = 1; i < n; i++)
+        self[nodes[i].fn] += nodes[i].self;
+    for (size_t fn = 0; fn < nfns; fn++)
+        CHECK_U64(self[fn], f[fn].self[0]);
+    CHECK_U64(nodes[0].self, 0);
+    /* the same bound by hand: roots called by no one, self costs kept */
+    roots_check c = { p, self, 0, 0 };
+    memset(self, 0, nfns * sizeof *self);
+    CHECK_ST(cgw_profile_stacks_min(p, 0, total >> 10, check_root, &c), CGW_OK);
+    CHECK_U64(c.sum, total);
+    for (size_t fn = 0; fn < nfns; fn++)
+        CHECK_U64(self[fn], f[fn].self[0]);
+    CHECK(c.stacks <= 2 * total / (total >> 10) + nfns); /* 2 * self / min + 1 a function */
+    free(self);
+    CHECK_ST(cgw_profile_stacks(p, 0, check_root, &c), CGW_ERANGE); /* unbounded: too many */
+    cgw_profile_free(p);
+}
+
 /* Names stay the reader's with CGW_PROFILE_READER_NAMES, and two
  * readers are refused; several inputs are summed; misuse. */
 static void inputs_and_misuse(void)
@@ -461,6 +587,8 @@ int main(void)
     parts();
     lines();
     capped();
+    merged_shares();
+    many_paths();
     inputs_and_misuse();
     cgwt_each_alloc_fail(profile_with, NULL);
     printf("profile: cycles, recursion, parts, lines, trees and errors as worked out by hand\n");

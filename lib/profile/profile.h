@@ -132,6 +132,11 @@ cgw_status cgwpm_graph(cgw_profile *p, const char *call);
 /* graph.c: the call graph, freed (a later add makes it again). */
 void cgwpm_graph_free(cgw_profile *p);
 
+/* stacks.c: cgw_profile_stacks_min() for call, which errors name;
+ * *merged set to 1 when a share under min_amount was merged, else 0. */
+cgw_status cgwpm_stacks(cgw_profile *p, size_t event, uint64_t min_amount,
+                        cgw_profile_stack_fn each, void *ctx, const char *call, int *merged);
+
 /* tree.c: the last call tree, freed. */
 void cgwpm_tree_free(cgw_profile *p);
 

@@ -10,7 +10,10 @@
  * breadth-first tree from that entry, made once an entry), through the
  * entry called again where the entry's own calls pass its cost (its
  * inner calls).  A stack of frames, not of calls: a chain of callers can
- * be a million deep. */
+ * be a million deep.  With a minimum amount (cgw_profile_stacks_min()),
+ * a share under it is given to its frame's heaviest share, so that a
+ * leaf's stacks are about 2 * its cost over that minimum at most,
+ * however many paths the graph has. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +44,9 @@ typedef struct walk {
     size_t ev;
     cgw_profile_stack_fn each;
     void *ctx;
+    const char *call;    /* the public call, for errors */
+    uint64_t min;        /* shares under it go to the heaviest */
+    int merged;          /* a share was */
     cgw_status err;
     uint64_t *root;      /* a node's weight as a root; a cycle's at cycle_root */
     uint64_t *cycle_root;
@@ -63,7 +69,7 @@ typedef struct walk {
 static cgw_status failed(walk *w, cgw_status st)
 {
     if (w->err == CGW_OK)
-        w->err = st == CGW_ENOMEM ? cgwpm_fail(w->p, st, "cgw_profile_stacks", "out of memory")
+        w->err = st == CGW_ENOMEM ? cgwpm_fail(w->p, st, w->call, "out of memory")
                                   : st;
     return w->err;
 }
@@ -267,7 +273,7 @@ static cgw_status emit(walk *w, uint64_t amount)
 {
     w->frames_out += w->depth;
     if (w->frames_out > MAX_FRAMES_OUT)
-        return failed(w, cgwpm_fail(w->p, CGW_ERANGE, "cgw_profile_stacks",
+        return failed(w, cgwpm_fail(w->p, CGW_ERANGE, w->call,
                                     "more than 2^26 frames of stacks: the call graph has too "
                                     "many paths to write them all"));
     if (cgwp_grow(&w->p->a, &w->ids, &w->capids, w->depth, sizeof *w->ids) < 0)
@@ -341,8 +347,27 @@ static cgw_status cycle_callers(walk *w, uint32_t c)
     return add_share(w, NO_CALLER, start, CGWPM_NONE, as_root);
 }
 
+/* The amounts of the frame's shares under w->min added to its share of
+ * largest weight (the first of equals), which alone goes on for them. */
+static void merge_small(walk *w, const frame *top)
+{
+    size_t heaviest = top->begin;
+    for (size_t i = top->begin + 1; i < top->end; i++)
+        if (w->shares[i].weight > w->shares[heaviest].weight)
+            heaviest = i;
+    for (size_t i = top->begin; i < top->end; i++) {
+        share *s = &w->shares[i];
+        if (i == heaviest || s->amount == 0 || s->amount >= w->min)
+            continue;
+        w->shares[heaviest].amount += s->amount;
+        s->amount = 0;
+        w->merged = 1;
+    }
+}
+
 /* The frame's amount split among its shares in proportion to their
- * weights, rounded down, the remainder a unit at a time in their order. */
+ * weights, rounded down, the remainder a unit at a time in their order;
+ * then the shares under w->min merged. */
 static void split(walk *w, frame *top)
 {
     long double sum = 0;
@@ -361,6 +386,8 @@ static void split(walk *w, frame *top)
         w->shares[i].amount++;
         given++;
     }
+    if (w->min > 0)
+        merge_small(w, top);
 }
 
 static cgw_status expand(walk *w, frame *top)
@@ -446,12 +473,13 @@ static void release(walk *w)
     cgwp_free_all(&w->p->a, blocks, sizeof blocks / sizeof *blocks);
 }
 
-cgw_status cgw_profile_stacks(cgw_profile *p, size_t event, cgw_profile_stack_fn each, void *ctx)
+cgw_status cgwpm_stacks(cgw_profile *p, size_t event, uint64_t min_amount,
+                        cgw_profile_stack_fn each, void *ctx, const char *call, int *merged)
 {
+    *merged = 0;
     if (p == NULL || each == NULL)
-        return p == NULL ? CGW_EUSAGE
-                         : cgwpm_fail(p, CGW_EUSAGE, "cgw_profile_stacks", "the callback is NULL");
-    if (cgwpm_graph(p, "cgw_profile_stacks") != CGW_OK)
+        return p == NULL ? CGW_EUSAGE : cgwpm_fail(p, CGW_EUSAGE, call, "the callback is NULL");
+    if (cgwpm_graph(p, call) != CGW_OK)
         return p->err;
     if (event >= p->nev)
         return CGW_EINVAL; /* not sticky: the profile is fine */
@@ -461,6 +489,8 @@ cgw_status cgw_profile_stacks(cgw_profile *p, size_t event, cgw_profile_stack_fn
     w.ev = event;
     w.each = each;
     w.ctx = ctx;
+    w.call = call;
+    w.min = min_amount;
     size_t n = p->nfns + 1;
     w.root = cgwp_alloc(&p->a, n * sizeof *w.root);
     w.start = cgwp_alloc(&p->a, n * sizeof *w.start);
@@ -480,5 +510,19 @@ cgw_status cgw_profile_stacks(cgw_profile *p, size_t event, cgw_profile_stack_fn
                 stacks_of(&w, (uint32_t)fn);
     }
     release(&w);
+    *merged = w.merged;
     return w.err;
+}
+
+cgw_status cgw_profile_stacks_min(cgw_profile *p, size_t event, uint64_t min_amount,
+                                  cgw_profile_stack_fn each, void *ctx)
+{
+    int merged;
+    return cgwpm_stacks(p, event, min_amount, each, ctx, "cgw_profile_stacks_min", &merged);
+}
+
+cgw_status cgw_profile_stacks(cgw_profile *p, size_t event, cgw_profile_stack_fn each, void *ctx)
+{
+    int merged;
+    return cgwpm_stacks(p, event, 0, each, ctx, "cgw_profile_stacks", &merged);
 }

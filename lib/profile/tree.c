@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* tree.c - the stacks of one event merged into a call tree (a flame
- * graph's data): a node's child for a function is found through a keyed
+ * graph's data), callers' shares under 1/65536 of the total merged into
+ * their heaviest (cgw_profile_stacks_min()), so that the tree's size
+ * does not follow the graph's paths: a node's child for a function is found through a keyed
  * hash index on (node, function), so that a node with a million callees
  * costs no more a stack than one with two. */
 #include <string.h>
@@ -8,6 +10,7 @@
 #include "profile.h"
 
 #define DEFAULT_MAX_NODES ((size_t)1 << 24)
+#define MIN_SHARE_SHIFT 16 /* callers' shares under total >> 16 merged */
 
 typedef struct tree_build {
     cgw_profile *p;
@@ -96,7 +99,9 @@ cgw_status cgw_profile_tree(cgw_profile *p, size_t event, size_t max_nodes,
     p->nodes[0] = root;
     p->nnodes = 1;
     tree_build b = { p, max_nodes > 0 ? max_nodes : DEFAULT_MAX_NODES, 0 };
-    cgw_status st = cgw_profile_stacks(p, event, add_stack, &b);
+    uint64_t min = p->err == CGW_OK && event < p->nev ? p->totals[event] >> MIN_SHARE_SHIFT : 0;
+    int merged;
+    cgw_status st = cgwpm_stacks(p, event, min, add_stack, &b, "cgw_profile_tree", &merged);
     if (st == CGW_ENOMEM && p->err == CGW_OK)
         cgwpm_fail(p, CGW_ENOMEM, "cgw_profile_tree", "out of memory");
     if (st != CGW_OK) {
@@ -106,6 +111,6 @@ cgw_status cgw_profile_tree(cgw_profile *p, size_t event, size_t max_nodes,
     *nodes = p->nodes;
     *n = p->nnodes;
     if (cut != NULL)
-        *cut = b.cut;
+        *cut = b.cut || merged;
     return CGW_OK;
 }

@@ -65,6 +65,7 @@ _PROTOS = {
     "cgw_profile_lines": (POINTER(_Line), [_P, c_size_t, _SZP]),
     "cgw_profile_stacks_exact": (c_int, [_P]),
     "cgw_profile_stacks": (c_int, [_P, c_size_t, _STACK_FN, c_void_p]),
+    "cgw_profile_stacks_min": (c_int, [_P, c_size_t, c_uint64, _STACK_FN, c_void_p]),
 }
 for _name, (_res, _args) in _PROTOS.items():
     _f = getattr(lib, _name)
@@ -229,12 +230,15 @@ class Profile:
             return [Line(text(l.source_file), l.line, l.address, _costs(l.self, nev))
                     for l in (ls[i] for i in range(n.value))] if ls else []
 
-    def stacks(self, event: Union[int, str] = 0) -> List[Tuple[Tuple[str, ...], int]]:
+    def stacks(self, event: Union[int, str] = 0,
+               min_amount: int = 0) -> List[Tuple[Tuple[str, ...], int]]:
         """The stacks of event (an index or a name) rebuilt from the call
         graph as libcgw-profile(3) says (every cost under the root that
         reached it; a cycle taken whole): a list of (names root first,
         amount), whose amounts sum to the event's total.  Exact when
-        stacks_exact; an estimate otherwise.  ValueError for no such
+        stacks_exact; an estimate otherwise.  A caller's share under
+        min_amount (units of the event) goes to the frame's heaviest
+        share (cgw_profile_stacks_min()).  ValueError for no such
         event; cgw.Error when the library fails."""
         if isinstance(event, str):
             if event not in self.events:
@@ -257,7 +261,7 @@ class Profile:
         cb = _STACK_FN(each)
         with self._lock:
             self._open()
-            st = lib.cgw_profile_stacks(self._p, event, cb, None)
+            st = lib.cgw_profile_stacks_min(self._p, event, min_amount, cb, None)
         if failure:
             raise failure[0]
         if st != _lib.OK:
