@@ -21,7 +21,7 @@ grep -q "bad:3: error: function ID (2) is used before any .* \[undefined-id\]" "
     fail "error line: $(cat "$tmp/out")"
 
 "$CGVERIFY" "$tmp/warn" >/dev/null || fail "warnings alone are valid"
-"$CGVERIFY" --strict "$tmp/warn" >"$tmp/out"; rc=$?
+"$CGVERIFY" --strict --all "$tmp/warn" >"$tmp/out"; rc=$?
 [ $rc -eq 1 ] || fail "--strict with a finding: exit $rc"
 grep -q 'warn:3: error: .*\[blank\]' "$tmp/out" || fail "--strict prints errors: $(cat "$tmp/out")"
 grep -q 'warn:1: warning: .*\[no-format-line\]' "$tmp/out" || fail "--strict: a note: $(cat "$tmp/out")"
@@ -49,7 +49,7 @@ cp "$tmp/good" "$tmp/text-named.gz" # told by its bytes, not its name
 "$CGVERIFY" --strict "$tmp/text-named.gz" >"$tmp/out" || fail "text named .gz: exit $?"
 grep -q 'text-named.gz: valid: .* 0 errors, 0 warnings' "$tmp/out" || fail "text named .gz: $(cat "$tmp/out")"
 if [ "${CGW_HAVE_ZLIB:-no}" = yes ]; then
-    "$CGVERIFY" "$tmp/good.gz" >"$tmp/out" || fail "gzip: exit $?"
+    "$CGVERIFY" --all "$tmp/good.gz" >"$tmp/out" || fail "gzip: exit $?"
     grep -q "good.gz: warning: the input is gzip-compressed: QCachegrind, callgrind_annotate, gprof2dot and webgrind's call graph cannot read it .*\[gzip-input\]" "$tmp/out" ||
         fail "gzip warning: $(cat "$tmp/out")"
     grep -q 'good.gz: valid: 1 part, 1 cost line, 0 calls, 1 function, 0 errors, 1 warning; totals Ir=3' "$tmp/out" ||
@@ -188,16 +188,16 @@ done
 # yappi's definition block (fn= lines with no block, then the blocks): a
 # definition is no function until its block, so no phantom function, no
 # second block and no name clash
-"$CGVERIFY" "$CGW_TEST_DATA/dialect-yappi.out" >"$tmp/yappi" 2>&1 || fail "yappi: $(cat "$tmp/yappi")"
+"$CGVERIFY" --all "$CGW_TEST_DATA/dialect-yappi.out" >"$tmp/yappi" 2>&1 || fail "yappi: $(cat "$tmp/yappi")"
 grep -q 'split-function\|name-clash\|callee-without-block' "$tmp/yappi" &&
     fail "yappi's definitions read as functions: $(cat "$tmp/yappi")"
 grep -q ' 3 functions' "$tmp/yappi" || fail "yappi: $(tail -1 "$tmp/yappi")"
 # calls into a function carrying more than it has: said, but not for a
 # directly recursive function, whose calls of itself count its time again
 printf 'events: Ir\nfn=main\n1 1\ncfn=f\ncalls=1 1\n1 20\nfn=f\n1 3\n' >"$tmp/excess"
-"$CGVERIFY" "$tmp/excess" 2>&1 | grep -q 'inclusive-excess' || fail "inclusive excess not said"
+"$CGVERIFY" --all "$tmp/excess" 2>&1 | grep -q 'inclusive-excess' || fail "inclusive excess not said"
 printf 'events: Ir\nfn=main\n1 1\ncfn=f\ncalls=1 1\n1 20\nfn=f\n1 3\ncfn=f\ncalls=2 1\n1 10\n' >"$tmp/selfrec"
-if "$CGVERIFY" "$tmp/selfrec" 2>&1 | grep -q 'inclusive-excess'; then
+if "$CGVERIFY" --all "$tmp/selfrec" 2>&1 | grep -q 'inclusive-excess'; then
     fail "a directly recursive function's calls are said to carry too much"
 fi
 # a call above the part's total (issue 51, item 3: "148%"): main 2
@@ -205,10 +205,62 @@ fi
 # which inclusive-excess lets be; g -> g may carry more (Callgrind's
 # calls on one cycle do)
 printf 'events: Samples\nfn=main\n1 2\ncfn=g\ncalls=1 1\n1 100\nfn=g\n1 50\ncfn=g\ncalls=1 1\n1 60\n' >"$tmp/above"
-"$CGVERIFY" "$tmp/above" >"$tmp/out" 2>&1 || fail "call above the total: $(cat "$tmp/out")"
+"$CGVERIFY" --all "$tmp/above" >"$tmp/out" 2>&1 || fail "call above the total: $(cat "$tmp/out")"
 grep -qF 'above:5: warning: the call to g carries 100 Samples inclusive, more than the total of part 1 (52, the sum of its cost lines) [call-above-total]' "$tmp/out" ||
     fail "call above the total not said: $(cat "$tmp/out")"
 [ "$(grep -c 'call-above-total' "$tmp/out")" = 1 ] || fail "g -> g said above the total: $(cat "$tmp/out")"
+
+# The default output (issue 51, item 4): a real writer's file in at most
+# 6 lines, not every diagnostic.  30 calls= lines with a trailing blank,
+# which every reader takes (Valgrind writes them), and a cost line with
+# fewer costs than events, which speedscope misreads: one line for
+# speedscope, one counting the rest, the summary; --all (-v) lists each
+# diagnostic as before; --json is the same with or without it.
+{
+    printf '# callgrind format\nversion: 1\npositions: line\nevents: Ir Dr\nfl=a.c\nfn=b\n1 100 1\nfn=main\n2 5\n'
+    for i in $(seq 30); do printf 'cfn=b\ncalls=1 1 \n%d 1 0\n' "$i"; done
+} >"$tmp/blanks"
+"$CGVERIFY" "$tmp/blanks" >"$tmp/out" || fail "blanks: exit $?: $(cat "$tmp/out")"
+[ "$(wc -l <"$tmp/out")" -le 6 ] || fail "blanks: more than 6 lines: $(cat "$tmp/out")"
+grep -qxF "$tmp/blanks: 30 trailing-blank: every reader takes them (--all lists them)" "$tmp/out" ||
+    fail "blanks: the harmless warnings' line: $(cat "$tmp/out")"
+grep -qxF "$tmp/blanks: speedscope would show other numbers: few-costs (line 9)" "$tmp/out" ||
+    fail "blanks: speedscope's line: $(cat "$tmp/out")"
+grep -qxF "$tmp/blanks: valid: 1 part, 2 cost lines, 30 calls, 2 functions, 0 errors, 31 warnings; totals Ir=105 Dr=1" "$tmp/out" ||
+    fail "blanks: the summary: $(cat "$tmp/out")"
+grep -q 'warning:\|kcachegrind\|gprof2dot\|callgrind_annotate' "$tmp/out" &&
+    fail "blanks: a warning listed, or a reader that reads it right named: $(cat "$tmp/out")"
+"$CGVERIFY" --all "$tmp/blanks" >"$tmp/all" || fail "blanks --all: exit $?"
+[ "$(grep -c ': warning: trailing blank (every reader takes it here.*\[trailing-blank\]$' "$tmp/all")" = 20 ] &&
+    grep -qxF "$tmp/blanks: warning: 10 more like this not shown [trailing-blank]" "$tmp/all" &&
+    grep -q '^[^ ]*blanks:9: warning: .*\[few-costs\]$' "$tmp/all" &&
+    [ "$(wc -l <"$tmp/all")" = 23 ] && [ "$(tail -n 1 "$tmp/all")" = "$(tail -n 1 "$tmp/out")" ] ||
+    fail "blanks --all: not every diagnostic: $(cat "$tmp/all")"
+"$CGVERIFY" -v "$tmp/blanks" | cmp -s - "$tmp/all" || fail "-v is not --all"
+"$CGVERIFY" --json "$tmp/blanks" >"$tmp/j1"
+"$CGVERIFY" --json --all "$tmp/blanks" | cmp -s - "$tmp/j1" || fail "--all changed --json"
+[ "$(grep -o '"code":"trailing-blank"' "$tmp/j1" | wc -l)" = 21 ] || fail "blanks --json: $(cat "$tmp/j1")"
+"$CGVERIFY" --for=speedscope "$tmp/blanks" >"$tmp/out"; rc=$?
+[ $rc -eq 1 ] && grep -q '^[^ ]*blanks:9: error: .*\[few-costs\]$' "$tmp/out" &&
+    grep -qxF "$tmp/blanks: speedscope: shows other numbers than the file says: few-costs" "$tmp/out" ||
+    fail "blanks --for=speedscope: exit $rc: $(cat "$tmp/out")"
+# an invalid file: its first 5 errors, a line for the others, exit 1;
+# --all and -q list all 8
+{
+    printf 'events: Ir\nfn=a\n1 1\n'
+    for i in 2 3 4 5 6 7 8 9; do printf 'fn=(%d)\n1 1\n' "$i"; done
+} >"$tmp/errors"
+"$CGVERIFY" "$tmp/errors" >"$tmp/out"; rc=$?
+[ $rc -eq 1 ] || fail "8 errors: exit $rc"
+[ "$(grep -c ': error: function ID ([2-6]) is used before .*\[undefined-id\]$' "$tmp/out")" = 5 ] &&
+    grep -qxF "$tmp/errors: 3 more errors (--all lists them)" "$tmp/out" &&
+    grep -q "^$tmp/errors: INVALID: .* 8 errors" "$tmp/out" && [ "$(wc -l <"$tmp/out")" -le 8 ] ||
+    fail "8 errors: not the first 5: $(cat "$tmp/out")"
+"$CGVERIFY" --all "$tmp/errors" >"$tmp/all"; rc=$?
+[ $rc -eq 1 ] && [ "$(grep -c ': error: .*\[undefined-id\]$' "$tmp/all")" = 8 ] ||
+    fail "8 errors --all: exit $rc: $(cat "$tmp/all")"
+"$CGVERIFY" -q "$tmp/errors" >"$tmp/out"; rc=$?
+[ $rc -eq 1 ] && [ "$(wc -l <"$tmp/out")" = 8 ] || fail "8 errors -q: exit $rc: $(cat "$tmp/out")"
 
 # A block of a cfn= with no calls= after it (issue 54, item 11): main
 # names a callee but makes no call.  cgverify, its round trip, cgrecode
@@ -216,7 +268,7 @@ grep -qF 'above:5: warning: the call to g carries 100 Samples inclusive, more th
 # is; before, the reader handed out main, which the rewrite then lost
 # (--roundtrip: INVALID) and cgmerge dropped.
 printf '# callgrind format\npositions: line\nevents: Ir\n\nfl=a.c\nfn=main\ncfn=foo\n\nfl=a.c\nfn=bar\n1 5\n' >"$tmp/cfn-alone"
-"$CGVERIFY" --roundtrip "$tmp/cfn-alone" >"$tmp/out" || fail "cfn= alone, --roundtrip: $(cat "$tmp/out")"
+"$CGVERIFY" --all --roundtrip "$tmp/cfn-alone" >"$tmp/out" || fail "cfn= alone, --roundtrip: $(cat "$tmp/out")"
 grep -q 'cfn-alone: valid: 1 part, 1 cost line, 0 calls, 1 function, 0 errors, 2 warnings' "$tmp/out" ||
     fail "cfn= alone: the summary: $(cat "$tmp/out")"
 grep -q 'cfn-alone:10: warning: cfn=foo has no calls= after it.*\[cfn-without-call\]' "$tmp/out" ||

@@ -18,7 +18,7 @@ CGVERIFY=${CGVERIFY:-$build/tools/cgverify}
 shape() { printf "# callgrind format\n$2" >"$tmp/$1"; }
 # says NAME CODE SENTENCE: cgverify's diagnostic CODE on NAME has SENTENCE
 says() {
-    "$CGVERIFY" "$tmp/$1" >"$tmp/$1.v" 2>&1
+    "$CGVERIFY" --all "$tmp/$1" >"$tmp/$1.v" 2>&1
     grep "\[$2\]" "$tmp/$1.v" | grep -qF "$3" ||
         fail "$1: no [$2] saying \"$3\": $(cat "$tmp/$1.v")"
 }

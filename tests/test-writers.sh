@@ -5,8 +5,9 @@
 # callback, a few hundred calls, a second thread where the language has
 # threads): valgrind's callgrind with several option sets and cachegrind,
 # Xdebug, ruby-prof, yappi, cProfile through pyprof2calltree, and go tool
-# pprof -callgrind.  On every file they write: cgverify exits 0 or 1 and
-# the reader reads it (tests/cgnorm); cgrecode, portable and compact,
+# pprof -callgrind.  On every file they write: cgverify exits 0 or 1
+# and prints at most 6 lines (and at most 5 errors), and the reader
+# reads it (tests/cgnorm); cgrecode, portable and compact,
 # reads the same (and so does KCachegrind's loader, when there is one);
 # cgmerge of it with itself is twice it; cgdiff of it with itself finds
 # no change, and its -o output is valid; cgconvert --to pprof and back
@@ -86,7 +87,7 @@ check() {
     norm "$file" "$c/orig" original || { bad "cgnorm: the reader does not read it (exit $nrc)"; return; }
     # a call costs at most the whole part: a real writer's file gives no
     # call-above-total, even where Callgrind's calls on a cycle carry more
-    if "$CGVERIFY" "$file" 2>&1 | grep '\[call-above-total\]' >"$c/above"; then
+    if "$CGVERIFY" --all "$file" 2>&1 | grep '\[call-above-total\]' >"$c/above"; then
         why=$(known_above "$what")
         if [ -n "$why" ]; then
             echo "$what: known: call-above-total: $why"
@@ -94,6 +95,21 @@ check() {
             bad "cgverify: $(head -n 2 "$c/above")"
         fi
     fi
+
+    # by default cgverify says a real writer's file in at most 6 lines
+    # (issue 51, item 4): a line a reader that misreads a warning, one
+    # counting the warnings every reader takes, the summary; a writer's
+    # defect adds its first 5 errors and a line counting the others;
+    # --all lists every diagnostic
+    "$CGVERIFY" "$file" >"$c/default" 2>&1
+    "$CGVERIFY" --all "$file" >"$c/all" 2>&1
+    lines=$(wc -l <"$c/default") all=$(wc -l <"$c/all")
+    errs=$(grep -c ': error: ' "$c/default")
+    more=$(grep -c ': [0-9]* more errors* (--all lists them)$' "$c/default")
+    echo "$what: cgverify prints $lines lines ($all with --all)"
+    [ $((lines - errs - more)) -le 6 ] && [ "$errs" -le 5 ] ||
+        bad "cgverify prints $lines lines, $errs errors, more than 6 and 5: $(head -c 900 "$c/default")"
+    [ "$lines" -le "$all" ] || bad "cgverify prints $lines lines, --all $all"
 
     why=$(known_kcg "$what")
     if [ -n "$kcgdump" ]; then

@@ -69,7 +69,7 @@ def run(args, **kw):
 
 def cgverify(path):
     """cgverify's exit status on path and the codes of its findings."""
-    p = subprocess.run([CGVERIFY, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    p = subprocess.run([CGVERIFY, "--all", path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        universal_newlines=True)
     return p.returncode, re.findall(r"\[([a-z0-9-]+)\]$", p.stdout, re.M), p.stdout
 

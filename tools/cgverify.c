@@ -15,8 +15,8 @@
 #include "toolutil.h"
 
 static const char usage[] =
-    "usage: cgverify [--for=READER[,READER...]] [--strict] [--quiet|-q] [--json]\n"
-    "                [--roundtrip] FILE...\n"
+    "usage: cgverify [--for=READER[,READER...]] [--strict] [--all|-v] [--quiet|-q]\n"
+    "                [--json] [--roundtrip] FILE...\n"
     "Check Callgrind profiles ('-' reads stdin).  Exit 0 when every file is valid\n"
     "(and opens right in the readers named), 1 when one is not, 2 on a usage or\n"
     "I/O error.\n"
@@ -24,12 +24,18 @@ static const char usage[] =
     "               callgrind_annotate, gprof2dot, speedscope (a finding for one\n"
     "               of them fails the file; a line a reader at the end)\n"
     "  --strict     --for= all four readers\n"
+    "  -v, --all    print every diagnostic (by default: the first 5 errors, a line\n"
+    "               a reader that misreads a warning, one line counting the\n"
+    "               warnings every reader takes, then the summary)\n"
     "  -q, --quiet  print errors only, no warnings and no summary (with --for=\n"
     "               or --strict: nothing)\n"
     "  --json       print one JSON document describing every file\n"
     "  --roundtrip  also write each file through libcgw and compare the re-read\n";
 
-static int strict, quiet, json, roundtrip;
+static int strict, quiet, json, roundtrip, all;
+
+/* The errors printed by default; --all prints every one. */
+#define SHOWN_ERRORS 5
 
 /* The readers --for names (--strict: all), as cgw_diag_readers() bits. */
 #define NREADERS (sizeof tool_readers / sizeof tool_readers[0])
@@ -83,6 +89,14 @@ static void add_json_u64s(tool_text *t, const uint64_t *v, size_t n)
     tool_add(t, "]", 1);
 }
 
+/* A code of the warnings kept for the default output, and how often. */
+typedef struct code_count {
+    char code[48];
+    unsigned readers;  /* cgw_diag_readers(code) */
+    uint64_t line;     /* its first line (0: the file as a whole) */
+    uint64_t n;
+} code_count;
+
 /* What one file gave. */
 typedef struct report {
     const char *path;
@@ -91,7 +105,46 @@ typedef struct report {
     tool_text parts_json, diags_json, totals;
     tool_text findings[NREADERS]; /* the codes of each reader's findings */
     char read_error[256]; /* why the file could not be read; "" when it was */
+    uint64_t errors_seen;  /* the errors said (by default, the first printed) */
+    code_count *codes;     /* by default: the warnings, a code an entry */
+    size_t ncodes;
 } report;
+
+/* How many more diagnostics d, a code's last line at the end of the
+ * input ("N more like this not shown", line 0), stands for; 0 for any
+ * other.  The reader shows a code 20 times a file, then that line. */
+static uint64_t more_not_shown(const cgw_diagnostic *d)
+{
+    uint64_t n;
+    int end = 0;
+    if (d->line != 0 || sscanf(d->message, "%" SCNu64 " more like this not shown%n", &n, &end) != 1 ||
+        d->message[end] != '\0')
+        return 0;
+    return n;
+}
+
+/* Count warning d under its code for the default output; 0, or -1 when
+ * memory ran out. */
+static int count_warning(report *rep, const cgw_diagnostic *d)
+{
+    uint64_t more = more_not_shown(d);
+    for (size_t i = 0; i < rep->ncodes; i++) {
+        if (strcmp(rep->codes[i].code, d->code) == 0) {
+            rep->codes[i].n += more ? more : 1;
+            return 0;
+        }
+    }
+    code_count *c = realloc(rep->codes, (rep->ncodes + 1) * sizeof *c);
+    if (c == NULL)
+        return -1;
+    rep->codes = c;
+    c += rep->ncodes++;
+    snprintf(c->code, sizeof c->code, "%s", d->code);
+    c->readers = cgw_diag_readers(d->code);
+    c->line = d->line;
+    c->n = more ? more : 1;
+    return 0;
+}
 
 static void on_diag(void *ctx, const cgw_diagnostic *d)
 {
@@ -112,6 +165,18 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
     }
     if (quiet && (!error || for_readers))
         return;
+    if (!all && !quiet) {
+        if (!error) {
+            if (count_warning(rep, d) == 0)
+                return;
+            /* out of memory: the warning printed rather than lost */
+        } else {
+            uint64_t more = more_not_shown(d);
+            rep->errors_seen += more ? more : 1;
+            if (rep->errors_seen > SHOWN_ERRORS)
+                return;
+        }
+    }
     tool_progress_end(); /* its line off the terminal first */
     if (d->line)
         printf("%s:%" PRIu64 ": %s: %s [%s]\n", rep->path, d->line, error ? "error" : "warning",
@@ -273,6 +338,57 @@ static void add_json_report(tool_text *out, const report *rep, int valid)
     tool_add(out, "}}", 2);
 }
 
+/* The default output's lines before the summary: how many errors were
+ * not printed; a line a reader that would misread a warning, with the
+ * codes, the first line of each and how many lines; one line counting
+ * the warnings every reader takes, the most common first. */
+static void warning_lines(report *rep)
+{
+    if (rep->errors_seen > SHOWN_ERRORS)
+        printf("%s: %" PRIu64 " more error%s (--all lists them)\n", rep->path,
+               rep->errors_seen - SHOWN_ERRORS, tool_plural(rep->errors_seen - SHOWN_ERRORS));
+    for (size_t i = 0; i < NREADERS; i++) {
+        const char *sep = ": ";
+        for (size_t k = 0; k < rep->ncodes; k++) {
+            const code_count *c = &rep->codes[k];
+            if (!(c->readers & tool_readers[i].bit))
+                continue;
+            if (sep[0] == ':')
+                printf("%s: %s would show other numbers", rep->path, tool_readers[i].name);
+            printf("%s%s", sep, c->code);
+            if (c->line && c->n > 1)
+                printf(" (line %" PRIu64 ", %" PRIu64 " lines)", c->line, c->n);
+            else if (c->line)
+                printf(" (line %" PRIu64 ")", c->line);
+            else if (c->n > 1)
+                printf(" (%" PRIu64 " times)", c->n);
+            sep = ", ";
+        }
+        if (sep[0] == ',')
+            printf("\n");
+    }
+    /* the harmless codes by count, the most first (insertion sort: a
+     * file has few codes) */
+    for (size_t k = 1; k < rep->ncodes; k++)
+        for (size_t j = k; j > 0 && rep->codes[j].n > rep->codes[j - 1].n; j--) {
+            code_count t = rep->codes[j];
+            rep->codes[j] = rep->codes[j - 1];
+            rep->codes[j - 1] = t;
+        }
+    const char *sep = ": ";
+    for (size_t k = 0; k < rep->ncodes; k++) {
+        const code_count *c = &rep->codes[k];
+        if (c->readers != 0)
+            continue;
+        if (sep[0] == ':')
+            printf("%s", rep->path);
+        printf("%s%" PRIu64 " %s", sep, c->n, c->code);
+        sep = ", ";
+    }
+    if (sep[0] == ',')
+        printf(": every reader takes them (--all lists them)\n");
+}
+
 /* Check one file; 0 valid, 1 invalid, 2 I/O error. */
 static int verify(const char *path, tool_text *out)
 {
@@ -282,6 +398,8 @@ static int verify(const char *path, tool_text *out)
     for (size_t i = 0; i < NREADERS; i++)
         found |= rep.findings[i].len > 0;
     int valid = rc == 0 && rep.errors == 0 && !found;
+    if (!json && !quiet && !all)
+        warning_lines(&rep);
     if (json) {
         add_json_report(out, &rep, valid);
     } else if (!quiet && rc == 0) {
@@ -299,6 +417,7 @@ static int verify(const char *path, tool_text *out)
     free(rep.parts_json.p);
     free(rep.diags_json.p);
     free(rep.totals.p);
+    free(rep.codes);
     return rc != 0 ? rc : valid ? 0 : 1;
 }
 
@@ -308,6 +427,7 @@ static const struct option longopts[] = {
     { "for", required_argument, NULL, O_FOR },
     { "strict", no_argument, NULL, O_STRICT },
     { "quiet", no_argument, NULL, 'q' },
+    { "all", no_argument, NULL, 'v' },
     { "json", no_argument, NULL, O_JSON },
     { "roundtrip", no_argument, NULL, O_ROUNDTRIP },
     TOOL_HELP_OPTIONS
@@ -318,7 +438,7 @@ static int parse(int argc, char **argv)
 {
     int c;
     const char *bad;
-    while ((c = tool_getopt("cgverify", argc, argv, "hq", longopts)) != -1) {
+    while ((c = tool_getopt("cgverify", argc, argv, "hqv", longopts)) != -1) {
         switch (c) {
         case O_STRICT: strict = 1; for_readers = CGW_READER_KCACHEGRIND |
                        CGW_READER_CALLGRIND_ANNOTATE | CGW_READER_GPROF2DOT |
@@ -330,6 +450,7 @@ static int parse(int argc, char **argv)
                                             "speedscope)", (int)strcspn(bad, ","), bad);
             break;
         case 'q': quiet = 1; break;
+        case 'v': all = 1; break;
         case O_JSON: json = 1; break;
         case O_ROUNDTRIP: roundtrip = 1; break;
         case 'h': case TOOL_O_HELP: return 1 + tool_info_option("cgverify", usage, "-h");
