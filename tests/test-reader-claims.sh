@@ -98,14 +98,28 @@ got=$(kcg base | grep '^F')
 [ "$got" = "F ??? a.c main 12" ] || fail "basename-clash: KCachegrind reads $got"
 echo "basename-clash: KCachegrind reads one main of 12"
 
-# nonportable-line: gprof2dot throws on jfn=, speedscope reads the line
-# after jump= as a cost line (NaN when it has no cost)
+# jump-target: gprof2dot throws on jfn=; nonportable-line: speedscope
+# reads the line after jump= as a cost line (NaN when it has no cost);
+# hex-step: callgrind_annotate and gprof2dot drop a line with "+0x10"
 shape jfn 'events: Ir\nfl=a.c\nfn=main\n1 5\njfn=g\njump=1 2\n2\nfn=g\n2 4\n'
-says jfn nonportable-line "gprof2dot throws on jfn=, speedscope reads the line after jump= as a cost line"
+says jfn jump-target "jfn= (a jump into another function) is read by KCachegrind only: gprof2dot throws on it"
+says jfn nonportable-line "speedscope reads the line after jump= as a cost line"
+shape hexstep 'events: Ir\nfl=a.c\nfn=main\n16 5\n+0x10 7\n'
+says hexstep hex-step "callgrind_annotate and gprof2dot drop the line"
+annotate=${CALLGRIND_ANNOTATE:-callgrind_annotate}
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no "$tmp/hexstep" 2>&1 | grep -q '^5 (100.0%)  a.c:main$' ||
+        fail "hex-step: callgrind_annotate reads +0x10 7"
+else
+    echo "no callgrind_annotate: its claims not checked"
+fi
 if command -v python3 >/dev/null 2>&1; then
-    python3 "$oracles/gprof2dot/dump.py" "$tmp/jfn" >/dev/null 2>"$tmp/g.err" &&
-        fail "nonportable-line: gprof2dot reads jfn="
-    echo "nonportable-line: gprof2dot throws: $(tail -1 "$tmp/g.err")"
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/jfn" >"$tmp/g.out" 2>&1 &&
+        fail "jump-target: gprof2dot reads jfn="
+    grep -q "KeyError: 'jfn'" "$tmp/g.out" || fail "jump-target: gprof2dot: $(cat "$tmp/g.out")"
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/hexstep" | tr -d ' \n' | grep -q '"total":5.0,' ||
+        fail "hex-step: gprof2dot reads +0x10 7"
+    echo "jump-target: gprof2dot throws KeyError: 'jfn'; hex-step: it and callgrind_annotate read 5 of 12"
 else
     echo "no python3: gprof2dot's claims not checked"
 fi

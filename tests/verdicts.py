@@ -90,6 +90,8 @@ def made_up(folder):
     v['big-position'] = sub('2 5 1\n', '4294967297 5 1\n')
     v['cfi-same-file'] = sub('cfn=(2) work', 'cfl=(1)\ncfn=(2) work')
     v['definition-only'] = sub('fl=(1) a.c\nfn=(1) main\n', 'fl=(1) a.c\nfl=(2) b.c\nfn=(1) main\n\nfl=(1)\nfn=(1)\n').replace('cfl=(2) b.c\n', 'cfl=(2)\n')
+    v['hex-step'] = sub('2 5 1\n', '+0x1 5 1\n')
+    v['jump-target'] = sub('2 5 1\n', '2 5 1\njfn=(2)\njump=1 20\n2\n')
     # Cachegrind ends events: in a space: speedscope adds an event ""
     v['events-blank'] = sub('events: Ir Dr\n', 'events: Ir Dr \n')
     # main again, in another folder's a.c: KCachegrind takes both for one

@@ -96,7 +96,7 @@ static const struct {
     [CGWR_INDENTED_COST] = { "indented-cost", CGW_ERROR, ALL },
     [CGWR_HEX_PREFIX] = { "hex-prefix", CGW_ERROR, ALL },
     [CGWR_OB_IN_FUNCTION] = { "ob-in-function", CGW_WARNING, K },
-    [CGWR_HEX_STEP] = { "hex-step", CGW_WARNING, 0 },
+    [CGWR_HEX_STEP] = { "hex-step", CGW_WARNING, A | G },
     [CGWR_GZIP_INPUT] = { "gzip-input", CGW_WARNING, K | A | G | S },
     [CGWR_CHECK_EVENTS_CUT] = { "check-events-cut", CGW_WARNING, 0 },
     [CGWR_BIG_POSITION] = { "big-position", CGW_WARNING, 0 },
@@ -119,6 +119,7 @@ static const struct {
     [CGWR_FLAME_TOTAL] = { "flame-total", CGW_WARNING, S },
     [CGWR_EVENTS_BLANK] = { "events-blank", CGW_WARNING, S },
     [CGWR_BASENAME_CLASH] = { "basename-clash", CGW_WARNING, K },
+    [CGWR_JUMP_TARGET] = { "jump-target", CGW_WARNING, G },
 };
 
 unsigned cgw_diag_readers(const char *code)

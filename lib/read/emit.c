@@ -265,7 +265,12 @@ void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name
         break;
     case CGWR_KEY_JFI:
     case CGWR_KEY_JFN:
-        cgwr_kcachegrind_only(r, cgwr_key_text[key], strlen(cgwr_key_text[key]));
+        if (key == CGWR_KEY_JFI)
+            cgwr_kcachegrind_only(r, cgwr_key_text[key], strlen(cgwr_key_text[key]));
+        else if (!cgwr_warning_counted(r, CGWR_JUMP_TARGET))
+            cgwr_diag(r, r->lineno, CGWR_JUMP_TARGET,
+                      "jfn= (a jump into another function) is read by KCachegrind only: "
+                      "gprof2dot throws on it");
         if (key == CGWR_KEY_JFI)
             r->jfi = name;
         else

@@ -145,8 +145,8 @@ static CGWP_HOT_INLINE void cgwr_kcachegrind_only(cgw_reader *r, const char *key
 {
     if (!cgwr_warning_counted(r, CGWR_NONPORTABLE_LINE))
         cgwr_diag(r, r->lineno, CGWR_NONPORTABLE_LINE,
-                  "%.*s= lines are read by KCachegrind only (gprof2dot throws on jfn=, "
-                  "speedscope reads the line after jump= as a cost line)", (int)len, key);
+                  "%.*s= lines are read by KCachegrind only (speedscope reads the line "
+                  "after jump= as a cost line)", (int)len, key);
 }
 
 /* A trailing blank on the line that starts at line: speedscope rejects a
