@@ -34,8 +34,9 @@ grep -q 'files' "$tmp/quiet.tty" && fail "cgmerge --quiet: $(cat -v "$tmp/quiet.
 # the other tools, one line each on a terminal, none with --quiet (-q)
 on_tty verify "$CGVERIFY $tmp/p1.out $tmp/p2.out"
 grep -q 'cgverify: [01] of 2 files, ' "$tmp/verify.tty" || fail "cgverify: $(cat -v "$tmp/verify.tty")"
-# each file's verdict on a line of its own, the progress line erased first
-cat -v "$tmp/verify.tty" | grep -q "\^M^\[\[K$tmp/p2.out: valid: " ||
+# each file's lines (flame-total's, then its verdict) on lines of their
+# own, the progress line erased first
+cat -v "$tmp/verify.tty" | grep -q "\^M^\[\[K$tmp/p2.out: " ||
     fail "cgverify: the verdict is not after an erased line: $(cat -v "$tmp/verify.tty")"
 on_tty verifyq "$CGVERIFY -q $tmp/p1.out"
 grep -q 'cgverify: ' "$tmp/verifyq.tty" && fail "cgverify -q: $(cat -v "$tmp/verifyq.tty")"
