@@ -99,7 +99,7 @@ bench() {
     bytes=$(cat "$@" | wc -c)
     half=$(($# / 2))
     echo "merge: $name: $# files, $bytes bytes"
-    timed /dev/null "$CGVERIFY" -q "$@"
+    timed /dev/null "$CGVERIFY" -q -j 1 "$@"
     [ "$rc" -eq 0 ] || { echo "  cgverify failed: $(head -1 "$tmp/err")"; status=1; return; }
     base=$cpu
     line "cgverify (baseline)" "$base"
@@ -116,7 +116,7 @@ bench() {
     "$CGMERGE" -o "$tmp/old" $(i=0; for f in "$@"; do i=$((i + 1)); [ $i -le $half ] && echo "$f"; done) &&
         "$CGMERGE" -o "$tmp/new" $(i=0; for f in "$@"; do i=$((i + 1)); [ $i -gt $half ] && echo "$f"; done) ||
         { echo "  cgmerge of the halves failed"; status=1; return; }
-    timed /dev/null "$CGVERIFY" -q "$tmp/old" "$tmp/new"
+    timed /dev/null "$CGVERIFY" -q -j 1 "$tmp/old" "$tmp/new"
     hbase=$cpu
     line "cgverify of the halves" "$hbase"
     timed /dev/null "$CGDIFF" "$tmp/old" "$tmp/new"

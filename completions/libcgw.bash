@@ -44,7 +44,8 @@ _cgw_tools()
     fi
     case $1 in
     */cgverify|cgverify)
-        opts="--for= --strict --all -v --quiet -q --json --roundtrip --help -h --version" ;;
+        opts="--for= --strict --all -v --quiet -q --json --roundtrip --jobs= -j --help -h
+              --version" ;;
     */cggen|cggen)
         opts="--seed --size --functions --files --objects --events --positions
               --calls-per-fn --inline --jumps --parts --compact -o --help -h --version" ;;

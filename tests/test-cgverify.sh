@@ -213,7 +213,8 @@ grep -qF 'above:5: warning: the call to g carries 100 Samples inclusive, more th
 # The default output (issue 51, item 4): a real writer's file in at most
 # 6 lines, not every diagnostic.  30 calls= lines with a trailing blank,
 # which every reader takes (Valgrind writes them), and a cost line with
-# fewer costs than events, which speedscope misreads: one line for
+# fewer costs than events, which speedscope misreads (the calls carry
+# b's whole cost, so that its flame graph has the total): one line for
 # speedscope, one counting the rest, the summary; --all (-v) lists each
 # diagnostic as before; --json is the same with or without it.
 {
@@ -282,3 +283,79 @@ for f in cfn-recoded cfn-merged; do
     grep -q "$f: valid: 1 part, 1 cost line, 0 calls, 1 function, 0 errors, 0 warnings" "$tmp/out" ||
         fail "$f: not the functions of the input: $(cat "$tmp/out")"
 done
+
+# -j N (issue 55, item 2): files checked in N worker processes print the
+# bytes that -j 1 prints, on stdout and stderr, and exit alike, in every
+# mode: 20 cggen files (the first the largest, so that the workers end
+# out of order), 3 of them made invalid, one missing, stdin (always
+# checked by the parent), and a gzip file where gzip is at hand.
+mkdir "$tmp/j" || fail "mkdir"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    size=8K
+    [ $i = 1 ] && size=400K
+    "$CGGEN" --seed "$i" --size $size -o "$tmp/j/f$i.out" || fail "cggen $i: exit $?"
+done
+sed 's/^calls=.*/calls=x/' "$tmp/j/f3.out" >"$tmp/j/f3.bad" && mv "$tmp/j/f3.bad" "$tmp/j/f3.out"
+sed '6s/^fn=.*/fn=(9999)/' "$tmp/j/f9.out" >"$tmp/j/f9.bad" && mv "$tmp/j/f9.bad" "$tmp/j/f9.out"
+printf 'events: Ir\nfn=a\n1 1 \n' >>"$tmp/j/f14.out" # a second part with a finding
+set -- "$tmp/j/f1.out" "$tmp/j/f2.out" "$tmp/j/f3.out" "$tmp/j/missing" -
+for i in 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    set -- "$@" "$tmp/j/f$i.out"
+done
+if command -v gzip >/dev/null 2>&1; then
+    gzip -c "$tmp/j/f2.out" >"$tmp/j/f2.out.gz" && set -- "$@" "$tmp/j/f2.out.gz"
+fi
+for mode in "" --all --json --strict -q; do
+    for j in 1 2 7 default; do
+        opt="-j $j"
+        [ $j = default ] && opt=
+        "$CGVERIFY" $mode $opt "$@" <"$tmp/j/f4.out" >"$tmp/j/out.$j" 2>"$tmp/j/err.$j"
+        echo "exit $?" >>"$tmp/j/err.$j"
+    done
+    grep -q 'exit 2$' "$tmp/j/err.1" || fail "-j 1 $mode: not exit 2 with a file missing"
+    [ -s "$tmp/j/out.1" ] || [ "$mode" = -q ] || fail "-j 1 $mode: no output"
+    for j in 2 7 default; do
+        cmp -s "$tmp/j/out.1" "$tmp/j/out.$j" ||
+            fail "-j $j $mode: other stdout than -j 1: $(diff "$tmp/j/out.1" "$tmp/j/out.$j" | head -5)"
+        cmp -s "$tmp/j/err.1" "$tmp/j/err.$j" ||
+            fail "-j $j $mode: other stderr or exit than -j 1: $(diff "$tmp/j/err.1" "$tmp/j/err.$j" | head -5)"
+    done
+done
+# and the exit status 1 with no file missing, from the workers alone
+"$CGVERIFY" -q -j 1 "$tmp/j/f2.out" "$tmp/j/f3.out" "$tmp/j/f5.out" >/dev/null 2>&1; rc1=$?
+"$CGVERIFY" -q -j 3 "$tmp/j/f2.out" "$tmp/j/f3.out" "$tmp/j/f5.out" >/dev/null 2>&1; rc3=$?
+[ $rc1 = 1 ] && [ $rc3 = 1 ] || fail "-q, one invalid file: exit $rc1 with -j 1, $rc3 with -j 3"
+usage_error cgverify "$CGVERIFY" -j 0 "$tmp/j/f2.out"
+usage_error cgverify "$CGVERIFY" --jobs=many "$tmp/j/f2.out"
+
+# A worker killed: cgverify says which file and exits 2, never hangs.
+# The last file is a FIFO nobody writes, whose worker waits in open();
+# once the files before it are out, that worker is cgverify's only child.
+if mkfifo "$tmp/j/fifo" 2>/dev/null && command -v pgrep >/dev/null 2>&1; then
+    "$CGVERIFY" -j 2 "$tmp/j/f2.out" "$tmp/j/f5.out" "$tmp/j/fifo" >"$tmp/j/kout" 2>"$tmp/j/kerr" &
+    pid=$!
+    n=0
+    while [ $n -lt 100 ] && ! grep -q 'f5.out: valid' "$tmp/j/kout" 2>/dev/null; do
+        sleep 0.1
+        n=$((n + 1))
+    done
+    n=0
+    kids=$(pgrep -P $pid)
+    while [ $n -lt 50 ] && [ "$(echo $kids | wc -w)" != 1 ]; do
+        sleep 0.1
+        n=$((n + 1))
+        kids=$(pgrep -P $pid)
+    done
+    if [ "$(echo $kids | wc -w)" = 1 ]; then
+        kill -9 $kids
+        wait $pid; rc=$?
+        [ $rc = 2 ] || fail "a worker killed: exit $rc"
+        grep -q "^cgverify: $tmp/j/fifo: its worker died of signal 9 " "$tmp/j/kerr" ||
+            fail "a worker killed: $(cat "$tmp/j/kerr")"
+        grep -q 'f5.out: valid' "$tmp/j/kout" || fail "a worker killed: the files before: $(cat "$tmp/j/kout")"
+    else
+        echo "the FIFO's worker not found: the kill not tested"
+        sh -c ': >"$1"' sh "$tmp/j/fifo" # let it go
+        wait $pid
+    fi
+fi

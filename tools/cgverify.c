@@ -8,15 +8,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cgw.h>
 
+#include "jobs.h"
 #include "toolutil.h"
 
 static const char usage[] =
     "usage: cgverify [--for=READER[,READER...]] [--strict] [--all|-v] [--quiet|-q]\n"
-    "                [--json] [--roundtrip] FILE...\n"
+    "                [--json] [--roundtrip] [-j N|--jobs=N] FILE...\n"
     "Check Callgrind profiles ('-' reads stdin).  Exit 0 when every file is valid\n"
     "(and opens right in the readers named), 1 when one is not, 2 on a usage or\n"
     "I/O error.\n"
@@ -30,9 +32,12 @@ static const char usage[] =
     "  -q, --quiet  print errors only, no warnings and no summary (with --for=\n"
     "               or --strict: nothing)\n"
     "  --json       print one JSON document describing every file\n"
-    "  --roundtrip  also write each file through libcgw and compare the re-read\n";
+    "  --roundtrip  also write each file through libcgw and compare the re-read\n"
+    "  -j, --jobs=N check up to N files at once, in worker processes (default: the\n"
+    "               online CPUs); the output is the same as with -j 1\n";
 
 static int strict, quiet, json, roundtrip, all;
+static unsigned jobs; /* -j; 0: the default */
 
 /* The errors printed by default; --all prints every one. */
 #define SHOWN_ERRORS 5
@@ -421,6 +426,61 @@ static int verify(const char *path, tool_text *out)
     return rc != 0 ? rc : valid ? 0 : 1;
 }
 
+/* The paths of -j's jobs: argv's files. */
+static char **job_paths;
+
+static int is_stdin_job(void *ctx, size_t i)
+{
+    (void)ctx;
+    return strcmp(job_paths[i], "-") == 0;
+}
+
+/* Check the job's file as the loop of main() does, printing; with
+ * --json its element of "files" (after a comma but for the first). */
+static int run_job(void *ctx, size_t i)
+{
+    (void)ctx;
+    tool_text t = { 0 };
+    tool_add(&t, i ? " " : "[", 1); /* add_json_report()'s comma, or not */
+    tool_reading(job_paths[i]);
+    int rc = verify(job_paths[i], &t);
+    if (json)
+        fputs(t.p + 1, stdout);
+    free(t.p);
+    return rc;
+}
+
+static void job_done(void *ctx, size_t i, int status, int in_worker)
+{
+    int *worst = ctx;
+    struct stat st;
+    if (in_worker) /* the parent's line counts the file, as check() does */
+        tool_progress_file_done(stat(job_paths[i], &st) == 0 && S_ISREG(st.st_mode) ?
+                                (uint64_t)st.st_size : 0);
+    if (status < 0)
+        status = 2;
+    if (status > *worst)
+        *worst = status;
+}
+
+/* Check argv's files in up to `jobs` workers, printing as the loop of
+ * main() does; the worst status. */
+static int verify_jobs(char **files, size_t n, const tool_text *json_head)
+{
+    int worst = 0;
+    job_paths = files;
+    if (json)
+        fputs(json_head->p, stdout);
+    tool_jobs j = { .tool = "cgverify", .names = (const char *const *)files, .n = n,
+                    .workers = jobs, .run = run_job, .here = is_stdin_job, .done = job_done,
+                    .ctx = &worst };
+    tool_jobs_run(&j);
+    tool_progress_end(); /* drawn after the last file */
+    if (json)
+        fputs("]}\n", stdout);
+    return worst;
+}
+
 enum { O_STRICT = TOOL_O_NEXT, O_JSON, O_ROUNDTRIP, O_FOR };
 
 static const struct option longopts[] = {
@@ -430,6 +490,7 @@ static const struct option longopts[] = {
     { "all", no_argument, NULL, 'v' },
     { "json", no_argument, NULL, O_JSON },
     { "roundtrip", no_argument, NULL, O_ROUNDTRIP },
+    { "jobs", required_argument, NULL, 'j' },
     TOOL_HELP_OPTIONS
 };
 
@@ -438,7 +499,8 @@ static int parse(int argc, char **argv)
 {
     int c;
     const char *bad;
-    while ((c = tool_getopt("cgverify", argc, argv, "hqv", longopts)) != -1) {
+    uint64_t n;
+    while ((c = tool_getopt("cgverify", argc, argv, "hqvj:", longopts)) != -1) {
         switch (c) {
         case O_STRICT: strict = 1; for_readers = CGW_READER_KCACHEGRIND |
                        CGW_READER_CALLGRIND_ANNOTATE | CGW_READER_GPROF2DOT |
@@ -453,6 +515,12 @@ static int parse(int argc, char **argv)
         case 'v': all = 1; break;
         case O_JSON: json = 1; break;
         case O_ROUNDTRIP: roundtrip = 1; break;
+        case 'j':
+            if (tool_uint(optarg, 1024, &n) < 0 || n == 0)
+                return 1 + tool_usage_error("cgverify", "-j: '%s' is not a number of jobs from 1 "
+                                            "to 1024", optarg);
+            jobs = (unsigned)n;
+            break;
         case 'h': case TOOL_O_HELP: return 1 + tool_info_option("cgverify", usage, "-h");
         case TOOL_O_VERSION: return 1 + tool_info_option("cgverify", usage, "--version");
         default: return 3; /* said by tool_getopt() */
@@ -479,13 +547,21 @@ int main(int argc, char **argv)
     int worst = 0;
     tool_catch_sigbus("cgverify");
     tool_progress_begin("cgverify", argv + i, (size_t)(argc - i), quiet || json);
-    for (; i < argc; i++) {
+    /* -j: as many workers as files that can go to one (stdin cannot) */
+    size_t files = 0;
+    for (int k = i; k < argc; k++)
+        files += strcmp(argv[k], "-") != 0;
+    if (jobs == 0 || jobs > files)
+        jobs = jobs == 0 ? tool_jobs_default(files) : (unsigned)(files ? files : 1);
+    if (jobs > 1)
+        worst = verify_jobs(argv + i, (size_t)(argc - i), &out);
+    for (; jobs <= 1 && i < argc; i++) {
         tool_reading(argv[i]);
         int rc = verify(argv[i], &out);
         if (rc > worst)
             worst = rc;
     }
-    if (json) {
+    if (json && jobs <= 1) {
         tool_add(&out, "]}\n", 3);
         fputs(out.p, stdout);
     }

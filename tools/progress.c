@@ -145,3 +145,9 @@ void tool_progress_end(void)
         fputs("\r\033[K", stderr);
     pg.shown = 0;
 }
+
+void tool_progress_quiet(void)
+{
+    pg.on = 0;
+    pg.shown = 0;
+}

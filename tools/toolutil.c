@@ -220,12 +220,11 @@ int tool_slurp(int fd, tool_text *t)
     }
 }
 
-/* An unlinked temporary file, or -1. */
-static int unlinked_temp(void)
+int tool_temp_file(const char *prefix)
 {
     const char *dir = getenv("TMPDIR");
     char name[4096];
-    int n = snprintf(name, sizeof name, "%s/cgw-input-XXXXXX", dir && *dir ? dir : "/tmp");
+    int n = snprintf(name, sizeof name, "%s/%s-XXXXXX", dir && *dir ? dir : "/tmp", prefix);
     int fd = n > 0 && (size_t)n < sizeof name ? mkstemp(name) : -1;
     if (fd >= 0)
         unlink(name);
@@ -258,7 +257,7 @@ int tool_seekable(int fd)
     struct stat st;
     if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
         return fd;
-    int tmp = unlinked_temp();
+    int tmp = tool_temp_file("cgw-input");
     if (tmp >= 0 && (copy_all(fd, tmp) < 0 || lseek(tmp, 0, SEEK_SET) != 0)) {
         int saved = errno;
         close(tmp);

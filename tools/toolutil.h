@@ -27,6 +27,9 @@ int tool_slurp(int fd, tool_text *t);
  * all that fd gives, fd closed: so that a pipe is read once.  -1 with
  * errno set (fd closed). */
 int tool_seekable(int fd);
+/* A descriptor of an unlinked temporary file in $TMPDIR (else /tmp),
+ * named PREFIX-XXXXXX while it was made; -1 with errno set. */
+int tool_temp_file(const char *prefix);
 
 /* A writer's positions; bb ones need CGW_EXTENDED (KCachegrind and
  * callgrind_annotate misread them), which a tool asked for them sets. */
@@ -140,6 +143,9 @@ cgw_reader *tool_progress_open(const char *path, const cgw_read_options *ro);
 void tool_progress_close(cgw_reader *r);
 void tool_progress_file_done(uint64_t size);
 void tool_progress_end(void);
+/* In a worker process (jobs.c): no line drawn or cleared from now on,
+ * since the parent draws it. */
+void tool_progress_quiet(void);
 
 /* output.c: the output an -o argument names: NULL, standard output, for
  * "-" (as "-" is standard input on the input side), else arg. */
