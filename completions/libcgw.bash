@@ -61,7 +61,7 @@ _cgw_tools()
         opts="--show= --sort= --threshold= --show-percs= --auto= --context= --inclusive= --tree=
               --include= -I --quiet --help -h --version" ;;
     */cgconvert|cgconvert)
-        opts="--from --to --event --force --quiet -o --help -h --version" ;;
+        opts="--from --to --event --force --qualify-names --quiet -o --help -h --version" ;;
     */cgreport|cgreport)
         opts="--top --threshold --quiet -o --help -h --version" ;;
     */cgwprof|cgwprof)

@@ -182,6 +182,15 @@ enum { CGW_ZERO_COUNTS = 4096u };
  *  after cgw_new_part() gets a second block, which readers add up. */
 enum { CGW_ONE_PART = 8192u };
 
+/** cgw_options.flags: CGW_QUALIFY_NAMES names each function that
+ *  cgw_stacks_write() writes with an object or a file "NAME [OBJECT]
+ *  (FILE)" (the parts it has), for readers that merge functions by name
+ *  alone (gprof2dot).  The name depends on the function alone, so it is
+ *  the same in every part and every run.  Without it a function keeps
+ *  its own name, and its ob= and fl= tell it from another of that name.
+ *  The writer's own calls ignore it. */
+enum { CGW_QUALIFY_NAMES = 16384u };
+
 /** A per-writer allocator; NULL members are not allowed.  ctx is passed back
  *  unchanged.  A NULL return is reported as CGW_ENOMEM, never aborts. */
 typedef struct cgw_allocator {
@@ -1354,13 +1363,17 @@ CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg
  *  self costs by line and its calls by callee and line.  calls= counts
  *  the stacks added (cgw_stacks_add() calls, folded lines) through the
  *  call, once a stack however often the pair recurs in it: a stack has
- *  no call counts of its own.  A name that several functions share (one
- *  per object or file) is written "NAME [OBJECT] (FILE)" (the parts they
- *  have), with " #2", " #3"... if that is taken too, since some readers
- *  merge functions by name alone.  A function with an object gets ob=; when
- *  some have one, the others get ob=???; a function without a file gets
- *  fl=???.  The totals are the sums of the counts.  Returns the writer's
- *  status; an error of the stacks becomes the writer's (EINVAL, ERANGE,
+ *  no call counts of its own.  Each function is written under its own
+ *  name, object and file, never renamed: a name that several functions
+ *  share (one per object or file) is told apart by ob= and fl=, as
+ *  KCachegrind and this reader tell them apart, and a function's name
+ *  does not depend on what else was sampled.  With CGW_QUALIFY_NAMES in
+ *  the writer's flags, every function with an object or a file is named
+ *  "NAME [OBJECT] (FILE)" instead (the same in every part and run), for
+ *  readers that merge functions by name alone.  A function with an
+ *  object gets ob=; when some have one, the others get ob=???; a function
+ *  without a file gets fl=???.  The totals are the sums of the counts.
+ *  Returns the writer's status; an error of the stacks becomes the writer's (EINVAL, ERANGE,
  *  ENOMEM, with the stacks' message), EINVAL for a writer of instruction
  *  or basic-block positions, and EUSAGE when s is NULL or the writer is
  *  finished.  No stacks may be added afterwards. */

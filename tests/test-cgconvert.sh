@@ -100,18 +100,68 @@ if [ -f "$ORACLES/speedscope/speedscope-callgrind.js" ] && command -v node >/dev
 else
     echo "speedscope oracle or node missing: not compared"
 fi
-# gprof2dot merges functions by name alone: a shared name is qualified
+# a function keeps its own name whatever else was sampled (issue 52):
+# run b is run a and one sample of a <module> in another file; the two
+# profiles name every function alike, so cgdiff sees a 1% change, no
+# function added or removed, and a --fail-above 5 gate passes
+printf 'main (s.py:1);<module> (s.py:2) 50\nmain (s.py:1);<module> (s.py:2);g (s.py:5) 49\n' \
+    >"$tmp/run1.folded"
+{ cat "$tmp/run1.folded"; printf 'main (s.py:1);<module> (json.py:7) 1\n'; } >"$tmp/run2.folded"
+for q in "" --qualify-names; do
+    for r in 1 2; do
+        "$CGCONVERT" --from folded $q "$tmp/run$r.folded" -o "$tmp/run$r.out" ||
+            fail "run $r $q: exit $?"
+        "$CGVERIFY" -q "$tmp/run$r.out" || fail "run $r $q: not valid"
+        sed -n 's/^c\{0,1\}fn=([0-9]*) //p' "$tmp/run$r.out" | sort -u >"$tmp/names$r"
+    done
+    comm -23 "$tmp/names1" "$tmp/names2" | grep . &&
+        fail "$q: one more sample renamed $(comm -23 "$tmp/names1" "$tmp/names2")"
+    "$CGDIFF" --fail-above 5 "$tmp/run1.out" "$tmp/run2.out" >"$tmp/rundiff" ||
+        fail "$q: cgdiff --fail-above 5 of a 1% change: exit $?: $(cat "$tmp/rundiff")"
+    grep -q 's.py:<module>\|100%' "$tmp/rundiff" && fail "$q: cgdiff: $(cat "$tmp/rundiff")"
+    grep -q '+1 .*json.py:<module>' "$tmp/rundiff" || fail "$q: cgdiff: $(cat "$tmp/rundiff")"
+done
+[ "$(tr '\n' '|' <"$tmp/names1")" = "<module> (s.py)|g (s.py)|main (s.py)|" ] ||
+    fail "--qualify-names: $(cat "$tmp/names1")"
+refused "$CGCONVERT" "--to folded --qualify-names $tmp/a.out"
+# malloc in two objects: two functions of one name, told apart by ob= as
+# KCachegrind's loader tells them apart; gprof2dot merges them by name
+# (cgverify warns of it) unless --qualify-names names them apart
+printf 'main;libc`malloc 3\nmain;libjemalloc`malloc 5\nmain 1\nmain;f (a.c:1) 2\nmain;f (b.c:2) 4\n' \
+    >"$tmp/m.folded"
+"$CGCONVERT" --from folded "$tmp/m.folded" -o "$tmp/m.out" || fail "malloc twice: exit $?"
+"$CGVERIFY" -q "$tmp/m.out" || fail "malloc twice: not valid"
+"$CGVERIFY" --all "$tmp/m.out" 2>&1 | grep -q 'name-clash' || fail "malloc twice: no name-clash"
+grep -q ' #\|\[libc\]\|(a.c)' "$tmp/m.out" && fail "malloc twice: renamed: $(grep fn= "$tmp/m.out")"
+"$CGCONVERT" --from folded --qualify-names "$tmp/m.folded" -o "$tmp/mq.out" ||
+    fail "--qualify-names: exit $?"
+strictly_valid "$tmp/mq.out" || fail "--qualify-names: not strictly valid"
+CGW_KCGDUMP_OPTIONAL="KCachegrind's loader is not asked" . "${CGW_SRCDIR:-.}/tests/kcgdump.sh"
+if [ -n "$kcgdump" ]; then
+    for f in m mq run2; do
+        KCGNORM=1 "$kcgdump" "$tmp/$f.out" 2>/dev/null | grep '^F	' >"$tmp/$f.F" ||
+            fail "kcgdump $f"
+    done
+    for want in 'libc	???	malloc	3' 'libjemalloc	???	malloc	5' '???	a.c	f	2' \
+        '???	b.c	f	4'; do
+        grep -qF "$want" "$tmp/m.F" || fail "KCachegrind: no '$want' in $(cat "$tmp/m.F")"
+    done
+    for want in 'libc	???	malloc [libc]	3' 'libjemalloc	???	malloc [libjemalloc]	5' \
+        '???	a.c	f (a.c)	2' '???	b.c	f (b.c)	4' '???	???	main	1'; do
+        grep -qF "$want" "$tmp/mq.F" || fail "KCachegrind: no '$want' in $(cat "$tmp/mq.F")"
+    done
+    [ "$(grep -c '<module>' "$tmp/run2.F")" = 2 ] || fail "KCachegrind: $(cat "$tmp/run2.F")"
+    echo "KCachegrind reads a function a file and object"
+fi
 if [ -f "$ORACLES/gprof2dot/dump.py" ] && command -v python3 >/dev/null 2>&1; then
-    printf 'main;libc`malloc 3\nmain;libjemalloc`malloc 5\nmain 1\n' >"$tmp/m.folded"
-    "$CGCONVERT" --from folded "$tmp/m.folded" -o "$tmp/m.out" || fail "malloc twice: exit $?"
-    strictly_valid "$tmp/m.out" || fail "malloc twice: not strictly valid"
-    python3 "$ORACLES/gprof2dot/dump.py" "$tmp/m.out" 2>/dev/null | tr -d ' \n' >"$tmp/g2d" ||
+    python3 "$ORACLES/gprof2dot/dump.py" "$tmp/mq.out" 2>/dev/null | tr -d ' \n' >"$tmp/g2d" ||
         fail "gprof2dot failed"
-    for want in '"total":9.0' '"name":"malloc[libc]","self":3.0' \
-        '"name":"malloc[libjemalloc]","self":5.0' '"name":"main","self":1.0'; do
+    for want in '"total":15.0' '"name":"malloc[libc]","self":3.0' \
+        '"name":"malloc[libjemalloc]","self":5.0' '"name":"main","self":1.0' \
+        '"name":"f(a.c)","self":2.0' '"name":"f(b.c)","self":4.0'; do
         grep -qF "$want" "$tmp/g2d" || fail "gprof2dot: no '$want' in $(cat "$tmp/g2d")"
     done
-    echo "gprof2dot reads both mallocs apart"
+    echo "gprof2dot reads both mallocs apart with --qualify-names"
 else
     echo "gprof2dot oracle or python3 missing: not compared"
 fi

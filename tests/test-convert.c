@@ -74,16 +74,20 @@ static char *describe(const char *text, size_t len)
 
 /* ------------------------------------------------------------ conversions */
 
-/* The stacks written into memory; the profile must read back cleanly
- * and strictly, and callgrind_annotate must find its totals. */
-static char *write_stacks(cgw_stacks *s, size_t *len)
+/* The stacks written into memory through a writer of flags; the profile
+ * must read back cleanly, with as many portability warnings as the
+ * names it has that several functions share (name-clash: gprof2dot
+ * merges them), and callgrind_annotate must find its totals. */
+static char *write_stacks_flags(cgw_stacks *s, unsigned flags, uint64_t clashes, size_t *len)
 {
     char *buf;
-    cgw_writer *w = cgw_open_memory(&buf, len, NULL);
+    cgw_options o = CGW_OPTIONS_INIT;
+    o.flags = flags;
+    cgw_writer *w = cgw_open_memory(&buf, len, &o);
     CHECK(w != NULL);
     CHECK_ST(cgw_stacks_write(s, w), CGW_OK);
     CHECK_ST(cgw_close(w), CGW_OK);
-    CHECK_U64(cgwt_readback(buf, *len, NULL), 0);
+    CHECK_U64(cgwt_readback(buf, *len, NULL), clashes);
     return buf;
 }
 
@@ -96,20 +100,31 @@ static void annotate(const char *buf, size_t len, const uint64_t *totals, size_t
     cgwt_annotate_totals(path, totals, nev);
 }
 
+static char *write_stacks(cgw_stacks *s, size_t *len)
+{
+    return write_stacks_flags(s, 0, 0, len);
+}
+
 /* Folded text for one event through a fresh cgw_stacks: the profile's
- * description must be want. */
-static char *from_folded(const char *text, const char *want, size_t *len)
+ * description must be want, its names shared by clashes names. */
+static char *from_folded_clashes(const char *text, const char *want, uint64_t clashes,
+                                 size_t *len)
 {
     cgw_stacks *s = cgw_stacks_new(NULL);
     CHECK(s != NULL);
     CHECK_ST(cgw_stacks_add_folded(s, NULL, "t", text, strlen(text)), CGW_OK);
     CHECK_STR(cgw_stacks_errmsg(s), "");
-    char *buf = write_stacks(s, len);
+    char *buf = write_stacks_flags(s, 0, clashes, len);
     cgw_stacks_free(s);
     char *got = describe(buf, *len);
     CHECK_STR(got, want);
     free(got);
     return buf;
+}
+
+static char *from_folded(const char *text, const char *want, size_t *len)
+{
+    return from_folded_clashes(text, want, 0, len);
 }
 
 /* The profile as folded stacks of event, lines sorted and joined by '|'. */
@@ -219,19 +234,95 @@ static void mutual_recursion(void)
                    "main;a 3");
 }
 
-/* A name shared by several functions is qualified (readers such as
- * gprof2dot merge functions by name), and numbered when that is taken. */
+/* A name shared by several functions is kept (issue 52): each is its
+ * own function, told apart by its object and file, and a name that
+ * looks qualified is a name like any other. */
 static void shared_names(void)
 {
     size_t len;
-    char *buf = from_folded(
+    char *buf = from_folded_clashes(
         "libc`malloc;malloc;x (a.py:1);x (b.py:2) 1\nmalloc [libc] 2\nmalloc [libc] #2 1\n",
-        "events=Samples|malloc [libc] #2:0=1|malloc [libc] #3[libc]:0>malloc x1=1|"
-        "malloc [libc]:0=2|"
-        "malloc:0>x (a.py)(a.py) x1=1|totals=4|x (a.py)(a.py):1>x (b.py)(b.py) x1=1|"
-        "x (b.py)(b.py):2=1",
-        &len);
+        "events=Samples|malloc [libc] #2:0=1|malloc [libc]:0=2|malloc:0>x(a.py) x1=1|"
+        "malloc[libc]:0>malloc x1=1|totals=4|x(a.py):1>x(b.py) x1=1|x(b.py):2=1",
+        2, &len); /* malloc and x, two functions each */
     free(buf);
+}
+
+/* The function names of a profile, sorted and joined by '|' ("name
+ * (file)": a function a file, as KCachegrind and this reader key them). */
+static char *names_of(const char *buf, size_t len, int with_file)
+{
+    cgw_reader *r = cgw_reader_open_memory(buf, len, NULL);
+    const cgw_record *rec;
+    cgwt_lines d = { 0 };
+    char b[512];
+    CHECK(r != NULL);
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL)
+        if (rec->kind == CGW_REC_FUNCTION) {
+            snprintf(b, sizeof b, "%s%s%s%s", rec->function, with_file ? " @" : "",
+                     with_file ? rec->object : "", with_file ? rec->file : "");
+            cgwt_lines_add(&d, b);
+        }
+    CHECK_STR(cgw_reader_errmsg(r), "");
+    cgw_reader_close(r);
+    return cgwt_lines_join(&d, "|");
+}
+
+/* Two runs, the second with one sample more of a <module> of another
+ * file: every function keeps its name, so the two profiles name their
+ * functions alike and the differ finds none added or removed (issue 52:
+ * one sample renamed the script's <module>, and cgdiff said -100% and
+ * +100%).  With CGW_QUALIFY_NAMES every function with a file or object
+ * is "NAME [OBJECT] (FILE)", in both runs. */
+static void stable_names(unsigned flags, const char *want1, const char *want2)
+{
+    const cgw_frame mod[] = { { "py", "s.py", "main", NULL, 1 },
+                              { "py", "s.py", "<module>", NULL, 2 },
+                              { NULL, "s.py", "g", NULL, 5 } };
+    const cgw_frame json[] = { { "py", "s.py", "main", NULL, 1 },
+                               { NULL, "json.py", "<module>", NULL, 7 } };
+    const cgw_frame bare[] = { { NULL, NULL, "main", NULL, 0 } };
+    char *buf[2];
+    size_t len[2];
+    for (int run = 0; run < 2; run++) {
+        cgw_stacks *s = cgw_stacks_new(NULL);
+        CHECK_ST(cgw_stacks_add(s, NULL, mod, 2, 50, 0), CGW_OK);
+        CHECK_ST(cgw_stacks_add(s, NULL, mod, 3, 49, 0), CGW_OK);
+        CHECK_ST(cgw_stacks_add(s, NULL, bare, 1, 3, 0), CGW_OK);
+        if (run == 1)
+            CHECK_ST(cgw_stacks_add(s, NULL, json, 2, 1, 0), CGW_OK);
+        /* main twice, and <module> twice in run 2: unless qualified */
+        buf[run] = write_stacks_flags(s, flags, flags ? 0 : 1u + (unsigned)run, &len[run]);
+        cgw_stacks_free(s);
+        char *got = names_of(buf[run], len[run], 0);
+        CHECK_STR(got, run ? want2 : want1);
+        free(got);
+    }
+    char *got = names_of(buf[1], len[1], 1); /* read back: a <module> a file */
+    CHECK(strstr(got, " @???json.py|") != NULL && strstr(got, " @pys.py|") != NULL);
+    free(got);
+    cgw_differ *d = cgw_diff_new(NULL);
+    for (int run = 0; run < 2; run++) {
+        cgw_reader *r = cgw_reader_open_memory(buf[run], len[run], NULL);
+        CHECK_ST(cgw_diff_add(d, run ? CGW_DIFF_NEW : CGW_DIFF_OLD, r), CGW_OK);
+        cgw_reader_close(r);
+    }
+    const cgw_diff_row *rows;
+    size_t n, added = 0;
+    CHECK_ST(cgw_diff_rows(d, &rows, &n), CGW_OK);
+    for (size_t i = 0; i < n; i++) {
+        if (rows[i].function == NULL)
+            continue;
+        CHECK(rows[i].new_cost != 0); /* none removed */
+        if (rows[i].old_cost == 0) {  /* only json.py's <module> added */
+            CHECK_STR(rows[i].file, "json.py");
+            added++;
+        }
+    }
+    CHECK_U64(added, 2); /* its self and inclusive cost */
+    cgw_diff_free(d);
+    free(buf[0]);
+    free(buf[1]);
 }
 
 /* Inputs merged, events as columns; --to folded picks one. */
@@ -625,6 +716,9 @@ int main(void)
     mutual_recursion();
     annotations();
     shared_names();
+    stable_names(0, "<module>|g|main|main", "<module>|<module>|g|main|main");
+    stable_names(CGW_QUALIFY_NAMES, "<module> [py] (s.py)|g (s.py)|main|main [py] (s.py)",
+                 "<module> (json.py)|<module> [py] (s.py)|g (s.py)|main|main [py] (s.py)");
     events();
     structured();
     positions();

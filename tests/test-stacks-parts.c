@@ -110,6 +110,62 @@ static void one_part(void)
     free(text);
 }
 
+/* Thread 1 runs work of a.c; thread 2 work of a.c and work of x.c: work
+ * of a.c has one name in both parts (issue 52: the second part's named
+ * it "work (a.c)", and KCachegrind showed it twice), and the two works of
+ * part 2 are two functions by their files. */
+static cgw_status write_same_name(void *obj, cgw_writer *w)
+{
+    (void)obj;
+    const cgw_frame mine[2] = { { NULL, "a.c", "main", NULL, 1 },
+                                { NULL, "a.c", "work", NULL, 2 } };
+    const cgw_frame other[2] = { { NULL, "a.c", "main", NULL, 1 },
+                                 { NULL, "x.c", "work", NULL, 3 } };
+    cgw_stacks *one = cgw_stacks_new(NULL), *two = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add(one, NULL, mine, 2, 3, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add(two, NULL, mine, 2, 2, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add(two, NULL, other, 2, 1, 0), CGW_OK);
+    cgw_set_thread(w, 1);
+    cgw_stacks_write(one, w);
+    cgw_new_part(w);
+    cgw_set_thread(w, 2);
+    cgw_status st = cgw_stacks_write(two, w);
+    cgw_stacks_free(one);
+    cgw_stacks_free(two);
+    return st;
+}
+
+static void same_name(void)
+{
+    size_t len;
+    char *text = cgwt_write_checked(write_same_name, NULL, NULL, &len);
+    CHECK_FACTS(text, len,
+                "1|call||a.c|main||a.c|work\t 1 3\n"
+                "1|self||a.c|work\t 3\n"
+                "1|totals\t 3\n"
+                "2|call||a.c|main||a.c|work\t 1 2\n"
+                "2|call||a.c|main||x.c|work\t 1 1\n"
+                "2|self||a.c|work\t 2\n"
+                "2|self||x.c|work\t 1\n"
+                "2|totals\t 3\n");
+    free(text);
+    /* CGW_QUALIFY_NAMES: every function with a file qualified, alike in
+     * both parts */
+    cgw_options o = CGW_OPTIONS_INIT;
+    o.flags = CGW_QUALIFY_NAMES;
+    text = cgwt_write_checked(write_same_name, NULL, &o, &len);
+    CHECK_FACTS(text, len,
+                "1|call||a.c|main (a.c)||a.c|work (a.c)\t 1 3\n"
+                "1|self||a.c|work (a.c)\t 3\n"
+                "1|totals\t 3\n"
+                "2|call||a.c|main (a.c)||a.c|work (a.c)\t 1 2\n"
+                "2|call||a.c|main (a.c)||x.c|work (x.c)\t 1 1\n"
+                "2|self||a.c|work (a.c)\t 2\n"
+                "2|self||x.c|work (x.c)\t 1\n"
+                "2|totals\t 3\n");
+    free(text);
+}
+
 /* Thread 1's stacks through handles registered once (*obj set) or
  * through strings. */
 static cgw_status write_thread1(void *obj, cgw_writer *w)
@@ -183,8 +239,10 @@ int main(void)
 {
     parts();
     one_part();
+    same_name();
     handles();
     missing_event();
-    puts("stacks: a part a thread, one part for all, leaf first, events by name");
+    puts("stacks: a part a thread, one part for all, leaf first, events by name, "
+         "names alike in every part");
     return 0;
 }

@@ -249,6 +249,36 @@ class TestStacks(Base):
         calls = [r for r in cgw.read(out) if isinstance(r, cgw.Call)]
         self.assertEqual([r.pos for r in calls], [(10,)])
 
+    def test_names_stable(self):
+        # issue 52: one sample of json.py's <module> renamed the script's
+        # <module>, and cgdiff said -100% and +100%.  A function keeps
+        # its name whatever else was sampled; with QUALIFY_NAMES every
+        # function with a file is "NAME (FILE)", in every run alike
+        main = cgw.Frame("main", "s.py", None, 1)
+        mod, json = cgw.Frame("<module>", "s.py", None, 2), cgw.Frame("<module>", "json.py")
+        for flags, want in ((0, {"<module>", "main", "g"}),
+                            (cgw.QUALIFY_NAMES, {"<module> (s.py)", "main (s.py)", "g"})):
+            outs = []
+            for run in (1, 2):
+                s = cgw.Stacks()
+                s.add([main, mod], 50)
+                s.add([main, mod, "g"], 49)
+                if run == 2:
+                    s.add([main, json], 1)
+                outs.append(self.path("run%d-%d.out" % (run, flags)))
+                s.write(outs[-1], flags=flags)
+                s.close()
+                self.assertValid(outs[-1])
+            one, two = (cgw.summary(o).functions for o in outs)
+            self.assertEqual({name for _, _, name in one}, want)
+            self.assertEqual(set(one) - set(two), set())  # nothing renamed
+            self.assertEqual(len(two), 4)  # a <module> a file, read back
+            rows = [r for r in cgw.diff(outs[0], outs[1]) if r.function is not None]
+            self.assertTrue(rows)
+            for r in rows:
+                self.assertNotEqual(r.new_cost, 0, r)  # none removed
+                self.assertTrue(r.old_cost != 0 or r.file == "json.py", r)
+
     def test_errors(self):
         s = cgw.Stacks()
         with self.assertRaises(cgw.Error) as cm:

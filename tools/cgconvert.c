@@ -52,8 +52,8 @@ static cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn
 
 static const char usage[] =
     "usage: cgconvert --from folded [--event NAME] FILE... [--event NAME FILE...]\n"
-    "                 [--quiet] [-o OUT]\n"
-    "       cgconvert --from pprof FILE... [--quiet] [-o OUT]\n"
+    "                 [--qualify-names] [--quiet] [-o OUT]\n"
+    "       cgconvert --from pprof FILE... [--qualify-names] [--quiet] [-o OUT]\n"
     "       cgconvert --to folded|pprof [--event NAME] [--force] [--quiet] FILE\n"
     "                 [-o OUT]\n"
     "--from folded: read folded stacks ('a;b;c 42' lines; '-' reads stdin) and\n"
@@ -62,6 +62,10 @@ static const char usage[] =
     "event add up, each event is a column.\n"
     "--from pprof: read pprof profiles (profile.pb.gz, as Go and gperftools\n"
     "write them): each sample type is an event, and the files add up.\n"
+    "Each function keeps its own name, its fl= and ob= telling it from another\n"
+    "of that name.  --qualify-names: name each function with a file or object\n"
+    "'NAME [OBJECT] (FILE)', for readers that merge functions by name alone\n"
+    "(gprof2dot); the names are then not the input's.\n"
     "--to folded: write the stacks of a Callgrind profile (of its first event,\n"
     "or NAME), rebuilt from its call edges: exact for a call tree, an estimate\n"
     "where a function has several callers (see cgconvert(1)).\n"
@@ -69,7 +73,7 @@ static const char usage[] =
     "--quiet: no progress line (shown on a terminal otherwise).\n"
     "Exit 0, 1 when the input is invalid, 2 on a usage or I/O error.\n";
 
-enum { OPT_FROM = TOOL_O_NEXT, OPT_TO, OPT_EVENT, OPT_FORCE };
+enum { OPT_FROM = TOOL_O_NEXT, OPT_TO, OPT_EVENT, OPT_FORCE, OPT_QUALIFY };
 
 static int fail_usage(const char *what, const char *arg)
 {
@@ -143,9 +147,9 @@ static int add_file(cgw_stacks *s, int pprof, const char *event, const char *pat
     return 0;
 }
 
-static int write_profile(cgw_stacks *s, const char *out)
+static int write_profile(cgw_stacks *s, const char *out, int qualify)
 {
-    cgw_options wo = { .struct_size = sizeof wo };
+    cgw_options wo = { .struct_size = sizeof wo, .flags = qualify ? CGW_QUALIFY_NAMES : 0 };
     cgw_writer *w = tool_open_output("cgconvert", out, &wo);
     if (w == NULL)
         return 2;
@@ -207,6 +211,7 @@ static const struct option longopts[] = {
     { "to", required_argument, NULL, OPT_TO },
     { "event", required_argument, NULL, OPT_EVENT },
     { "force", no_argument, NULL, OPT_FORCE },
+    { "qualify-names", no_argument, NULL, OPT_QUALIFY },
     TOOL_OUTPUT_OPTIONS
 };
 
@@ -214,7 +219,7 @@ static const struct option longopts[] = {
  * handed to from_file, or kept in *file for --to. */
 typedef struct args {
     const char *from, *to, *event, *out, *file;
-    int force, quiet, nfiles;
+    int force, quiet, nfiles, qualify;
 } args;
 
 /* --from folded or pprof: every file into the stacks, then OUT. */
@@ -238,7 +243,7 @@ static int from_stacks(int argc, char **argv, args *a)
     }
     tool_progress_end();
     if (rc == 0)
-        rc = write_profile(s, a->out);
+        rc = write_profile(s, a->out, a->qualify);
     cgw_stacks_free(s);
     return rc;
 }
@@ -252,6 +257,7 @@ static int parse(int argc, char **argv, args *a)
         case OPT_TO: a->to = optarg; break;
         case OPT_EVENT: a->event = optarg; break;
         case OPT_FORCE: a->force = 1; break;
+        case OPT_QUALIFY: a->qualify = 1; break;
         case TOOL_O_QUIET: a->quiet = 1; break;
         case 'o': a->out = tool_output_arg(optarg); break;
         case 'h': case TOOL_O_HELP: fputs(usage, stdout); return 0;
@@ -262,6 +268,8 @@ static int parse(int argc, char **argv, args *a)
     }
     if ((a->from == NULL) == (a->to == NULL))
         return fail_usage("give one of --from and --to", NULL);
+    if (a->qualify && a->to != NULL)
+        return fail_usage("--qualify-names is for --from: it names the functions written", NULL);
     const char *fmt = a->from ? a->from : a->to;
     if (strcmp(fmt, "folded") != 0 && strcmp(fmt, "pprof") != 0)
         return fail_usage("unknown format ", fmt);

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* stacks-write.c - a cgw_stacks written through a writer: one block a
  * function, in the order the functions first came, with its self costs
- * by line, then its calls by callee and line.  A name that several
- * functions share (malloc in two objects, __init__ in two files) is
- * given " [OBJECT]" and " (FILE)", and " #N" if that is taken too: readers
- * such as gprof2dot merge functions by name alone. */
+ * by line, then its calls by callee and line.  A function is written
+ * under its own name, object and file: its fl= and ob= tell it from
+ * another of its name (malloc in two objects, __init__ in two files).
+ * It is never renamed because of the other functions of the stacks, so
+ * its name is the same in every part and every run (issue 52).  Only
+ * when the writer was opened with CGW_QUALIFY_NAMES is each function with
+ * an object or file named "NAME [OBJECT] (FILE)", for readers such as
+ * gprof2dot that merge functions by name alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,67 +43,37 @@ static const char *name_of(const cgw_stacks *s, uint32_t id, const char *none)
     return id == CGWC_NONE ? none : s->strs[id].p;
 }
 
-/* Mark name id taken; 1 if it already was. */
-static int take(cgw_stacks *s, uint32_t id)
+/* The name each function is shown with, in s->shown: its own, or with
+ * qualify "NAME [OBJECT] (FILE)" (the parts it has).  Each name depends
+ * on its function alone. */
+static cgw_status show_names(cgw_stacks *s, int qualify)
 {
-    size_t old = s->captaken;
-    if (cgwp_grow(&s->a, &s->taken, &s->captaken, (size_t)id + 1, 1) < 0)
-        return -1;
-    memset(s->taken + old, 0, s->captaken - old);
-    int was = s->taken[id];
-    s->taken[id] = 1;
-    return was;
-}
-
-/* A qualified name for function func, not taken yet, in s->shown[func]. */
-static cgw_status qualify(cgw_stacks *s, uint32_t func, char *buf, size_t cap)
-{
-    const cgwc_fn *fn = &s->fns[func];
-    const char *obj = name_of(s, fn->obj, NULL), *file = name_of(s, fn->file, NULL);
-    size_t base = (size_t)snprintf(buf, cap, "%s%s%s%s%s%s%s", s->strs[fn->name].p,
-                                   obj ? " [" : "", obj ? obj : "", obj ? "]" : "",
-                                   file ? " (" : "", file ? file : "", file ? ")" : "");
-    int taken = 1;
-    for (unsigned k = 2, suffix = 0; taken == 1; k++) {
-        cgw_status st = cgwc_stacks_name(s, buf, base + suffix, &s->shown[func]);
-        if (st != CGW_OK || (taken = take(s, s->shown[func])) < 0)
-            return st != CGW_OK ? st : cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory");
-        suffix = (unsigned)snprintf(buf + base, cap - base, " #%u", k);
-    }
-    return CGW_OK;
-}
-
-/* The name each function is shown with, in s->shown. */
-static cgw_status show_names(cgw_stacks *s)
-{
-    size_t nstrs = s->nstrs, longest = 0;
-    uint32_t *uses = cgwp_alloc(&s->a, (nstrs + 1) * sizeof *uses);
+    size_t longest = 0;
+    cgwp_free(&s->a, s->shown); /* an earlier write's */
     s->shown = cgwp_alloc(&s->a, (s->nfns + 1) * sizeof *s->shown);
-    if (uses == NULL || s->shown == NULL) {
-        cgwp_free(&s->a, uses);
-        return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
-    }
-    memset(uses, 0, nstrs * sizeof *uses);
+    if (s->shown == NULL)
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", s->nfns);
     for (size_t func = 0; func < s->nfns; func++)
-        uses[s->fns[func].name]++;
-    for (size_t i = 0; i < nstrs; i++)
+        s->shown[func] = s->fns[func].name;
+    if (!qualify)
+        return CGW_OK;
+    for (size_t i = 0; i < s->nstrs; i++)
         longest = s->strs[i].len > longest ? s->strs[i].len : longest;
-    for (size_t func = 0; func < s->nfns; func++) { /* the names of their own first */
-        const cgwc_fn *fn = &s->fns[func];
-        s->shown[func] = CGWC_NONE;
-        if ((uses[fn->name] == 1 || (fn->obj == CGWC_NONE && fn->file == CGWC_NONE)) &&
-            take(s, (s->shown[func] = fn->name)) < 0)
-            longest = SIZE_MAX;
-    }
-    cgwp_free(&s->a, uses);
     size_t cap = longest < SIZE_MAX / 4 - 64 ? 3 * longest + 64 : 0;
     char *buf = cap ? cgwp_alloc(&s->a, cap) : NULL;
     if (buf == NULL)
-        return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", nstrs);
+        return cgwc_stacks_fail(s, CGW_ENOMEM, "out of memory for %zu names", s->nfns);
     cgw_status st = CGW_OK;
-    for (size_t func = 0; func < s->nfns && st == CGW_OK; func++)
-        if (s->shown[func] == CGWC_NONE)
-            st = qualify(s, (uint32_t)func, buf, cap);
+    for (size_t func = 0; func < s->nfns && st == CGW_OK; func++) {
+        const cgwc_fn *fn = &s->fns[func];
+        const char *obj = name_of(s, fn->obj, NULL), *file = name_of(s, fn->file, NULL);
+        if (obj == NULL && file == NULL)
+            continue;
+        int len = snprintf(buf, cap, "%s%s%s%s%s%s%s", s->strs[fn->name].p,
+                           obj ? " [" : "", obj ? obj : "", obj ? "]" : "",
+                           file ? " (" : "", file ? file : "", file ? ")" : "");
+        st = cgwc_stacks_name(s, buf, (size_t)len, &s->shown[func]);
+    }
     cgwp_free(&s->a, buf);
     return st;
 }
@@ -120,15 +94,12 @@ static cgw_target target_of(const cgw_stacks *s, uint32_t fn, int objects)
  * has a line and nothing else (cgw_frame has no instruction address),
  * so a writer whose positions hold instruction or basic-block addresses
  * is refused: written, its lines would be read as addresses and its
- * counts as lines. */
-static cgw_status line_slot(cgw_writer *w, size_t *slot)
+ * counts as lines.  opt: the writer's options. */
+static cgw_status line_slot(cgw_writer *w, const cgw_options *opt, size_t *slot)
 {
-    cgw_options o = CGW_OPTIONS_INIT;
-    cgw_status st = cgw_get_options(w, &o);
-    if (st != CGW_OK)
-        return cgw_set_error(w, st, CALL, "the writer's options: %s", cgw_strerror(st));
     unsigned kinds[CGW_NPOS_MAX];
-    size_t n = o.positions == CGW_POS_NONE ? 0 : cgw_pos_kinds(o.positions, kinds), lines = 0;
+    size_t n = opt->positions == CGW_POS_NONE ? 0 : cgw_pos_kinds(opt->positions, kinds);
+    size_t lines = 0;
     char names[32] = "";
     *slot = 0;
     for (size_t k = 0; k < n; k++) {
@@ -137,7 +108,7 @@ static cgw_status line_slot(cgw_writer *w, size_t *slot)
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
                  cgw_pos_name(kinds[k]));
     }
-    if (o.positions != CGW_POS_NONE && (n != 1 || lines != 1))
+    if (opt->positions != CGW_POS_NONE && (n != 1 || lines != 1))
         return cgw_set_error(w, CGW_EINVAL, CALL, "the writer's positions are \"%s\", and "
                              "the stacks fill lines only (cgw_frame has no instruction or "
                              "basic-block address): open the writer with CGW_POS_LINE "
@@ -218,14 +189,17 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
     if (s == NULL)
         return cgw_set_error(w, CGW_EUSAGE, CALL, "the stacks are NULL");
     size_t col[CGWC_MAX_EVENTS], ncol = 0, slot = 0;
+    cgw_options o = CGW_OPTIONS_INIT;
     cgw_status st = cgw_error(w);
+    if (st == CGW_OK && (st = cgw_get_options(w, &o)) != CGW_OK)
+        return cgw_set_error(w, st, CALL, "the writer's options: %s", cgw_strerror(st));
     if (st == CGW_OK)
-        st = line_slot(w, &slot);
+        st = line_slot(w, &o, &slot);
     if (st == CGW_OK)
         st = columns(s, w, col, &ncol);
     if (st != CGW_OK)
         return st;
-    if (s->shown == NULL && show_names(s) != CGW_OK)
+    if (show_names(s, (o.flags & CGW_QUALIFY_NAMES) != 0) != CGW_OK)
         return cgw_set_error(w, s->err, CALL, "%s", s->msg);
     if (s->ncells > 1)
         qsort(s->cells, s->ncells, sizeof *s->cells, cmp_cells);

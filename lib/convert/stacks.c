@@ -38,8 +38,7 @@ void cgw_stacks_free(cgw_stacks *s)
     const cgw_allocator *alloc = &s->a;
     for (size_t i = 0; i < s->nchunks; i++)
         cgwp_free(alloc, s->chunks[i]);
-    void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->pairs, s->shown, s->taken,
-                       s->frames };
+    void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->pairs, s->shown, s->frames };
     cgwp_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
     cgwp_index_free(&s->str_ix, alloc);
     cgwp_index_free(&s->fn_ix, alloc);

@@ -71,8 +71,6 @@ struct cgw_stacks {
     uint64_t serial;   /* stacks added so far */
     int sorted;        /* written: the cells are sorted, their index gone */
     uint32_t *shown;   /* written: the name each function is shown with */
-    unsigned char *taken; /* written: names given to a function */
-    size_t captaken;
     cgwc_frame *frames; /* the stack being parsed */
     size_t capframes;
 };

@@ -35,7 +35,8 @@ static int valid_options(const cgw_options *o)
     return !(o->flags & ~(unsigned)(CGW_COMPACT | CGW_NO_NAME_COMPRESSION |
                                     CGW_NO_POS_COMPRESSION | CGW_EXTENDED | CGW_GZIP |
                                     CGW_GZIP_LEVEL(15) | CGW_NOFOLLOW | CGW_EXCL | CGW_RAW |
-                                    CGW_ZERO_COUNTS | CGW_ONE_PART));
+                                    CGW_ZERO_COUNTS | CGW_ONE_PART |
+                                    CGW_QUALIFY_NAMES));
 }
 
 /* A writer without a sink yet; NULL with errno EINVAL (args_ok, the

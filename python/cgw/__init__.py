@@ -27,7 +27,7 @@ from ._lib import (Error, lib as _clib, text as _text,
                    OK, EIO, ENOMEM, EUSAGE, EINVAL, ERANGE,
                    POS_LINE, POS_INSTR, POS_BB, POS_NONE,
                    COMPACT, NO_NAME_COMPRESSION, NO_POS_COMPRESSION, EXTENDED, GZIP,
-                   NOFOLLOW, EXCL, ZERO_COUNTS)
+                   NOFOLLOW, EXCL, ZERO_COUNTS, QUALIFY_NAMES)
 from .writer import Writer
 from .stacks import Stacks, Frame
 from .reader import (read, summary, verify, Summary, Diagnostic, Target, Event, Part,
@@ -44,7 +44,7 @@ __all__ = [
     "OK", "EIO", "ENOMEM", "EUSAGE", "EINVAL", "ERANGE",
     "POS_LINE", "POS_INSTR", "POS_BB", "POS_NONE",
     "COMPACT", "NO_NAME_COMPRESSION", "NO_POS_COMPRESSION", "EXTENDED", "GZIP",
-    "NOFOLLOW", "EXCL", "ZERO_COUNTS",
+    "NOFOLLOW", "EXCL", "ZERO_COUNTS", "QUALIFY_NAMES",
 ]
 
 

@@ -85,7 +85,16 @@ class Stacks:
         """Write the stacks as a profile: through a cgw.Writer still in its
         header (left open), or to dest (a path, a descriptor, or None:
         the profile's bytes are returned) through a Writer made with
-        writer_args (cmd=, creator=, flags=...)."""
+        writer_args (cmd=, creator=, flags=...).
+
+        Each function is written under its own name, object and file,
+        never renamed: its fl= and ob= tell it from another of that name,
+        so its name does not depend on what else was sampled.  With
+        cgw.QUALIFY_NAMES in the writer's flags (flags=cgw.QUALIFY_NAMES,
+        or a cgw.Writer opened with it), every function with an object or
+        a file is named "NAME [OBJECT] (FILE)" instead, the same in every
+        part and run, for readers that merge functions by name alone
+        (gprof2dot).  cgw.Error as cgw_stacks_write()."""
         if isinstance(dest, Writer):
             st = lib.cgw_stacks_write(self.handle, dest.handle)
             dest._check(st)

@@ -4,8 +4,9 @@
  * message that names the input and a line inside it.  Accepted input
  * gives a profile that the writer takes whole, that the reader reads
  * with its checks without an error or a warning (cgverify --strict; but
- * for "big-value", which a count of 2^53 or more rightly gets, and
- * "flame-total", a fact of the stacks' call graph),
+ * for "big-value", which a count of 2^53 or more rightly gets,
+ * "flame-total", a fact of the stacks' call graph, and "name-clash" and
+ * "basename-clash", facts of the input's names, which are kept),
  * whose totals are the sum of the counts, and whose folded stacks
  * (cgw_write_folded) add up to the same total. */
 #include <stdio.h>
@@ -21,7 +22,10 @@ static void no_diag(void *ctx, const cgw_diagnostic *d)
     (void)ctx;
     /* flame-total: a frame that is a root and a callee too, which
      * speedscope's flame graph cannot show, however it is written */
-    if (strcmp(d->code, "big-value") == 0 || strcmp(d->code, "flame-total") == 0)
+    /* name-clash, basename-clash: functions of one name in two objects
+     * or files, written under that name (issue 52), as the input has it */
+    if (strcmp(d->code, "big-value") == 0 || strcmp(d->code, "flame-total") == 0 ||
+        strcmp(d->code, "name-clash") == 0 || strcmp(d->code, "basename-clash") == 0)
         return;
     snprintf(buf, sizeof buf, "line %llu: %s [%s]", (unsigned long long)d->line, d->message,
              d->code);
