@@ -26,9 +26,9 @@ static const char usage[] =
     "               callgrind_annotate, gprof2dot, speedscope (a finding for one\n"
     "               of them fails the file; a line a reader at the end)\n"
     "  --strict     --for= all four readers\n"
-    "  -v, --all    print every diagnostic (by default: the first 5 errors, a line\n"
-    "               a reader that misreads a warning, one line counting the\n"
-    "               warnings every reader takes, then the summary)\n"
+    "  -v, --all    print every diagnostic (by default: the first error of each\n"
+    "               kind, a line a reader that misreads a warning, one line\n"
+    "               counting the warnings every reader takes, then the summary)\n"
     "  -q, --quiet  print errors only, no warnings and no summary (with --for=\n"
     "               or --strict: nothing)\n"
     "  --json       print one JSON document describing every file\n"
@@ -39,8 +39,9 @@ static const char usage[] =
 static int strict, quiet, json, roundtrip, all;
 static unsigned jobs; /* -j; 0: the default */
 
-/* The errors printed by default; --all prints every one. */
-#define SHOWN_ERRORS 5
+/* The kinds (codes) of error printed by default, the first of each;
+ * --all prints every one. */
+#define SHOWN_ERROR_CODES 3
 
 /* The readers --for names (--strict: all), as cgw_diag_readers() bits. */
 #define NREADERS (sizeof tool_readers / sizeof tool_readers[0])
@@ -94,12 +95,14 @@ static void add_json_u64s(tool_text *t, const uint64_t *v, size_t n)
     tool_add(t, "]", 1);
 }
 
-/* A code of the warnings kept for the default output, and how often. */
+/* A code of the diagnostics kept for the default output, and how
+ * often; an error's first message too. */
 typedef struct code_count {
     char code[48];
     unsigned readers;  /* cgw_diag_readers(code) */
     uint64_t line;     /* its first line (0: the file as a whole) */
     uint64_t n;
+    char *first;       /* an error's first message (NULL: a warning) */
 } code_count;
 
 /* What one file gave. */
@@ -110,9 +113,9 @@ typedef struct report {
     tool_text parts_json, diags_json, totals;
     tool_text findings[NREADERS]; /* the codes of each reader's findings */
     char read_error[256]; /* why the file could not be read; "" when it was */
-    uint64_t errors_seen;  /* the errors said (by default, the first printed) */
-    code_count *codes;     /* by default: the warnings, a code an entry */
-    size_t ncodes;
+    uint64_t other_errors; /* by default: errors of codes past SHOWN_ERROR_CODES */
+    code_count *codes;     /* by default: the diagnostics, a code an entry */
+    size_t ncodes, error_codes;
 } report;
 
 /* How many more diagnostics d, a code's last line at the end of the
@@ -128,26 +131,37 @@ static uint64_t more_not_shown(const cgw_diagnostic *d)
     return n;
 }
 
-/* Count warning d under its code for the default output; 0, or -1 when
+/* Count d under its code for the default output (an error's first
+ * message kept, for the first SHOWN_ERROR_CODES codes); 0, or -1 when
  * memory ran out. */
-static int count_warning(report *rep, const cgw_diagnostic *d)
+static int count_code(report *rep, const cgw_diagnostic *d, int error)
 {
-    uint64_t more = more_not_shown(d);
+    uint64_t more = more_not_shown(d), n = more ? more : 1;
     for (size_t i = 0; i < rep->ncodes; i++) {
-        if (strcmp(rep->codes[i].code, d->code) == 0) {
-            rep->codes[i].n += more ? more : 1;
+        if (strcmp(rep->codes[i].code, d->code) == 0 && (rep->codes[i].first != NULL) == error) {
+            rep->codes[i].n += n;
             return 0;
         }
     }
+    if (error && rep->error_codes == SHOWN_ERROR_CODES) {
+        rep->other_errors += n;
+        return 0;
+    }
     code_count *c = realloc(rep->codes, (rep->ncodes + 1) * sizeof *c);
-    if (c == NULL)
+    char *first = error ? strdup(d->message) : NULL;
+    if (c != NULL)
+        rep->codes = c;
+    if (c == NULL || (error && first == NULL)) {
+        free(first);
         return -1;
-    rep->codes = c;
+    }
     c += rep->ncodes++;
     snprintf(c->code, sizeof c->code, "%s", d->code);
     c->readers = cgw_diag_readers(d->code);
     c->line = d->line;
-    c->n = more ? more : 1;
+    c->n = n;
+    c->first = first;
+    rep->error_codes += error;
     return 0;
 }
 
@@ -170,18 +184,8 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
     }
     if (quiet && (!error || for_readers))
         return;
-    if (!all && !quiet) {
-        if (!error) {
-            if (count_warning(rep, d) == 0)
-                return;
-            /* out of memory: the warning printed rather than lost */
-        } else {
-            uint64_t more = more_not_shown(d);
-            rep->errors_seen += more ? more : 1;
-            if (rep->errors_seen > SHOWN_ERRORS)
-                return;
-        }
-    }
+    if (!all && !quiet && count_code(rep, d, error) == 0)
+        return; /* (out of memory: printed rather than lost) */
     tool_progress_end(); /* its line off the terminal first */
     if (d->line)
         printf("%s:%" PRIu64 ": %s: %s [%s]\n", rep->path, d->line, error ? "error" : "warning",
@@ -343,20 +347,44 @@ static void add_json_report(tool_text *out, const report *rep, int valid)
     tool_add(out, "}}", 2);
 }
 
-/* The default output's lines before the summary: how many errors were
- * not printed; a line a reader that would misread a warning, with the
- * codes, the first line of each and how many lines; one line counting
- * the warnings every reader takes, the most common first. */
+/* The first error of each code, and how many more there are, by
+ * default: a line a code. */
+static void error_lines(const report *rep)
+{
+    size_t said = 0;
+    for (size_t k = 0; k < rep->ncodes; k++) {
+        const code_count *c = &rep->codes[k];
+        if (c->first == NULL)
+            continue;
+        if (c->line)
+            printf("%s:%" PRIu64 ": error: %s [%s]", rep->path, c->line, c->first, c->code);
+        else
+            printf("%s: error: %s [%s]", rep->path, c->first, c->code);
+        uint64_t others = ++said == rep->error_codes ? rep->other_errors : 0;
+        if (c->n > 1 && others > 0)
+            printf(" (%" PRIu64 " more like it, %" PRIu64 " of other kinds: --all lists them)",
+                   c->n - 1, others);
+        else if (c->n > 1)
+            printf(" (%" PRIu64 " more like it: --all lists them)", c->n - 1);
+        else if (others > 0)
+            printf(" (%" PRIu64 " more of other kinds: --all lists them)", others);
+        printf("\n");
+    }
+}
+
+/* The default output's lines before the summary: the first error of
+ * each code (error_lines()); a line a reader that would misread a
+ * warning, with the codes, the first line of each and how many lines;
+ * one line counting the warnings every reader takes, the most common
+ * first. */
 static void warning_lines(report *rep)
 {
-    if (rep->errors_seen > SHOWN_ERRORS)
-        printf("%s: %" PRIu64 " more error%s (--all lists them)\n", rep->path,
-               rep->errors_seen - SHOWN_ERRORS, tool_plural(rep->errors_seen - SHOWN_ERRORS));
+    error_lines(rep);
     for (size_t i = 0; i < NREADERS; i++) {
         const char *sep = ": ";
         for (size_t k = 0; k < rep->ncodes; k++) {
             const code_count *c = &rep->codes[k];
-            if (!(c->readers & tool_readers[i].bit))
+            if (c->first != NULL || !(c->readers & tool_readers[i].bit))
                 continue;
             if (sep[0] == ':')
                 printf("%s: %s would show other numbers", rep->path, tool_readers[i].name);
@@ -383,7 +411,7 @@ static void warning_lines(report *rep)
     const char *sep = ": ";
     for (size_t k = 0; k < rep->ncodes; k++) {
         const code_count *c = &rep->codes[k];
-        if (c->readers != 0)
+        if (c->readers != 0 || c->first != NULL)
             continue;
         if (sep[0] == ':')
             printf("%s", rep->path);
@@ -422,6 +450,8 @@ static int verify(const char *path, tool_text *out)
     free(rep.parts_json.p);
     free(rep.diags_json.p);
     free(rep.totals.p);
+    for (size_t k = 0; k < rep.ncodes; k++)
+        free(rep.codes[k].first);
     free(rep.codes);
     return rc != 0 ? rc : valid ? 0 : 1;
 }
