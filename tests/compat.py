@@ -90,14 +90,49 @@ def callgrind_annotate(path, norm, by_source):
     totals, fns = annotate_numbers(out)
     want_totals = costs(re.search(r'^T\t(.*)$', norm, re.M).group(1))
     want = {}
+    # it runs in the file's folder, which it strips from the cost's file
+    # names, as it does wherever it runs
+    here = os.path.dirname(path) + '/'
     for m in re.finditer(r'^S\t(.*)\t(.*)\t(.*)$', by_source, re.M):
-        key = '%s:%s' % (m.group(1), m.group(2))
+        source = m.group(1)[len(here):] if m.group(1).startswith(here) else m.group(1)
+        key = '%s:%s' % (source, m.group(2))
         want[key] = [a + b for a, b in zip(want.get(key, [0] * len(want_totals)),
                                            costs(m.group(3)))]
     want = {k: v for k, v in want.items() if any(v)}
     if totals != want_totals:
         return 'other totals'
-    return None if fns == want else 'other self costs'
+    if fns != want:
+        return 'other self costs'
+    return callers_lost(tool, path, norm)
+
+
+def callers_lost(tool, path, norm):
+    """'lost callers' when callgrind_annotate's caller tree shows no caller
+    for a function of a cost that the file has calls into (a cfi= of a
+    file in the folder it runs in, which it strips from fl= names only);
+    else None."""
+    rc, out, _ = run([tool, '--inclusive=no', '--threshold=100', '--auto=no',
+                      '--tree=caller', path], cwd=os.path.dirname(path))
+    if rc != 0:
+        return 'dies'
+    with_callers, seen_caller = set(), False
+    for line in out.split('file:function', 1)[-1].splitlines():
+        if re.match(r'^\s*[\d,.]+.*\s<\s', line):
+            seen_caller = True
+        elif re.match(r'^\s*[\d,.]+.*\s\*\s', line):
+            if seen_caller:
+                with_callers.add(re.sub(r'\s+\[.*\]$', '', line.split('*', 1)[1]).strip())
+            seen_caller = False
+        elif not line.strip():
+            seen_caller = False
+    here = os.path.dirname(path) + '/'
+    def shown(fields):
+        source = fields[1][len(here):] if fields[1].startswith(here) else fields[1]
+        return '%s:%s' % (source, fields[2])
+    costly = {shown(l.split('\t')[1:4]) for l in norm.splitlines()
+              if l.startswith('F\t') and any(costs(l.split('\t')[4]))}
+    called = {shown(l.split('\t')[5:8]) for l in norm.splitlines() if l.startswith('C\t')}
+    return 'lost callers' if (called & costly) - with_callers else None
 
 
 def gprof2dot(path, norm):

@@ -504,8 +504,8 @@ static void many_paths(void)
     for (size_t fn = 0; fn < nfns; fn++)
         CHECK_U64(self[fn], f[fn].self[0]);
     CHECK(c.stacks <= 2 * total / (total >> 10) + nfns); /* 2 * self / min + 1 a function */
-    free(self);
     CHECK_ST(cgw_profile_stacks(p, 0, check_root, &c), CGW_ERANGE); /* unbounded: too many */
+    free(self);
     cgw_profile_free(p);
 }
 

@@ -107,6 +107,8 @@ def made_up(folder):
     here = os.path.abspath(folder)
     v['cfi-same-file'] = base.replace('fl=(1) a.c', 'fl=(1) %s/a.c' % here, 1).replace(
         'cfn=(2) work', 'cfi=(1)\ncfn=(2) work', 1)
+    # helper is in b.c, named by its absolute path in the folder
+    v['absolute-cfi'] = base.replace('cfl=(2) b.c', 'cfl=(2) %s/b.c' % here, 1)
     return v
 
 
@@ -129,7 +131,9 @@ def verdict(path):
     """cgverify --strict's verdict per reader (True: opens right), and
     the codes of its diagnostics."""
     tool = os.path.join(os.environ['CGW_BUILDDIR'], 'tools', 'cgverify')
-    _, out, _ = compat.run([tool, '--strict', '--json', path])
+    # where the oracles run callgrind_annotate (cfi-same-file)
+    _, out, _ = compat.run([tool, '--strict', '--json', os.path.abspath(path)],
+                           cwd=os.path.dirname(os.path.abspath(path)))
     got = json.loads(out)['files'][0]
     return ([got['readers'][r]['opens_right'] for r in READERS],
             sorted({d['code'] for d in got['diagnostics']}))

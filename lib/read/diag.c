@@ -120,6 +120,7 @@ static const struct {
     [CGWR_EVENTS_BLANK] = { "events-blank", CGW_WARNING, S },
     [CGWR_BASENAME_CLASH] = { "basename-clash", CGW_WARNING, K },
     [CGWR_JUMP_TARGET] = { "jump-target", CGW_WARNING, G },
+    [CGWR_ABSOLUTE_CFI] = { "absolute-cfi", CGW_WARNING, A },
 };
 
 unsigned cgw_diag_readers(const char *code)

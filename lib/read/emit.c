@@ -3,6 +3,7 @@
  * part, the name lines (a function block, an inline file, a callee),
  * and the end and reset of the body state. */
 #include <string.h>
+#include <unistd.h>
 
 #include "emit.h"
 
@@ -191,6 +192,22 @@ static void inline_line(cgw_reader *r, const cgwr_str *name, int is_fe)
     name_record(r, CGW_REC_INLINE);
 }
 
+/* Whether the absolute path is inside the process's working folder,
+ * kept in the name (cgwr_in_cwd()): callgrind_annotate strips that
+ * folder from fl= names only, so that a cfi= of it names another file
+ * where it is run there, and the same file anywhere else (ruby-prof's
+ * and Xdebug's files of /usr/lib/ruby or /var/www, looked at from a home
+ * folder). */
+CGWP_COLD int cgwr_note_cwd(cgwr_str *name)
+{
+    char here[4096];
+    size_t len = getcwd(here, sizeof here) ? strlen(here) : 0;
+    /* in the root folder it strips nothing ("//" is no prefix) */
+    int in = len > 1 && strncmp(name->s, here, len) == 0 && name->s[len] == '/';
+    name->in_cwd = in ? 2 : 1;
+    return in;
+}
+
 /* cob= or cfi=: the object or file of the callee named next.  After
  * cfn= it is too late: KCachegrind and callgrind_annotate bind the
  * callee at cfn= (KCachegrind then drops the line at the call), and so
@@ -205,13 +222,19 @@ static void callee_spec(cgw_reader *r, const cgwr_str **slot, const cgwr_str *na
     }
     /* inside an fi= file the readers disagree on the current one: there
      * a cfi= of it is needed */
-    if (r->fn == NULL && r->pending_fn != NULL
-            ? slot == &r->cfi && name == r->pending_fn_fl && name->s[0] == '/'
-            : cgwr_cfi_same_file(r, slot, name))
-        cgwr_diag(r, r->lineno, CGWR_CFI_SAME_FILE,
-                  "cfi= names the caller's own file (callgrind_annotate strips the working "
-                  "folder from fl= names but not from cfi= ones: run in the source folder, "
-                  "it loses these callers); leave cfi= out");
+    if (slot == &r->cfi && cgwr_in_cwd(name)) {
+        if (r->fn == NULL && r->pending_fn != NULL ? name == r->pending_fn_fl
+                                                   : cgwr_cfi_same_file(r, slot, name))
+            cgwr_diag(r, r->lineno, CGWR_CFI_SAME_FILE,
+                      "cfi= names the caller's own file, in the working folder: "
+                      "callgrind_annotate run here strips this folder from fl= names but not "
+                      "from cfi= ones, and loses these callers; leave cfi= out");
+        else
+            cgwr_diag(r, r->lineno, CGWR_ABSOLUTE_CFI,
+                      "cfi= names %s, in the working folder, by its absolute path: "
+                      "callgrind_annotate run here strips this folder from fl= names but not "
+                      "from cfi= ones, and loses the calls into its functions", name->s);
+    }
     *slot = name;
 }
 

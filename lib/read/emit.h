@@ -31,6 +31,21 @@ void cgwr_totals_overflow(cgw_reader *r, const uint64_t *costs);
 void cgwr_emit_call(cgw_reader *r, const uint64_t *pos, uint64_t *costs);
 void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name);
 
+/* emit.c: whether name is an absolute path in the working folder (out
+ * of line, once a name). */
+int cgwr_note_cwd(cgwr_str *name);
+
+/* Whether name, a callee's file, is an absolute path in the working
+ * folder, which callgrind_annotate strips from fl= names but not from
+ * cfi= ones (so the general parser warns of it and the fast path leaves
+ * the line to it). */
+static inline int cgwr_in_cwd(const cgwr_str *name)
+{
+    if (name->s[0] != '/')
+        return 0;
+    return name->in_cwd ? name->in_cwd == 2 : cgwr_note_cwd((cgwr_str *)name);
+}
+
 /* Whether a cfi= of name, into slot, names the caller's own file by an
  * absolute path: callgrind_annotate then loses the callers, so the
  * general parser warns of it and the fast path leaves the line to it. */

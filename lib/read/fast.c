@@ -83,7 +83,7 @@ static CGWP_HOT_INLINE size_t callee_line(cgw_reader *r, const char *line, const
     }
     cgwr_name_form f;
     const char *nl = line[3] == '=' ? cgwr_plain_value(r, kind, line + 4, end, &f, 1) : NULL;
-    if (nl == NULL || cgwr_cfi_same_file(r, slot, f.used))
+    if (nl == NULL || (slot == &r->cfi && cgwr_in_cwd(f.used)))
         return 0;
     *slot = f.used;
     if (kind == CGWR_FN)

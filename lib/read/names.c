@@ -38,6 +38,7 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len)
     if (name == NULL)
         goto nomem;
     name->len = (uint32_t)len;
+    name->in_cwd = 0;
     name->fn_part = 0;
     name->fn_index = 0;
     name->first = 0;

@@ -47,7 +47,7 @@ enum cgwr_code {
     CGWR_BB_POSITIONS, CGWR_ID_NAME_BLANK, CGWR_SUMMARY_ZERO, CGWR_SHORT_SUMMARY,
     CGWR_DEFINITION_ONLY, CGWR_ONE_POSITION_NOT_LINE, CGWR_NOT_PROFILE, CGWR_CFN_WITHOUT_CALL,
     CGWR_UNCLOSED_ID, CGWR_CALL_ABOVE_TOTAL, CGWR_FLAME_TOTAL, CGWR_EVENTS_BLANK,
-    CGWR_BASENAME_CLASH, CGWR_JUMP_TARGET,
+    CGWR_BASENAME_CLASH, CGWR_JUMP_TARGET, CGWR_ABSOLUTE_CFI,
     CGWR_NCODES
 };
 
@@ -62,6 +62,8 @@ typedef struct cgwr_str {
     uint32_t fn_index; /* first function of this name in that part */
     uint32_t first;    /* the first function of this name in the part,
                           when fns[first] has this name (cgwr_function()) */
+    uint32_t in_cwd;   /* an absolute path in the working folder: 0 not
+                          known yet, 1 no, 2 yes (cgwr_in_cwd()) */
     char s[];
 } cgwr_str;
 
