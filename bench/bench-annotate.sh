@@ -14,14 +14,8 @@ CGANNOTATE=${CGANNOTATE:-./tools/cgannotate}
 CALLGRIND_ANNOTATE=${CALLGRIND_ANNOTATE:-}
 SIZE=${BENCH_ANNOTATE_SIZE:-20M}
 REPEAT=${BENCH_ANNOTATE_REPEAT:-3}
-TIME=/usr/bin/time
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-
-if ! "$TIME" -f '%U' -o "$tmp/t" true 2>/dev/null; then
-    echo "bench-annotate: no GNU time at $TIME (CPU time of a child): not run"
-    exit 0
-fi
+. "$(dirname "$0")/timing.sh"
+bench_begin bench-annotate "CPU time of a child"
 # cpu N CMD...: the least CPU seconds (user + sys) of N runs of CMD, in
 # $cpu; its report in $tmp/out
 cpu() {

@@ -15,33 +15,9 @@ CGVERIFY=${CGVERIFY:-./tools/cgverify}
 FILES=${BENCH_JOBS_FILES:-200}
 SIZE=${BENCH_JOBS_SIZE:-1M}
 REPEAT=${BENCH_JOBS_REPEAT:-3}
-TIME=/usr/bin/time
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-
-if ! "$TIME" -f '%U' -o "$tmp/t" true 2>/dev/null; then
-    echo "bench-jobs: no GNU time at $TIME (CPU time of a child and its workers): not run"
-    exit 0
-fi
-
-# timed OUT CMD...: run CMD (stdout to OUT) REPEAT times; sets cpu, wall
-# of the run of least wall time, rc the last status
-timed() {
-    out=$1
-    shift
-    cpu="" wall="" k=0
-    while [ $k -lt "$REPEAT" ]; do
-        "$TIME" -f '%U %S %e' -o "$tmp/t" "$@" >"$out" 2>"$tmp/err"
-        rc=$?
-        tail -1 "$tmp/t" >"$tmp/t1"
-        read -r u s w <"$tmp/t1"
-        c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
-        if [ -z "$wall" ] || awk -v a="$w" -v b="$wall" 'BEGIN { exit !(a < b) }'; then
-            cpu=$c wall=$w
-        fi
-        k=$((k + 1))
-    done
-}
+. "$(dirname "$0")/timing.sh"
+bench_begin bench-jobs "CPU time of a child and its workers"
+pick=wall
 
 i=1
 while [ $i -le "$FILES" ]; do

@@ -30,36 +30,10 @@ FILES=${BENCH_MERGE_FILES:-1000}
 SIZE=${BENCH_MERGE_SIZE:-100K}
 COPIES=${BENCH_MERGE_COPIES:-50}
 REPEAT=${BENCH_MERGE_REPEAT:-3}
-TIME=/usr/bin/time
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/timing.sh"
+bench_begin bench-merge "CPU time and peak RSS of a child"
 status=0
 missing=""
-
-if ! "$TIME" -f '%U' -o "$tmp/t" true 2>/dev/null; then
-    echo "bench-merge: no GNU time at $TIME (CPU time and peak RSS of a child): not run"
-    exit 0
-fi
-
-# timed OUT CMD...: run CMD (stdout to OUT) REPEAT times; sets cpu, wall
-# of the run of least CPU, rss (KiB) the largest, rc the last status
-timed() {
-    out=$1
-    shift
-    cpu="" wall="" rss=0 k=0
-    while [ $k -lt "$REPEAT" ]; do
-        "$TIME" -f '%U %S %e %M' -o "$tmp/t" "$@" >"$out" 2>"$tmp/err"
-        rc=$?
-        tail -1 "$tmp/t" >"$tmp/t1"
-        read -r u s w r <"$tmp/t1"
-        c=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.3f", u + s }')
-        if [ -z "$cpu" ] || awk -v c="$c" -v b="$cpu" 'BEGIN { exit !(c < b) }'; then
-            cpu=$c wall=$w
-        fi
-        [ "$r" -gt "$rss" ] && rss=$r
-        k=$((k + 1))
-    done
-}
 
 # line LABEL [BASE_CPU] [EXTRA]
 line() {

@@ -45,15 +45,13 @@ typedef struct run {
     int two_parts; /* thread 2 after cgw_new_part() */
 } run;
 
-static cgw_status write_threads(void *obj, cgw_writer *w)
+/* one's stacks as thread 1, then two's as thread 2 (in a part of its
+ * own when two_parts), through w; both freed.  The last write's status. */
+static cgw_status write_parts(cgw_writer *w, cgw_stacks *one, cgw_stacks *two, int two_parts)
 {
-    const run *r = obj;
-    cgw_stacks *one = thread_stacks(1, r->stack_flags), *two = thread_stacks(2, 0);
-    cgw_add_event(w, "Samples", NULL);
-    cgw_add_event(w, "Bytes", NULL);
     cgw_set_thread(w, 1);
     cgw_stacks_write(one, w);
-    if (r->two_parts) {
+    if (two_parts) {
         cgw_new_part(w);
         cgw_set_thread(w, 2);
     }
@@ -61,6 +59,15 @@ static cgw_status write_threads(void *obj, cgw_writer *w)
     cgw_stacks_free(one);
     cgw_stacks_free(two);
     return st;
+}
+
+static cgw_status write_threads(void *obj, cgw_writer *w)
+{
+    const run *r = obj;
+    cgw_stacks *one = thread_stacks(1, r->stack_flags), *two = thread_stacks(2, 0);
+    cgw_add_event(w, "Samples", NULL);
+    cgw_add_event(w, "Bytes", NULL);
+    return write_parts(w, one, two, r->two_parts);
 }
 
 static void parts(void)
@@ -125,14 +132,7 @@ static cgw_status write_same_name(void *obj, cgw_writer *w)
     CHECK_ST(cgw_stacks_add(one, NULL, mine, 2, 3, 0), CGW_OK);
     CHECK_ST(cgw_stacks_add(two, NULL, mine, 2, 2, 0), CGW_OK);
     CHECK_ST(cgw_stacks_add(two, NULL, other, 2, 1, 0), CGW_OK);
-    cgw_set_thread(w, 1);
-    cgw_stacks_write(one, w);
-    cgw_new_part(w);
-    cgw_set_thread(w, 2);
-    cgw_status st = cgw_stacks_write(two, w);
-    cgw_stacks_free(one);
-    cgw_stacks_free(two);
-    return st;
+    return write_parts(w, one, two, 1);
 }
 
 static void same_name(void)
