@@ -6,6 +6,79 @@
 # shape.  Skips (77) without ../shared/oracles or Qt5Core; the claims
 # about gprof2dot and speedscope skip, with a message, without python3
 # or node.
+#
+# The sentences of lib/read that name KCachegrind (K), callgrind_annotate
+# (A), gprof2dot (G) or speedscope (S), and whether this file checks them
+# (yes: with every reader named; "no": not yet):
+#
+# code                    readers  claim                                   checked
+# nul-byte                K        hangs on the line                       yes
+# no-callee               K        crashes, or reads a late cfn=           yes
+# tab                     K G      drops the costs; stops                  yes
+# cost-before-events      K        rejects the file                        yes
+# summary-before-events   K        rejects the file                        yes
+# many-events             K        refuses more than 200                   yes
+# empty-function          K        shows "(unknown)"                       yes
+# hex-id                  K S      reads 0; part of the name               yes
+# unclosed-id             K        reads "???"                             yes
+# basename-clash          K        one function                            yes
+# jump-target             G (K)    throws on jfn= (K only: not checked)    yes, G
+# nonportable-line        S (K)    line after jump= a cost line            yes, S
+# hex-step                A G      drop the line                           yes
+# cfi-same-file           A        loses the callers in the folder         yes
+# absolute-cfi            A        loses the calls in the folder           yes
+# flame-total (2)         S        empty; shows N, not the total           yes
+# events-blank            S        an event "", NaN                        yes
+# big-position (line)     K        line numbers as 32 bits                 yes
+# big-position (step)     K        steps in 32 bits, an address misplaced  yes (corrected)
+# hex-prefix (position)   K A      read 0                                  yes
+# hex-prefix (cost)       K A      read 0                                  yes
+# hex-cost                A (Qt)   reads 0                                 yes, A
+# calls-zero              A        call into self cost                     yes
+# callee-without-block    A S (Qt) show a phantom                          yes, A S
+# several-parts           A S      merges; rejects                         yes
+# summary-low             A        more than 100%                          yes
+# carriage-return         A S      keeps \r in names; rejects              yes
+# no-format-line          K S      look for events: near the start         yes (corrected), K; S detects
+# call-without-cfn        S (Qt)   loses the callee                        yes, S
+# id-defined-twice        S        rejects                                 yes
+# blank                   S        rejects                                 yes
+# few-costs               S        NaN                                     yes
+# line-in-call            G S      lose the call                           yes
+# big-value               G S      lose precision                          yes
+# invalid-utf8            G        rejects                                 yes
+# inline-before-function  K A G S  fl= file; aborts; ignore fi=            no
+# name-clash              G        merges                                  no
+# ob-in-function          K        drops the function                      no
+# definition-only         K        makes a function in the last fl=        no
+# callee-spec-after-cfn   K A      bind the callee at cfn=                 no
+# cfn-without-call        K        makes a function                        no
+# unclosed-inline         A        keeps fi= for the next function         no
+# gzip-input              K A G    cannot read it (and webgrind)           no
+# nonportable-header      A (Qt)   ignores event: lines                    no
+# positions-after-events  K A      new part; misparses (header)            no
+# positions-after-events  K A      new part; dies (body)                   no
+# no-position-column      A        first cost as the line                  no
+# bb-positions            K A S    misplaces; dies; first column           no
+# positions-not-line      S        first column as first event             no
+# instr-positions         all (Qt) take one column                         no
+# positions-order         A K      dies; address first                     no
+# header-order            G        version: first, creator: second         no
+# key-without-space       A (Qt)   needs ": "                              no
+# header-in-body          A        warns                                   no
+# name-blank (after ID)   S G K A  strip; keep                             no
+# name-blank (around)     S G A    strip (\v \f)                           no
+# id-name-blank           all      strip                                   no
+# appended-profile        K        next part after "Invalid line"          no
+# summary-zero            all      take the sum                            no
+# missing-events          K        forgets the events, crashes             no
+# trailing-blank          all      takes it                                no
+#
+# 63 sentences: 36 checked (18 of them here first; 2 corrected), 27 not
+# yet.  Qt Creator or webgrind only, no oracle here, not checkable:
+# uppercase-hex, nonportable-header (thread:), no-positions,
+# no-final-newline, paren-name, and the Qt Creator and webgrind parts of
+# the sentences above.
 set -u
 build=${CGW_BUILDDIR:-.}
 . "${CGW_SRCDIR:-.}/tests/kcgdump.sh"
@@ -19,7 +92,7 @@ shape() { printf "# callgrind format\n$2" >"$tmp/$1"; }
 # says NAME CODE SENTENCE: cgverify's diagnostic CODE on NAME has SENTENCE
 says() {
     "$CGVERIFY" --all "$tmp/$1" >"$tmp/$1.v" 2>&1
-    grep "\[$2\]" "$tmp/$1.v" | grep -qF "$3" ||
+    grep -a "\[$2\]" "$tmp/$1.v" | grep -aqF "$3" ||
         fail "$1: no [$2] saying \"$3\": $(cat "$tmp/$1.v")"
 }
 # kcg NAME: KCachegrind's normalised T/F/C lines of NAME, one a line
@@ -207,4 +280,120 @@ if command -v python3 >/dev/null 2>&1; then
     python3 "$oracles/gprof2dot/dump.py" "$tmp/tab" >"$tmp/g.out" 2>&1
     grep -q '"functions": \[\]' "$tmp/g.out" || fail "tab: gprof2dot reads on: $(cat "$tmp/g.out")"
     echo "tab: gprof2dot reads no function"
+fi
+
+# big-position: KCachegrind keeps 32 bits of a line (4294967297 is line
+# 1), and adds steps in 32 bits: +2^31 from address 0x300000000 lands at
+# 0x280000000
+shape bigline 'events: Ir\nfl=a.c\nfn=main\n4294967297 5\n'
+says bigline big-position "KCachegrind reads line numbers as 32 bits"
+"$kcgdump" "$tmp/bigline" 2>/dev/null | grep -q '^  line a.c:1 5 ' ||
+    fail "big-position: KCachegrind reads line 4294967297 right: $("$kcgdump" "$tmp/bigline" 2>&1)"
+shape bigstep 'positions: instr\nevents: Ir\nfl=a.c\nfn=main\n0x300000000 5\n+2147483648 7\n'
+says bigstep big-position "KCachegrind adds steps in 32 bits and misplaces an address's costs"
+"$kcgdump" "$tmp/bigstep" 2>/dev/null | grep -q '^  instr 0x380000000 ' &&
+    fail "big-position: KCachegrind places the step of 2^31 right"
+"$kcgdump" "$tmp/bigstep" 2>/dev/null | grep -q '^  instr 0x280000000 line 0 7 ' ||
+    fail "big-position: KCachegrind: $("$kcgdump" "$tmp/bigstep" 2>&1)"
+echo "big-position: KCachegrind reads line 2^32+1 as 1, +2^31 from 0x300000000 as 0x280000000"
+
+# hex-prefix: KCachegrind and callgrind_annotate read 0 for a 0X cost
+# and drop the line of a 0X position (main 3, not 13 or 8)
+shape hexpfx 'events: Ir\nfl=a.c\nfn=main\n1 0Xa\n2 3\n'
+says hexpfx hex-prefix "a cost with a 0X prefix (KCachegrind and callgrind_annotate read 0)"
+shape posx 'positions: instr\nevents: Ir\nfl=a.c\nfn=main\n0X10 5\n0x20 3\n'
+says posx hex-prefix "position with a 0X prefix (KCachegrind and callgrind_annotate read 0)"
+for f in hexpfx posx; do
+    got=$(kcg $f | grep '^F')
+    [ "$got" = "F ??? a.c main 3" ] || fail "hex-prefix: KCachegrind reads $got in $f"
+done
+# hex-cost: callgrind_annotate reads 0xa as 0 (main 3, not 13)
+shape hexcost 'events: Ir\nfl=a.c\nfn=main\n1 0xa\n2 3\n'
+says hexcost hex-cost "callgrind_annotate and Qt Creator read it as 0"
+# calls-zero: callgrind_annotate counts the call's 7 in main's self (12)
+shape calls0 'events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=g\ncalls=0 2\n1 7\nfn=g\n2 7\n'
+says calls0 calls-zero "callgrind_annotate turns the call into self cost"
+# callee-without-block: callgrind_annotate shows g, which has no block,
+# with the call's 7; speedscope draws main with 12 of the file's 5
+shape noblock 'events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=g\ncalls=1 2\n1 7\n'
+says noblock callee-without-block "speedscope and callgrind_annotate show a phantom"
+# several-parts: callgrind_annotate adds the parts (main 12), speedscope
+# rejects the file
+shape parts 'events: Ir\nfl=a.c\nfn=main\n1 5\n\npart: 2\nevents: Ir\nfl=a.c\nfn=main\n1 7\n'
+says parts several-parts "speedscope rejects several parts and callgrind_annotate merges them"
+# summary-low: callgrind_annotate shows 125%
+shape slow 'events: Ir\nsummary: 4\nfl=a.c\nfn=main\n1 5\n'
+says slow summary-low "callgrind_annotate shows more than 100%"
+# carriage-return: callgrind_annotate keeps \r in names, speedscope rejects
+printf '# callgrind format\r\nevents: Ir\r\nfl=a.c\r\nfn=main\r\n1 5\r\n' >"$tmp/cr"
+says cr carriage-return "line ends in CR LF; speedscope rejects"
+says cr carriage-return "and callgrind_annotate keeps it in names"
+if command -v "$annotate" >/dev/null 2>&1; then
+    for f in hexpfx posx hexcost; do
+        "$annotate" --inclusive=no "$tmp/$f" 2>&1 | grep -q '^3 (100.0%)  a.c:main$' ||
+            fail "hex-prefix, hex-cost: callgrind_annotate reads more than 0 in $f"
+    done
+    "$annotate" --inclusive=no "$tmp/calls0" | grep -q '^12 (.*)  a.c:main$' ||
+        fail "calls-zero: callgrind_annotate keeps the call out of main's self"
+    "$annotate" --inclusive=yes --tree=calling "$tmp/noblock" | grep -q '^ *7 (.*)  \*  a.c:g$' ||
+        fail "callee-without-block: callgrind_annotate shows no g"
+    "$annotate" --inclusive=no "$tmp/parts" 2>/dev/null | grep -q '^12 (100.0%)  a.c:main$' ||
+        fail "several-parts: callgrind_annotate does not add the parts"
+    "$annotate" --inclusive=no "$tmp/slow" | grep -q '^5 (125.0%)  a.c:main$' ||
+        fail "summary-low: callgrind_annotate: $("$annotate" --inclusive=no "$tmp/slow")"
+    "$annotate" --inclusive=no "$tmp/cr" | grep -q "$(printf 'a.c\r:main\r')" ||
+        fail "carriage-return: callgrind_annotate strips \\r"
+    echo "hex-prefix, hex-cost: callgrind_annotate reads 0; calls-zero: main's self 12; callee-without-block: g shown; several-parts: added; summary-low: 125%; CR kept"
+fi
+
+# no-format-line: without it, KCachegrind and speedscope look for an
+# events: line (KCachegrind in the first 2047 bytes), and read the file
+shape fmt0 'events: Ir\nfl=a.c\nfn=main\n1 5\n'
+sed 1d "$tmp/fmt0" >"$tmp/fmt1"
+says fmt1 no-format-line "KCachegrind and speedscope then look for events: near the start"
+awk 'BEGIN { printf "# x"; for (i = 0; i < 2100; i++) printf "x"; print "" }' >"$tmp/fmt2"
+cat "$tmp/fmt1" >>"$tmp/fmt2"
+"$kcgdump" "$tmp/fmt1" 2>/dev/null | grep -qx 'loaded_parts 1' || fail "no-format-line: KCachegrind does not read it"
+"$kcgdump" "$tmp/fmt2" 2>/dev/null | grep -qx 'loaded_parts 1' && fail "no-format-line: KCachegrind reads events: after 2047 bytes"
+echo "no-format-line: KCachegrind reads events: in the first 2047 bytes only"
+
+# speedscope: call-without-cfn (the second call's callee "(unknown)"),
+# callee-without-block (main 12 of 5), several-parts, id-defined-twice,
+# blank, carriage-return (it throws), few-costs (NaN), line-in-call (no
+# edge), big-value (2^53 + 1 read as 2^53)
+shape cwc 'events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=g\ncalls=1 2\n1 7\ncalls=1 3\n2 9\nfn=g\n2 16\n'
+says cwc call-without-cfn "calls= reuses the callee of the previous call (speedscope and Qt Creator lose it)"
+shape twiceid 'events: Ir\nfl=(1) a.c\nfn=(1) main\n1 5\nfn=(1) main\n2 5\n'
+says twiceid id-defined-twice "speedscope rejects this"
+shape blank 'events: Ir\nfl=a.c\nfn=main\n1 5 \n'
+says blank blank "trailing blank on a cost line (speedscope rejects the file)"
+shape few 'events: Ir Dr\nfl=a.c\nfn=main\n1 5\n'
+says few few-costs "speedscope reads the missing ones as NaN"
+shape lic 'events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=g\ncalls=1 2\n\n1 7\nfn=g\n2 7\n'
+says lic line-in-call "gprof2dot and speedscope lose the call"
+shape big 'events: Ir\nfl=a.c\nfn=main\n1 9007199254740993\n'
+says big big-value "gprof2dot and speedscope lose precision"
+if command -v node >/dev/null 2>&1; then
+    ss() { node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/$1" 1000 parse 2>&1 | tr -d '\n '; }
+    ss cwc | grep -qF '"a.c:main->a.c:(unknown)":9' || fail "call-without-cfn: speedscope: $(ss cwc)"
+    node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/noblock" 10 | grep -q '"totalWeight": 12,' ||
+        fail "callee-without-block: speedscope draws no 12 of 5"
+    for f in parts twiceid blank cr; do
+        ss $f | grep -q '"error"' || fail "$f: speedscope reads it: $(ss $f)"
+    done
+    ss few | grep -qF '"event":"Dr","selfSum":null,"nan":true' || fail "few-costs: speedscope: $(ss few)"
+    ss lic | grep -qF '"edges":{}' || fail "line-in-call: speedscope keeps the call: $(ss lic)"
+    ss big | grep -qF '"selfSum":9007199254740992,' || fail "big-value: speedscope: $(ss big)"
+    ss fmt1 | grep -qF '"detected":true' || fail "no-format-line: speedscope does not detect it"
+    echo "speedscope: loses the reused callee, rejects parts, a defined-twice ID, a blank, CR; NaN; no call; 2^53"
+fi
+# gprof2dot: invalid-utf8 (it throws), line-in-call (no call), big-value
+shape utf 'events: Ir\nfl=a.c\nfn=ma\377in\n1 5\n'
+says utf invalid-utf8 "gprof2dot rejects it"
+if command -v python3 >/dev/null 2>&1; then
+    g2d() { python3 "$oracles/gprof2dot/dump.py" "$tmp/$1" 2>&1 | tr -d '\n '; }
+    g2d utf | grep -q '"exception":"UnicodeDecodeError' || fail "invalid-utf8: gprof2dot: $(g2d utf)"
+    g2d lic | grep -qF '{"name":"main","self":12.0,"calls":[]}' || fail "line-in-call: gprof2dot: $(g2d lic)"
+    g2d big | grep -qF '"self":9007199254740992.0,' || fail "big-value: gprof2dot: $(g2d big)"
+    echo "gprof2dot: throws on bad UTF-8, loses the call after a blank line, reads 2^53"
 fi

@@ -44,8 +44,8 @@ static const char *step(cgw_reader *r, char sign, uint64_t value, int flags, uin
 {
     if ((value >> 31) != 0)
         cgwr_diag(r, r->lineno, CGWR_BIG_POSITION,
-                  "a relative step of 2^31 or more (KCachegrind reads steps as 32 bits and "
-                  "misplaces the costs)");
+                  "a relative step of 2^31 or more (KCachegrind adds steps in 32 bits and "
+                  "misplaces an address's costs)");
     if (flags & CGWR_NUM_HEX)
         cgwr_diag(r, r->lineno, CGWR_HEX_STEP,
                   "a relative step in hex, as the grammar allows (callgrind_annotate and "

@@ -127,7 +127,7 @@ static void finish(cgw_reader *r)
     if (!r->saw_format_line)
         cgwr_diag(r, r->lineno ? 1 : 0, CGWR_NO_FORMAT_LINE,
                   "the first line is not \"# callgrind format\" (KCachegrind and speedscope "
-                  "detect the format by it)");
+                  "then look for events: near the start)");
     cgwr_part_end(r);
     cgwr_diag_flush(r);
     r->done = 1;
