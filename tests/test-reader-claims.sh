@@ -180,37 +180,29 @@ says jfn nonportable-line "speedscope reads the line after jump= as a cost line"
 shape hexstep 'events: Ir\nfl=a.c\nfn=main\n16 5\n+0x10 7\n'
 says hexstep hex-step "callgrind_annotate and gprof2dot drop the line"
 annotate=${CALLGRIND_ANNOTATE:-callgrind_annotate}
-# cfi-same-file: a cfi= of the caller's own file by an absolute path in
-# the working folder; callgrind_annotate run there loses g's caller main,
-# run elsewhere (/) it keeps it, and cgverify says so only there
+# cfi-same-file, absolute-cfi: a cfi= of a file by its absolute path in
+# the working folder ($tmp/src): callgrind_annotate run there loses g's
+# caller main, run elsewhere (/) it keeps it, and cgverify says so only
+# there.  in_folder FILE CODE SENTENCE checks it on $tmp/src/FILE.
+in_folder() {
+    (cd "$tmp/src" && "$CGVERIFY" --all "$1") | grep -qF "$3" ||
+        fail "$2: not said in the folder: $(cd "$tmp/src" && "$CGVERIFY" --all "$1")"
+    (cd / && "$CGVERIFY" --all "$tmp/src/$1") | grep -q "$2" && fail "$2: said outside the folder"
+    command -v "$annotate" >/dev/null 2>&1 || return 0
+    (cd "$tmp/src" && "$annotate" --inclusive=no --tree=caller "$1") | grep -q '< .*main' &&
+        fail "$2: callgrind_annotate keeps main's call in the folder"
+    (cd / && "$annotate" --inclusive=no --tree=caller "$tmp/src/$1") |
+        grep -q "< $tmp/src/a.c:main (1x)" || fail "$2: callgrind_annotate loses main's call in /"
+    echo "$2: callgrind_annotate loses g's caller in the folder, keeps it in /"
+}
 mkdir "$tmp/src"
 printf '# callgrind format\nevents: Ir\nfl=(1) %s/a.c\nfn=(1) main\n1 5\ncfi=(1)\ncfn=(2) g\ncalls=1 1\n1 7\nfn=(2)\n2 7\n' \
     "$tmp/src" >"$tmp/src/same.out"
-(cd "$tmp/src" && "$CGVERIFY" --all same.out) | grep -qF "callgrind_annotate run here strips this folder from fl= names but not from cfi= ones, and loses these callers" ||
-    fail "cfi-same-file: not said in the folder: $(cd "$tmp/src" && "$CGVERIFY" --all same.out)"
-(cd / && "$CGVERIFY" --all "$tmp/src/same.out") | grep -q 'cfi-same-file' &&
-    fail "cfi-same-file: said outside the folder"
-if command -v "$annotate" >/dev/null 2>&1; then
-    (cd "$tmp/src" && "$annotate" --inclusive=no --tree=caller same.out) | grep -q '< .*main' &&
-        fail "cfi-same-file: callgrind_annotate keeps main's call in the folder"
-    (cd / && "$annotate" --inclusive=no --tree=caller "$tmp/src/same.out") |
-        grep -q "< $tmp/src/a.c:main (1x)" || fail "cfi-same-file: callgrind_annotate loses main's call in /"
-    echo "cfi-same-file: callgrind_annotate loses g's caller in the folder, keeps it in /"
-fi
-# absolute-cfi: the same with g in another file of the folder, b.c
+in_folder same.out cfi-same-file "callgrind_annotate run here strips this folder from fl= names but not from cfi= ones, and loses these callers"
+# g in another file of the folder, b.c
 printf '# callgrind format\nevents: Ir\nfl=(1) %s/a.c\nfn=(1) main\n1 5\ncfi=(2) %s/b.c\ncfn=(2) g\ncalls=1 1\n1 7\nfl=(2)\nfn=(2)\n2 7\n' \
     "$tmp/src" "$tmp/src" >"$tmp/src/other.out"
-(cd "$tmp/src" && "$CGVERIFY" --all other.out) | grep -qF "in the working folder, by its absolute path: callgrind_annotate run here strips this folder from fl= names but not from cfi= ones, and loses the calls into its functions [absolute-cfi]" ||
-    fail "absolute-cfi: not said in the folder: $(cd "$tmp/src" && "$CGVERIFY" --all other.out)"
-(cd / && "$CGVERIFY" --all "$tmp/src/other.out") | grep -q 'absolute-cfi' &&
-    fail "absolute-cfi: said outside the folder"
-if command -v "$annotate" >/dev/null 2>&1; then
-    (cd "$tmp/src" && "$annotate" --inclusive=no --tree=caller other.out) | grep -q '< .*main' &&
-        fail "absolute-cfi: callgrind_annotate keeps main's call in the folder"
-    (cd / && "$annotate" --inclusive=no --tree=caller "$tmp/src/other.out") |
-        grep -q "< $tmp/src/a.c:main (1x)" || fail "absolute-cfi: callgrind_annotate loses main's call in /"
-    echo "absolute-cfi: callgrind_annotate loses g's caller in the folder, keeps it in /"
-fi
+in_folder other.out absolute-cfi "in the working folder, by its absolute path: callgrind_annotate run here strips this folder from fl= names but not from cfi= ones, and loses the calls into its functions [absolute-cfi]"
 if command -v "$annotate" >/dev/null 2>&1; then
     "$annotate" --inclusive=no "$tmp/hexstep" 2>&1 | grep -q '^5 (100.0%)  a.c:main$' ||
         fail "hex-step: callgrind_annotate reads +0x10 7"
