@@ -47,9 +47,9 @@
 # line-in-call            G S      lose the call                           yes
 # big-value               G S      lose precision                          yes
 # invalid-utf8            G        rejects                                 yes
-# inline-before-function  K A G S  fl= file; aborts; ignore fi=            no
-# name-clash              G        merges                                  no
-# ob-in-function          K        drops the function                      no
+# inline-before-function  K A G S  fl= file; aborts; ignore fi=            yes
+# name-clash              G        merges                                  yes
+# ob-in-function          K        drops it, costs to one with no name     yes (corrected)
 # definition-only         K        makes a function in the last fl=        no
 # callee-spec-after-cfn   K A      bind the callee at cfn=                 no
 # cfn-without-call        K        makes a function                        no
@@ -389,3 +389,41 @@ if command -v python3 >/dev/null 2>&1; then
     g2d big | grep -qF '"self":9007199254740992.0,' || fail "big-value: gprof2dot: $(g2d big)"
     echo "gprof2dot: throws on bad UTF-8, loses the call after a blank line, reads 2^53"
 fi
+
+# inline-before-function: fi= before fn= (main of a.c for KCachegrind,
+# speedscope and gprof2dot; callgrind_annotate aborts)
+shape ibf 'events: Ir\nfl=a.c\nfi=b.h\nfn=main\n1 5\nfe=a.c\n2 3\n'
+says ibf inline-before-function "the function's file is the fl= one, a.c, as KCachegrind reads it (callgrind_annotate aborts, gprof2dot and speedscope ignore fi=)"
+got=$(kcg ibf | grep '^F')
+[ "$got" = "F ??? a.c main 8" ] || fail "inline-before-function: KCachegrind reads $got"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no "$tmp/ibf" >"$tmp/ibf.a" 2>&1 && fail "inline-before-function: callgrind_annotate reads it"
+    grep -q 'Unexpected fi/fe line' "$tmp/ibf.a" || fail "inline-before-function: callgrind_annotate: $(cat "$tmp/ibf.a")"
+fi
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/ibf" | tr -d ' \n' |
+        grep -qF '"functions":[{"name":"main","self":8.0,' || fail "inline-before-function: gprof2dot"
+fi
+if command -v node >/dev/null 2>&1; then
+    node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/ibf" 10 | grep -qF '"main [a.c] self=8 total=8"' ||
+        fail "inline-before-function: speedscope does not read main of a.c"
+fi
+echo "inline-before-function: main of a.c, 8 (KCachegrind, gprof2dot, speedscope); callgrind_annotate aborts"
+
+# name-clash: gprof2dot merges main of a.c and of b.c (12)
+shape clash 'events: Ir\nfl=a.c\nfn=main\n1 5\nfl=b.c\nfn=main\n2 7\n'
+says clash name-clash "function main also exists in another file or object (line 4); gprof2dot merges them"
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/clash" | tr -d ' \n' |
+        grep -qF '"functions":[{"name":"main","self":12.0,"calls":[]}]' || fail "name-clash: gprof2dot keeps two"
+    echo "name-clash: gprof2dot reads one main of 12"
+fi
+
+# ob-in-function: KCachegrind drops main and gives its 5 to a function
+# with no name in x.so
+shape obfn 'events: Ir\nfl=a.c\nfn=main\nob=x.so\n1 5\nfn=g\n2 7\n'
+says obfn ob-in-function "KCachegrind drops the function there, and gives its costs to one with no name"
+got=$(kcg obfn | sort | tr '\n' ';')
+want='F ??? a.c main 0;F x.so a.c ??? 5;F x.so a.c g 7;T 12;'
+[ "$got" = "$want" ] || fail "ob-in-function: KCachegrind reads $got, want $want"
+echo "ob-in-function: KCachegrind reads $got"

@@ -148,7 +148,7 @@ static void ob_in_function(cgw_reader *r, uint64_t line)
 {
     cgwr_diag(r, line, CGWR_OB_IN_FUNCTION,
               "ob= between fn= and its costs (KCachegrind drops the function there, "
-              "so its costs are lost; write ob= before fn=)");
+              "and gives its costs to one with no name; write ob= before fn=)");
 }
 
 /* A pending fn= that no body line followed: a name defined alone. */
