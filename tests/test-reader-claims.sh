@@ -50,10 +50,10 @@
 # inline-before-function  K A G S  fl= file; aborts; ignore fi=            yes
 # name-clash              G        merges                                  yes
 # ob-in-function          K        drops it, costs to one with no name     yes (corrected)
-# definition-only         K        makes a function in the last fl=        no
-# callee-spec-after-cfn   K A      bind the callee at cfn=                 no
-# cfn-without-call        K        makes a function                        no
-# unclosed-inline         A        keeps fi= for the next function         no
+# definition-only         K        a function in the last fl= (by ID)      yes (corrected)
+# callee-spec-after-cfn   K A      bind the callee at cfn=                 yes
+# cfn-without-call        K        makes a function                        yes
+# unclosed-inline         A        keeps fi= for the next function         yes
 # gzip-input              K A G    cannot read it (and webgrind)           no
 # nonportable-header      A (Qt)   ignores event: lines                    no
 # positions-after-events  K A      new part; misparses (header)            no
@@ -427,3 +427,47 @@ got=$(kcg obfn | sort | tr '\n' ';')
 want='F ??? a.c main 0;F x.so a.c ??? 5;F x.so a.c g 7;T 12;'
 [ "$got" = "$want" ] || fail "ob-in-function: KCachegrind reads $got, want $want"
 echo "ob-in-function: KCachegrind reads $got"
+
+# definition-only: KCachegrind makes g a function of a.c, the last fl=,
+# and puts there the block fn=(1) of c.c (7); a block that names g by
+# its name stays in its own file
+shape defo 'events: Ir\nfl=(1) a.c\nfn=(1) g\nfl=(2) b.c\nfn=(2) main\n1 5\nfl=(3) c.c\nfn=(1)\n2 7\n'
+says defo definition-only "fn= g has no block: a name defined alone, no function (KCachegrind makes a function of it, in the file of the last fl=, and puts there the later blocks that name it by its ID)"
+got=$(kcg defo | sort | tr '\n' ';')
+want='F ??? a.c g 7;F ??? b.c main 5;T 12;'
+[ "$got" = "$want" ] || fail "definition-only: KCachegrind reads $got, want $want"
+shape defoname 'events: Ir\nfl=a.c\nfn=g\nfl=b.c\nfn=main\n1 5\nfl=c.c\nfn=g\n2 7\n'
+says defoname definition-only "KCachegrind makes a function of it, in the file of the last fl="
+got=$(kcg defoname | sort | tr '\n' ';')
+want='F ??? a.c g 0;F ??? b.c main 5;F ??? c.c g 7;T 12;'
+[ "$got" = "$want" ] || fail "definition-only by name: KCachegrind reads $got, want $want"
+echo "definition-only: KCachegrind makes g of a.c, with fn=(1)'s 7 of c.c; fn=g of c.c stays there"
+
+# callee-spec-after-cfn: cfi=b.c after cfn=g: KCachegrind and
+# callgrind_annotate take main's call to be to g of a.c, not of b.c
+shape csac 'events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=g\ncfi=b.c\ncalls=1 2\n1 7\nfl=b.c\nfn=g\n2 7\n'
+says csac callee-spec-after-cfn "cob=/cfi= after cfn= is ignored: KCachegrind and callgrind_annotate bind the callee at cfn="
+kcg csac | grep -qx 'C ??? a.c main -> ??? a.c g 1 7' || fail "callee-spec-after-cfn: KCachegrind: $(kcg csac)"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=yes --tree=calling "$tmp/csac" | grep -A1 ' a.c:main$' | grep -q '>   a.c:g (1x)$' ||
+        fail "callee-spec-after-cfn: callgrind_annotate: $("$annotate" --inclusive=yes --tree=calling "$tmp/csac")"
+fi
+echo "callee-spec-after-cfn: main calls g of a.c (KCachegrind, callgrind_annotate)"
+
+# cfn-without-call: KCachegrind makes functions of cfn=g and cfn=k, and
+# of h, whose block has only a cfn= line, all with no cost
+shape cwoc 'events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=g\nfn=h\ncfn=k\nfn=z\n2 3\n'
+says cwoc cfn-without-call "cfn=g has no calls= after it: no call and no function (KCachegrind makes a function of it, and of an fn= whose block has only cfn= lines, with no cost)"
+got=$(kcg cwoc | sort | tr '\n' ';')
+want='F ??? a.c g 0;F ??? a.c h 0;F ??? a.c k 0;F ??? a.c main 5;F ??? a.c z 3;T 8;'
+[ "$got" = "$want" ] || fail "cfn-without-call: KCachegrind reads $got, want $want"
+echo "cfn-without-call: KCachegrind reads $got"
+
+# unclosed-inline: callgrind_annotate reads g (7) as a function of b.h
+shape uncl 'events: Ir\nfl=a.c\nfn=main\n1 5\nfi=b.h\n2 3\nfn=g\n3 7\n'
+says uncl unclosed-inline "function main ends inside the inlined file b.h; close it with fe= (callgrind_annotate keeps it for the next function)"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no "$tmp/uncl" | grep -q '^7 (.*)  b.h:g$' ||
+        fail "unclosed-inline: callgrind_annotate: $("$annotate" --inclusive=no "$tmp/uncl")"
+    echo "unclosed-inline: callgrind_annotate reads g in b.h"
+fi

@@ -158,8 +158,8 @@ void cgwr_definition_only(cgw_reader *r)
         !cgwr_warning_counted(r, CGWR_DEFINITION_ONLY))
         cgwr_diag(r, r->pending_fn_line, CGWR_DEFINITION_ONLY,
                   "fn= %s has no block: a name defined alone, no function (KCachegrind makes "
-                  "a function of it, in the file of the last fl=, and so puts the later "
-                  "blocks of that name there)", r->pending_fn->s);
+                  "a function of it, in the file of the last fl=, and puts there the "
+                  "later blocks that name it by its ID)", r->pending_fn->s);
 }
 
 CGWP_COLD int cgwr_open_function(cgw_reader *r)
