@@ -54,10 +54,10 @@
 # callee-spec-after-cfn   K A      bind the callee at cfn=                 yes
 # cfn-without-call        K        makes a function                        yes
 # unclosed-inline         A        keeps fi= for the next function         yes
-# gzip-input              K A G    cannot read it (and webgrind)           no
-# nonportable-header      A (Qt)   ignores event: lines                    no
-# positions-after-events  K A      new part; misparses (header)            no
-# positions-after-events  K A      new part; dies (body)                   no
+# gzip-input              K A G    cannot read it (and webgrind)           yes
+# nonportable-header      A (Qt)   ignores event: lines                    yes, A
+# positions-after-events  K A      new part, rejected; ignores (header)    yes (corrected)
+# positions-after-events  K A      new part, rejected; ignores (body)      yes (corrected)
 # no-position-column      A        first cost as the line                  no
 # bb-positions            K A S    misplaces; dies; first column           no
 # positions-not-line      S        first column as first event             no
@@ -471,3 +471,47 @@ if command -v "$annotate" >/dev/null 2>&1; then
         fail "unclosed-inline: callgrind_annotate: $("$annotate" --inclusive=no "$tmp/uncl")"
     echo "unclosed-inline: callgrind_annotate reads g in b.h"
 fi
+
+# gzip-input: KCachegrind's loader, callgrind_annotate and gprof2dot
+# read nothing of a gzip-compressed profile
+printf '# callgrind format\nevents: Ir\nfl=a.c\nfn=main\n1 5\n' | gzip >"$tmp/gz"
+says gz gzip-input "the input is gzip-compressed: QCachegrind, callgrind_annotate, gprof2dot and webgrind's call graph cannot read it"
+"$kcgdump" "$tmp/gz" 2>/dev/null | grep -qx 'loaded_parts 0' || fail "gzip-input: KCachegrind loads a part"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no "$tmp/gz" 2>&1 | grep -q 'main' && fail "gzip-input: callgrind_annotate reads main"
+fi
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/gz" >"$tmp/gz.g" 2>&1 && fail "gzip-input: gprof2dot reads it"
+    grep -q '"exception": "UnicodeDecodeError' "$tmp/gz.g" || fail "gzip-input: gprof2dot: $(cat "$tmp/gz.g")"
+fi
+echo "gzip-input: KCachegrind loads no part, callgrind_annotate no function, gprof2dot throws"
+
+# nonportable-header (event:): callgrind_annotate warns and ignores the
+# event: lines, and reads main's 5
+shape evline 'events: Ir\nevent: Ir : Instruction Fetch\nfl=a.c\nfn=main\n1 5\n'
+says evline nonportable-header "event: lines end Qt Creator's header; callgrind_annotate ignores them"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no "$tmp/evline" >"$tmp/evline.a" 2>&1 || fail "nonportable-header: callgrind_annotate dies"
+    grep -q "WARNING: line 3 malformed, ignoring" "$tmp/evline.a" && grep -q '^5 (100.0%)  a.c:main$' "$tmp/evline.a" ||
+        fail "nonportable-header: callgrind_annotate: $(cat "$tmp/evline.a")"
+    echo "nonportable-header: callgrind_annotate ignores event: (main 5)"
+fi
+
+# positions-after-events: KCachegrind starts a new part with no events
+# ("data found before 'events' line. Skipping file"); callgrind_annotate
+# ignores the line, so that it dies on cost lines of two positions
+shape pahead 'events: Ir\npositions: instr line\nfl=a.c\nfn=main\n0x10 1 5\n'
+says pahead positions-after-events "positions: after events: in part 1 (KCachegrind starts a new part, with no events, and rejects the file; callgrind_annotate ignores the line)"
+shape pabody 'events: Ir\nfl=a.c\nfn=main\n1 5\npositions: instr line\nfn=g\n0x10 2 7\n'
+says pabody positions-after-events "positions: after the body of part 1 began (KCachegrind starts a new part here, with no events, and rejects the file; callgrind_annotate ignores the line)"
+for f in pahead pabody; do
+    timeout 20 "$kcgdump" "$tmp/$f" >/dev/null 2>"$tmp/$f.k"
+    grep -q "data found before 'events' line. Skipping file" "$tmp/$f.k" ||
+        fail "positions-after-events: KCachegrind on $f: $(cat "$tmp/$f.k")"
+    if command -v "$annotate" >/dev/null 2>&1; then
+        "$annotate" --inclusive=no "$tmp/$f" >"$tmp/$f.a" 2>&1 && fail "positions-after-events: callgrind_annotate reads $f"
+        grep -q 'malformed, ignoring' "$tmp/$f.a" && grep -q 'too many event counts' "$tmp/$f.a" ||
+            fail "positions-after-events: callgrind_annotate on $f: $(cat "$tmp/$f.a")"
+    fi
+done
+echo "positions-after-events: KCachegrind skips the file; callgrind_annotate ignores positions: and dies on 0x10 1 5"

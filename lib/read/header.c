@@ -200,7 +200,8 @@ static void positions_line(cgw_reader *r, const char *cur, const char *end)
     if (pt->has_events)
         cgwr_diag(r, r->lineno, CGWR_POSITIONS_AFTER_EVENTS,
                   "positions: after events: in part %u (KCachegrind starts a new part, "
-                  "callgrind_annotate misparses it)", pt->pub.index);
+                  "with no events, and rejects the file; callgrind_annotate ignores "
+                  "the line)", pt->pub.index);
     unsigned mask = 0;
     int order[CGW_NPOS_MAX], count = 0;
     const char *start;
@@ -453,7 +454,8 @@ int cgwr_header_line(cgw_reader *r, const char *cur, size_t len)
             if (pt->body && key_is(key, key_len, "positions"))
                 cgwr_diag(r, r->lineno, CGWR_POSITIONS_AFTER_EVENTS,
                           "positions: after the body of part %u began (KCachegrind starts a "
-                          "new part here, with no events or names; callgrind_annotate dies)",
+                          "new part here, with no events, and rejects the file; "
+                          "callgrind_annotate ignores the line)",
                           pt->pub.index);
             return 2;
         }
