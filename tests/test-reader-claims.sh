@@ -58,11 +58,11 @@
 # nonportable-header      A (Qt)   ignores event: lines                    yes, A
 # positions-after-events  K A      new part, rejected; ignores (header)    yes (corrected)
 # positions-after-events  K A      new part, rejected; ignores (body)      yes (corrected)
-# no-position-column      A        first cost as the line                  no
-# bb-positions            K A S    misplaces; dies; first column           no
-# positions-not-line      S        first column as first event             no
-# instr-positions         all (Qt) take one column                         no
-# positions-order         A K      dies; address first                     no
+# no-position-column      A        first cost as the line                  yes
+# bb-positions            K A S    misplaces; with instr dies; 2nd column  yes (corrected)
+# positions-not-line      S        second column as first event            yes (corrected)
+# instr-positions         all (Qt) take one column                         yes (K A G S)
+# positions-order         A K      dies; address first                     yes
 # header-order            G        version: first, creator: second         no
 # key-without-space       A (Qt)   needs ": "                              no
 # header-in-body          A        warns                                   no
@@ -515,3 +515,64 @@ for f in pahead pabody; do
     fi
 done
 echo "positions-after-events: KCachegrind skips the file; callgrind_annotate ignores positions: and dies on 0x10 1 5"
+
+# no-position-column: callgrind_annotate reads "5 7" of Ir Dr as line 5,
+# Ir 7 and no Dr
+shape npc 'positions:\nevents: Ir Dr\nfl=a.c\nfn=main\n5 7\n'
+says npc no-position-column "positions: names no position, so cost lines have no position column (callgrind_annotate reads the first cost as the line)"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no --auto=no "$tmp/npc" | grep -q '^7 (100.0%) \. *a.c:main$' ||
+        fail "no-position-column: callgrind_annotate: $("$annotate" --inclusive=no --auto=no "$tmp/npc")"
+    echo "no-position-column: callgrind_annotate reads Ir 7, no Dr"
+fi
+
+# bb-positions: of 12, KCachegrind reads 16 (bb alone) and 7 (instr
+# bb); with instr bb callgrind_annotate dies and speedscope reads the bb
+# column as Ir (7)
+shape bbonly 'positions: bb\nevents: Ir\nfl=a.c\nfn=main\n0x10 5\n+4 7\n'
+says bbonly bb-positions "bb positions (KCachegrind misplaces the costs; with another position, callgrind_annotate dies and speedscope reads the second as the first event)"
+shape instrbb 'positions: instr bb\nevents: Ir\nfl=a.c\nfn=main\n0x10 3 5\n+4 4 7\n'
+says instrbb bb-positions "bb positions (KCachegrind misplaces the costs"
+[ "$(kcg bbonly | grep '^T')" = "T 16" ] && [ "$(kcg instrbb | grep '^T')" = "T 7" ] ||
+    fail "bb-positions: KCachegrind reads $(kcg bbonly | grep '^T'), $(kcg instrbb | grep '^T')"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no --auto=no "$tmp/instrbb" >"$tmp/instrbb.a" 2>&1 && fail "bb-positions: callgrind_annotate reads instr bb"
+    grep -q 'too many event counts' "$tmp/instrbb.a" || fail "bb-positions: callgrind_annotate: $(cat "$tmp/instrbb.a")"
+fi
+# positions-not-line: speedscope reads the line column as Ir (3 + 4)
+shape instrline 'positions: instr line\nevents: Ir\nfl=a.c\nfn=main\n0x10 3 5\n+4 4 7\n'
+says instrline positions-not-line "positions other than line (speedscope reads the second column as the first event)"
+if command -v node >/dev/null 2>&1; then
+    for f in instrbb instrline; do
+        node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/$f" 1000 parse | tr -d '\n ' |
+            grep -qF '"self":{"a.c:main":7}' || fail "bb-positions, positions-not-line: speedscope on $f"
+    done
+fi
+echo "bb-positions: KCachegrind reads 16 and 7 of 12; callgrind_annotate dies on instr bb; positions-not-line: speedscope reads 7 of 12"
+
+# instr-positions: every reader reads 12 of positions: instr
+shape ionly 'positions: instr\nevents: Ir\nfl=a.c\nfn=main\n0x10 5\n+4 7\n'
+says ionly instr-positions "positions: instr without line (every reader takes one column"
+[ "$(kcg ionly | tr '\n' ';')" = "F ??? a.c main 12;T 12;" ] || fail "instr-positions: KCachegrind: $(kcg ionly)"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no --auto=no "$tmp/ionly" | grep -q '^12 (100.0%)  a.c:main$' || fail "instr-positions: callgrind_annotate"
+fi
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/ionly" | tr -d ' \n' | grep -qF '"total":12.0,' || fail "instr-positions: gprof2dot"
+fi
+if command -v node >/dev/null 2>&1; then
+    node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/ionly" 10 | grep -qF '"main [a.c] self=12 total=12"' ||
+        fail "instr-positions: speedscope"
+fi
+echo "instr-positions: every reader here reads 12"
+
+# positions-order: positions: line instr: callgrind_annotate dies,
+# KCachegrind reads 3 0x10 as address 0x3, line 16
+shape lineinstr 'positions: line instr\nevents: Ir\nfl=a.c\nfn=main\n3 0x10 5\n'
+says lineinstr positions-order "positions: not in the order instr, bb, line (callgrind_annotate dies, KCachegrind reads the address first whatever the order)"
+"$kcgdump" "$tmp/lineinstr" 2>/dev/null | grep -q '^  instr 0x3 line 16 5 ' ||
+    fail "positions-order: KCachegrind: $("$kcgdump" "$tmp/lineinstr" 2>&1)"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no --auto=no "$tmp/lineinstr" >/dev/null 2>&1 && fail "positions-order: callgrind_annotate reads it"
+fi
+echo "positions-order: KCachegrind reads address 0x3 line 16; callgrind_annotate dies"

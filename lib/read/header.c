@@ -222,11 +222,12 @@ static void positions_line(cgw_reader *r, const char *cur, const char *end)
                   "(callgrind_annotate reads the first cost as the line)");
     else if (mask & CGW_POS_BB)
         cgwr_diag(r, r->lineno, CGWR_BB_POSITIONS,
-                  "bb positions (KCachegrind misplaces the costs, callgrind_annotate dies, "
-                  "speedscope reads the first column as the first event)");
+                  "bb positions (KCachegrind misplaces the costs; with another position, "
+                  "callgrind_annotate dies and speedscope reads the second as the first "
+                  "event)");
     else if (mask != CGW_POS_LINE && count > 1)
         cgwr_diag(r, r->lineno, CGWR_POSITIONS_NOT_LINE,
-                  "positions other than line (speedscope reads the first column as the "
+                  "positions other than line (speedscope reads the second column as the "
                   "first event)");
     else if (mask != CGW_POS_LINE)
         cgwr_diag(r, r->lineno, CGWR_ONE_POSITION_NOT_LINE,
