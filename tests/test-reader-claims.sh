@@ -63,9 +63,9 @@
 # positions-not-line      S        second column as first event            yes (corrected)
 # instr-positions         all (Qt) take one column                         yes (K A G S)
 # positions-order         A K      dies; address first                     yes
-# header-order            G        version: first, creator: second         no
-# key-without-space       A (Qt)   needs ": "                              no
-# header-in-body          A        warns                                   no
+# header-order            G        stops at version: not 1st, creator: not 2nd  yes (corrected)
+# key-without-space       A (Qt)   needs ": "                              yes, A
+# header-in-body          A        warns                                   yes
 # name-blank (after ID)   S G K A  strip; keep                             no
 # name-blank (around)     S G A    strip (\v \f)                           no
 # id-name-blank           all      strip                                   no
@@ -576,3 +576,30 @@ if command -v "$annotate" >/dev/null 2>&1; then
     "$annotate" --inclusive=no --auto=no "$tmp/lineinstr" >/dev/null 2>&1 && fail "positions-order: callgrind_annotate reads it"
 fi
 echo "positions-order: KCachegrind reads address 0x3 line 16; callgrind_annotate dies"
+
+# header-order: creator: before version: stops gprof2dot at version:
+# ("unexpected line"), with no function read
+shape horder 'creator: me\nversion: 1\nevents: Ir\nfl=a.c\nfn=main\n1 5\n'
+says horder header-order "version: is header line 2; gprof2dot stops there (it takes version: only first and creator: only second)"
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/horder" | tr -d '\n ' |
+        grep -qF '"functions":[],"stderr":["warning:line3:unexpectedline","version:1"]' ||
+        fail "header-order: gprof2dot: $(python3 "$oracles/gprof2dot/dump.py" "$tmp/horder")"
+    echo "header-order: gprof2dot stops at version: on line 2, no function"
+fi
+
+# key-without-space: callgrind_annotate ignores events:Ir and dies with
+# no events; header-in-body: it warns at desc: in the body and reads on
+shape nospace 'events:Ir\nfl=a.c\nfn=main\n1 5\n'
+says nospace key-without-space "no space after \"events:\" (callgrind_annotate and Qt Creator need \": \")"
+shape hinbody 'events: Ir\nfl=a.c\nfn=main\n1 5\ndesc: x\nfn=g\n2 7\n'
+says hinbody header-in-body "header line \"desc:\" inside the body (callgrind_annotate warns)"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no --auto=no "$tmp/nospace" >"$tmp/nospace.a" 2>&1 && fail "key-without-space: callgrind_annotate reads it"
+    grep -q "line: 'events:Ir'" "$tmp/nospace.a" && grep -q 'missing events line' "$tmp/nospace.a" ||
+        fail "key-without-space: callgrind_annotate: $(cat "$tmp/nospace.a")"
+    "$annotate" --inclusive=no --auto=no "$tmp/hinbody" >"$tmp/hinbody.a" 2>&1 || fail "header-in-body: callgrind_annotate dies"
+    grep -q 'WARNING: line 6 malformed, ignoring' "$tmp/hinbody.a" && grep -q '^7 (.*)  a.c:g$' "$tmp/hinbody.a" ||
+        fail "header-in-body: callgrind_annotate: $(cat "$tmp/hinbody.a")"
+    echo "key-without-space: callgrind_annotate finds no events; header-in-body: it warns and reads g's 7"
+fi

@@ -355,8 +355,9 @@ static void order_check(cgw_reader *r, const char *key, size_t len)
     uint64_t at = ++r->header_keys;
     if ((key_is(key, len, "version") && at != 1) || (key_is(key, len, "creator") && at != 2))
         cgwr_diag(r, r->lineno, CGWR_HEADER_ORDER,
-                  "%.*s: is header line %llu; gprof2dot reads version: only first and "
-                  "creator: only second", (int)len, key, (unsigned long long)at);
+                  "%.*s: is header line %llu; gprof2dot stops there (it takes version: "
+                  "only first and creator: only second)", (int)len, key,
+                  (unsigned long long)at);
 }
 
 /* Xdebug 2 writes "version: 0.9.6", its own version, where the format's
