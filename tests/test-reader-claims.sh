@@ -66,13 +66,13 @@
 # header-order            G        stops at version: not 1st, creator: not 2nd  yes (corrected)
 # key-without-space       A (Qt)   needs ": "                              yes, A
 # header-in-body          A        warns                                   yes
-# name-blank (after ID)   S G K A  strip; keep                             no
-# name-blank (around)     S G A    strip (\v \f)                           no
-# id-name-blank           all      strip                                   no
+# name-blank (after ID)   S G K A  keep (all)                              yes (corrected)
+# name-blank (around)     S G A    S G strip before; all keep after        yes (corrected)
+# id-name-blank           all      strip                                   yes (K A G S)
 # appended-profile        K        next part after "Invalid line"          no
 # summary-zero            all      take the sum                            no
 # missing-events          K        forgets the events, crashes             no
-# trailing-blank          all      takes it                                no
+# trailing-blank          all      takes it                                yes (K A G S)
 #
 # 63 sentences: 36 checked (18 of them here first; 2 corrected), 27 not
 # yet.  Qt Creator or webgrind only, no oracle here, not checkable:
@@ -603,3 +603,40 @@ if command -v "$annotate" >/dev/null 2>&1; then
         fail "header-in-body: callgrind_annotate: $(cat "$tmp/hinbody.a")"
     echo "key-without-space: callgrind_annotate finds no events; header-in-body: it warns and reads g's 7"
 fi
+
+# name-blank, trailing-blank: blanks after a name with an ID, and white
+# space after a name, are kept by every reader ("main  ", "g ", "g\f");
+# white space before it (" main", "\vg") is stripped by speedscope and
+# gprof2dot only; id-name-blank: every reader strips "(3)  h" to h
+shape nbid 'events: Ir\nfl=a.c\nfn=(1) main  \n1 5\ncfn=(2) g \ncalls=1 2\n1 7\nfn=(2)\n2 7\n'
+says nbid name-blank "blanks after the name of function ID (1); every reader keeps them"
+says nbid trailing-blank "trailing blank (every reader takes it here"
+shape nbaround 'events: Ir\nfl=a.c\nfn= main \n1 5\nfn=\vg\f\n2 7\nfn=(3)  h\n3 1\n'
+says nbaround name-blank "white space around the function name; speedscope and gprof2dot strip it before the name, every reader keeps it after"
+says nbaround id-name-blank "more than one blank between function ID (3) and its name (every reader strips them)"
+[ "$(kcg nbid | sort | tr '\n' ';')" = 'C ??? a.c main   -> ??? a.c g  1 7;F ??? a.c g  7;F ??? a.c main   5;T 12;' ] ||
+    fail "name-blank: KCachegrind reads $(kcg nbid)"
+[ "$(kcg nbaround | grep '^F' | sort | tr '\n' ';')" = "$(printf 'F ??? a.c \vg\f 7;F ??? a.c  main  5;F ??? a.c h 1;')" ] ||
+    fail "name-blank, id-name-blank: KCachegrind reads $(kcg nbaround)"
+if command -v "$annotate" >/dev/null 2>&1; then
+    "$annotate" --inclusive=no --auto=no "$tmp/nbid" >"$tmp/nbid.a"
+    grep -q '^7 (.*)  a.c:g $' "$tmp/nbid.a" && grep -q '^5 (.*)  a.c:main  $' "$tmp/nbid.a" ||
+        fail "name-blank: callgrind_annotate: $(cat "$tmp/nbid.a")"
+    "$annotate" --inclusive=no --auto=no "$tmp/nbaround" >"$tmp/nbaround.a"
+    grep -q "$(printf '^7 (.*)  a.c:\vg\f$')" "$tmp/nbaround.a" && grep -q '^5 (.*)  a.c: main $' "$tmp/nbaround.a" &&
+        grep -q '^1 (.*)  a.c:h$' "$tmp/nbaround.a" || fail "name-blank: callgrind_annotate: $(cat "$tmp/nbaround.a")"
+fi
+if command -v python3 >/dev/null 2>&1; then
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/nbid" | tr -d '\n' | grep -qF '"name": "main  ",' ||
+        fail "name-blank: gprof2dot strips main's blanks"
+    python3 "$oracles/gprof2dot/dump.py" "$tmp/nbaround" | tr -d '\n' >"$tmp/nbaround.g"
+    grep -qF '"name": "g\f",' "$tmp/nbaround.g" && grep -qF '"name": "main ",' "$tmp/nbaround.g" &&
+        grep -qF '"name": "h",' "$tmp/nbaround.g" || fail "name-blank: gprof2dot: $(cat "$tmp/nbaround.g")"
+fi
+if command -v node >/dev/null 2>&1; then
+    node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/nbid" 1000 parse | tr -d '\n' |
+        grep -qF '"a.c:main  ": 5,    "a.c:g ": 7' || fail "name-blank: speedscope strips the blanks"
+    node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/nbaround" 1000 parse | tr -d '\n' |
+        grep -qF '"a.c:main ": 5,    "a.c:g\f": 7,    "a.c:h": 1' || fail "name-blank: speedscope: around"
+fi
+echo "name-blank: every reader keeps blanks after a name; speedscope and gprof2dot strip those before; id-name-blank: h"

@@ -164,9 +164,8 @@ static const cgwr_str *compressed(cgw_reader *r, int kind, const char *digits,
     const char *name_end = end, *name = cgwr_trim(cur, &name_end);
     if (name_end != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
-                  "blanks after the name of %s ID (%llu); speedscope and gprof2dot strip "
-                  "them, KCachegrind and callgrind_annotate keep them", spec_kind[kind],
-                  (unsigned long long)id);
+                  "blanks after the name of %s ID (%llu); every reader keeps them",
+                  spec_kind[kind], (unsigned long long)id);
     else if (name != cur)
         cgwr_diag(r, r->lineno, CGWR_ID_NAME_BLANK,
                   "more than one blank between %s ID (%llu) and its name (every reader "
@@ -206,7 +205,7 @@ const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len
     if (name != value || name_end != end)
         cgwr_diag(r, r->lineno, CGWR_NAME_BLANK,
                   "white space around the %s name; speedscope and gprof2dot strip it "
-                  "(callgrind_annotate \\v and \\f too)",
+                  "before the name, every reader keeps it after",
                   spec_kind[kind]);
     if (name == name_end) {
         empty_name(r, kind);
