@@ -2,8 +2,9 @@
 /* check.c - the checks of CGW_READ_CHECK that need a whole part:
  * callees without a block of their own, inclusive costs that a
  * function cannot have had, calls that cost more than the whole part,
- * and the total of speedscope's flame graph (flame_total()).  A function on a cycle of calls (direct recursion, or through
- * others: stacks converted from a sampler count each edge once a stack)
+ * and the total of speedscope's flame graph (flame_total()).  A
+ * function on a cycle of calls (direct recursion, or through others:
+ * stacks converted from a sampler count each edge once a stack)
  * is exempt from the second: the calls into it count the same time more
  * than once.  A call whose caller and callee are on one cycle is exempt
  * from the third (calls_above_total()).  Split blocks and name clashes
@@ -289,7 +290,7 @@ static int ss_cmp(const void *left, const void *right)
 /* The total that speedscope's flame graph of event i shows: it draws
  * from the frames that no call reaches (one calling itself is reached),
  * each with its self cost and calls (summed over the part's functions
- * it merges: frames[k] with first[k], the first of its run), and leaves
+ * it merges, a run of frames; called[] at the run's first), and leaves
  * out those of no cost or of less than 1/10000 of the dearest frame's.
  * So a part whose every function is called (Python's exec and imports
  * make such a cycle) shows nothing, and one whose calls count time
