@@ -98,6 +98,12 @@ says() {
 }
 # kcg NAME: KCachegrind's normalised T/F/C lines of NAME, one a line
 kcg() { KCGNORM=1 timeout 20 "$kcgdump" "$tmp/$1" 2>/dev/null | grep '^[TFC]	' | tr '\t' ' '; }
+# kcg_reads NAME WANT WHAT: KCachegrind's lines of NAME, sorted and
+# joined by ';' (in $got), are WANT
+kcg_reads() {
+    got=$(kcg "$1" | sort | tr '\n' ';')
+    [ "$got" = "$2" ] || fail "$3: KCachegrind reads $got, want $2"
+}
 
 # nul-byte: KCachegrind hangs on a line with a NUL byte (killed by timeout)
 shape nul 'events: Ir\nfl=a.c\nfn=ma\0in\n1 5\n'
@@ -114,9 +120,7 @@ timeout 20 "$kcgdump" "$tmp/nocfn" >/dev/null 2>&1; rc=$?
 [ $rc -gt 128 ] && [ $rc -ne 124 ] || fail "no-callee: KCachegrind exits $rc, no crash"
 shape latecfn 'events: Ir\nfl=a.c\nfn=main\n1 3\ncalls=1 2\ncfn=g\n1 40\nfn=g\n2 40\n'
 says latecfn no-callee "reads the call when a cfn= comes before its cost line"
-got=$(kcg latecfn | sort | tr '\n' ';')
-want='C ??? a.c main -> ??? a.c g 1 40;F ??? a.c g 40;F ??? a.c main 3;T 43;'
-[ "$got" = "$want" ] || fail "no-callee with a late cfn=: KCachegrind reads $got, want $want"
+kcg_reads latecfn 'C ??? a.c main -> ??? a.c g 1 40;F ??? a.c g 40;F ??? a.c main 3;T 43;' "no-callee with a late cfn="
 echo "no-callee: KCachegrind crashes (exit $rc), or reads the call: $got"
 
 # tab: KCachegrind drops the costs of the line, gprof2dot stops
@@ -160,9 +164,7 @@ echo "hex-id: KCachegrind reads (0x1f) as (0)"
 # unclosed-id: KCachegrind reads a compressed name cut off as "???"
 shape cut 'events: Ir\nfl=a.c\nfn=(1) main\n1 3\ncfn=(2\ncalls=1 1\n1 4\nfn=(2'
 says cut unclosed-id 'function ID "(2" has no '"')': cut off (KCachegrind reads \"???\")"
-got=$(kcg cut | sort | tr '\n' ';')
-want='C ??? a.c main -> ??? a.c ??? 1 4;F ??? a.c ??? 0;F ??? a.c main 3;T 3;'
-[ "$got" = "$want" ] || fail "unclosed-id: KCachegrind reads $got, want $want"
+kcg_reads cut 'C ??? a.c main -> ??? a.c ??? 1 4;F ??? a.c ??? 0;F ??? a.c main 3;T 3;' "unclosed-id"
 echo "unclosed-id: KCachegrind reads (2 as ???: $got"
 
 # basename-clash: KCachegrind takes main of a.c and of lib/a.c for one
@@ -433,9 +435,7 @@ fi
 # with no name in x.so
 shape obfn 'events: Ir\nfl=a.c\nfn=main\nob=x.so\n1 5\nfn=g\n2 7\n'
 says obfn ob-in-function "KCachegrind drops the function there, and gives its costs to one with no name"
-got=$(kcg obfn | sort | tr '\n' ';')
-want='F ??? a.c main 0;F x.so a.c ??? 5;F x.so a.c g 7;T 12;'
-[ "$got" = "$want" ] || fail "ob-in-function: KCachegrind reads $got, want $want"
+kcg_reads obfn 'F ??? a.c main 0;F x.so a.c ??? 5;F x.so a.c g 7;T 12;' "ob-in-function"
 echo "ob-in-function: KCachegrind reads $got"
 
 # definition-only: KCachegrind makes g a function of a.c, the last fl=,
@@ -443,14 +443,10 @@ echo "ob-in-function: KCachegrind reads $got"
 # its name stays in its own file
 shape defo 'events: Ir\nfl=(1) a.c\nfn=(1) g\nfl=(2) b.c\nfn=(2) main\n1 5\nfl=(3) c.c\nfn=(1)\n2 7\n'
 says defo definition-only "fn= g has no block: a name defined alone, no function (KCachegrind makes a function of it, in the file of the last fl=, and puts there the later blocks that name it by its ID)"
-got=$(kcg defo | sort | tr '\n' ';')
-want='F ??? a.c g 7;F ??? b.c main 5;T 12;'
-[ "$got" = "$want" ] || fail "definition-only: KCachegrind reads $got, want $want"
+kcg_reads defo 'F ??? a.c g 7;F ??? b.c main 5;T 12;' "definition-only"
 shape defoname 'events: Ir\nfl=a.c\nfn=g\nfl=b.c\nfn=main\n1 5\nfl=c.c\nfn=g\n2 7\n'
 says defoname definition-only "KCachegrind makes a function of it, in the file of the last fl="
-got=$(kcg defoname | sort | tr '\n' ';')
-want='F ??? a.c g 0;F ??? b.c main 5;F ??? c.c g 7;T 12;'
-[ "$got" = "$want" ] || fail "definition-only by name: KCachegrind reads $got, want $want"
+kcg_reads defoname 'F ??? a.c g 0;F ??? b.c main 5;F ??? c.c g 7;T 12;' "definition-only by name"
 echo "definition-only: KCachegrind makes g of a.c, with fn=(1)'s 7 of c.c; fn=g of c.c stays there"
 
 # callee-spec-after-cfn: cfi=b.c after cfn=g: KCachegrind and
@@ -468,9 +464,7 @@ echo "callee-spec-after-cfn: main calls g of a.c (KCachegrind, callgrind_annotat
 # of h, whose block has only a cfn= line, all with no cost
 shape cwoc 'events: Ir\nfl=a.c\nfn=main\n1 5\ncfn=g\nfn=h\ncfn=k\nfn=z\n2 3\n'
 says cwoc cfn-without-call "cfn=g has no calls= after it: no call and no function (KCachegrind makes a function of it, and of an fn= whose block has only cfn= lines, with no cost)"
-got=$(kcg cwoc | sort | tr '\n' ';')
-want='F ??? a.c g 0;F ??? a.c h 0;F ??? a.c k 0;F ??? a.c main 5;F ??? a.c z 3;T 8;'
-[ "$got" = "$want" ] || fail "cfn-without-call: KCachegrind reads $got, want $want"
+kcg_reads cwoc 'F ??? a.c g 0;F ??? a.c h 0;F ??? a.c k 0;F ??? a.c main 5;F ??? a.c z 3;T 8;' "cfn-without-call"
 echo "cfn-without-call: KCachegrind reads $got"
 
 # unclosed-inline: callgrind_annotate reads g (7) as a function of b.h
