@@ -554,16 +554,24 @@ if command -v node >/dev/null 2>&1; then
 fi
 echo "bb-positions: KCachegrind reads 16 and 7 of 12; callgrind_annotate dies on instr bb; positions-not-line: speedscope reads 7 of 12"
 
+# main_reads NAME N WHAT: callgrind_annotate and gprof2dot read main of
+# a.c, the whole program, as N in NAME (each where it is installed)
+main_reads() {
+    if command -v "$annotate" >/dev/null 2>&1; then
+        "$annotate" --inclusive=no --auto=no "$tmp/$1" | grep -q "^$2 (100.0%)  a.c:main\$" ||
+            fail "$3: callgrind_annotate"
+    fi
+    if command -v python3 >/dev/null 2>&1; then
+        python3 "$oracles/gprof2dot/dump.py" "$tmp/$1" | tr -d ' \n' | grep -qF "\"total\":$2.0," ||
+            fail "$3: gprof2dot"
+    fi
+}
+
 # instr-positions: every reader reads 12 of positions: instr
 shape ionly 'positions: instr\nevents: Ir\nfl=a.c\nfn=main\n0x10 5\n+4 7\n'
 says ionly instr-positions "positions: instr without line (every reader takes one column"
 [ "$(kcg ionly | tr '\n' ';')" = "F ??? a.c main 12;T 12;" ] || fail "instr-positions: KCachegrind: $(kcg ionly)"
-if command -v "$annotate" >/dev/null 2>&1; then
-    "$annotate" --inclusive=no --auto=no "$tmp/ionly" | grep -q '^12 (100.0%)  a.c:main$' || fail "instr-positions: callgrind_annotate"
-fi
-if command -v python3 >/dev/null 2>&1; then
-    python3 "$oracles/gprof2dot/dump.py" "$tmp/ionly" | tr -d ' \n' | grep -qF '"total":12.0,' || fail "instr-positions: gprof2dot"
-fi
+main_reads ionly 12 instr-positions
 if command -v node >/dev/null 2>&1; then
     node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/ionly" 10 | grep -qF '"main [a.c] self=12 total=12"' ||
         fail "instr-positions: speedscope"
@@ -658,12 +666,7 @@ echo "appended-profile: KCachegrind reads two parts, 5 and 7, after an Invalid l
 shape szero 'events: Ir\nsummary: 0\nfl=a.c\nfn=main\n1 5\n'
 says szero summary-zero "summary: 0, the cost lines sum to more (every reader takes the sum)"
 [ "$(kcg szero | grep '^T')" = "T 5" ] || fail "summary-zero: KCachegrind: $(kcg szero)"
-if command -v "$annotate" >/dev/null 2>&1; then
-    "$annotate" --inclusive=no --auto=no "$tmp/szero" | grep -q '^5 (100.0%)  a.c:main$' || fail "summary-zero: callgrind_annotate"
-fi
-if command -v python3 >/dev/null 2>&1; then
-    python3 "$oracles/gprof2dot/dump.py" "$tmp/szero" | tr -d ' \n' | grep -qF '"total":5.0,' || fail "summary-zero: gprof2dot"
-fi
+main_reads szero 5 summary-zero
 if command -v node >/dev/null 2>&1; then
     node "$oracles/speedscope/speedscope-callgrind.js" "$tmp/szero" 10 | grep -qF '"totalWeight": 5,' || fail "summary-zero: speedscope"
 fi
