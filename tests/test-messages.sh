@@ -42,6 +42,20 @@ if [ "${CGW_HAVE_ZLIB:-yes}" = yes ] && command -v gzip >/dev/null 2>&1; then
     printf '\n\002\010\001\022\000' | gzip -c >"$tmp/pprof.gz"
     one_error "$CGVERIFY" "$tmp/pprof.gz" 'a pprof profile? cgconvert --from pprof'
 fi
+# a PNG image: lines of bytes that are not text ("\211PNG\r", "\032")
+# before its first NUL byte: one not-a-profile error in every tool, no
+# unknown line
+printf '\211PNG\r\n\032\n\0\0\0\rIHDR\0\0\0\020\0\0\0\020\010\006\0\0\0\037\363\377a' >"$tmp/image.png"
+for tool in "$CGVERIFY" "$CGRECODE" "$CGANNOTATE" "$CGCONVERT --to folded" \
+    "$CGREPORT -o $tmp/png.html" "$CGMERGE -o $tmp/png.out $tmp/image.png" \
+    "$CGDIFF $tmp/image.png"; do
+    $tool "$tmp/image.png" >"$tmp/out" 2>&1 && fail "$tool on a PNG: exit 0"
+    [ "$(grep -c 'binary data, not a Callgrind profile \[not-a-profile\]' "$tmp/out")" -ge 1 ] ||
+        fail "$tool on a PNG: no not-a-profile line: $(cat "$tmp/out")"
+    grep -v 'not-a-profile' "$tmp/out" | grep -q ': error: ' &&
+        fail "$tool on a PNG: another error: $(cat "$tmp/out")"
+done
+[ -e "$tmp/png.html" ] || [ -e "$tmp/png.out" ] && fail "a page or merge written from a PNG"
 "$CGVERIFY" "$tmp/empty" | grep -q 'INVALID: 0 parts, 0 cost lines, 0 calls, 0 functions, 1 error, 0 warnings' ||
     fail "summary line: $("$CGVERIFY" "$tmp/empty")"
 # the same in cgmerge, cgdiff and cgconvert: one line each, then why

@@ -27,6 +27,7 @@ static void errors(void)
     ERR("", "not-a-profile", 0);
     ERR("\177ELF\2\1\1\0\0\0\n", "not-a-profile", 1);
     ERR("\n\n\x12\0\x05", "not-a-profile", 3);
+    ERR("\x89PNG\r\n\x1a\n\0\0\0\rIHDR", "not-a-profile", 1); /* no unknown line first */
     ERR("fn=a\n1 2\nevents: Ir\n", "cost-before-events", 2);
     ERR("events: Ir\n1 2\n", "cost-before-function", 2);
     ERR("summary: 5\nevents: Ir\n", "summary-before-events", 1);

@@ -14,6 +14,7 @@
 
 #include "common/fdwait.h"
 #include "common/gz.h"
+#include "common/utf8.h"
 #include "read.h"
 
 /* 128 KiB: a block that stays in L2 and needs few page faults.  Whole
@@ -250,15 +251,10 @@ static const char *next_line(cgw_reader *r, size_t *len, int *final_nl)
     return line;
 }
 
-/* Whether line, the first with a NUL byte, says the input is binary
- * data rather than a profile: only blank lines or comments came before
- * it, in its first lines (a pprof profile starts with a newline byte).  Then
- * one error says what it looks like, and the read ends. */
-static int binary(cgw_reader *r, const char *line, size_t len)
+/* Says that the input is binary data, not a profile: one error naming
+ * what it looks like, and the read ends. */
+static int not_profile(cgw_reader *r, const char *line, size_t len)
 {
-    if (r->saw_text || r->saw_format_line || r->lineno > CGWR_SNIFF_LINES ||
-        memchr(line, 0, len) == NULL)
-        return 0;
     const char *what = "binary data";
     if (r->lineno == 1 && len >= 4 && memcmp(line, "\177ELF", 4) == 0)
         what = "an ELF file (a program or library)";
@@ -270,6 +266,62 @@ static int binary(cgw_reader *r, const char *line, size_t len)
     return 1;
 }
 
+/* Whether line, the first with a NUL byte, says the input is binary
+ * data rather than a profile: only blank lines or comments came before
+ * it, in its first lines (a pprof profile starts with a newline byte). */
+static int binary(cgw_reader *r, const char *line, size_t len)
+{
+    if (r->saw_text || r->saw_format_line || r->lineno > CGWR_SNIFF_LINES ||
+        memchr(line, 0, len) == NULL)
+        return 0;
+    return not_profile(r, line, len);
+}
+
+/* Whether a line (its newline not included) could be a profile's: text
+ * with no control character but a tab, a CR at its end, or a form feed,
+ * and well-formed UTF-8. */
+static int text_line(const char *line, size_t len)
+{
+    if (len > 0 && line[len - 1] == '\r')
+        len--;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)line[i];
+        if ((c < 0x20 && c != '\t' && c != '\f') || c == 0x7f)
+            return 0;
+    }
+    return cgwp_utf8_valid((const unsigned char *)line, len);
+}
+
+/* The first line, looking ahead at what was read with it: a NUL byte in
+ * the first SNIFF_BYTES with only lines before it that are not text
+ * (a PNG's "\x89PNG\r", "\x1a"), blank or comments, one at least not
+ * text, says binary data at once, before those lines are read as
+ * unknown ones. */
+#define SNIFF_BYTES 1024
+static int binary_ahead(cgw_reader *r, const char *line, size_t len)
+{
+    const char *end = r->mem != NULL ? r->mem + r->mem_len : r->buf + r->buf_end;
+    if ((size_t)(end - line) > SNIFF_BYTES)
+        end = line + SNIFF_BYTES;
+    const char *nul = memchr(line, 0, (size_t)(end - line));
+    if (nul == NULL)
+        return 0;
+    int lines = 0, texts = 0, others = 0;
+    for (const char *cur = line; cur < nul; lines++) {
+        const char *nl = memchr(cur, '\n', (size_t)(nul - cur));
+        if (nl == NULL)
+            break; /* the line with the NUL */
+        size_t n = (size_t)(nl - cur);
+        if (n > 0 && cur[0] != '#')
+            *(text_line(cur, n) ? &texts : &others) += 1;
+        cur = nl + 1;
+    }
+    /* with only blanks and comments before it, binary() names the NUL's line */
+    if (texts > 0 || others == 0 || lines >= CGWR_SNIFF_LINES)
+        return 0;
+    return not_profile(r, line, len);
+}
+
 const char *cgwr_getline(cgw_reader *r, size_t *len)
 {
     int final_nl;
@@ -278,7 +330,8 @@ const char *cgwr_getline(cgw_reader *r, size_t *len)
         cgwr_diag(r, r->lineno, CGWR_LINE_TOO_LONG,
                   "a line of %zu%s bytes, over the limit of %zu: skipped", *len,
                   *len == SIZE_MAX ? " or more" : "", CGWR_MAX_LINE);
-    if (line == NULL || binary(r, line, *len))
+    if (line == NULL || (r->lineno == 1 && binary_ahead(r, line, *len)) ||
+        binary(r, line, *len))
         return NULL;
     r->unterminated = !final_nl;
     if (!final_nl)
