@@ -332,7 +332,10 @@ CGW_API cgw_status cgw_set_summary(cgw_writer *w, const uint64_t *costs, size_t 
  * (object, file, name): cgw_object() and cgw_file() choose the object and
  * file of the next cgw_function(), which must follow before more costs. */
 
-/** Object (ob=) of the functions that follow.  OK, EUSAGE, EINVAL, ENOMEM. */
+/** Object (ob=) of the functions that follow; NULL (or CGW_NO_OBJECT):
+ *  none again, written as an empty ob= when an object came before, which
+ *  KCachegrind and callgrind_annotate read as no object.
+ *  OK, EUSAGE, EINVAL, ENOMEM. */
 CGW_API cgw_status cgw_object(cgw_writer *w, const char *name);
 /** Source file (fl=) of the functions that follow ("???" until set).
  *  OK, EUSAGE, EINVAL, ENOMEM. */
@@ -352,7 +355,10 @@ CGW_API cgw_status cgw_cost(cgw_writer *w, const uint64_t *pos,
                             const uint64_t *costs, size_t n);
 
 /** Callee of a call or target of a jump.  function is required; a NULL
- *  object or file means the caller's (its object, its fl= file). */
+ *  object or file means the caller's (its object, its fl= file);
+ *  object CGW_NO_OBJECT means none (an empty cob= when the caller has
+ *  one). */
+#define CGW_NO_OBJECT ""
 typedef struct cgw_target {
     const char *object, *file, *function;
 } cgw_target;
@@ -722,7 +728,8 @@ CGW_API void cgw_reader_close(cgw_reader *r);
 
 /** Write one record through w: PART sets the header (a later part starts
  *  with cgw_new_part()), FUNCTION, INLINE, COST, CALL and the jumps make
- *  the matching calls, PART_END writes nothing.  The writer must have been
+ *  the matching calls, PART_END writes nothing.  A NULL object is no
+ *  object, as the reader gives it (not the caller's, as in cgw_target).  The writer must have been
  *  opened with the part's positions.  Returns the writer's status; its
  *  message names the call that refused the record. */
 CGW_API cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec);

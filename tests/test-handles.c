@@ -151,6 +151,65 @@ static void no_object(void)
     free(text[1]);
 }
 
+/* Back to no object after one (handles, cgw_object(NULL), a callee's
+ * CGW_NO_OBJECT): an empty ob= or cob=, read back as no object; without
+ * it the reader would give the earlier object to every function after.
+ * text[i]: handles (0), strings (1). */
+static void object_again(void)
+{
+    char *text[2];
+    size_t len[2];
+    for (int h = 0; h < 2; h++) {
+        cgw_writer *w = cgw_open_memory(&text[h], &len[h], NULL);
+        CHECK_ST(cgw_add_event(w, "Ir", NULL), CGW_OK);
+        cgw_name_id lib = cgw_intern(w, CGW_NAME_OBJECT, "libc.so");
+        cgw_name_id fl = cgw_intern(w, CGW_NAME_FILE, "a.c");
+        cgw_name_id f = cgw_intern_function(w, lib, fl, "f");
+        cgw_name_id g = cgw_intern_function(w, CGW_NO_NAME, fl, "g");
+        cgw_target tg = { CGW_NO_OBJECT, NULL, "g" };
+        if (h) {
+            CHECK_ST(cgw_function_h(w, f), CGW_OK);
+            CHECK_ST(cgw_call_h(w, g, 1, P1(2), P1(1), P1(3), 1), CGW_OK);
+            CHECK_ST(cgw_function_h(w, g), CGW_OK);
+        } else {
+            CHECK_ST(cgw_object(w, "libc.so"), CGW_OK);
+            CHECK_ST(cgw_file(w, "a.c"), CGW_OK);
+            CHECK_ST(cgw_function(w, "f"), CGW_OK);
+            CHECK_ST(cgw_call(w, &tg, 1, P1(2), P1(1), P1(3), 1), CGW_OK);
+            CHECK_ST(cgw_object(w, NULL), CGW_OK);
+            CHECK_ST(cgw_function(w, "g"), CGW_OK);
+        }
+        CHECK_ST(cgw_cost(w, P1(2), P1(3), 1), CGW_OK);
+        CHECK_ST(cgw_close(w), CGW_OK);
+        cgwt_readback(text[h], len[h], NULL);
+        CHECK(strstr(text[h], "\ncob=\n") != NULL && strstr(text[h], "\nob=\n") != NULL);
+        /* f in libc.so calls g in no object; g's block is in no object */
+        cgw_reader *r = cgw_reader_open_memory(text[h], len[h], NULL);
+        const cgw_record *rec;
+        int seen = 0;
+        while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+            if (rec->kind == CGW_REC_FUNCTION) {
+                seen++;
+                if (strcmp(rec->function, "f") == 0)
+                    CHECK_STR(rec->object, "libc.so");
+                else
+                    CHECK(rec->object == NULL);
+            } else if (rec->kind == CGW_REC_CALL) {
+                seen++;
+                CHECK(rec->target.object == NULL);
+            }
+        }
+        CHECK(seen == 3);
+        uint64_t errors, warnings;
+        cgw_reader_counts(r, &errors, &warnings);
+        CHECK(errors == 0 && warnings == 0);
+        cgw_reader_close(r);
+    }
+    CHECK(len[0] == len[1] && memcmp(text[0], text[1], len[0]) == 0);
+    free(text[0]);
+    free(text[1]);
+}
+
 /* --------------------------------------------------------- misuse */
 
 static cgwt_capture cap;
@@ -283,6 +342,7 @@ int main(void)
     same_bytes(CGW_COMPACT);
     same_bytes(CGW_NO_NAME_COMPRESSION);
     no_object();
+    object_again();
     other_writer();
     other_part();
     wrong_kind();

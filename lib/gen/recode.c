@@ -42,12 +42,14 @@ cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec)
     if (rec == NULL)
         return cgw_set_error(w, CGW_EUSAGE, "cgw_write_record", "the record is NULL");
     size_t nevents = rec->part->nevents;
+    cgw_target target = rec->target; /* a record's NULL object is none */
+    if (target.object == NULL)
+        target.object = CGW_NO_OBJECT;
     switch (rec->kind) {
     case CGW_REC_PART:
         return part_header(w, rec->part);
     case CGW_REC_FUNCTION:
-        if (rec->object != NULL)
-            st = cgw_object(w, rec->object);
+        st = cgw_object(w, rec->object); /* NULL: no object */
         if (st == CGW_OK)
             st = cgw_file(w, rec->file);
         return st == CGW_OK ? cgw_function(w, rec->function) : st;
@@ -56,12 +58,12 @@ cgw_status cgw_write_record(cgw_writer *w, const cgw_record *rec)
     case CGW_REC_COST:
         return cgw_cost(w, rec->pos, rec->costs, nevents);
     case CGW_REC_CALL:
-        return cgw_call(w, &rec->target, rec->count, rec->target_pos, rec->pos, rec->costs,
+        return cgw_call(w, &target, rec->count, rec->target_pos, rec->pos, rec->costs,
                         nevents);
     case CGW_REC_JUMP:
-        return cgw_jump(w, &rec->target, rec->count, rec->target_pos, rec->pos);
+        return cgw_jump(w, &target, rec->count, rec->target_pos, rec->pos);
     case CGW_REC_COND_JUMP:
-        return cgw_cond_jump(w, &rec->target, rec->count, rec->executed, rec->target_pos,
+        return cgw_cond_jump(w, &target, rec->count, rec->executed, rec->target_pos,
                              rec->pos);
     case CGW_REC_PART_END:
         return CGW_OK;

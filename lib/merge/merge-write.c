@@ -69,8 +69,7 @@ cgw_status cgwm_place(mwrite *mw, const cgw_merger *m, const uint64_t *key)
     mw->part = key[K_PART];
     if (st == CGW_OK && mw->fn != key[K_FN]) {
         cgw_target target = cgwm_target(m, key[K_FN]);
-        if (target.object != NULL)
-            st = cgw_object(mw->w, target.object);
+        st = cgw_object(mw->w, target.object); /* NULL: none */
         if (st == CGW_OK)
             st = cgw_file(mw->w, target.file != NULL ? target.file : "???");
         if (st == CGW_OK)
@@ -105,6 +104,8 @@ static cgw_status wet(void *ctx, const mwalk *wk, int table, const uint64_t *key
         return cgw_cost(mw->w, pos, mw->cols, nev);
     }
     cgw_target to = cgwm_target(m, key[K_CALLEE]);
+    if (to.object == NULL)
+        to.object = CGW_NO_OBJECT; /* not the caller's */
     cgwm_positions(m, wk->mask, key + K_TPOS, tpos);
     if (table == T_CALL) {
         columns(mw, nev, sum + 1);

@@ -258,7 +258,7 @@ void cgwr_spec_apply(cgw_reader *r, enum cgwr_spec_key key, const cgwr_str *name
             r->pending_ob_line = r->lineno; /* said if a body line follows */
         else if (r->fn != NULL && r->first_in_block)
             ob_in_function(r, r->lineno);
-        r->ob = name;
+        r->ob = name == r->no_object ? NULL : name;
         break;
     case CGWR_KEY_FL:
         r->fl = name;

@@ -141,7 +141,7 @@ static CGWP_HOT_INLINE void cgwr_take_target(cgw_reader *r, cgw_record_kind kind
                                         const cgwr_str **fn)
 {
     if (kind == CGW_REC_CALL) {
-        *ob = r->cob ? r->cob : r->cur_ob;
+        *ob = r->cob == NULL ? r->cur_ob : r->cob == r->no_object ? NULL : r->cob;
         *fl = r->cfi ? r->cfi : r->fi;
         *fn = r->cfn;
         r->ss_callee_fl = r->ss_cfi ? r->ss_cfi : r->fl;

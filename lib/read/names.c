@@ -112,9 +112,10 @@ const cgwr_str *cgwr_id_define(cgw_reader *r, int kind, uint64_t id, const char 
 }
 
 /* An empty name of kind: "???" means unknown; KCachegrind 22.12 reads an
- * empty function name as "(unknown)".  An empty object or file name is read as
+ * empty function name as "(unknown)".  An empty file name is read as
  * "???", as KCachegrind shows it (ruby-prof writes "fl=" for built-in
- * methods), so that the tools can write it again. */
+ * methods), so that the tools can write it again.  An uncompressed empty
+ * object name is no object (cgwr_name()). */
 static void empty_name(cgw_reader *r, int kind)
 {
     r->empty_line = r->lineno;
@@ -207,6 +208,9 @@ const cgwr_str *cgwr_name(cgw_reader *r, int kind, const char *value, size_t len
                   "white space around the %s name; speedscope and gprof2dot strip it "
                   "before the name, every reader keeps it after",
                   spec_kind[kind]);
+    if (name == name_end && kind == CGWR_OB)
+        return r->no_object; /* back to no object, as libcgw writes it: KCachegrind
+                              * and callgrind_annotate show no object too */
     if (name == name_end) {
         empty_name(r, kind);
         if (kind != CGWR_FN)

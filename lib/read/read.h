@@ -153,6 +153,7 @@ struct cgw_reader {
     cgwp_hash pool;    /* hash of a string -> its cgwr_str */
     cgwp_hash ids[CGWR_NKINDS]; /* cgwp_hash_int(ID) -> cgwr_str, per part */
     const cgwr_str *unknown; /* "???" */
+    const cgwr_str *no_object; /* "": an empty ob= or cob=, no object */
 
     /* functions of the part */
     cgwr_fn **fns;

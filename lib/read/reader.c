@@ -40,6 +40,7 @@ static cgw_reader *reader_new(const cgw_read_options *given)
     r->part.pub.npos = 1;
     cgwr_names_init(r);
     r->unknown = cgwr_intern(r, "???", 3);
+    r->no_object = cgwr_intern(r, "", 0);
     if (r->unknown == NULL) {
         cgw_reader_close(r);
         errno = ENOMEM;

@@ -129,6 +129,12 @@ static cgw_status choose(cgw_writer *w, const char *call, int kind, const char *
 
 cgw_status cgw_object(cgw_writer *w, const char *name)
 {
+    if (name == NULL) { /* back to no object */
+        cgw_status st = cgwp_enter_body(w, "cgw_object");
+        if (st == CGW_OK)
+            w->next_ob = 0;
+        return st;
+    }
     return choose(w, "cgw_object", CGWP_OB, "object name", name, &w->next_ob);
 }
 
@@ -174,8 +180,8 @@ cgw_status cgwp_open_function(cgw_writer *w, uint32_t ob, uint32_t fl, uint32_t 
     int compact = (w->flags & CGW_COMPACT) != 0;
     if (!compact)
         st = cgwp_puts(w, "\n", 1);
-    if (st == CGW_OK && ob != 0 && ob != w->written_ob)
-        st = cgwp_write_name(w, "ob=", CGWP_OB, ob);
+    if (st == CGW_OK && ob != w->written_ob)
+        st = ob != 0 ? cgwp_write_name(w, "ob=", CGWP_OB, ob) : cgwp_puts(w, "ob=\n", 4);
     w->written_ob = ob;
     if (st == CGW_OK && (!compact || fl != w->written_fl))
         st = cgwp_write_name(w, "fl=", CGWP_FL, fl);
@@ -424,7 +430,9 @@ static cgw_status resolve(cgw_writer *w, const cgw_target *target, const char *w
     cgw_status st = CGW_OK;
     *ob = w->cur_ob;
     *fl = w->cur_fl;
-    if (target->object != NULL)
+    if (target->object != NULL && target->object[0] == '\0')
+        *ob = 0; /* CGW_NO_OBJECT */
+    else if (target->object != NULL)
         st = cgwp_intern(w, CGWP_OB, "object name", target->object, 0, 0, ob);
     if (st == CGW_OK && target->file != NULL)
         st = cgwp_intern(w, CGWP_FL, "file name", target->file, 0, 0, fl);
@@ -521,6 +529,8 @@ static CGWP_HOT_INLINE cgw_status put_call(cgw_writer *w, uint32_t ob, uint32_t 
     int compact = (w->flags & CGW_COMPACT) != 0;
     if (ob != 0 && (compact ? ob != w->cur_ob : 1))
         st = cgwp_write_name(w, "cob=", CGWP_OB, ob);
+    else if (ob == 0 && w->cur_ob != 0) /* an empty cob=: no object, not the caller's */
+        st = cgwp_puts(w, "cob=\n", 5);
     /* cfi= only for a callee in another file: callgrind_annotate strips
      * the working folder from fl= names but not from cfi= ones.  Inside an
      * fi= file the readers disagree on the current file (KCachegrind and
