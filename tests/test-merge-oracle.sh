@@ -108,4 +108,10 @@ for order in "b-obj a-obj" "a-obj b-obj"; do
     cmp -s "$tmp/want" "$tmp/got" ||
         fail "KCachegrind reads other objects after cgmerge $order: $(diff "$tmp/want" "$tmp/got")"
 done
+if command -v callgrind_annotate >/dev/null 2>&1; then
+    # callgrind_annotate shows g with no [object], f with [libc.so]
+    callgrind_annotate "$tmp/r-obj" >"$tmp/ca" 2>&1 || fail "callgrind_annotate: $(cat "$tmp/ca")"
+    grep -q ' a\.c:g$' "$tmp/ca" && grep -q ' a\.c:f \[libc\.so\]$' "$tmp/ca" ||
+        fail "callgrind_annotate reads other objects: $(cat "$tmp/ca")"
+fi
 echo "no object after an object: KCachegrind reads cgrecode's and cgmerge's outputs as the inputs"
