@@ -25,7 +25,7 @@ def write_two(w):
     """main (3: 10,1; calls f twice from 4: 20,2 inclusive; 5: 7,0), f (10: 20,2)."""
     w.function(file="a.c", name="main", object="prog")
     w.cost(3, [10, 1])
-    w.call("b.c", "f", 2, 4, [20, 2])
+    w.call("f", 2, 4, [20, 2], file="b.c")
     w.cost(5, [7, 0])
     w.function(file="b.c", name="f")
     w.cost(10, [20, 2])
@@ -120,7 +120,7 @@ class TestWriter(Base):
                     w.cost(bad, [1])
                 self.assertIn("'instr line'", str(cm.exception))
             with self.assertRaises(ValueError):
-                w.call("a.c", "f", 1, 5, [1])
+                w.call("f", 1, 5, [1], file="a.c")
             w.cost((0x1000, 5), [1])
         self.assertValid(out)
         self.assertEqual([r.pos for r in cgw.read(out) if isinstance(r, cgw.Cost)],
@@ -180,7 +180,7 @@ class TestWriter(Base):
         with self.assertRaises(ValueError):
             w.function("a\0b")
         with self.assertRaises(ValueError):
-            w.call("a.c", "f\0", 1, 1, [1])
+            w.call("f\0", 1, 1, [1], file="a.c")
         with self.assertRaises(TypeError):
             w.cost(2, [1.5])
         # none of these reached the writer: it is still good
@@ -342,7 +342,7 @@ class TestTools(Base):
         with cgw.Writer(out, events=["Ir", "Dr"], cmd="./prog") as w:
             w.function(file="a.c", name="main")
             w.cost(3, [10 * scale, 1])
-            w.call("b.c", "f", scale, 4, [20 * scale, 2])
+            w.call("f", scale, 4, [20 * scale, 2], file="b.c")
             w.function(file="b.c", name="f")
             w.cost(10, [20 * scale, 2])
             if scale > 1:
@@ -541,7 +541,155 @@ class TestProfile(Base):
         with open(bad, "w") as f:
             f.write("events: A\nfn=(1)\n1 5\n")
         cgw.Profile(bad, diagnostics=seen.append).close()
-        self.assertTrue(any(d.severity == "error" for d in seen), seen)
+        self.assertTrue(any(d.severity == cgw.Severity.ERROR for d in seen), seen)
+
+
+class TestApi(Base):
+    """Issue 53 item 3: the constants are enums equal to <cgw.h>'s, the
+    writer's calls take one order, every public call is typed and
+    documented."""
+
+    HEADER_GROUPS = {
+        # class: (prefix in cgw.h, prefix of the Python alias)
+        "Status": ("CGW_", ""), "Position": ("CGW_POS_", "POS_"),
+        "WriterFlag": ("CGW_", ""), "ReadFlag": ("CGW_READ_", "READ_"),
+        "RecordKind": ("CGW_REC_", "REC_"), "Severity": ("CGW_", ""),
+        "DiffSide": ("CGW_DIFF_", "DIFF_"), "RecodeFlag": ("CGW_RECODE_", "RECODE_"),
+        "MergeFlag": ("CGW_MERGE_", "MERGE_"), "StackFlag": ("CGW_STACK_", "STACK_"),
+        "Feature": ("CGW_FEATURE_", "FEATURE_"), "ProfileFlag": ("CGW_PROFILE_", None),
+        "FunctionFlag": ("CGW_PROFILE_", None),
+    }
+
+    @staticmethod
+    def header_values():
+        """{CGW_NAME: value} of <cgw.h>'s enum constants and #define'd
+        integers, an enum's implicit values counted as C counts them."""
+        import re
+        srcdir = os.environ.get("CGW_SRCDIR", os.path.join(os.path.dirname(__file__), ".."))
+        with open(os.path.join(srcdir, "include", "cgw.h"), encoding="utf-8") as f:
+            h = re.sub(r"/\*.*?\*/", " ", f.read(), flags=re.S)
+        vals = {}
+        for body in re.findall(r"\benum\b[^{;]*\{([^}]*)\}", h):
+            nxt = 0
+            for item in body.split(","):
+                m = re.match(r"\s*(CGW_[A-Z0-9_]+)\s*(?:=\s*([0-9]+)u?)?\s*$", item)
+                if not m:
+                    continue
+                nxt = int(m.group(2)) if m.group(2) else nxt
+                vals[m.group(1)] = nxt
+                nxt += 1
+        for name, v in re.findall(r"#define (CGW_[A-Z0-9_]+) (0x[0-9a-fA-F]+|[0-9]+)u?\b", h):
+            vals[name] = int(v, 0)
+        return vals
+
+    def test_enums_equal_c(self):
+        import enum
+        vals = self.header_values()
+        self.assertEqual(vals["CGW_QUALIFY_NAMES"], 16384)   # the regex reads the header
+        for cls_name, (cpre, pypre) in self.HEADER_GROUPS.items():
+            cls = getattr(cgw, cls_name)
+            self.assertTrue(issubclass(cls, (enum.IntEnum, enum.IntFlag)), cls_name)
+            for m in cls.__members__.values():   # aliases and multi-bit too
+                self.assertIsInstance(m, cls)
+                cname = cpre + m.name
+                self.assertIn(cname, vals, "%s.%s has no %s in cgw.h" % (cls_name, m.name, cname))
+                self.assertEqual(int(m), vals[cname], "%s.%s" % (cls_name, m.name))
+                if pypre is not None:
+                    alias = getattr(cgw._lib, pypre + m.name)
+                    self.assertIs(alias, m, pypre + m.name)
+        self.assertIs(cgw.QUALIFY_NAMES, cgw.WriterFlag.QUALIFY_NAMES)
+        self.assertIs(cgw.EINVAL, cgw.Status.EINVAL)
+        self.assertIs(cgw.POS_LINE, cgw.Position.LINE)
+        self.assertEqual(cgw.gzip_level(9), 9 << 8)
+
+    def test_values_come_back_as_members(self):
+        with self.assertRaises(cgw.Error) as cm:
+            with cgw.Writer(None, events=["Ir"]) as w:
+                w.function("")
+        self.assertIs(type(cm.exception.status), cgw.Status)
+        p = self.path("p.out")
+        with cgw.Writer(p, events=["Ir"], positions="instr line") as w:
+            w.function("main", file="a.c")
+            w.cost((1, 2), [3])
+        part = next(cgw.read(p))
+        self.assertIs(part.kind, cgw.RecordKind.PART)
+        self.assertEqual(part.positions, cgw.POS_INSTR | cgw.POS_LINE)
+        self.assertIsInstance(part.positions, cgw.Position)
+        with open(p, "ab") as f:
+            f.write(b"fn=(9\n")
+        diags = cgw.verify(p)
+        self.assertTrue(diags, "no diagnostic for a bad line")
+        for d in diags:
+            self.assertIsInstance(d.severity, cgw.Severity)
+        self.assertIn("error", ["%s" % d.severity for d in diags])
+
+    def test_one_order(self):
+        import inspect
+        for meth, req in (("function", ["name"]), ("call", ["name", "count", "pos", "inclusive"]),
+                          ("jump", ["name", "count", "pos"]),
+                          ("cond_jump", ["name", "followed", "executed", "pos"])):
+            ps = list(inspect.signature(getattr(cgw.Writer, meth)).parameters.values())[1:]
+            self.assertEqual([q.name for q in ps if q.kind is q.POSITIONAL_OR_KEYWORD], req, meth)
+            kw = {q.name for q in ps if q.kind is q.KEYWORD_ONLY}
+            self.assertEqual(kw, {"file", "object"} | ({"target_pos"} if meth != "function"
+                                                     else set()), meth)
+        p = self.path("order.out")
+        with cgw.Writer(p, events=["Ir"], positions="instr") as w:
+            w.function("main", file="a.c", object="prog")
+            w.cost(16, [5])
+            w.call("f", 3, 17, [30], file="b.c", object="lib", target_pos=32)
+            w.jump("main", 2, 18, target_pos=16)
+            w.cond_jump("main", 1, 4, 19, target_pos=20)
+            w.function("f", file="b.c", object="lib")
+            w.cost(32, [30])
+        self.assertValid(p)
+        calls = [r for r in cgw.read(p) if isinstance(r, cgw.Call)]
+        self.assertEqual(len(calls), 1)
+        c = calls[0]
+        self.assertEqual((c.target, c.count, c.pos, c.target_pos, c.costs),
+                         (("lib", "b.c", "f"), 3, (17,), (32,), (30,)))
+        jumps = [r for r in cgw.read(p) if isinstance(r, (cgw.Jump, cgw.CondJump))]
+        self.assertEqual([(j.target.function, j.count, j.pos, j.target_pos) for j in jumps],
+                         [("main", 2, (18,), (16,)), ("main", 1, (19,), (20,))])
+        with self.assertRaises(TypeError):
+            with cgw.Writer(None, events=["Ir"]) as w:
+                w.function("main", "a.c")       # file is keyword-only
+
+    def test_typed_and_documented(self):
+        import importlib
+        import inspect
+        missing = []
+        for modname in ("cgw", "cgw.writer", "cgw.reader", "cgw.tools", "cgw.stacks",
+                        "cgw.profile", "cgw.pstats", "cgw.cprofile", "cgw.fleet"):
+            mod = importlib.import_module(modname)
+            for name, obj in vars(mod).items():
+                if name.startswith("_") or getattr(obj, "__module__", None) != mod.__name__:
+                    continue
+                calls = []
+                if inspect.isfunction(obj):
+                    calls.append((name, obj))
+                elif inspect.isclass(obj) and not issubclass(obj, tuple):
+                    if not (obj.__doc__ or "").strip():
+                        missing.append("%s.%s: no docstring" % (modname, name))
+                    for mname, m in vars(obj).items():
+                        if isinstance(m, (classmethod, staticmethod)):
+                            m = m.__func__
+                        if isinstance(m, property):
+                            m = m.fget
+                        if inspect.isfunction(m) and (not mname.startswith("_")
+                                                      or mname == "__init__"):
+                            calls.append(("%s.%s" % (name, mname), m))
+                for qual, f in calls:
+                    where = "%s.%s" % (modname, qual)
+                    if not qual.endswith("__init__") and not (f.__doc__ or "").strip():
+                        missing.append(where + ": no docstring")
+                    sig = inspect.signature(f)
+                    if sig.return_annotation is inspect.Signature.empty:
+                        missing.append(where + ": no return annotation")
+                    for q in sig.parameters.values():
+                        if q.name not in ("self", "cls") and q.annotation is q.empty:
+                            missing.append("%s: parameter %s not annotated" % (where, q.name))
+        self.assertEqual(missing, [])
 
 
 if __name__ == "__main__":

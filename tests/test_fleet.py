@@ -148,7 +148,7 @@ class Fleet(unittest.TestCase):
             with cgw.Writer(p, events=events, cmd="ev") as w:
                 w.function(file="a.c", name="main")
                 w.cost(3, [i + 1] * len(events))
-                w.call("a.c", "f", 2, 4, [10 * (i + 1)] * len(events))
+                w.call("f", 2, 4, [10 * (i + 1)] * len(events), file="a.c")
                 w.function(file="a.c", name="f")
                 w.cost(5, [10 * (i + 1)] * len(events))
             extra.append(p)

@@ -3,10 +3,10 @@
 
     import cgw
     with cgw.Writer("callgrind.out", events=["Ir"], cmd="./a.out") as w:
-        w.function(file="a.c", name="main")
+        w.function("main", file="a.c")
         w.cost(3, [10])
-        w.call("a.c", "f", 1, 4, [20])
-        w.function(file="a.c", name="f")
+        w.call("f", 1, 4, [20])         # line 4 calls f (in a.c) once: 20 Ir
+        w.function("f", file="a.c")
         w.cost(10, [20])
     s = cgw.summary("callgrind.out")    # events, totals, functions, edges
     p = cgw.Profile("callgrind.out")    # the call graph: inclusive costs, cycles, stacks
@@ -17,23 +17,37 @@ find_library("cgw").  Every failure of the library raises cgw.Error
 with its status and own message; values that C cannot take (an int
 past 2**64-1 or below 0, a str with a NUL) raise OverflowError or
 ValueError before reaching it.
+
+Writer.function(), call(), jump() and cond_jump() take their arguments
+in C's order, the function named first: name, then counts, the source
+position and costs; where the callee is (file=, object=) and lands
+(target_pos=) are keyword-only.
+
+The constants of <cgw.h> are enum classes (Status, Position,
+WriterFlag, ReadFlag, RecordKind, Severity...), their members equal to
+the C values; the module-level names (cgw.EINVAL, cgw.POS_LINE,
+cgw.COMPACT...) are aliases of the members.  Values from the library
+come back as members: Error.status, Diagnostic.severity, Part.positions.
 """
 import ctypes
+from typing import List
 
 #: The version of this package, libcgw's version (its pyproject.toml's).
 __version__ = "0.1.0"
 
 from ._lib import (Error, lib as _clib, text as _text,
+                   Status, Position, WriterFlag, ReadFlag, RecordKind, Severity,
+                   DiffSide, RecodeFlag, MergeFlag, StackFlag, Feature, gzip_level,
                    OK, EIO, ENOMEM, EUSAGE, EINVAL, ERANGE,
                    POS_LINE, POS_INSTR, POS_BB, POS_NONE,
                    COMPACT, NO_NAME_COMPRESSION, NO_POS_COMPRESSION, EXTENDED, GZIP,
-                   NOFOLLOW, EXCL, ZERO_COUNTS, QUALIFY_NAMES)
+                   NOFOLLOW, EXCL, ZERO_COUNTS, ONE_PART, QUALIFY_NAMES, WARNING, ERROR)
 from .writer import Writer
 from .stacks import Stacks, Frame
 from .reader import (read, summary, verify, Summary, Diagnostic, Target, Event, Part,
                      Function, Inline, Cost, Call, Jump, CondJump, PartEnd)
 from .tools import merge, diff, convert_folded, recode, DiffRow, Memory
-from .profile import Profile, ProfileFunction, CallEdge, Cycle, Line
+from .profile import Profile, ProfileFunction, CallEdge, Cycle, Line, ProfileFlag, FunctionFlag
 
 __all__ = [
     "Error", "Writer", "Stacks", "Frame", "read", "summary", "verify", "Summary",
@@ -41,19 +55,22 @@ __all__ = [
     "CondJump", "PartEnd", "merge", "diff", "convert_folded", "recode", "DiffRow", "Memory",
     "Profile", "ProfileFunction", "CallEdge", "Cycle", "Line",
     "version", "features", "__version__",
+    "Status", "Position", "WriterFlag", "ReadFlag", "RecordKind", "Severity", "DiffSide",
+    "RecodeFlag", "MergeFlag", "StackFlag", "Feature", "ProfileFlag", "FunctionFlag",
+    "gzip_level",
     "OK", "EIO", "ENOMEM", "EUSAGE", "EINVAL", "ERANGE",
     "POS_LINE", "POS_INSTR", "POS_BB", "POS_NONE",
     "COMPACT", "NO_NAME_COMPRESSION", "NO_POS_COMPRESSION", "EXTENDED", "GZIP",
-    "NOFOLLOW", "EXCL", "ZERO_COUNTS", "QUALIFY_NAMES",
+    "NOFOLLOW", "EXCL", "ZERO_COUNTS", "ONE_PART", "QUALIFY_NAMES", "WARNING", "ERROR",
 ]
 
 
-def version():
+def version() -> str:
     """The version of the libcgw loaded ("0.1.0")."""
-    return _text(_clib.cgw_version())
+    return _text(_clib.cgw_version()) or ""
 
 
-def features():
+def features() -> List[str]:
     """What the loaded libcgw was built with: a list of names ("gzip")."""
     names = ctypes.POINTER(ctypes.c_char_p)()
     _clib.cgw_features(ctypes.byref(names))

@@ -5,46 +5,181 @@ to C ones (the only checks made here are those C cannot make: an int
 that does not fit uint64_t, a str with a NUL)."""
 import ctypes
 import ctypes.util
+import enum
 import os
+from typing import Any, Callable, Iterator, Optional, Sequence, Tuple
 
 from ctypes import (POINTER, Structure, c_char, c_char_p, c_int, c_size_t,
                     c_uint, c_uint64, c_void_p, CFUNCTYPE)
 
 U64_MAX = 2**64 - 1
 
-# cgw_status
-OK, EIO, ENOMEM, EUSAGE, EINVAL, ERANGE = range(6)
-# cgw_record_kind
-(REC_PART, REC_FUNCTION, REC_INLINE, REC_COST, REC_CALL, REC_JUMP, REC_COND_JUMP,
- REC_PART_END) = range(1, 9)
-# cgw_options.positions
-POS_LINE, POS_INSTR, POS_BB, POS_NONE = 1, 2, 4, 8
-# cgw_options.flags
-COMPACT, NO_NAME_COMPRESSION, NO_POS_COMPRESSION, EXTENDED, GZIP = 1, 2, 4, 8, 16
-NOFOLLOW, EXCL, RAW, ZERO_COUNTS = 32, 64, 128, 4096
-QUALIFY_NAMES = 16384
-READ_CHECK, READ_MAP = 1, 2
-DIFF_OLD, DIFF_NEW = 0, 1
-RECODE_JUMPS = 1
-MERGE_KEEP_PARTS = 1
-STACK_UNCOUNTED = 1
-FEATURE_GZIP = 1
+
+# The constants of <cgw.h>, one class a group, each member equal to its
+# CGW_ value; the module-level names below are aliases of the members.
+
+class Status(enum.IntEnum):
+    """cgw_status: what a call of libcgw returned (cgw.Error.status)."""
+    OK = 0
+    EIO = 1
+    ENOMEM = 2
+    EUSAGE = 3
+    EINVAL = 4
+    ERANGE = 5
+
+
+class Position(enum.IntFlag):
+    """CGW_POS_*: the position kinds of a writer (Writer(positions=)) or
+    of a part (Part.positions)."""
+    LINE = 1
+    INSTR = 2
+    BB = 4
+    NONE = 8
+
+
+class WriterFlag(enum.IntFlag):
+    """cgw_options.flags: how a writer writes (Writer(flags=))."""
+    COMPACT = 1
+    NO_NAME_COMPRESSION = 2
+    NO_POS_COMPRESSION = 4
+    EXTENDED = 8
+    GZIP = 16
+    NOFOLLOW = 32
+    EXCL = 64
+    RAW = 128
+    ZERO_COUNTS = 4096
+    ONE_PART = 8192
+    QUALIFY_NAMES = 16384
+
+
+def gzip_level(n: int) -> WriterFlag:
+    """CGW_GZIP_LEVEL(n): the writer flag of gzip level n (1 to 9, 0 the
+    default), to be or-ed with WriterFlag.GZIP."""
+    return WriterFlag(n << 8)
+
+
+class ReadFlag(enum.IntFlag):
+    """cgw_read_options.flags (CGW_READ_*)."""
+    CHECK = 1
+    MAP = 2
+    SUM_COSTS = 4
+
+
+class RecordKind(enum.IntEnum):
+    """cgw_record_kind: the kind of a record of the reader."""
+    PART = 1
+    FUNCTION = 2
+    INLINE = 3
+    COST = 4
+    CALL = 5
+    JUMP = 6
+    COND_JUMP = 7
+    PART_END = 8
+
+
+class Severity(enum.IntEnum):
+    """cgw_severity: how bad a reader diagnostic is (Diagnostic.severity).
+    str() of a member is its name in lower case ("error"), as messages
+    print it."""
+    WARNING = 1
+    ERROR = 2
+
+    def __str__(self) -> str:
+        return self.name.lower()
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+class DiffSide(enum.IntEnum):
+    """CGW_DIFF_OLD, CGW_DIFF_NEW: a side of cgw_diff_add()."""
+    OLD = 0
+    NEW = 1
+
+
+class RecodeFlag(enum.IntFlag):
+    """cgw_recode() flags (CGW_RECODE_*)."""
+    JUMPS = 1
+
+
+class MergeFlag(enum.IntFlag):
+    """cgw_merge_options.flags (CGW_MERGE_*)."""
+    KEEP_PARTS = 1
+
+
+class StackFlag(enum.IntFlag):
+    """cgw_stacks_add() flags (CGW_STACK_*)."""
+    UNCOUNTED = 1
+    LEAF_FIRST = 2
+
+
+class Feature(enum.IntFlag):
+    """CGW_FEATURE_*: the optional parts libcgw was built with."""
+    GZIP = 1
+
+
+OK = Status.OK
+EIO = Status.EIO
+ENOMEM = Status.ENOMEM
+EUSAGE = Status.EUSAGE
+EINVAL = Status.EINVAL
+ERANGE = Status.ERANGE
+REC_PART = RecordKind.PART
+REC_FUNCTION = RecordKind.FUNCTION
+REC_INLINE = RecordKind.INLINE
+REC_COST = RecordKind.COST
+REC_CALL = RecordKind.CALL
+REC_JUMP = RecordKind.JUMP
+REC_COND_JUMP = RecordKind.COND_JUMP
+REC_PART_END = RecordKind.PART_END
+POS_LINE = Position.LINE
+POS_INSTR = Position.INSTR
+POS_BB = Position.BB
+POS_NONE = Position.NONE
+COMPACT = WriterFlag.COMPACT
+NO_NAME_COMPRESSION = WriterFlag.NO_NAME_COMPRESSION
+NO_POS_COMPRESSION = WriterFlag.NO_POS_COMPRESSION
+EXTENDED = WriterFlag.EXTENDED
+GZIP = WriterFlag.GZIP
+NOFOLLOW = WriterFlag.NOFOLLOW
+EXCL = WriterFlag.EXCL
+RAW = WriterFlag.RAW
+ZERO_COUNTS = WriterFlag.ZERO_COUNTS
+ONE_PART = WriterFlag.ONE_PART
+QUALIFY_NAMES = WriterFlag.QUALIFY_NAMES
+READ_CHECK = ReadFlag.CHECK
+READ_MAP = ReadFlag.MAP
+READ_SUM_COSTS = ReadFlag.SUM_COSTS
+WARNING = Severity.WARNING
+ERROR = Severity.ERROR
+DIFF_OLD = DiffSide.OLD
+DIFF_NEW = DiffSide.NEW
+RECODE_JUMPS = RecodeFlag.JUMPS
+MERGE_KEEP_PARTS = MergeFlag.KEEP_PARTS
+STACK_UNCOUNTED = StackFlag.UNCOUNTED
+STACK_LEAF_FIRST = StackFlag.LEAF_FIRST
+FEATURE_GZIP = Feature.GZIP
 
 
 class Error(Exception):
-    """A call of libcgw failed: status is its cgw_status (cgw.EINVAL...),
-    message the library's own message ("cgw_add_event: ...").  (A file
-    that cannot be opened raises OSError with its errno instead.)"""
+    """A call of libcgw failed: status is its cgw_status (a cgw.Status
+    member: cgw.EINVAL...), message the library's own message
+    ("cgw_add_event: ...").  (A file that cannot be opened raises OSError
+    with its errno instead.)"""
 
-    def __init__(self, status, message):
+    def __init__(self, status: int, message: Optional[str]) -> None:
+        message = message or ""
         super().__init__(message)
-        self.status = status
+        try:
+            self.status: int = Status(status)
+        except ValueError:
+            self.status = status
         self.message = message
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.message
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "cgw.Error(%d, %r)" % (self.status, self.message)
 
 
@@ -131,7 +266,7 @@ WRITE_FN = CFUNCTYPE(c_int, c_void_p, POINTER(c_char), c_size_t)
 # ------------------------------------------------------------ the library
 
 
-def _candidates():
+def _candidates() -> Iterator[str]:
     env = os.environ.get("CGW_LIBRARY")
     if env:
         yield env
@@ -147,7 +282,7 @@ def _candidates():
         yield found
 
 
-def _load():
+def _load() -> ctypes.CDLL:
     tried = []
     for path in _candidates():
         try:
@@ -242,7 +377,7 @@ libc_free.restype = None
 # --------------------------------------------------------- conversions
 
 
-def cstr(s, what="a string"):
+def cstr(s: Any, what: str = "a string") -> Optional[bytes]:
     """A str (UTF-8) or bytes for a const char *; None stays NULL.  A NUL
     inside would cut the text short in C: ValueError."""
     if s is None:
@@ -260,17 +395,17 @@ def cstr(s, what="a string"):
     return b
 
 
-def path(p):
+def path(p: Any) -> Optional[bytes]:
     """A file name for C: os.fsencode, no NUL."""
     return cstr(os.fsencode(p), "a path")
 
 
-def text(b):
+def text(b: Optional[bytes]) -> Optional[str]:
     """A const char * from C as str (None for NULL)."""
     return None if b is None else b.decode("utf-8", "surrogateescape")
 
 
-def u64(v, what="a count"):
+def u64(v: Any, what: str = "a count") -> int:
     """An int for uint64_t: OverflowError past 2**64-1, ValueError below 0."""
     try:
         v = v.__index__()
@@ -283,7 +418,7 @@ def u64(v, what="a count"):
     return v
 
 
-def u64_array(values, what="a cost"):
+def u64_array(values: Optional[Sequence[int]], what: str = "a cost") -> Tuple[Any, int]:
     """A sequence of ints as (uint64_t[n], n); (None, 0) for None."""
     if values is None:
         return None, 0
@@ -291,14 +426,14 @@ def u64_array(values, what="a cost"):
     return (c_uint64 * len(vals))(*vals), len(vals)
 
 
-def seq(ptr, n):
+def seq(ptr: Any, n: int) -> Optional[Tuple[int, ...]]:
     """uint64_t[n] at ptr as a tuple (None for NULL)."""
     if not ptr:
         return None
     return tuple(ptr[i] for i in range(n))
 
 
-def check(status, msg):
+def check(status: int, msg: Callable[[], Any]) -> None:
     """Raise Error(status, msg()) unless status is CGW_OK."""
     if status != OK:
         m = msg() or lib.cgw_strerror(status).decode()

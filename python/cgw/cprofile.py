@@ -20,12 +20,13 @@ import io
 import os
 import runpy
 import sys
+from typing import Any, Dict, List, Optional, Tuple
 
 from . import _lib
 from .pstats import convert, why
 
 
-def _code(args):
+def _code(args: argparse.Namespace) -> Tuple[Any, Dict[str, Any]]:
     """The code to run and its globals, as cProfile.main() makes them."""
     if args.module:
         return ("run_module(modname, run_name='__main__', alter_sys=True)",
@@ -39,7 +40,11 @@ def _code(args):
                   "__package__": None, "__cached__": None}
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> Any:
+    """python3 -m cgw.cprofile with arguments argv (None: sys.argv's):
+    runs the program and returns its exit status (what it gave
+    sys.exit(), or 1 when the profile could not be written, said on
+    stderr; 2 for a script that cannot be read)."""
     p = argparse.ArgumentParser(
         prog="python3 -m cgw.cprofile",
         usage="%(prog)s [-o OUT] [-m module | script.py] [args ...]",

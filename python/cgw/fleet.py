@@ -44,6 +44,7 @@ import os
 import sys
 import tempfile
 import time
+from typing import Any, Iterable, List, Optional, Sequence, TextIO, Tuple
 
 from . import tools
 from ._lib import Error
@@ -57,12 +58,12 @@ class BadInput(Exception):
     """An input of the merge could not be read or has errors: path is
     it, message what is wrong (with the path at its start)."""
 
-    def __init__(self, path, message):
+    def __init__(self, path: str, message: str) -> None:
         super().__init__(path, message)
         self.path = path
         self.message = message
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.message
 
 
@@ -128,13 +129,19 @@ def _workers(client):
         return 1
 
 
-def default_batch(n, workers):
-    """Files a leaf: about four leaves a worker, 1 to MAX_BATCH."""
+def default_batch(n: int, workers: int) -> int:
+    """Files a leaf for n files on workers workers: about four leaves a
+    worker, 1 to MAX_BATCH."""
     return max(1, min(MAX_BATCH, math.ceil(n / (4 * max(1, workers)))))
 
 
-def submit_tree(client, paths, batch=None, fan_in=FAN_IN, skip_bad=False, delay=0.0):
-    """Submit the reduction of paths; the future of its root."""
+def submit_tree(client: Any, paths: Iterable[str], batch: Optional[int] = None,
+                fan_in: int = FAN_IN, skip_bad: bool = False, delay: float = 0.0) -> Any:
+    """Submit the reduction of paths to client (a dask.distributed
+    Client); the future of its root, whose result is (bytes or None,
+    skipped).  batch: files a leaf (None: default_batch()); delay:
+    seconds each leaf sleeps first.  ValueError for no paths or fan_in
+    below 2."""
     paths = list(paths)
     if not paths:
         raise ValueError("no input")
@@ -158,7 +165,9 @@ def _finish(result):
     return data, skipped
 
 
-def merge_on(client, paths, batch=None, fan_in=FAN_IN, skip_bad=False, delay=0.0):
+def merge_on(client: Any, paths: Iterable[str], batch: Optional[int] = None,
+             fan_in: int = FAN_IN, skip_bad: bool = False,
+             delay: float = 0.0) -> Tuple[bytes, List[Tuple[str, str]]]:
     """Merge paths on the cluster of client: (the merged bytes, the list
     of (path, message) skipped).  Raises BadInput (without skip_bad) for
     the first bad input met, cgw.Error when the inputs cannot be merged
@@ -166,9 +175,11 @@ def merge_on(client, paths, batch=None, fan_in=FAN_IN, skip_bad=False, delay=0.0
     return _finish(submit_tree(client, paths, batch, fan_in, skip_bad, delay).result())
 
 
-def merge_pair_on(client, old, new, batch=None, fan_in=FAN_IN, skip_bad=False):
+def merge_pair_on(client: Any, old: Iterable[str], new: Iterable[str],
+                  batch: Optional[int] = None, fan_in: int = FAN_IN,
+                  skip_bad: bool = False) -> Tuple[bytes, bytes, List[Tuple[str, str]]]:
     """Merge two sets on the cluster, both at once: (the merge of old,
-    the merge of new, the list skipped)."""
+    the merge of new, the list skipped).  Raises as merge_on()."""
     fo = submit_tree(client, old, batch, fan_in, skip_bad)
     fn = submit_tree(client, new, batch, fan_in, skip_bad)
     a, sa = _finish(fo.result())
@@ -176,10 +187,12 @@ def merge_pair_on(client, old, new, batch=None, fan_in=FAN_IN, skip_bad=False):
     return a, b, sa + sb
 
 
-def diff_on(client, old, new, batch=None, fan_in=FAN_IN, skip_bad=False, output=None):
+def diff_on(client: Any, old: Iterable[str], new: Iterable[str], batch: Optional[int] = None,
+            fan_in: int = FAN_IN, skip_bad: bool = False,
+            output: Optional[str] = None) -> Tuple[List[Any], List[Tuple[str, str]]]:
     """Merge each side on the cluster, then compare the two merges with
     cgw.diff here: (rows, skipped), rows as cgw.diff gives them (output:
-    a path for the profile of the difference)."""
+    a path for the profile of the difference).  Raises as merge_on()."""
     a, b, skipped = merge_pair_on(client, old, new, batch, fan_in, skip_bad)
     return _diff(a, b, output), skipped
 
@@ -199,10 +212,10 @@ def _events(data):
 
 # ------------------------------------------------------------ the command
 
-def expand(args):
+def expand(args: Iterable[str]) -> List[str]:
     """The paths of the INPUT arguments: a glob, sorted; @FILE, its
     lines; else the path itself.  A glob matching nothing: ValueError."""
-    out = []
+    out: List[str] = []
     for a in args:
         if a.startswith("@") and len(a) > 1:
             with open(a[1:], encoding="utf-8", errors="surrogateescape") as f:
@@ -217,8 +230,10 @@ def expand(args):
     return out
 
 
-def write_atomic(path, data):
-    """data to path through a temporary file of its folder, renamed."""
+def write_atomic(path: str, data: bytes) -> None:
+    """Write data to path through a temporary file of its folder,
+    renamed; OSError when it cannot be written (the temporary file is
+    removed)."""
     d = os.path.dirname(path) or "."
     fd, tmp = tempfile.mkstemp(prefix=".cgw-fleet-", dir=d)
     try:
@@ -280,8 +295,11 @@ def _print_row(r, out):
     out.write(s + "\n")
 
 
-def report(rows, top=20, fail_above=None, out=sys.stdout):
-    """Print rows as cgdiff does; the number of changes past fail_above."""
+def report(rows: Sequence[Any], top: int = 20, fail_above: Optional[float] = None,
+           out: TextIO = sys.stdout) -> int:
+    """Print rows (cgw.DiffRow) to out as cgdiff does, at most top
+    changes; the number of changes past fail_above (in percent, as
+    DiffRow.change)."""
     past = sum(1 for r in rows if fail_above is not None and abs(r.change) > fail_above)
     for t in rows:
         if t.function is not None:
@@ -335,7 +353,11 @@ def _parser():
     return ap
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
+    """python3 -m cgw.fleet with arguments argv (None: sys.argv's): the
+    exit status: 0; 1 for a bad input, a failure or (diff) a change
+    past --fail-above, said on stderr; 2 for an INPUT that names no
+    file."""
     args = _parser().parse_args(argv)
     if args.local is not None and args.local < 1:
         _parser().error("--local needs 1 worker or more")

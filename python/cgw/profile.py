@@ -5,11 +5,12 @@ inclusive costs, call edges, cycles, the stacks of a flame graph.  The
 one place where a profile becomes a call graph, so that Python sees the
 numbers cgreport, cgconvert and the C API see."""
 import ctypes
+import enum
 import os
 import threading
 from ctypes import POINTER, Structure, c_char_p, c_int, c_size_t, c_uint, c_uint32
 from ctypes import c_uint64, c_void_p
-from typing import List, NamedTuple, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from . import _lib
 from ._lib import lib, text, Error
@@ -72,9 +73,24 @@ for _name, (_res, _args) in _PROTOS.items():
     _f.restype = _res
     _f.argtypes = _args
 
-LINES = 1
-SAME_EVENTS = 2
-BOUND = 1
+
+
+class ProfileFlag(enum.IntFlag):
+    """cgw_profile_options.flags (CGW_PROFILE_*)."""
+    LINES = 1
+    SAME_EVENTS = 2
+    READER_NAMES = 4
+
+
+class FunctionFlag(enum.IntFlag):
+    """cgw_profile_function.flags (CGW_PROFILE_BOUND)."""
+    BOUND = 1
+
+
+LINES = ProfileFlag.LINES
+SAME_EVENTS = ProfileFlag.SAME_EVENTS
+READER_NAMES = ProfileFlag.READER_NAMES
+BOUND = FunctionFlag.BOUND
 
 
 class ProfileFunction(NamedTuple):
@@ -121,7 +137,7 @@ class Line(NamedTuple):
     self: List[int]
 
 
-def _costs(p, n: int) -> List[int]:
+def _costs(p: Any, n: int) -> List[int]:
     return [p[i] for i in range(n)]
 
 
@@ -144,7 +160,7 @@ class Profile:
     one thread at a time: its calls take a lock."""
 
     def __init__(self, sources: Union[PathLike, Sequence[PathLike]], lines: bool = False,
-                 part: int = 0, diagnostics=None):
+                 part: int = 0, diagnostics: Optional[Callable[[Any], Any]] = None) -> None:
         from .reader import _read_options, _open
         if isinstance(sources, (str, bytes, os.PathLike)):
             sources = [sources]
@@ -169,10 +185,10 @@ class Profile:
             self.close()
             raise
 
-    def _fail(self):
+    def _fail(self) -> None:
         raise Error(lib.cgw_profile_error(self._p), text(lib.cgw_profile_errmsg(self._p)))
 
-    def _take(self):
+    def _take(self) -> None:
         p = self._p
         evs = POINTER(_lib.Event)()
         nev = lib.cgw_profile_events(p, ctypes.byref(evs))
@@ -208,20 +224,23 @@ class Profile:
         self._index = {(f.object, f.file, f.name): i for i, f in enumerate(self.functions)}
 
     def find(self, name: str, file: str = "???", object: Optional[str] = None) -> int:
-        """The index of function (object, file, name), or -1."""
+        """The index of function (object, file, name) in functions, or -1."""
         return self._index.get((object, file, name), -1)
 
     def callers(self, fn: int) -> List[CallEdge]:
-        """The edges into function fn (an index)."""
+        """The edges into function fn (an index into functions);
+        IndexError for no such function."""
         return [self.edges[i] for i in self._callers[fn]]
 
     def callees(self, fn: int) -> List[CallEdge]:
-        """The edges out of function fn (an index)."""
+        """The edges out of function fn (an index into functions);
+        IndexError for no such function."""
         return [self.edges[i] for i in self._callees[fn]]
 
     def lines(self, fn: int) -> List[Line]:
         """Function fn's self costs by source line and address, sorted
-        (Profile(lines=True) only; [] otherwise)."""
+        (Profile(lines=True) only; [] otherwise).  ValueError once
+        closed."""
         with self._lock:
             self._open()
             n = c_size_t()
@@ -251,7 +270,7 @@ class Profile:
         failure: List[BaseException] = []
         names = [f.name for f in self.functions]
 
-        def each(ctx, fns, depth, amount):
+        def each(ctx: Any, fns: Any, depth: int, amount: int) -> int:
             try:
                 out.append((tuple(names[fns[i]] for i in range(depth - 1, -1, -1)), amount))
                 return _lib.OK
@@ -268,12 +287,13 @@ class Profile:
             self._fail()
         return out
 
-    def _open(self):
+    def _open(self) -> None:
         if not self._p:
             raise ValueError("the profile is closed")
 
     def close(self) -> None:
-        """Release the library's model (the Python data stays)."""
+        """Release the library's model (the Python data stays); a second
+        call does nothing."""
         lock = getattr(self, "_lock", None)
         if lock is None:
             return
@@ -285,10 +305,10 @@ class Profile:
     def __enter__(self) -> "Profile":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def __del__(self):
+    def __del__(self) -> None:
         self.close()
 
     def __repr__(self) -> str:

@@ -37,6 +37,7 @@ import os
 import re
 import pstats as _pstats  # the standard library's (imports are absolute)
 import sys
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import _lib
 from .writer import Writer
@@ -44,9 +45,11 @@ from .writer import Writer
 # the event, without pyprof2calltree's long name ("event: ns : Nanoseconds"):
 # an event: line ends Qt Creator's header, so cgverify warns of one
 EVENT = "ns"
+#: A pstats entry's key: (file, first line, function).
+Key = Tuple[str, int, str]
 
 
-def ns(seconds):
+def ns(seconds: float) -> int:
     """A time of pstats (seconds, a float) in whole nanoseconds: rounded,
     and 0 for a negative time."""
     v = round(seconds * 1e9)
@@ -56,20 +59,20 @@ def ns(seconds):
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]+")
 
 
-def _text(s):
+def _text(s: str) -> str:
     """s as a name the writer takes: control characters (the profile
     module names its outermost entry by the statement run, line breaks
     and all) a blank, no blanks around."""
     return _CONTROL.sub(" ", s).strip() or "???"
 
 
-def file_name(key):
+def file_name(key: Key) -> str:
     """The fl= file of the pstats entry key (file, line, func): its file,
     "~" for a built-in (the profile module gives them "")."""
     return _text(key[0]) if key[0] else "~"
 
 
-def function_name(key):
+def function_name(key: Key) -> str:
     """The fn= name of the pstats entry key (file, line, func): "func
     file:line", or func alone for a built-in ("~" or "", line 0: "<built-in
     method ...>", "sum"): names are unique across files, since some
@@ -80,10 +83,10 @@ def function_name(key):
     return "%s %s:%d" % (_text(func), _text(file), line)
 
 
-def stats_dict(stats):
+def stats_dict(stats: Any) -> Dict[Key, Any]:
     """The {(file, line, func): (cc, nc, tt, ct, callers)} dict of stats:
     a pstats.Stats, such a dict, or a profiler (cProfile.Profile,
-    profile.Profile) that has run."""
+    profile.Profile) that has run.  TypeError for anything else."""
     if isinstance(stats, dict):
         return stats
     if isinstance(stats, _pstats.Stats):
@@ -95,10 +98,10 @@ def stats_dict(stats):
                     % type(stats).__name__)
 
 
-def calls(stats):
+def calls(stats: Dict[Key, Any]) -> Dict[Key, List[Tuple[Key, int, float]]]:
     """{caller key: [(callee key, count, inclusive seconds)]} from the
     callers dicts of stats (a stats dict), callers in the order met."""
-    out = {}
+    out: Dict[Key, List[Tuple[Key, int, float]]] = {}
     for callee, (cc, nc, tt, ct, callers) in stats.items():
         for caller, info in callers.items():
             if isinstance(info, tuple):       # cProfile: (nc, cc, tt, ct)
@@ -110,9 +113,10 @@ def calls(stats):
     return out
 
 
-def write(stats, w):
+def write(stats: Any, w: Writer) -> None:
     """Write the functions and calls of stats (see stats_dict()) through
-    the cgw.Writer w, which has the event "ns" first."""
+    the cgw.Writer w, which has the event "ns" first (times in
+    nanoseconds).  cgw.Error as the writer's calls."""
     st = stats_dict(stats)
     edges = calls(st)
     # a caller without an entry of its own (a Stats filtered by hand)
@@ -123,15 +127,18 @@ def write(stats, w):
         w.function(function_name(key), file=file_name(key))
         w.cost(line, [ns(st[key][2]) if key in st else 0])
         for callee, count, incl in edges.get(key, ()):
-            w.call(file_name(callee), function_name(callee), count, line, [ns(incl)],
+            w.call(function_name(callee), count, line, [ns(incl)], file=file_name(callee),
                    target_pos=callee[1])
 
 
-def convert(stats, dest=None, cmd=None, pid=None, creator=None, flags=0):
+def convert(stats: Any, dest: Any = None, cmd: Optional[str] = None, pid: Optional[int] = None,
+            creator: Optional[str] = None, flags: int = 0) -> Optional[bytes]:
     """Write stats (see stats_dict()) as a Callgrind profile to dest (a
     path, a descriptor, or None: the profile's bytes are returned); cmd,
     pid, creator and flags (cgw.EXCL...) go to the cgw.Writer.  A count
-    of 0 is written as given (cgw.ZERO_COUNTS)."""
+    of 0 is written as given (cgw.ZERO_COUNTS).  OSError when dest
+    cannot be opened (exists, with cgw.EXCL); cgw.Error as the writer's
+    calls; TypeError as stats_dict()."""
     w = Writer(dest, events=[EVENT], cmd=cmd, pid=pid, creator=creator,
                flags=flags | _lib.ZERO_COUNTS)
     with w:
@@ -139,7 +146,7 @@ def convert(stats, dest=None, cmd=None, pid=None, creator=None, flags=0):
     return w.getvalue() if dest is None else None
 
 
-def why(e):
+def why(e: BaseException) -> str:
     """What went wrong in e, an exception of writing: for an OSError its
     strerror alone (the writer's already names the call and the path)."""
     if isinstance(e, OSError) and e.errno is not None:
@@ -147,7 +154,7 @@ def why(e):
     return str(e)
 
 
-def default_output(path):
+def default_output(path: str) -> str:
     """callgrind.out.NAME for the pstats file path (NAME: its file name
     without .pstats, .prof or .profile)."""
     name = os.path.basename(path)
@@ -158,7 +165,10 @@ def default_output(path):
     return "callgrind.out." + name
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
+    """python3 -m cgw.pstats with arguments argv (None: sys.argv's):
+    the exit status, 0 or 1 (a file unreadable or unwritable, said on
+    stderr); argparse's SystemExit for bad arguments."""
     p = argparse.ArgumentParser(
         prog="python3 -m cgw.pstats",
         description="Write saved Python profiles (pstats files: python3 -m cProfile -o, "

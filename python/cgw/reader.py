@@ -5,6 +5,7 @@ reader's diagnostics."""
 import collections
 import ctypes
 import os
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Tuple, Union
 
 from . import _lib
 from ._lib import lib, text, seq, Error
@@ -26,18 +27,35 @@ CondJump = collections.namedtuple(
     "CondJump", "line object file function source_file pos target target_pos count executed")
 PartEnd = collections.namedtuple(
     "PartEnd", "line totals totals_line summary cost_lines calls functions")
+PathLike = Union[str, bytes, "os.PathLike[str]"]
+#: A function's key: (object, file, name).
+Key = Tuple[Optional[str], Optional[str], str]
 
-_SEVERITY = {1: "warning", 2: "error"}
+# each record class carries its cgw_record_kind (a class attribute, not a field)
+for _cls, _kind in ((Part, _lib.RecordKind.PART), (Function, _lib.RecordKind.FUNCTION),
+                    (Inline, _lib.RecordKind.INLINE), (Cost, _lib.RecordKind.COST),
+                    (Call, _lib.RecordKind.CALL), (Jump, _lib.RecordKind.JUMP),
+                    (CondJump, _lib.RecordKind.COND_JUMP),
+                    (PartEnd, _lib.RecordKind.PART_END)):
+    setattr(_cls, "kind", _kind)
+Record = Union[Part, Function, Inline, Cost, Call, Jump, CondJump, PartEnd]
+
+
+def _severity(v: int) -> Union[_lib.Severity, int]:
+    try:
+        return _lib.Severity(v)
+    except ValueError:
+        return v
 
 
 class _Names:
     """The reader's names as str, converted once: equal names have equal
     pointers until the reader is closed."""
 
-    def __init__(self):
-        self.cache = {}
+    def __init__(self) -> None:
+        self.cache: Dict[bytes, Optional[str]] = {}
 
-    def __call__(self, p):
+    def __call__(self, p: Optional[bytes]) -> Optional[str]:
         # p is a c_char_p field read as bytes by ctypes: key on the bytes
         if p is None:
             return None
@@ -47,7 +65,8 @@ class _Names:
         return s
 
 
-def _read_options(flags=0, diag=None, skip=0):
+def _read_options(flags: int = 0, diag: Optional[Callable[[Any], Any]] = None,
+                  skip: int = 0) -> Tuple[Any, Any]:
     o = _lib.ReadOptions()
     o.struct_size = ctypes.sizeof(_lib.ReadOptions)
     o.flags = flags
@@ -56,14 +75,14 @@ def _read_options(flags=0, diag=None, skip=0):
     if diag is not None:
         def cb_py(ctx, d):
             d = d.contents
-            diag(Diagnostic(d.line, _SEVERITY.get(d.severity, d.severity),
+            diag(Diagnostic(d.line, _severity(d.severity),
                             text(d.code), text(d.message)))
         cb = _lib.DIAG_FN(cb_py)
         o.diag = cb
     return o, cb
 
 
-def _open(source, opts):
+def _open(source: Any, opts: Any) -> Any:
     r = lib.cgw_reader_open_path(_lib.path(source), ctypes.byref(opts))
     if not r:
         e = ctypes.get_errno()
@@ -71,7 +90,7 @@ def _open(source, opts):
     return r
 
 
-def _record(rec, names, positions):
+def _record(rec: Any, names: _Names, positions: List[int]) -> Record:
     k = rec.kind
     if k == _lib.REC_PART:
         p = rec.part.contents
@@ -81,7 +100,7 @@ def _record(rec, names, positions):
                     p.pid if p.has_pid else None, p.thread if p.has_thread else None,
                     tuple((names(p.descs[i].type), names(p.descs[i].value))
                           for i in range(p.ndescs)),
-                    p.positions,
+                    _lib.Position(p.positions),
                     tuple(Event(names(p.events[i].name), names(p.events[i].long_name), None)
                           for i in range(p.nevents)),
                     tuple(Event(names(p.derived[i].name), names(p.derived[i].long_name),
@@ -111,19 +130,21 @@ def _record(rec, names, positions):
     raise Error(_lib.EINVAL, "cgw_reader_next: a record of unknown kind %d" % k)
 
 
-def read(path, check=False, diagnostics=None, skip=()):
+def read(path: PathLike, check: bool = False,
+         diagnostics: Optional[Callable[[Diagnostic], Any]] = None,
+         skip: Iterable[type] = ()) -> Iterator[Record]:
     """The records of the profile at path, in file order: Part, Function,
-    Inline, Cost, Call, Jump, CondJump and PartEnd namedtuples.
+    Inline, Cost, Call, Jump, CondJump and PartEnd namedtuples (each class
+    has its cgw.RecordKind as .kind).  Positions and costs are tuples of
+    ints, one a subposition or event (units of the event), or None.
     check=True adds the whole-part checks (CGW_READ_CHECK); each
     diagnostic goes to diagnostics(Diagnostic) when given.  skip: record
     classes (cgw.Cost, cgw.Call...) read and counted but not handed out.
-    An I/O or memory failure raises cgw.Error."""
+    OSError when path cannot be opened; an I/O or memory failure raises
+    cgw.Error."""
     mask = 0
-    kinds = {Part: _lib.REC_PART, Function: _lib.REC_FUNCTION, Inline: _lib.REC_INLINE,
-             Cost: _lib.REC_COST, Call: _lib.REC_CALL, Jump: _lib.REC_JUMP,
-             CondJump: _lib.REC_COND_JUMP, PartEnd: _lib.REC_PART_END}
     for k in skip:
-        mask |= 1 << kinds[k]
+        mask |= 1 << getattr(k, "kind")
     opts, cb = _read_options(_lib.READ_CHECK if check else 0, diagnostics, mask)
     r = _open(path, opts)
     try:
@@ -151,24 +172,25 @@ class Summary:
     [inclusive])}, parts (how many) and diagnostics (a list of
     Diagnostic)."""
 
-    def __init__(self):
-        self.events = []
-        self.totals = []
-        self.functions = {}
-        self.inclusive = {}
-        self.edges = {}
+    def __init__(self) -> None:
+        self.events: List[str] = []
+        self.totals: List[int] = []
+        self.functions: Dict[Key, List[int]] = {}
+        self.inclusive: Dict[Key, List[int]] = {}
+        self.edges: Dict[Tuple[Key, Key], Tuple[int, List[int]]] = {}
         self.parts = 0
-        self.diagnostics = []
+        self.diagnostics: List[Diagnostic] = []
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return ("Summary(events=%r, totals=%r, %d functions, %d edges, %d parts)"
                 % (self.events, self.totals, len(self.functions), len(self.edges), self.parts))
 
 
-def summary(path, check=False):
+def summary(path: PathLike, check: bool = False) -> Summary:
     """The Summary of the profile at path, from the profile model
     (cgw.Profile); check=True adds the reader's whole-part checks to the
-    diagnostics."""
+    diagnostics.  OSError when path cannot be opened; cgw.Error when
+    the reader or the model fails."""
     from .profile import Profile
     s = Summary()
     diags = s.diagnostics.append
@@ -189,11 +211,12 @@ def summary(path, check=False):
     return s
 
 
-def verify(path, roundtrip=False):
+def verify(path: PathLike, roundtrip: bool = False) -> List[Diagnostic]:
     """The diagnostics of the profile at path (Diagnostic namedtuples:
-    line, severity "error" or "warning", code, message), with the
+    line, severity cgw.Severity.ERROR or WARNING, code, message), with the
     whole-part checks; roundtrip=True adds cgw_roundtrip()'s ("roundtrip":
-    a record that does not come back the same through the writer)."""
+    a record that does not come back the same through the writer).
+    OSError when path cannot be opened; cgw.Error when reading fails."""
     found = []
     skip = [Function, Inline, Cost, Call, Jump, CondJump]
     for _ in read(path, check=True, diagnostics=found.append, skip=skip):

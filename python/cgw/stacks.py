@@ -2,6 +2,7 @@
 """cgw.Stacks: stacks with their counts, written as a call graph
 (cgw_stacks_*)."""
 import collections
+from typing import Literal, Any, Optional, Sequence, Tuple, Union
 
 from . import _lib
 from ._lib import lib, cstr, u64, Error
@@ -23,25 +24,27 @@ class Stacks:
         s.add_folded("main;g 3\\n")
         s.write("callgrind.out")"""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._s = lib.cgw_stacks_new(None)
         if not self._s:
             raise MemoryError("cgw_stacks_new")
         # the frames array of the last add(), reused while it is large enough
-        self._frames = None
+        self._frames: Any = None
 
-    def _check(self, status):
+    def _check(self, status: int) -> None:
         if status != _lib.OK:
             raise Error(status, _lib.text(lib.cgw_stacks_errmsg(self._s))
                         or _lib.text(lib.cgw_strerror(status)))
 
     @property
-    def handle(self):
+    def handle(self) -> int:
+        """The cgw_stacks * (an int); ValueError once closed."""
         if self._s is None:
             raise ValueError("the stacks are freed")
         return self._s
 
-    def add(self, frames, count, event=None, uncounted=False):
+    def add(self, frames: Sequence[Union[Frame, Tuple[Any, ...], list, str, bytes]],
+            count: int, event: Optional[str] = None, uncounted: bool = False) -> None:
         """Add one stack seen count times (of event; None: "Samples"):
         frames, root first, are Frame tuples, (name, file, object, line,
         inlined) tuples or lists, or plain names (str or bytes).
@@ -74,14 +77,17 @@ class Stacks:
         self._check(lib.cgw_stacks_add(s, cstr(event, "event name"), arr, n,
                                        u64(count), flags))
 
-    def add_folded(self, text, event=None, name=None):
-        """Add folded stacks ("a;b;c 42" a line) of event; name names the
-        input in error messages."""
+    def add_folded(self, text: Union[str, bytes], event: Optional[str] = None,
+                   name: Optional[str] = None) -> None:
+        """Add folded stacks ("a;b;c 42" a line: frames root first, then a
+        count in units of event) of event (None: "Samples"); name names
+        the input in error messages.  cgw.Error (EINVAL) for a line that
+        is not a stack and a count."""
         b = cstr(text, "folded text") if isinstance(text, str) else bytes(text)
         self._check(lib.cgw_stacks_add_folded(self.handle, cstr(event, "event name"),
                                               cstr(name, "input name"), b, len(b)))
 
-    def write(self, dest=None, **writer_args):
+    def write(self, dest: Any = None, **writer_args: Any) -> Optional[bytes]:
         """Write the stacks as a profile: through a cgw.Writer still in its
         header (left open), or to dest (a path, a descriptor, or None:
         the profile's bytes are returned) through a Writer made with
@@ -104,19 +110,20 @@ class Stacks:
             self.write(w)
         return w.getvalue() if dest is None else None
 
-    def close(self):
+    def close(self) -> None:
+        """Free the stacks (a second call does nothing)."""
         if self._s is not None:
             lib.cgw_stacks_free(self._s)
             self._s = None
 
-    def __enter__(self):
+    def __enter__(self) -> "Stacks":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> "Literal[False]":
         self.close()
         return False
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.close()
         except Exception:

@@ -4,6 +4,7 @@
 import collections
 import ctypes
 import os
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 from . import _lib
 from ._lib import lib, cstr, text, Error
@@ -12,9 +13,11 @@ from .writer import Writer
 
 DiffRow = collections.namedtuple(
     "DiffRow", "object file function event column inclusive old_cost new_cost change")
+PathLike = Union[str, bytes, "os.PathLike[str]"]
 
 
-def _merge_options(keep_parts=False, mod_filename=None, mod_funcname=None):
+def _merge_options(keep_parts: bool = False, mod_filename: Optional[str] = None,
+                   mod_funcname: Optional[str] = None) -> Any:
     o = _lib.MergeOptions()
     o.struct_size = ctypes.sizeof(_lib.MergeOptions)
     o.flags = _lib.MERGE_KEEP_PARTS if keep_parts else 0
@@ -23,7 +26,8 @@ def _merge_options(keep_parts=False, mod_filename=None, mod_funcname=None):
     return o
 
 
-def _new(new, errmsg, free, keep_parts, mod_filename, mod_funcname):
+def _new(new: Any, errmsg: Any, free: Any, keep_parts: bool, mod_filename: Optional[str],
+         mod_funcname: Optional[str]) -> Any:
     """A merger or differ made by new() with these options; its error
     (a bad --mod-filename pattern) raised, after free()."""
     h = new(ctypes.byref(_merge_options(keep_parts, mod_filename, mod_funcname)))
@@ -36,7 +40,7 @@ def _new(new, errmsg, free, keep_parts, mod_filename, mod_funcname):
     return h
 
 
-def _writer_flags(positions):
+def _writer_flags(positions: int) -> int:
     # as the tools: positions outside the portable subset need CGW_EXTENDED
     return _lib.EXTENDED if positions & (_lib.POS_BB | _lib.POS_NONE) else 0
 
@@ -46,15 +50,19 @@ class Memory:
     merge() and diff() (cgw_reader_open_memory); name is what messages
     call it."""
 
-    def __init__(self, data, name="<memory>"):
+    def __init__(self, data: bytes, name: str = "<memory>") -> None:
         self.data = bytes(data)
         self.name = name
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name
 
 
-def _open_any(source, opts):
+#: Profiles to read: a path or a Memory, or a list of them.
+Inputs = Union[PathLike, Memory, Sequence[Union[PathLike, Memory]]]
+
+
+def _open_any(source: Any, opts: Any) -> Any:
     if not isinstance(source, Memory):
         return _open(source, opts)
     r = lib.cgw_reader_open_memory(source.data, len(source.data), ctypes.byref(opts))
@@ -64,12 +72,13 @@ def _open_any(source, opts):
     return r
 
 
-def _add_inputs(handle, add, errmsg, paths, force, side=None):
+def _add_inputs(handle: Any, add: Any, errmsg: Any, paths: List[Any], force: bool,
+                side: Optional[int] = None) -> None:
     """Read each path (or Memory) into handle through add(); an input
     with error diagnostics is refused unless force (as the tools do)."""
     for p in paths:
-        errors = []
-        opts, cb = _read_options(0, lambda d: d.severity == "error" and errors.append(d))
+        errors: List[Any] = []
+        opts, cb = _read_options(0, lambda d: d.severity == _lib.ERROR and errors.append(d))
         r = _open_any(p, opts)
         try:
             st = add(handle, r) if side is None else add(handle, side, r)
@@ -84,16 +93,20 @@ def _add_inputs(handle, add, errmsg, paths, force, side=None):
                         % (p, d.line, d.message, d.code, len(errors)))
 
 
-def _single(x):
+def _single(x: Any) -> List[Any]:
     return ([x] if isinstance(x, (str, bytes, Memory)) or hasattr(x, "__fspath__")
             else list(x))
 
 
-def merge(inputs, output=None, keep_parts=False, mod_filename=None, mod_funcname=None,
-          compact=False, force=False):
-    """Sum the profiles at inputs (paths, or cgw.Memory(bytes)) into output
-    (a path, or None: the bytes are returned), as cgmerge does: the same
-    bytes for the same inputs."""
+def merge(inputs: Inputs, output: Optional[PathLike] = None, keep_parts: bool = False,
+          mod_filename: Optional[str] = None, mod_funcname: Optional[str] = None,
+          compact: bool = False, force: bool = False) -> Optional[bytes]:
+    """Sum the profiles at inputs (a path or cgw.Memory(bytes), or a
+    list of them) into output (a path, or None: the bytes are returned),
+    as cgmerge does: the same bytes for the same inputs.  OSError for an
+    input that cannot be opened; cgw.Error (EINVAL) for an input with
+    errors (unless force) or a bad mod_filename/mod_funcname pattern,
+    and for any failure of the library."""
     m = _new(lib.cgw_merge_new, lib.cgw_merge_errmsg, lib.cgw_merge_free, keep_parts,
              mod_filename, mod_funcname)
     try:
@@ -108,12 +121,17 @@ def merge(inputs, output=None, keep_parts=False, mod_filename=None, mod_funcname
     return w.getvalue() if output is None else None
 
 
-def diff(old, new, output=None, mod_filename=None, mod_funcname=None, force=False):
+def diff(old: Inputs, new: Inputs, output: Optional[PathLike] = None,
+         mod_filename: Optional[str] = None, mod_funcname: Optional[str] = None,
+         force: bool = False) -> List[DiffRow]:
     """Compare the profiles old and new (a path, a cgw.Memory, or a list
     of them, each side summed): the list of DiffRow (the totals of each event first,
     function None, then each change, the largest first), as cgdiff
     reports them; with output (a path), also the profile of the
-    difference (E_plus and E_minus events) written there."""
+    difference (E_plus and E_minus events) written there.  Costs are in
+    units of their event; change is new minus old in percent of the
+    event's old total (a float, +-inf when that is 0).  Errors as
+    merge()."""
     d = _new(lib.cgw_diff_new, lib.cgw_diff_errmsg, lib.cgw_diff_free, False,
              mod_filename, mod_funcname)
     try:
@@ -141,12 +159,14 @@ def diff(old, new, output=None, mod_filename=None, mod_funcname=None, force=Fals
     return rows
 
 
-def convert_folded(path, event=None):
+def convert_folded(path: PathLike, event: Optional[str] = None) -> str:
     """The profile at path (every part summed) as folded stacks of event
-    (None: the first), one "a;b;c COUNT" line a stack (cgw_write_folded)."""
-    chunks = []
+    (None: the first), one "a;b;c COUNT" line a stack (cgw_write_folded).
+    OSError when path cannot be opened; cgw.Error (EINVAL) for no such
+    event, or when reading fails."""
+    chunks: List[bytes] = []
 
-    def write(ctx, buf, n):
+    def write(ctx: Any, buf: Any, n: int) -> int:
         chunks.append(ctypes.string_at(buf, n))
         return 0
 
@@ -163,10 +183,14 @@ def convert_folded(path, event=None):
     return b"".join(chunks).decode("utf-8", "surrogateescape")
 
 
-def recode(path, output=None, positions=None, flags=0, jumps=False):
+def recode(path: PathLike, output: Optional[PathLike] = None,
+           positions: Union[None, int, str, Sequence[str]] = None, flags: int = 0,
+           jumps: bool = False) -> Optional[bytes]:
     """Write the profile at path again through a writer of positions and
     flags (cgw.COMPACT...) to output (a path; None: the bytes returned),
-    keeping every total, self cost and call edge (cgw_recode)."""
+    keeping every total, self cost and call edge (cgw_recode); jumps=True
+    keeps jumps too.  OSError when a file cannot be opened; cgw.Error
+    when reading or writing fails."""
     opts, cb = _read_options()
     r = _open(path, opts)
     try:

@@ -2,14 +2,21 @@
 """cgw.Writer: a profile written through libcgw's writer (cgw_open_*)."""
 import ctypes
 import os
+from typing import Literal, Any, Callable, Iterable, Optional, Sequence, Tuple, Union
 
 from . import _lib
 from ._lib import lib, cstr, u64, u64_array, Error
 
+StrOrBytes = Union[str, bytes]
+#: A position: an int (one subposition) or a sequence of ints, or None.
+Pos = Union[None, int, Sequence[int]]
+#: A destination: a path, an open descriptor, or None (memory).
+Dest = Union[None, int, str, bytes, "os.PathLike[str]"]
+
 _POS_NAMES = {"line": _lib.POS_LINE, "instr": _lib.POS_INSTR, "bb": _lib.POS_BB}
 
 
-def _positions(p):
+def _positions(p: Union[None, int, str, Iterable[str]]) -> int:
     """positions as a CGW_POS_* mask: an int, or names ("instr", "line")."""
     if p is None:
         return 0
@@ -25,7 +32,7 @@ def _positions(p):
     return mask
 
 
-def _open_error(what):
+def _open_error(what: str) -> OSError:
     e = ctypes.get_errno()
     return OSError(e, "%s: %s" % (what, os.strerror(e)))
 
@@ -37,19 +44,25 @@ class Writer:
     dest is a path (str, bytes or os.PathLike), an int (an open file
     descriptor, left open), or None: the profile stays in memory and
     getvalue() gives its bytes after close().  positions is a CGW_POS_*
-    mask or names ("instr line"); flags CGW_* flags (cgw.COMPACT...).
-    Every call of the library that fails raises cgw.Error with its
+    mask (cgw.Position) or names ("instr line"); flags cgw.WriterFlag
+    members (cgw.COMPACT...); buffer_size in bytes (0: the library's).
+    events: names, or (name, long name) pairs.  OSError when dest cannot
+    be opened; ValueError for an unknown position name.  Every call of the library that fails raises cgw.Error with its
     message; the writer is then discarded (nothing written to dest)."""
 
-    def __init__(self, dest=None, events=(), cmd=None, creator=None, pid=None,
-                 positions=None, flags=0, buffer_size=0):
+    def __init__(self, dest: Dest = None,
+                 events: Iterable[Union[str, Tuple[str, Optional[str]]]] = (),
+                 cmd: Optional[str] = None, creator: Optional[str] = None,
+                 pid: Optional[int] = None,
+                 positions: Union[None, int, str, Iterable[str]] = None,
+                 flags: int = 0, buffer_size: int = 0) -> None:
         self._w = None
         self._value = None
         self._buf = ctypes.POINTER(ctypes.c_char)()
         self._len = ctypes.c_size_t(0)
         opts = _lib.Options(ctypes.sizeof(_lib.Options), _positions(positions),
                             flags, buffer_size, None)
-        self.positions = opts.positions or _lib.POS_LINE
+        self.positions = _lib.Position(opts.positions or _lib.POS_LINE)
         # the kinds a position holds, in the library's order (cgw_pos_kinds;
         # none for POS_NONE), for _pos() to check a position's shape
         kinds = (ctypes.c_uint * 3)()
@@ -88,25 +101,27 @@ class Writer:
 
     # -------------------------------------------------------------- state
     @property
-    def handle(self):
-        """The cgw_writer * (for the calls of libcgw that take one)."""
+    def handle(self) -> int:
+        """The cgw_writer * (for the calls of libcgw that take one), an
+        int; ValueError once the writer is closed."""
         if self._w is None:
             raise ValueError("the writer is closed")
         return self._w
 
-    def _check(self, status):
+    def _check(self, status: int) -> None:
         if status != _lib.OK:
             msg = _lib.text(lib.cgw_errmsg(self._w)) or _lib.text(lib.cgw_strerror(status))
             self.discard()
-            raise Error(status, msg)
+            raise Error(status, msg or "")
 
-    def discard(self):
-        """Release the writer without committing anything."""
+    def discard(self) -> None:
+        """Release the writer without committing anything (nothing is
+        written to a path; a second call does nothing)."""
         if self._w is not None:
             lib.cgw_free(self._w)
             self._w = None
 
-    def close(self):
+    def close(self) -> None:
         """Finish the profile (totals:, the rename over the path, the memory
         buffer handed over); cgw.Error on the writer's first error."""
         if self._w is None:
@@ -122,62 +137,85 @@ class Writer:
         lib.cgw_free(w)
         self._w = None
 
-    def getvalue(self):
-        """The profile's bytes, for Writer(None), after close()."""
+    def getvalue(self) -> bytes:
+        """The profile's bytes, for Writer(None), after close();
+        ValueError for another writer or before close()."""
         if not self._memory:
             raise ValueError("getvalue() is for a writer to memory: Writer(None)")
         if self._value is None:
             raise ValueError("getvalue() comes after close()")
         return self._value
 
-    def __enter__(self):
+    def __enter__(self) -> "Writer":
         return self
 
-    def __exit__(self, exc_type, exc, tb):
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> "Literal[False]":
         if exc_type is not None:
             self.discard()
         else:
             self.close()
         return False
 
-    def __del__(self):
+    def __del__(self) -> None:
         try:
             self.discard()
         except Exception:
             pass
 
     # ------------------------------------------------------------- header
-    def set_creator(self, creator):
+    def set_creator(self, creator: StrOrBytes) -> None:
+        """The creator: line (default "libcgw-VERSION").  cgw.Error
+        (EUSAGE) after the header, (EINVAL) for a line break."""
         self._check(lib.cgw_set_creator(self.handle, cstr(creator, "creator")))
 
-    def set_cmd(self, cmd):
+    def set_cmd(self, cmd: StrOrBytes) -> None:
+        """The cmd: line (the command profiled).  cgw.Error (EUSAGE)
+        after the header, (EINVAL) for a line break."""
         self._check(lib.cgw_set_cmd(self.handle, cstr(cmd, "cmd")))
 
-    def set_pid(self, pid):
+    def set_pid(self, pid: int) -> None:
+        """The pid: line.  cgw.Error (EUSAGE) after the header;
+        ValueError, OverflowError outside 0..2**64-1."""
         self._check(lib.cgw_set_pid(self.handle, u64(pid, "pid")))
 
-    def set_thread(self, thread):
+    def set_thread(self, thread: int) -> None:
+        """The thread: line of the current part.  cgw.Error (EUSAGE)
+        once the part's body has begun; ValueError, OverflowError
+        outside 0..2**64-1."""
         self._check(lib.cgw_set_thread(self.handle, u64(thread, "thread")))
 
-    def add_desc(self, type, value):
+    def add_desc(self, type: StrOrBytes, value: StrOrBytes) -> None:
+        """A desc: TYPE: VALUE line; type is non-empty without ':'.
+        cgw.Error (EINVAL) for a bad type or a line break, (EUSAGE)
+        after the header."""
         self._check(lib.cgw_add_desc(self.handle, cstr(type, "desc type"),
                                      cstr(value, "desc value")))
 
-    def add_event(self, name, long_name=None):
+    def add_event(self, name: StrOrBytes, long_name: Optional[StrOrBytes] = None) -> None:
+        """Add event name ("Ir") to the events: line, with its long name
+        when given.  cgw.Error (EINVAL) for a name with a blank, ':' or
+        '=', or defined already; (EUSAGE) after the header."""
         self._check(lib.cgw_add_event(self.handle, cstr(name, "event name"),
                                       cstr(long_name, "long event name")))
 
-    def add_derived_event(self, name, formula, long_name=None):
+    def add_derived_event(self, name: StrOrBytes, formula: StrOrBytes,
+                          long_name: Optional[StrOrBytes] = None) -> None:
+        """Define event name as formula ("Ir + 10 Dr"), a sum of events
+        already added; it takes no cost column.  cgw.Error (EINVAL) for
+        a bad formula or name, (EUSAGE) after the header."""
         self._check(lib.cgw_add_derived_event(self.handle, cstr(name, "event name"),
                                               cstr(formula, "formula"),
                                               cstr(long_name, "long event name")))
 
-    def set_summary(self, costs):
+    def set_summary(self, costs: Sequence[int]) -> None:
+        """The summary: line of the current part: costs, one an event
+        (units of each), fewer meaning zeros.  cgw.Error (EINVAL) for
+        more costs than events; ValueError, OverflowError as cost()."""
         arr, n = u64_array(costs, "summary cost")
         self._check(lib.cgw_set_summary(self.handle, arr, n))
 
     # --------------------------------------------------------------- body
-    def _pos(self, pos):
+    def _pos(self, pos: Pos) -> Any:
         """A position: one int when the writer has one subposition, else a
         sequence of one int a subposition in Callgrind's order (instr, bb,
         line); None is NULL (position 0 where the library allows it).
@@ -198,15 +236,32 @@ class Writer:
                              % (pos, self._pos_names, want))
         return u64_array(vals, "a position")[0]
 
-    def object(self, name):
+    def object(self, name: StrOrBytes) -> None:
+        """Make name the object (ob=) of the functions that follow.
+        cgw.Error (EINVAL) for an empty name or one with a line break;
+        ValueError for a NUL in it."""
         self._check(lib.cgw_object(self.handle, cstr(name, "object name")))
 
-    def file(self, name):
+    def file(self, name: StrOrBytes) -> None:
+        """Make name the source file (fl=) of the functions that follow.
+        cgw.Error (EINVAL) for an empty name or one with a line break;
+        ValueError for a NUL in it."""
         self._check(lib.cgw_file(self.handle, cstr(name, "file name")))
 
-    def function(self, name, file=None, object=None):
-        """Start the block of function name (fn=), in file (fl=) and object
-        (ob=) when given; the library keeps the last ones given."""
+    # The calls that name a function, call one or jump take their
+    # arguments in one order, C's (cgw_function, cgw_call, cgw_jump):
+    # the function named, then the counts, the source position and the
+    # costs, all required and positional; then, keyword-only and
+    # optional, where the function is (file=, object=: None is the
+    # caller's, or the last given) and where a call or jump lands
+    # (target_pos=: None is position 0).
+
+    def function(self, name: StrOrBytes, *, file: Optional[StrOrBytes] = None,
+                 object: Optional[StrOrBytes] = None) -> None:
+        """Start the block of function name (fn=), in file (fl=) and
+        object (ob=) when given; the library keeps the last ones given.
+        cgw.Error (EINVAL) for an empty name or one with a line break,
+        (EUSAGE) before any event; ValueError for a NUL in a name."""
         w = self.handle
         if object is not None:
             self._check(lib.cgw_object(w, cstr(object, "object name")))
@@ -214,46 +269,74 @@ class Writer:
             self._check(lib.cgw_file(w, cstr(file, "file name")))
         self._check(lib.cgw_function(w, cstr(name, "function name")))
 
-    def inline_file(self, name):
+    def inline_file(self, name: StrOrBytes) -> None:
+        """Costs that follow come from code inlined from file name (fi=),
+        or from the function's own file again (fe=).  cgw.Error (EINVAL)
+        for a bad name, (EUSAGE) outside a function."""
         self._check(lib.cgw_inline_file(self.handle, cstr(name, "file name")))
 
-    def cost(self, pos, costs):
+    def cost(self, pos: Pos, costs: Sequence[int]) -> None:
         """A self-cost line at pos (a line, or a sequence of the position's
         values: (address, line) for an "instr line" writer) with costs, a
-        sequence of ints, one an event.  ValueError for a position of
-        another shape than the writer's positions."""
+        sequence of ints (units of each event), one an event in the order
+        added, fewer meaning zeros.  ValueError for a position of another
+        shape than the writer's positions or a negative int;
+        OverflowError past 2**64-1; cgw.Error (EINVAL) for more costs than
+        events, (ERANGE) when a total would pass 2**64-1."""
         arr, n = u64_array(costs)
         self._check(lib.cgw_cost(self.handle, self._pos(pos), arr, n))
 
-    def call(self, file, name, count, pos, inclusive, object=None, target_pos=None):
-        """A call from pos to function name of file (None: the caller's) in
-        object (None: the caller's), made count times, with its inclusive
-        costs."""
-        t = _lib.Target(cstr(object, "object name"), cstr(file, "file name"),
-                        cstr(name, "function name"))
+    def _target(self, name: StrOrBytes, file: Optional[StrOrBytes],
+                object: Optional[StrOrBytes]) -> _lib.Target:
+        return _lib.Target(cstr(object, "object name"), cstr(file, "file name"),
+                           cstr(name, "function name"))
+
+    def call(self, name: StrOrBytes, count: int, pos: Pos, inclusive: Sequence[int], *,
+             file: Optional[StrOrBytes] = None, object: Optional[StrOrBytes] = None,
+             target_pos: Pos = None) -> None:
+        """A call (calls=) from pos in the current function to function
+        name, made count times, with its inclusive costs (a sequence of
+        ints, one an event, as cost()).  file and object are the callee's
+        (None: the caller's); target_pos its position (None: 0), of the
+        writer's shape as pos.  ValueError or OverflowError as cost();
+        cgw.Error (EINVAL) for count 0 without cgw.COMPACT or a bad name,
+        (EUSAGE) outside a function."""
+        t = self._target(name, file, object)
         arr, n = u64_array(inclusive, "an inclusive cost")
         self._check(lib.cgw_call(self.handle, ctypes.byref(t), u64(count), self._pos(target_pos),
                                  self._pos(pos), arr, n))
 
-    def jump(self, file, name, count, pos, target_pos=None, object=None):
-        t = _lib.Target(cstr(object, "object name"), cstr(file, "file name"),
-                        cstr(name, "function name"))
+    def jump(self, name: StrOrBytes, count: int, pos: Pos, *,
+             file: Optional[StrOrBytes] = None, object: Optional[StrOrBytes] = None,
+             target_pos: Pos = None) -> None:
+        """An unconditional jump (jump=) taken count times from pos to
+        target_pos (None: 0) in function name of file (None: the current
+        one's) in the same object.  Errors as call()."""
+        t = self._target(name, file, object)
         self._check(lib.cgw_jump(self.handle, ctypes.byref(t), u64(count),
                                  self._pos(target_pos), self._pos(pos)))
 
-    def cond_jump(self, file, name, followed, executed, pos, target_pos=None, object=None):
-        t = _lib.Target(cstr(object, "object name"), cstr(file, "file name"),
-                        cstr(name, "function name"))
+    def cond_jump(self, name: StrOrBytes, followed: int, executed: int, pos: Pos, *,
+                  file: Optional[StrOrBytes] = None, object: Optional[StrOrBytes] = None,
+                  target_pos: Pos = None) -> None:
+        """A conditional jump (jcnd=followed/executed) at pos, followed of
+        executed times, to target_pos in function name, as jump().
+        cgw.Error (EINVAL) when followed > executed; else errors as
+        call()."""
+        t = self._target(name, file, object)
         self._check(lib.cgw_cond_jump(self.handle, ctypes.byref(t), u64(followed),
                                       u64(executed), self._pos(target_pos), self._pos(pos)))
 
-    def new_part(self):
-        """End this part (its totals:) and start the next."""
+    def new_part(self) -> None:
+        """End this part (its totals:) and start the next.  cgw.Error
+        as cgw_new_part() (EUSAGE in a state that has no part to end)."""
         self._check(lib.cgw_new_part(self.handle))
 
     @classmethod
-    def to_bytes(cls, fill, **kwargs):
-        """The bytes of a profile written by fill(writer) in memory."""
+    def to_bytes(cls, fill: Callable[["Writer"], Any], **kwargs: Any) -> bytes:
+        """The bytes of a profile written by fill(writer) in memory;
+        kwargs go to Writer(None, ...).  Raises what fill() or the writer
+        raise."""
         w = cls(None, **kwargs)
         with w:
             fill(w)
