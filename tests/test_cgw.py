@@ -75,6 +75,27 @@ class TestWriter(Base):
                          ((37, 3), (37, 3), 3, 1, 2))
         self.assertEqual(cgw.verify(out, roundtrip=True), [])
 
+    def test_no_object_again(self):
+        # main in prog calls g in no object (NO_OBJECT), then g's block
+        # in no object by object(None); every reader used to give them prog
+        out = self.path("noobj.out")
+        with cgw.Writer(out, events=["Ir"]) as w:
+            w.function("main", file="a.c", object="prog")
+            w.cost(1, [5])
+            w.call("g", 1, 2, [3], object=cgw.NO_OBJECT)
+            w.object(None)
+            w.function("g")
+            w.cost(2, [3])
+            w.function("h", object="prog")
+            w.cost(3, [1])
+            w.function("k", object=cgw.NO_OBJECT)
+            w.cost(4, [2])
+        self.assertValid(out)
+        s = cgw.summary(out)
+        self.assertEqual(s.functions, {("prog", "a.c", "main"): [5], (None, "a.c", "g"): [3],
+                                       ("prog", "a.c", "h"): [1], (None, "a.c", "k"): [2]})
+        self.assertEqual(s.edges, {(("prog", "a.c", "main"), (None, "a.c", "g")): (1, [3])})
+
     def test_memory_and_fd_give_the_same_bytes(self):
         mem = cgw.Writer(None, events=["Ir", "Dr"])
         with mem:

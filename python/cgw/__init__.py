@@ -42,7 +42,7 @@ from ._lib import (Error, lib as _clib, text as _text,
                    POS_LINE, POS_INSTR, POS_BB, POS_NONE,
                    COMPACT, NO_NAME_COMPRESSION, NO_POS_COMPRESSION, EXTENDED, GZIP,
                    NOFOLLOW, EXCL, ZERO_COUNTS, ONE_PART, QUALIFY_NAMES, WARNING, ERROR)
-from .writer import Writer
+from .writer import NO_OBJECT, Writer
 from .stacks import Stacks, Frame
 from .reader import (read, summary, verify, Summary, Diagnostic, Target, Event, Part,
                      Function, Inline, Cost, Call, Jump, CondJump, PartEnd)
@@ -50,7 +50,7 @@ from .tools import merge, diff, convert_folded, recode, DiffRow, Memory
 from .profile import Profile, ProfileFunction, CallEdge, Cycle, Line, ProfileFlag, FunctionFlag
 
 __all__ = [
-    "Error", "Writer", "Stacks", "Frame", "read", "summary", "verify", "Summary",
+    "Error", "Writer", "NO_OBJECT", "Stacks", "Frame", "read", "summary", "verify", "Summary",
     "Diagnostic", "Target", "Event", "Part", "Function", "Inline", "Cost", "Call", "Jump",
     "CondJump", "PartEnd", "merge", "diff", "convert_folded", "recode", "DiffRow", "Memory",
     "Profile", "ProfileFunction", "CallEdge", "Cycle", "Line",

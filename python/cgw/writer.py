@@ -37,6 +37,18 @@ def _open_error(what: str) -> OSError:
     return OSError(e, "%s: %s" % (what, os.strerror(e)))
 
 
+NO_OBJECT = ""
+"""The object of a function or callee that has none: Writer.object(),
+and object= of function(), call(), jump() and cond_jump() (where None
+means the last object given, or the caller's)."""
+
+
+def _object_name(name: Optional[StrOrBytes]) -> Optional[bytes]:
+    """cgw_object()'s argument: NULL for None and NO_OBJECT (no object)."""
+    b = cstr(name, "object name")
+    return b if b else None
+
+
 class Writer:
     """A Callgrind profile written by libcgw (the package's docstring
     shows one written).
@@ -236,11 +248,12 @@ class Writer:
                              % (pos, self._pos_names, want))
         return u64_array(vals, "a position")[0]
 
-    def object(self, name: StrOrBytes) -> None:
-        """Make name the object (ob=) of the functions that follow.
-        cgw.Error (EINVAL) for an empty name or one with a line break;
-        ValueError for a NUL in it."""
-        self._check(lib.cgw_object(self.handle, cstr(name, "object name")))
+    def object(self, name: Optional[StrOrBytes]) -> None:
+        """Make name the object (ob=) of the functions that follow; None
+        or NO_OBJECT: none again (an empty ob= is written when needed).
+        cgw.Error (EINVAL) for a name with a line break; ValueError for
+        a NUL in it."""
+        self._check(lib.cgw_object(self.handle, _object_name(name)))
 
     def file(self, name: StrOrBytes) -> None:
         """Make name the source file (fl=) of the functions that follow.
@@ -259,12 +272,13 @@ class Writer:
     def function(self, name: StrOrBytes, *, file: Optional[StrOrBytes] = None,
                  object: Optional[StrOrBytes] = None) -> None:
         """Start the block of function name (fn=), in file (fl=) and
-        object (ob=) when given; the library keeps the last ones given.
+        object (ob=) when given; the library keeps the last ones given
+        (object=NO_OBJECT: none again).
         cgw.Error (EINVAL) for an empty name or one with a line break,
         (EUSAGE) before any event; ValueError for a NUL in a name."""
         w = self.handle
         if object is not None:
-            self._check(lib.cgw_object(w, cstr(object, "object name")))
+            self._check(lib.cgw_object(w, _object_name(object)))
         if file is not None:
             self._check(lib.cgw_file(w, cstr(file, "file name")))
         self._check(lib.cgw_function(w, cstr(name, "function name")))
