@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* bench-stacks: stacks per second through cgw_stacks_add(), and through
- * cgw_stacks_add_h() with functions registered once, against the
- * same stacks formatted as folded text and read back with
+ * cgw_stacks_add_h() and cgw_stacks_add_addr() with functions registered
+ * once, each with its cgw_stacks_write() into memory, against the floor
+ * (a plain aggregator on the same stacks: one lookup of a hash table and
+ * an add per frame, caller, line and callee, and nothing written) and
+ * the same stacks formatted as folded text and read back with
  * cgw_stacks_add_folded() (what a profiler without the structured call
  * does), in one run, CPU time of this process for each; and the memory
  * of the stacks after a tenth of the stacks and after all of them (the
- * distinct stacks are the same set: it should not grow).
+ * distinct stacks are the same set: it should not grow).  Targets
+ * (issue 52): cgw_stacks_add_h() at most 1.5x the floor,
+ * cgw_stacks_add() at most 3x.
  *
  *   bench-stacks [STACKS [DISTINCT]]   (default 1000000 of 20000)
  *
@@ -94,6 +99,44 @@ typedef struct path {
 
 static char names[NFUNCS][32], files[40][16];
 
+/* The floor: an open-addressing table of (caller, line, callee) keys
+ * (callee NFUNCS for a leaf's self cost) and their sums. */
+typedef struct floor_slot {
+    uint64_t key, sum;
+} floor_slot;
+
+static floor_slot *floor_table;
+static size_t floor_mask, floor_used;
+
+static void floor_add(uint64_t key, uint64_t n)
+{
+    size_t i = (size_t)((key * 0x9e3779b97f4a7c15u) >> 20) & floor_mask;
+    while (floor_table[i].key != 0 && floor_table[i].key != key)
+        i = (i + 1) & floor_mask;
+    if (floor_table[i].key == 0) {
+        floor_table[i].key = key;
+        floor_used++;
+    }
+    floor_table[i].sum += n;
+}
+
+/* Write the stacks s into memory: what the library's rows include. */
+static int write_out(cgw_stacks *s, unsigned positions)
+{
+    char *out = NULL;
+    size_t len = 0;
+    cgw_options o = CGW_OPTIONS_INIT;
+    o.positions = positions;
+    cgw_writer *w = cgw_open_memory(&out, &len, &o);
+    if (w == NULL || cgw_stacks_write(s, w) != CGW_OK) {
+        fprintf(stderr, "bench-stacks: %s\n", w ? cgw_errmsg(w) : "no writer");
+        return -1;
+    }
+    int rc = cgw_close(w) == CGW_OK ? 0 : -1;
+    free(out);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     size_t nstacks = argc > 1 ? strtoul(argv[1], NULL, 10) : 1000000;
@@ -118,12 +161,29 @@ int main(int argc, char **argv)
         }
     }
 
+    /* 0. the floor */
+    floor_mask = (1u << 20) - 1; /* 2^20 slots: under half full */
+    floor_table = calloc(floor_mask + 1, sizeof *floor_table);
+    if (floor_table == NULL)
+        return 2;
+    timing start = timing_start();
+    uint64_t y = 1;
+    for (size_t i = 0; i < nstacks; i++) {
+        const path *p = &paths[next_random(&y) % ndistinct];
+        unsigned d = 0;
+        for (; d + 1 < p->depth; d++)
+            floor_add(1 + ((uint64_t)p->fn[d] << 40 | (uint64_t)p->line[d] << 16 | p->fn[d + 1]), 1);
+        floor_add(1 + ((uint64_t)p->fn[d] << 40 | (uint64_t)p->line[d] << 16 | NFUNCS), 1);
+    }
+    timing floor_took = timing_since(start);
+    free(floor_table);
+
     /* 1. the structured call */
     cgw_stacks *s = cgw_stacks_new(NULL);
     cgw_frame frames[MAXDEPTH];
     long rss0 = rss_kib(), rss_tenth = 0;
-    timing start = timing_start();
-    uint64_t y = 1;
+    start = timing_start();
+    y = 1;
     for (size_t i = 0; i < nstacks; i++) {
         const path *p = &paths[next_random(&y) % ndistinct];
         for (unsigned d = 0; d < p->depth; d++)
@@ -134,8 +194,10 @@ int main(int argc, char **argv)
         if (i + 1 == nstacks / 10)
             rss_tenth = rss_kib();
     }
-    timing add = timing_since(start);
     long rss_all = rss_kib();
+    if (write_out(s, CGW_POS_LINE) < 0)
+        return 1;
+    timing add = timing_since(start);
     if (cgw_stacks_errmsg(s)[0] != '\0') {
         fprintf(stderr, "bench-stacks: %s\n", cgw_stacks_errmsg(s));
         return 1;
@@ -165,7 +227,36 @@ int main(int argc, char **argv)
             return 1;
         }
     }
+    if (write_out(s, CGW_POS_LINE) < 0)
+        return 1;
     timing by_handle = timing_since(start);
+    cgw_stacks_free(s);
+
+    /* 2b. the handle form with addresses, into an "instr line" writer */
+    s = cgw_stacks_new(NULL);
+    uint64_t as[MAXDEPTH];
+    for (int f = 0; s != NULL && f < NFUNCS; f++) {
+        cgw_frame fr = { NULL, files[f % 40], names[f], NULL, 0 };
+        if (cgw_stacks_intern(s, &fr, &handle[f]) != CGW_OK)
+            return 1;
+    }
+    start = timing_start();
+    y = 1;
+    for (size_t i = 0; s != NULL && i < nstacks; i++) {
+        const path *p = &paths[next_random(&y) % ndistinct];
+        for (unsigned d = 0; d < p->depth; d++) {
+            hs[d] = handle[p->fn[d]];
+            ls[d] = p->line[d];
+            as[d] = 0x400000u + (uint64_t)p->fn[d] * 0x1000u + (uint64_t)p->line[d] * 4u;
+        }
+        if (cgw_stacks_add_addr(s, NULL, hs, as, ls, p->depth, 1, 0) != CGW_OK) {
+            fprintf(stderr, "bench-stacks: %s\n", cgw_stacks_errmsg(s));
+            return 1;
+        }
+    }
+    if (s == NULL || write_out(s, CGW_POS_INSTR | CGW_POS_LINE) < 0)
+        return 1;
+    timing by_addr = timing_since(start);
     cgw_stacks_free(s);
     free(handle);
 
@@ -201,9 +292,15 @@ int main(int argc, char **argv)
     printf("bench-stacks: %zu stacks of %zu distinct paths (depth 8-39, %d functions)\n",
            nstacks, ndistinct, NFUNCS);
     printf("  %-38s %9s %9s %12s\n", "", "CPU s", "wall s", "stacks/s CPU");
-    print_row("cgw_stacks_add()", add, nstacks);
-    print_row("cgw_stacks_add_h() (handles)", by_handle, nstacks);
+    print_row("floor (a table lookup a frame)", floor_took, nstacks);
+    print_row("cgw_stacks_add() + write", add, nstacks);
+    print_row("cgw_stacks_add_h() (handles) + write", by_handle, nstacks);
+    print_row("cgw_stacks_add_addr() + write", by_addr, nstacks);
     print_row("folded text + cgw_stacks_add_folded()", folded, nstacks);
+    printf("  against the floor (%zu keys), CPU: cgw_stacks_add() %.2fx (target 3x), "
+           "cgw_stacks_add_h() %.2fx (target 1.5x), cgw_stacks_add_addr() %.2fx\n",
+           floor_used, add.cpu / floor_took.cpu, by_handle.cpu / floor_took.cpu,
+           by_addr.cpu / floor_took.cpu);
     printf("  the structured call takes %.2fx the CPU of the folded path, the handles %.2fx\n",
            add.cpu / folded.cpu, by_handle.cpu / folded.cpu);
     if (rss0 > 0)

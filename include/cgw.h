@@ -1347,6 +1347,17 @@ CGW_API cgw_status cgw_stacks_intern(cgw_stacks *s, const cgw_frame *frame, uint
 CGW_API cgw_status cgw_stacks_add_h(cgw_stacks *s, const char *event, const uint64_t *handles,
                                     const uint64_t *lines, size_t nframes, uint64_t count,
                                     unsigned flags);
+/** cgw_stacks_add_h() with each frame's instruction address too:
+ *  addresses[0..nframes) (the leaf's where its cost was spent, a
+ *  caller's at its call), for a native sampler.  Written into a writer
+ *  with instruction positions (CGW_POS_INSTR, with CGW_POS_LINE or not),
+ *  they are the cost lines' and calls' addresses; a writer of lines only
+ *  sums the costs of a line's addresses.  OK, or as cgw_stacks_add_h();
+ *  EUSAGE when addresses is NULL with nframes > 0. */
+CGW_API cgw_status cgw_stacks_add_addr(cgw_stacks *s, const char *event,
+                                       const uint64_t *handles, const uint64_t *addresses,
+                                       const uint64_t *lines, size_t nframes, uint64_t count,
+                                       unsigned flags);
 
 /** Make st (not CGW_OK) the stacks' sticky error with message msg,
  *  unless they have one already: a parser of another format built on
@@ -1356,11 +1367,14 @@ CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg
 
 /** Write the stacks through w into its current part, and leave w open
  *  for more (cgw_new_part() and another thread's stacks) and cgw_close().
- *  A frame has a line and no address, so w must have been opened with
- *  line positions only (CGW_POS_LINE, the default) or none
- *  (CGW_POS_NONE, the lines dropped): a writer with instruction or
- *  basic-block positions is refused (EINVAL, nothing written), never
- *  given lines as addresses.
+ *  w's positions are filled from the frames' lines and addresses: line
+ *  positions (CGW_POS_LINE, the default) take the lines; instruction
+ *  positions (CGW_POS_INSTR, alone or with CGW_POS_LINE) take the
+ *  addresses, and only stacks of cgw_stacks_add_addr() have them; none
+ *  (CGW_POS_NONE) drops both.  A writer whose positions the stacks cannot
+ *  fill (instruction positions when some stacks came without addresses,
+ *  basic-block positions always) is refused (EINVAL, nothing written),
+ *  never given lines as addresses.
  *  In the writer's header (set the creator or command first if wanted)
  *  the events the writer lacks are added; in a later part (after
  *  cgw_new_part(): one part a thread, cgw_set_thread() naming it) the

@@ -413,10 +413,11 @@ static void structured(void)
     CHECK_ST(cgw_stacks_add(NULL, NULL, NULL, 0, 0, 0), CGW_EUSAGE);
 }
 
-/* The stacks fill lines only (issue 52).  A writer whose positions hold
- * instruction or basic-block addresses is refused and gets nothing: it
- * used to get each line as the address and each count as the line
- * ("0x7 5 5" for line 7, count 5), and cgverify called that valid.  A
+/* Stacks of frames without addresses fill lines only (issue 52).  A
+ * writer whose positions hold instruction or basic-block addresses is
+ * refused and gets nothing: it used to get each line as the address and
+ * each count as the line ("0x7 5 5" for line 7, count 5), and cgverify
+ * called that valid.  A
  * line writer's lines and counts read back in their places, and a writer
  * without positions (CGW_POS_NONE) still takes the stacks. */
 static void positions(void)
@@ -467,6 +468,163 @@ static void positions(void)
     cgwt_readback(buf, len, NULL);
     CHECK(strstr(buf, "positions:\n") != NULL && strstr(buf, "\n5\n") != NULL);
     free(buf);
+}
+
+/* Instruction addresses through cgw_stacks_add_addr() (issue 52): into
+ * an "instr line" writer each cost and call at its address and line, as
+ * added; into "instr" the addresses alone; into a line writer a line's
+ * addresses summed; a writer with instruction positions is refused when
+ * some stacks came without addresses (nothing written), and NULL
+ * addresses are refused at the add. */
+typedef struct instr_sums {
+    uint64_t self_b, call_1010, call_1014, calls, lines;
+} instr_sums;
+
+static void instr_read(const char *buf, size_t len, int with_line, instr_sums *got)
+{
+    cgw_reader *r = cgw_reader_open_memory(buf, len, NULL);
+    const cgw_record *rec;
+    memset(got, 0, sizeof *got);
+    while (cgw_reader_next(r, &rec) == CGW_OK && rec != NULL) {
+        if (rec->kind == CGW_REC_COST && strcmp(rec->function, "b") == 0) {
+            CHECK_U64(rec->pos[0], 0x2000);
+            if (with_line)
+                CHECK_U64(rec->pos[1], 9);
+            got->self_b += rec->costs[0];
+        } else if (rec->kind == CGW_REC_CALL) {
+            CHECK_STR(rec->function, "a");
+            if (with_line)
+                got->lines += rec->pos[1] == 7;
+            got->calls += rec->count;
+            if (rec->pos[0] == 0x1010)
+                got->call_1010 += rec->costs[0];
+            else if (rec->pos[0] == 0x1014)
+                got->call_1014 += rec->costs[0];
+            else
+                cgwt_fail(__FILE__, __LINE__, "a call at %#llx", (unsigned long long)rec->pos[0]);
+        }
+    }
+    uint64_t errors, warnings; /* a warning: positions-not-line, speedscope's */
+    cgw_reader_counts(r, &errors, &warnings);
+    CHECK(errors == 0 && warnings <= 1);
+    cgw_reader_close(r);
+}
+
+static cgw_stacks *instr_stacks(int and_lines_only)
+{
+    const cgw_frame fa = { NULL, "m.c", "a", NULL, 0 }, fb = { NULL, "m.c", "b", NULL, 0 };
+    uint64_t h[2], lines[2] = { 7, 9 };
+    cgw_stacks *s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_intern(s, &fa, &h[0]), CGW_OK);
+    CHECK_ST(cgw_stacks_intern(s, &fb, &h[1]), CGW_OK);
+    const uint64_t at1[2] = { 0x1010, 0x2000 }, at2[2] = { 0x1014, 0x2000 };
+    for (int i = 0; i < 5; i++) /* the same stack again: its sums grow */
+        CHECK_ST(cgw_stacks_add_addr(s, NULL, h, at1, lines, 2, 1, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add_addr(s, NULL, h, at2, lines, 2, 3, 0), CGW_OK);
+    if (and_lines_only)
+        CHECK_ST(cgw_stacks_add_h(s, NULL, h, lines, 2, 1, 0), CGW_OK);
+    return s;
+}
+
+static void addresses(void)
+{
+    static const unsigned kinds[] = { CGW_POS_INSTR | CGW_POS_LINE, CGW_POS_INSTR };
+    for (size_t k = 0; k < 2; k++) {
+        cgw_stacks *s = instr_stacks(0);
+        cgw_options o = CGW_OPTIONS_INIT;
+        o.positions = kinds[k];
+        char *buf;
+        size_t len;
+        cgw_writer *w = cgw_open_memory(&buf, &len, &o);
+        CHECK_ST(cgw_stacks_write(s, w), CGW_OK);
+        CHECK_ST(cgw_close(w), CGW_OK);
+        cgw_stacks_free(s);
+        cgwt_readback(buf, len, NULL);
+        instr_sums got;
+        instr_read(buf, len, k == 0, &got);
+        CHECK_U64(got.self_b, 8);
+        CHECK_U64(got.call_1010, 5); /* 5 stacks of 1 through the call at 0x1010 */
+        CHECK_U64(got.call_1014, 3);
+        CHECK_U64(got.calls, 6);
+        CHECK_U64(got.lines, k == 0 ? 2 : 0);
+        free(buf);
+    }
+    /* a line writer: the line's two addresses summed, one call */
+    cgw_stacks *s = instr_stacks(0);
+    size_t len;
+    char *buf = write_stacks(s, &len);
+    cgw_stacks_free(s);
+    char *got = describe(buf, len);
+    CHECK_STR(got, "a(m.c):7>b(m.c) x6=8|b(m.c):9=8|events=Samples|totals=8");
+    free(got);
+    free(buf);
+    /* stacks without addresses cannot fill an instr writer */
+    s = instr_stacks(1);
+    cgw_options o = CGW_OPTIONS_INIT;
+    o.positions = CGW_POS_INSTR | CGW_POS_LINE;
+    cgwt_capture c;
+    cgwt_capture_init(&c, 0, 0);
+    cgw_writer *w = cgwt_capture_open(&c, &o);
+    CHECK_ST(cgw_stacks_write(s, w), CGW_EINVAL);
+    CHECK(strstr(cgw_errmsg(w), "without instruction addresses") != NULL);
+    CHECK_ST(cgw_close(w), CGW_EINVAL);
+    CHECK_U64(c.len, 0);
+    cgwt_capture_free(&c);
+    buf = write_stacks(s, &len); /* a line writer takes them all */
+    got = describe(buf, len);
+    CHECK_STR(got, "a(m.c):7>b(m.c) x7=9|b(m.c):9=9|events=Samples|totals=9");
+    free(got);
+    free(buf);
+    cgw_stacks_free(s);
+    s = cgw_stacks_new(NULL);
+    uint64_t h = 0;
+    const cgw_frame fa = { NULL, "m.c", "a", NULL, 0 };
+    CHECK_ST(cgw_stacks_intern(s, &fa, &h), CGW_OK);
+    CHECK_ST(cgw_stacks_add_addr(s, NULL, &h, NULL, NULL, 1, 1, 0), CGW_EUSAGE);
+    CHECK(strstr(cgw_stacks_errmsg(s), "the addresses are NULL") != NULL);
+    cgw_stacks_free(s);
+}
+
+/* Many distinct stacks, each added twice by the API's calls, which keep
+ * distinct stacks until written (or until their store of 2^20 frames is
+ * full, then they go into the cells and the store starts again: 70,000
+ * stacks of 20 frames pass it at scale 1), write the bytes of the same
+ * stacks read as folded lines, which go into the cells at once. */
+static void many_distinct(void)
+{
+    size_t n = cgwt_scaled(70000), depth = 20, cap = n * 2 * (depth * 6 + 8) + 1, used = 0;
+    char *text = malloc(cap);
+    cgw_frame fr[20];
+    char names[500][8];
+    for (int i = 0; i < 500; i++)
+        snprintf(names[i], sizeof names[i], "f%d", i);
+    cgw_stacks *api = cgw_stacks_new(NULL), *folded = cgw_stacks_new(NULL);
+    uint64_t x = 12345;
+    CHECK(text != NULL);
+    for (size_t k = 0; k < n; k++) {
+        size_t start = used;
+        for (size_t d = 0; d < depth; d++) {
+            x = x * 6364136223846793005u + 1442695040888963407u;
+            fr[d] = (cgw_frame){ NULL, NULL, names[(x >> 33) % 500], NULL, 0 };
+            used += (size_t)snprintf(text + used, cap - used, "%s%s", d ? ";" : "", fr[d].name);
+        }
+        used += (size_t)snprintf(text + used, cap - used, " 1\n");
+        size_t line = used - start;
+        memcpy(text + used, text + start, line); /* the stack twice */
+        used += line;
+        CHECK_ST(cgw_stacks_add(api, NULL, fr, depth, 1, 0), CGW_OK);
+        CHECK_ST(cgw_stacks_add(api, NULL, fr, depth, 1, 0), CGW_OK);
+    }
+    CHECK_ST(cgw_stacks_add_folded(folded, NULL, "many", text, used), CGW_OK);
+    size_t alen, flen;
+    char *a = write_stacks(api, &alen), *f = write_stacks(folded, &flen);
+    CHECK(alen == flen && memcmp(a, f, alen) == 0);
+    cgwt_readback(a, alen, NULL);
+    free(a);
+    free(f);
+    free(text);
+    cgw_stacks_free(api);
+    cgw_stacks_free(folded);
 }
 
 /* A name no writer takes (a control byte such as a line feed or a tab,
@@ -722,6 +880,8 @@ int main(void)
     events();
     structured();
     positions();
+    addresses();
+    many_distinct();
     bad_names();
     estimate();
     bad_input();

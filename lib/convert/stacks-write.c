@@ -35,6 +35,8 @@ static int cmp_cells(const void *pa, const void *pb)
     }
     if (left->line != right->line)
         return left->line < right->line ? -1 : 1;
+    if (left->addr != right->addr)
+        return left->addr < right->addr ? -1 : 1;
     return left->ev < right->ev ? -1 : left->ev > right->ev;
 }
 
@@ -89,53 +91,73 @@ static cgw_target target_of(const cgw_stacks *s, uint32_t fn, int objects)
     return target;
 }
 
-/* Where a frame's line goes in the writer's position arrays, in *slot
- * (0 when the writer has no position column, CGW_POS_NONE).  A frame
- * has a line and nothing else (cgw_frame has no instruction address),
- * so a writer whose positions hold instruction or basic-block addresses
- * is refused: written, its lines would be read as addresses and its
- * counts as lines.  opt: the writer's options. */
-static cgw_status line_slot(cgw_writer *w, const cgw_options *opt, size_t *slot)
+/* Where a frame's line and address go in the writer's position arrays
+ * (-1: nowhere).  The stacks fill line positions from the frames' lines
+ * and instruction positions from their addresses, which only
+ * cgw_stacks_add_addr() gives: a writer whose positions they cannot fill
+ * (instruction positions with stacks added without addresses, basic-block
+ * positions) is refused, so that no line is ever written as an address.
+ * opt: the writer's options. */
+typedef struct slots {
+    int line, addr;
+} slots;
+
+static cgw_status position_slots(const cgw_stacks *s, cgw_writer *w, const cgw_options *opt,
+                                 slots *at)
 {
     unsigned kinds[CGW_NPOS_MAX];
     size_t n = opt->positions == CGW_POS_NONE ? 0 : cgw_pos_kinds(opt->positions, kinds);
-    size_t lines = 0;
     char names[32] = "";
-    *slot = 0;
+    int bb = 0;
+    at->line = at->addr = -1;
     for (size_t k = 0; k < n; k++) {
         if (kinds[k] == CGW_POS_LINE)
-            *slot = k, lines++;
+            at->line = (int)k;
+        else if (kinds[k] == CGW_POS_INSTR)
+            at->addr = (int)k;
+        else
+            bb = 1;
         snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? " " : "",
                  cgw_pos_name(kinds[k]));
     }
-    if (opt->positions != CGW_POS_NONE && (n != 1 || lines != 1))
+    if (bb)
         return cgw_set_error(w, CGW_EINVAL, CALL, "the writer's positions are \"%s\", and "
-                             "the stacks fill lines only (cgw_frame has no instruction or "
-                             "basic-block address): open the writer with CGW_POS_LINE "
-                             "(or CGW_POS_NONE)", names);
+                             "the stacks have no basic-block addresses: open the writer with "
+                             "CGW_POS_LINE, CGW_POS_INSTR or both", names);
+    if (at->addr >= 0 && s->lines_only)
+        return cgw_set_error(w, CGW_EINVAL, CALL, "the writer's positions are \"%s\", and "
+                             "stacks were added without instruction addresses "
+                             "(cgw_stacks_add(), cgw_stacks_add_h()): add them all with "
+                             "cgw_stacks_add_addr(), or open the writer with CGW_POS_LINE",
+                             names);
     return CGW_OK;
 }
 
-/* Cells [i, end) share a function, callee and line: one cost line or
- * call with a cost a column, the line in position slot.  Returns the
- * end of the group. */
+/* Cells [i, end) share a function, callee and line (and address, when
+ * at.addr >= 0; else the costs of the line's addresses are summed): one
+ * cost line or call with a cost a column.  Returns the end of the
+ * group. */
 static size_t write_group(const cgw_stacks *s, cgw_writer *w, size_t i, int objects,
-                          const size_t *col, size_t ncol, size_t slot)
+                          const size_t *col, size_t ncol, slots at)
 {
     const cgwc_cell *cell = &s->cells[i];
     uint64_t costs[CGWC_MAX_EVENTS] = { 0 }, count = 0;
     size_t j = i;
     for (; j < s->ncells && s->cells[j].fn == cell->fn && s->cells[j].callee == cell->callee &&
-           s->cells[j].fi == cell->fi && s->cells[j].line == cell->line;
+           s->cells[j].fi == cell->fi && s->cells[j].line == cell->line &&
+           (at.addr < 0 || s->cells[j].addr == cell->addr);
          j++) {
-        costs[col[s->cells[j].ev]] = s->cells[j].value;
+        costs[col[s->cells[j].ev]] += s->cells[j].value; /* never past the event's total */
         count += s->cells[j].count;
     }
     /* code inlined from another file (fi=), or the function's own (fe=) */
     cgw_inline_file(w, name_of(s, cell->fi != CGWC_NONE ? cell->fi : s->fns[cell->fn].file,
                                "???"));
     uint64_t pos[CGW_NPOS_MAX] = { 0 };
-    pos[slot] = cell->line;
+    if (at.line >= 0)
+        pos[at.line] = cell->line;
+    if (at.addr >= 0)
+        pos[at.addr] = cell->addr;
     if (cell->callee == CGWC_NONE) {
         cgw_cost(w, pos, costs, ncol);
     } else {
@@ -188,15 +210,18 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
         return CGW_EUSAGE;
     if (s == NULL)
         return cgw_set_error(w, CGW_EUSAGE, CALL, "the stacks are NULL");
-    size_t col[CGWC_MAX_EVENTS], ncol = 0, slot = 0;
+    size_t col[CGWC_MAX_EVENTS], ncol = 0;
+    slots at;
     cgw_options o = CGW_OPTIONS_INIT;
     cgw_status st = cgw_error(w);
     if (st == CGW_OK && (st = cgw_get_options(w, &o)) != CGW_OK)
         return cgw_set_error(w, st, CALL, "the writer's options: %s", cgw_strerror(st));
     if (st == CGW_OK)
-        st = line_slot(w, &o, &slot);
+        st = position_slots(s, w, &o, &at);
     if (st == CGW_OK)
         st = columns(s, w, col, &ncol);
+    if (st == CGW_OK && s->err == CGW_OK && cgwc_stacks_flush(s) != CGW_OK)
+        return cgw_set_error(w, s->err, CALL, "%s", s->msg);
     if (st != CGW_OK)
         return st;
     if (show_names(s, (o.flags & CGW_QUALIFY_NAMES) != 0) != CGW_OK)
@@ -216,7 +241,7 @@ cgw_status cgw_stacks_write(cgw_stacks *s, cgw_writer *w)
         cgw_function(w, target.function);
         uint32_t fn = s->cells[i].fn;
         while (i < s->ncells && s->cells[i].fn == fn && cgw_error(w) == CGW_OK)
-            i = write_group(s, w, i, objects, col, ncol, slot);
+            i = write_group(s, w, i, objects, col, ncol, at);
     }
     return cgw_error(w);
 }

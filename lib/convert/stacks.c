@@ -38,12 +38,14 @@ void cgw_stacks_free(cgw_stacks *s)
     const cgw_allocator *alloc = &s->a;
     for (size_t i = 0; i < s->nchunks; i++)
         cgwp_free(alloc, s->chunks[i]);
-    void *blocks[] = { s->chunks, s->strs, s->fns, s->cells, s->pairs, s->shown, s->frames };
+    void *blocks[] = { s->chunks, s->strs, s->fns,    s->cells,  s->pairs,
+                       s->shown,  s->frames, s->stacks, s->store };
     cgwp_free_all(alloc, blocks, sizeof blocks / sizeof *blocks);
     cgwp_index_free(&s->str_ix, alloc);
     cgwp_index_free(&s->fn_ix, alloc);
     cgwp_index_free(&s->cell_ix, alloc);
     cgwp_index_free(&s->pair_ix, alloc);
+    cgwp_index_free(&s->stack_ix, alloc);
     cgwp_free(alloc, s);
 }
 
@@ -211,15 +213,17 @@ static int cell_eq(const void *ctx, uint32_t entry, const void *key)
 {
     const cgwc_cell *left = &((const cgw_stacks *)ctx)->cells[entry], *right = key;
     return left->fn == right->fn && left->callee == right->callee && left->ev == right->ev &&
-           left->fi == right->fi && left->line == right->line;
+           left->fi == right->fi && left->line == right->line && left->addr == right->addr;
 }
 
-/* Add value (and counted stacks) to the cell of (fn, callee, ev, fi, line). */
-static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value, int counted)
+/* Add value (and counted stacks) to the cell of (fn, callee, ev, fi,
+ * line, addr). */
+static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value, uint64_t counted)
 {
-    unsigned char bytes[4 * sizeof key->fn + sizeof key->line];
+    unsigned char bytes[4 * sizeof key->fn + 2 * sizeof key->line];
     memcpy(bytes, &key->fn, 4 * sizeof key->fn);
     memcpy(bytes + 4 * sizeof key->fn, &key->line, sizeof key->line);
+    memcpy(bytes + 4 * sizeof key->fn + sizeof key->line, &key->addr, sizeof key->addr);
     uint64_t hash = cgwp_index_hash(&s->cell_ix, bytes, sizeof bytes);
     uint32_t entry;
     size_t slot;
@@ -232,7 +236,7 @@ static cgw_status add_cell(cgw_stacks *s, const cgwc_cell *key, uint64_t value, 
         s->cells[entry].value = s->cells[entry].count = 0;
     }
     s->cells[entry].value += value; /* never past the event's total, checked */
-    s->cells[entry].count += (uint64_t)counted;
+    s->cells[entry].count += counted;
     return CGW_OK;
 }
 
@@ -242,7 +246,7 @@ static int pair_eq(const void *ctx, uint32_t entry, const void *key)
     return left->caller == right->caller && left->callee == right->callee;
 }
 
-/* Whether the stack being added (s->serial) meets the pair caller ->
+/* Whether the stack being expanded (s->serial) meets the pair caller ->
  * callee for the first time; -1 out of memory. */
 static int first_in_stack(cgw_stacks *s, uint32_t caller, uint32_t callee)
 {
@@ -263,24 +267,17 @@ static int first_in_stack(cgw_stacks *s, uint32_t caller, uint32_t callee)
     return 1;
 }
 
-cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nframes,
-                           uint64_t count, int counted, const char *name, uint64_t line)
+/* The cells of stack fr[0..nframes) of event ev seen value times in all,
+ * counted of which count in the calls' counts: value to the leaf's self
+ * cost and once to each distinct caller/callee pair, at the call line
+ * (and address) of its outermost occurrence. */
+static cgw_status expand(cgw_stacks *s, unsigned ev, const cgwc_frame *fr, size_t nframes,
+                         uint64_t value, uint64_t counted)
 {
-    if (s->err != CGW_OK)
-        return s->err;
-    if (s->sorted)
-        return cgwc_stacks_fail(s, CGW_EUSAGE, "%s:%llu: stacks added after cgw_stacks_write()",
-                                name, (unsigned long long)line);
-    if (nframes == 0 || count == 0)
-        return CGW_OK;
-    if (count > UINT64_MAX - s->totals[ev])
-        return cgwc_stacks_fail(s, CGW_ERANGE, "%s:%llu: the total of event %s passes 2^64-1",
-                                name, (unsigned long long)line, s->events[ev]);
-    s->totals[ev] += count;
     s->serial++;
     const cgwc_frame *leaf = &fr[nframes - 1];
-    cgwc_cell key = { leaf->fn, CGWC_NONE, ev, leaf->fi, leaf->line, 0, 0 };
-    cgw_status st = add_cell(s, &key, count, counted);
+    cgwc_cell key = { leaf->fn, CGWC_NONE, ev, leaf->fi, leaf->line, leaf->addr, 0, 0 };
+    cgw_status st = add_cell(s, &key, value, counted);
     for (size_t i = 1; st == CGW_OK && i < nframes; i++) {
         int first = first_in_stack(s, fr[i - 1].fn, fr[i].fn);
         if (first < 0)
@@ -291,9 +288,107 @@ cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nf
         key.callee = fr[i].fn;
         key.fi = fr[i - 1].fi;
         key.line = fr[i - 1].line;
-        st = add_cell(s, &key, count, counted);
+        key.addr = fr[i - 1].addr;
+        st = add_cell(s, &key, value, counted);
     }
     return st;
+}
+
+/* The checks of a stack of count for event ev, its count added to the
+ * event's total; an error message names the input and line given. */
+static cgw_status add_total(cgw_stacks *s, unsigned ev, uint64_t count, const char *name,
+                            uint64_t line)
+{
+    if (s->err != CGW_OK)
+        return s->err;
+    if (s->sorted)
+        return cgwc_stacks_fail(s, CGW_EUSAGE, "%s:%llu: stacks added after cgw_stacks_write()",
+                                name, (unsigned long long)line);
+    if (count > UINT64_MAX - s->totals[ev])
+        return cgwc_stacks_fail(s, CGW_ERANGE, "%s:%llu: the total of event %s passes 2^64-1",
+                                name, (unsigned long long)line, s->events[ev]);
+    s->totals[ev] += count;
+    return CGW_OK;
+}
+
+cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nframes,
+                           uint64_t count, int counted, const char *name, uint64_t line)
+{
+    if (nframes == 0 || count == 0)
+        return s->err != CGW_OK ? s->err : CGW_OK;
+    cgw_status st = add_total(s, ev, count, name, line);
+    return st == CGW_OK ? expand(s, ev, fr, nframes, count, (uint64_t)(counted != 0)) : st;
+}
+
+/* The distinct stacks held (store frames) before they go into the cells:
+ * 2^20 frames (24 MiB), so that memory stays bounded by the cells and
+ * this whatever the number of distinct stacks. */
+#define STORE_FRAMES (1u << 20)
+
+cgw_status cgwc_stacks_flush(cgw_stacks *s)
+{
+    cgw_status st = s->err;
+    for (size_t i = 0; i < s->nstacks && st == CGW_OK; i++) {
+        const cgwc_stack *k = &s->stacks[i];
+        st = expand(s, k->ev, s->store + k->first, k->nframes, k->sum, k->counted);
+    }
+    s->nstacks = s->nstore = 0;
+    cgwp_hash_clear(&s->stack_ix.table);
+    return st;
+}
+
+/* The stack being compared, for stack_eq(). */
+typedef struct stack_key {
+    const cgwc_frame *fr;
+    size_t nframes;
+    uint32_t ev;
+} stack_key;
+
+static int stack_eq(const void *ctx, uint32_t entry, const void *key)
+{
+    const cgw_stacks *s = ctx;
+    const cgwc_stack *left = &s->stacks[entry];
+    const stack_key *right = key;
+    return left->ev == right->ev && left->nframes == right->nframes &&
+           memcmp(s->store + left->first, right->fr, right->nframes * sizeof *right->fr) == 0;
+}
+
+/* Stack fr[0..nframes) of event ev, seen count times, counted or not, as
+ * cgwc_stacks_add() adds it, but kept as a distinct stack until the
+ * stacks are written: a stack seen again adds to its sums. */
+static cgw_status add_distinct(cgw_stacks *s, unsigned ev, const cgwc_frame *fr,
+                               size_t nframes, uint64_t count, int counted, const char *name,
+                               uint64_t line)
+{
+    cgw_status st = add_total(s, ev, count, name, line);
+    if (st != CGW_OK)
+        return st;
+    stack_key key = { fr, nframes, ev };
+    uint64_t hash = cgwp_index_hash(&s->stack_ix, fr, nframes * sizeof *fr) ^
+                    ((uint64_t)ev * 0x9e3779b97f4a7c15u);
+    uint32_t entry;
+    size_t slot;
+    if (cgwp_index_find(&s->stack_ix, hash, stack_eq, s, &key, &entry, &slot)) {
+        s->stacks[entry].sum += count; /* never past the event's total */
+        s->stacks[entry].counted += (uint64_t)(counted != 0);
+        return CGW_OK;
+    }
+    if (nframes > STORE_FRAMES - s->nstore || s->nstacks == UINT32_MAX - 1) {
+        if ((st = cgwc_stacks_flush(s)) != CGW_OK)
+            return st;
+        if (nframes > STORE_FRAMES) /* a stack too deep to hold: at once */
+            return expand(s, ev, fr, nframes, count, (uint64_t)(counted != 0));
+        cgwp_index_find(&s->stack_ix, hash, stack_eq, s, &key, &entry, &slot);
+    }
+    if (cgwp_grow(&s->a, &s->store, &s->capstore, s->nstore + nframes, sizeof *s->store) < 0 ||
+        cgwp_grow(&s->a, &s->stacks, &s->capstacks, s->nstacks + 1, sizeof *s->stacks) < 0 ||
+        cgwp_index_put(&s->stack_ix, &s->a, slot, hash, (uint32_t)s->nstacks) < 0)
+        return no_memory(s);
+    memcpy(s->store + s->nstore, fr, nframes * sizeof *fr);
+    s->stacks[s->nstacks++] = (cgwc_stack){ s->nstore, nframes, ev, count,
+                                            (uint64_t)(counted != 0) };
+    s->nstore += nframes;
+    return CGW_OK;
 }
 
 /* ------------------------------------------------ structured stacks */
@@ -341,6 +436,7 @@ static cgw_status frame_of(cgw_stacks *s, const char *call, size_t k, const cgw_
     if (st == CGW_OK)
         st = frame_name(s, call, k, "inlined file", f->inlined, &out->fi);
     out->line = f->line;
+    out->addr = 0;
     return st == CGW_OK ? cgwc_stacks_function(s, obj, file, name, &out->fn) : st;
 }
 
@@ -363,51 +459,59 @@ static cgw_status add_start(cgw_stacks *s, const char *call, const char *event,
     return CGW_OK;
 }
 
-/* The graph's frame of cgw_stacks_add_h()'s handles[k] and lines[k],
+/* A stack as one of the calls gives it: frames (cgw_stacks_add()), or
+ * handles with their addresses and lines (either NULL: none). */
+typedef struct given {
+    const cgw_frame *frames;
+    const uint64_t *handles, *addresses, *lines;
+} given;
+
+/* The graph's frame k of a stack of handles (and addresses and lines),
  * the handle checked to be one cgw_stacks_intern() gave. */
-static cgw_status frame_of_handle(cgw_stacks *s, const uint64_t *handles,
-                                  const uint64_t *lines, size_t k, cgwc_frame *out)
+static cgw_status frame_of_handle(cgw_stacks *s, const char *call, const given *g, size_t k,
+                                  cgwc_frame *out)
 {
-    uint32_t fn = (uint32_t)handles[k], fi = (uint32_t)(handles[k] >> 32);
+    uint32_t fn = (uint32_t)g->handles[k], fi = (uint32_t)(g->handles[k] >> 32);
     if (fn >= s->nfns || (fi != CGWC_NONE && fi >= s->nstrs))
-        return cgwc_stacks_fail(s, CGW_EINVAL, "cgw_stacks_add_h: frame %zu: handle %#llx "
-                                "is none of cgw_stacks_intern()'s", k,
-                                (unsigned long long)handles[k]);
-    *out = (cgwc_frame){ fn, fi, lines != NULL ? lines[k] : 0 };
+        return cgwc_stacks_fail(s, CGW_EINVAL, "%s: frame %zu: handle %#llx is none of "
+                                "cgw_stacks_intern()'s", call, k,
+                                (unsigned long long)g->handles[k]);
+    *out = (cgwc_frame){ fn, fi, g->lines != NULL ? g->lines[k] : 0,
+                         g->addresses != NULL ? g->addresses[k] : 0 };
     return CGW_OK;
 }
 
-/* One stack of cgw_stacks_add() (frames) or, when frames is NULL, of
- * cgw_stacks_add_h() (handles and lines), call naming which: its frames
- * taken root first into s->frames and added count times to event's
- * column.  The status, the stacks' error once one is set. */
-static cgw_status add_stack(cgw_stacks *s, const char *call, const char *event,
-                            const cgw_frame *frames, const uint64_t *handles,
-                            const uint64_t *lines, size_t nframes, uint64_t count,
-                            unsigned flags)
+/* One stack of call: its frames taken root first into s->frames and
+ * added count times to event's column, as a distinct stack.  The status,
+ * the stacks' error once one is set. */
+static cgw_status add_stack(cgw_stacks *s, const char *call, const char *event, const given *g,
+                            size_t nframes, uint64_t count, unsigned flags)
 {
     unsigned ev = 0;
     int adds;
-    const void *given = frames != NULL ? (const void *)frames : handles;
-    cgw_status st = add_start(s, call, event, given, nframes, count, &ev, &adds);
+    const void *data = g->frames != NULL ? (const void *)g->frames : g->handles;
+    cgw_status st = add_start(s, call, event, data, nframes, count, &ev, &adds);
     if (st != CGW_OK || !adds)
         return st;
     int leaf_first = (flags & CGW_STACK_LEAF_FIRST) != 0;
     for (size_t i = 0; i < nframes && st == CGW_OK; i++) { /* root first: names in one order */
         size_t k = leaf_first ? nframes - 1 - i : i;
-        st = frames != NULL ? frame_of(s, call, k, &frames[k], &s->frames[i])
-                            : frame_of_handle(s, handles, lines, k, &s->frames[i]);
+        st = g->frames != NULL ? frame_of(s, call, k, &g->frames[k], &s->frames[i])
+                               : frame_of_handle(s, call, g, k, &s->frames[i]);
     }
     if (st != CGW_OK)
         return st;
-    return cgwc_stacks_add(s, ev, s->frames, nframes, count, !(flags & CGW_STACK_UNCOUNTED),
-                           call, s->serial + 1);
+    *(g->addresses != NULL ? &s->addresses : &s->lines_only) = 1;
+    s->added++;
+    return add_distinct(s, ev, s->frames, nframes, count, !(flags & CGW_STACK_UNCOUNTED), call,
+                        s->added);
 }
 
 cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
                           size_t nframes, uint64_t count, unsigned flags)
 {
-    return add_stack(s, "cgw_stacks_add", event, frames, NULL, NULL, nframes, count, flags);
+    given g = { frames, NULL, NULL, NULL };
+    return add_stack(s, "cgw_stacks_add", event, &g, nframes, count, flags);
 }
 
 cgw_status cgw_stacks_intern(cgw_stacks *s, const cgw_frame *frame, uint64_t *handle)
@@ -428,7 +532,19 @@ cgw_status cgw_stacks_add_h(cgw_stacks *s, const char *event, const uint64_t *ha
                             const uint64_t *lines, size_t nframes, uint64_t count,
                             unsigned flags)
 {
-    return add_stack(s, "cgw_stacks_add_h", event, NULL, handles, lines, nframes, count, flags);
+    given g = { NULL, handles, NULL, lines };
+    return add_stack(s, "cgw_stacks_add_h", event, &g, nframes, count, flags);
+}
+
+cgw_status cgw_stacks_add_addr(cgw_stacks *s, const char *event, const uint64_t *handles,
+                               const uint64_t *addresses, const uint64_t *lines,
+                               size_t nframes, uint64_t count, unsigned flags)
+{
+    given g = { NULL, handles, addresses, lines };
+    if (addresses == NULL && handles != NULL && nframes > 0 && s != NULL && s->err == CGW_OK)
+        return cgwc_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_add_addr: the addresses are NULL "
+                                "(cgw_stacks_add_h() adds stacks without them)");
+    return add_stack(s, "cgw_stacks_add_addr", event, &g, nframes, count, flags);
 }
 
 cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg)

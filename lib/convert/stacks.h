@@ -22,12 +22,12 @@ typedef struct cgwc_fn {
     uint32_t obj, file, name;
 } cgwc_fn;
 
-/* One frame of a stack: its function and line (0: none), and the file of
- * the code inlined into the function at that line (an interned name;
- * CGWC_NONE: the function's own code). */
+/* One frame of a stack: its function, line (0: none) and instruction
+ * address (0: none), and the file of the code inlined into the function
+ * at that line (an interned name; CGWC_NONE: the function's own code). */
 typedef struct cgwc_frame {
     uint32_t fn, fi;
-    uint64_t line;
+    uint64_t line, addr;
 } cgwc_frame;
 
 /* A cost of one event: self (callee CGWC_NONE) at a line of fn (of its
@@ -36,8 +36,20 @@ typedef struct cgwc_frame {
  * through the call. */
 typedef struct cgwc_cell {
     uint32_t fn, callee, ev, fi;
-    uint64_t line, value, count;
+    uint64_t line, addr, value, count;
 } cgwc_cell;
+
+/* A distinct stack of the API's calls, seen again and again by a sampler:
+ * its frames store[first .. first + nframes), root first, and event; sum
+ * the counts it was added with, counted how many of those adds count in
+ * the calls' counts.  It goes into the cells when the stacks are written
+ * (or the store is full): a stack seen a million times costs one hash of
+ * its frames each time, and its cells are added once. */
+typedef struct cgwc_stack {
+    size_t first, nframes;
+    uint32_t ev;
+    uint64_t sum, counted;
+} cgwc_stack;
 
 /* A caller/callee pair, and the last stack that counted it (its serial
  * number): a stack adds its count to each distinct pair once. */
@@ -65,10 +77,17 @@ struct cgw_stacks {
     cgwc_pair *pairs; /* every caller/callee pair of the stacks */
     size_t npairs, cappairs;
     cgwp_index pair_ix;
+    cgwc_stack *stacks; /* distinct stacks not yet in the cells */
+    size_t nstacks, capstacks;
+    cgwp_index stack_ix;
+    cgwc_frame *store; /* their frames */
+    size_t nstore, capstore;
+    int addresses, lines_only; /* stacks were added with, without addresses */
     const char *events[CGWC_MAX_EVENTS];
     uint64_t totals[CGWC_MAX_EVENTS];
     size_t nev;
-    uint64_t serial;   /* stacks added so far */
+    uint64_t serial;   /* stacks expanded into the cells so far */
+    uint64_t added;    /* stacks the API's calls added */
     int sorted;        /* written: the cells are sorted, their index gone */
     uint32_t *shown;   /* written: the name each function is shown with */
     cgwc_frame *frames; /* the stack being parsed */
@@ -101,5 +120,8 @@ cgw_status cgwc_stacks_function(cgw_stacks *s, uint32_t obj, uint32_t file, uint
  * for one). */
 cgw_status cgwc_stacks_add(cgw_stacks *s, unsigned ev, cgwc_frame *fr, size_t nframes,
                            uint64_t count, int counted, const char *name, uint64_t line);
+/* The distinct stacks the API's calls added, into the cells: before the
+ * cells are written.  OK, or ENOMEM (sticky). */
+cgw_status cgwc_stacks_flush(cgw_stacks *s);
 
 #endif
