@@ -21,11 +21,15 @@ The table goes between the markers in README (--update), or must already
 be there (--check: exit 1 when it is stale).  Paths come from the
 environment: CGW_BUILDDIR, CGW_ORACLES, KCGDUMP, CALLGRIND_ANNOTATE.
 """
+import atexit
+import contextlib
+import io
 import json
 import os
 import re
 import subprocess
 import sys
+import threading
 
 BEGIN = '<!-- compat-table: written by tests/compat.py (make compat-table); do not edit -->'
 END = '<!-- end of compat-table -->'
@@ -35,6 +39,79 @@ READERS = ['KCachegrind', 'callgrind_annotate', 'gprof2dot', 'speedscope']
 def run(args, cwd=None):
     proc = subprocess.run(args, cwd=cwd, capture_output=True, text=True, errors='replace')
     return proc.returncode, proc.stdout, proc.stderr
+
+
+_dump = {}
+
+
+def gprof2dot_dump(path):
+    """What `python3 dump.py PATH` (gprof2dot's parser, ../shared/oracles)
+    prints, run here: gprof2dot imported once, not in a process a file.
+    In a thread of its own, for a stack as deep as a new process's; where
+    it still runs out of stack here, in a process of its own."""
+    dump = os.path.join(os.environ['CGW_ORACLES'], 'gprof2dot', 'dump.py')
+    if dump not in _dump:
+        with open(dump, encoding='utf-8') as f:
+            _dump[dump] = compile(f.read(), dump, 'exec')
+    out = io.StringIO()
+    def main():
+        argv, path0 = sys.argv, list(sys.path)
+        sys.argv = [dump, path]
+        try:
+            with contextlib.redirect_stdout(out):
+                exec(_dump[dump], {'__name__': '__main__', '__file__': dump})
+        except SystemExit:
+            pass
+        except BaseException as e:  # dump.py would die: its stack on stderr
+            print('gprof2dot_dump %s: %r' % (path, e), file=sys.stderr)
+        finally:
+            sys.argv = argv
+            sys.path[:] = path0
+    thread = threading.Thread(target=main)
+    thread.start()
+    thread.join()
+    if 'RecursionError' in out.getvalue():
+        return run([sys.executable, dump, path])[1]
+    return out.getvalue()
+
+
+_speedscope = []
+
+
+def speedscope_run(args):
+    """What `node speedscope-callgrind.js ARGS...` (speedscope's importer,
+    ../shared/oracles) prints, from one node kept for all the files
+    (tests/speedscope-server.js); where that node dies, from a node of its
+    own."""
+    script = os.path.join(os.environ['CGW_ORACLES'], 'speedscope', 'speedscope-callgrind.js')
+    if not _speedscope or _speedscope[0].poll() is not None:
+        server = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'speedscope-server.js')
+        _speedscope[:] = [subprocess.Popen(['node', server, script], stdin=subprocess.PIPE,
+                                           stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)]
+    proc = _speedscope[0]
+    out = b''
+    try:
+        proc.stdin.write((json.dumps(args) + '\n').encode())
+        proc.stdin.flush()
+        while not out.endswith(b'\0'):
+            got = proc.stdout.read1(1 << 16)
+            if not got:
+                break
+            out += got
+    except OSError:
+        pass
+    if not out.endswith(b'\0'):
+        proc.kill()
+        proc.wait()
+        return run(['node', script] + list(args))[1]
+    return out[:-1].decode(errors='replace')
+
+
+@atexit.register
+def _speedscope_end():
+    for proc in _speedscope:
+        proc.stdin.close()
+        proc.wait()
 
 
 def costs(text):
@@ -136,8 +213,7 @@ def callers_lost(tool, path, norm):
 
 
 def gprof2dot(path, norm):
-    dump = os.path.join(os.environ['CGW_ORACLES'], 'gprof2dot', 'dump.py')
-    _, out, _ = run([sys.executable, dump, path])
+    out = gprof2dot_dump(path)
     try:
         got = json.loads(out)
     except ValueError:
@@ -162,8 +238,7 @@ def gprof2dot(path, norm):
 
 
 def speedscope(path, norm):
-    script = os.path.join(os.environ['CGW_ORACLES'], 'speedscope', 'speedscope-callgrind.js')
-    _, out, _ = run(['node', script, path, '1000', 'parse'])
+    out = speedscope_run([path, '1000', 'parse'])
     try:
         got = json.loads(out)
     except ValueError:
@@ -177,7 +252,7 @@ def speedscope(path, norm):
     if sums != total:
         return 'other numbers'
     # the flame graph it draws, from the functions no call reaches
-    _, out, _ = run(['node', script, path, '1'])
+    out = speedscope_run([path, '1'])
     try:
         shown = [p['totalWeight'] for p in json.loads(out).get('profiles', [])]
     except ValueError:

@@ -127,9 +127,20 @@ def write_made_up(folder):
     return names
 
 
+# what verdict() and judge() found, by path: the three passes over the
+# made-up profiles ask again of files that do not change
+_verdicts, _judged = {}, {}
+
+
 def verdict(path):
     """cgverify --strict's verdict per reader (True: opens right), and
     the codes of its diagnostics."""
+    if path not in _verdicts:
+        _verdicts[path] = verdict_now(path)
+    return _verdicts[path]
+
+
+def verdict_now(path):
     tool = os.path.join(os.environ['CGW_BUILDDIR'], 'tools', 'cgverify')
     # where the oracles run callgrind_annotate (cfi-same-file)
     _, out, _ = compat.run([tool, '--strict', '--json', os.path.abspath(path)],
@@ -141,6 +152,12 @@ def verdict(path):
 
 def judge(path):
     """[(reader, oracle's word or None, verdict opens right)]."""
+    if path not in _judged:
+        _judged[path] = judge_now(path)
+    return _judged[path]
+
+
+def judge_now(path):
     try:
         row = compat.row(path)
     except Exception as e:  # an oracle that cannot say: a misreading
