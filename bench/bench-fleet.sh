@@ -8,8 +8,10 @@
 # time of the merge (the cluster already up; its start-up is given
 # apart), the CPU of every worker process and of the client in that
 # time, each worker's peak RSS, and the result compared with cgmerge's
-# bytes.  Needs a Python with Dask distributed (PYTHON if it has it,
-# else python3, else /usr/bin/python3) and a shared libcgw.
+# bytes; then the whole command (python3 -m cgw.fleet merge --local K,
+# its cluster's start and stop included) against cgmerge's wall.  Needs
+# a Python with Dask distributed (PYTHON if it has it, else python3,
+# else /usr/bin/python3) and a shared libcgw.
 #   [N] CGGEN=... CGMERGE=... CGW_LIBRARY=.../libcgw.so
 #   PYTHONPATH=.../python bench/bench-fleet.sh
 #   (BENCH_FLEET_FILES=N too; BENCH_FLEET_WORKERS="1 2 4")
@@ -97,4 +99,14 @@ if __name__ == "__main__":
 EOF
 for k in $WORKERS; do
     "$py" "$tmp/drive.py" "$k" "$tmp/list" "$tmp/want" || exit 1
+done
+# what a user waits for: the whole command, its cluster started and
+# stopped (the crossover with cgmerge in README.md's "Fleet merge")
+for k in $WORKERS; do
+    "$TIME" -f '%e' -o "$tmp/t" "$py" -m cgw.fleet merge --local "$k" -q -o "$tmp/got" \
+        "@$tmp/list" || { echo "bench-fleet: python3 -m cgw.fleet failed"; exit 1; }
+    cmp -s "$tmp/got" "$tmp/want" ||
+        { echo "bench-fleet: python3 -m cgw.fleet --local $k: not the bytes of cgmerge"; exit 1; }
+    printf '  %-22s wall %8.2f s  (python3 -m cgw.fleet merge --local %d, start to exit)\n' \
+        "command, $k worker$([ "$k" -gt 1 ] && echo s)" "$(cat "$tmp/t")" "$k"
 done

@@ -4,8 +4,9 @@
 # many profiles on Dask distributed, by tests/test_fleet.py: a LocalCluster
 # of 2 workers over a few hundred cggen files (and Callgrind's own files
 # of tests/subject when valgrind is there), byte for byte against
-# cgmerge; a bad input, --skip-bad, events that differ, a worker killed
-# mid-run; the diff gate against cgdiff.  Run with the Python that has
+# cgmerge; bad inputs (every one named), --skip-bad, events that differ,
+# a worker killed mid-run; the progress line on a pty and -q; --version
+# and exit 2 with Dask shadowed; the diff gate against cgdiff.  Run with the Python that has
 # Dask distributed: configure's ($PYTHON), else /usr/bin/python3 (where
 # Debian's python3-distributed installs it); skipped when neither has it,
 # or without a shared libcgw.

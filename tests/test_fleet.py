@@ -1,14 +1,15 @@
 # SPDX-License-Identifier: MIT
 """tests/test_fleet.py: python3 -m cgw.fleet (a tree merge on Dask
 distributed) against one cgmerge of the same files, byte for byte, on a
-LocalCluster of 2 worker processes; its faults (a bad input, --skip-bad,
-events that differ, a worker killed mid-run) and its diff gate against
-cgdiff.  Run by tests/test-fleet.sh, which picks a Python that has Dask
+LocalCluster of 2 worker processes; its faults (bad inputs, --skip-bad,
+events that differ, a worker killed mid-run, no Dask), its progress
+line, --version and its diff gate against cgdiff.  Run by tests/test-fleet.sh, which picks a Python that has Dask
 distributed (CGW_LIBRARY, PYTHONPATH, CGGEN, CGMERGE, CGDIFF, SUBJECT
 and VALGRIND come from there)."""
 import concurrent.futures
 import logging
 import os
+import pty
 import random
 import shutil
 import signal
@@ -169,18 +170,31 @@ class Fleet(unittest.TestCase):
         return [bad, self.path("missing.out"), self.dir]
 
     def test_bad_input_fails_naming_it(self):
+        # three bad inputs in two leaves of 10: each named, on its own
+        # line, its path first, in the command's words (--skip-bad, not
+        # the Python API's force=True); one run for all three
         good = self.paths[:50]
-        for bad in self.bad_inputs():
-            paths = good[:25] + [bad] + good[25:]
-            with self.assertRaises(fleet.BadInput) as c:
-                fleet.merge_on(self.client, paths, batch=10)
-            self.assertEqual(c.exception.path, bad)
-            self.assertTrue(str(c.exception).startswith(bad), str(c.exception))
-            p = self.fleet("merge", "-o", self.path("never.out"), *paths)
-            err = p.stderr.decode()
-            self.assertEqual(p.returncode, 1, err)
-            self.assertIn(bad, err)
-            self.assertFalse(os.path.exists(self.path("never.out")))
+        bad = self.bad_inputs()
+        paths = good[:15] + bad[:2] + good[15:35] + bad[2:] + good[35:]
+        with self.assertRaises(fleet.BadInput) as c:
+            fleet.merge_on(self.client, paths, batch=10)
+        self.assertEqual(c.exception.path, bad[0])
+        self.assertEqual([b for b, _ in c.exception.bad], bad)
+        self.assertTrue(str(c.exception).startswith(bad[0]), str(c.exception))
+        p = self.fleet("merge", "-o", self.path("never.out"), *paths)
+        err = p.stderr.decode()
+        self.assertEqual(p.returncode, 1, err)
+        lines = err.splitlines()
+        self.assertEqual([ln.split(":")[0] for ln in lines[:3]], bad, err)
+        self.assertIn("unknown line", lines[0])
+        self.assertIn("No such file or directory", lines[1])
+        self.assertIn("Is a directory", lines[2])
+        self.assertNotIn("cgw_", err)
+        self.assertNotIn("force", err)
+        self.assertIn("3 bad inputs", lines[3])
+        self.assertIn("--skip-bad", lines[3])
+        self.assertEqual(len(lines), 4, err)
+        self.assertFalse(os.path.exists(self.path("never.out")))
 
     def test_skip_bad(self):
         good = self.paths[:60]
@@ -195,6 +209,8 @@ class Fleet(unittest.TestCase):
         for b in bad:
             self.assertIn("skipped " + b, err)
         self.assertIn("3 inputs skipped", err)
+        # stderr not a terminal: no progress line
+        self.assertNotIn("merged", err)
         # every input bad: nothing to write, exit 1
         p = self.fleet("merge", "--skip-bad", "-o", self.path("none.out"), *bad)
         self.assertEqual(p.returncode, 1)
@@ -223,6 +239,62 @@ class Fleet(unittest.TestCase):
         self.assertEqual(skipped, [])
         self.assertNotIn(victim, self.client.run(os.getpid),
                          "the killed worker is still there")
+
+    def test_progress_on_terminal(self):
+        # stderr a terminal (a pty): "merged K of N files" rewritten with
+        # \r as the leaves finish, cleared at the end; -q: nothing
+        paths = self.paths[:60]
+        for quiet in ([], ["-q"]):
+            out = self.path("tty.out")
+            master, slave = pty.openpty()
+            try:
+                p = subprocess.Popen([sys.executable, "-m", "cgw.fleet", "merge", "--scheduler",
+                                      self.cluster.scheduler_address, "--batch", "10", *quiet,
+                                      "-o", out, *paths], stdout=subprocess.DEVNULL, stderr=slave)
+            finally:
+                os.close(slave)
+            err = b""
+            while True:
+                try:
+                    b = os.read(master, 4096)
+                except OSError:
+                    break
+                if not b:
+                    break
+                err += b
+            os.close(master)
+            self.assertEqual(p.wait(), 0, err)
+            err = err.decode()
+            if quiet:
+                self.assertEqual(err, "")
+                continue
+            self.assertIn("\rcgw.fleet: merged 60 of 60 files", err)
+            self.assertRegex(err, r"^\rcgw\.fleet: merged [0-9]+ of 60 files")
+            last = err.rsplit("\r", 2)
+            self.assertEqual((last[1].strip(), last[2]), ("", ""), repr(err))
+
+    def test_version_and_no_dask(self):
+        # a dask package that cannot be imported ahead on PYTHONPATH:
+        # --version needs no Dask and no other argument; a merge exits 2
+        # (not 1, an invalid input) saying what to install
+        shadow = self.path("no-dask")
+        os.makedirs(os.path.join(shadow, "dask"), exist_ok=True)
+        with open(os.path.join(shadow, "dask", "__init__.py"), "w") as f:
+            f.write("raise ImportError('dask shadowed by test_fleet.py')\n")
+        env = dict(os.environ, PYTHONPATH=shadow + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        p = run(sys.executable, "-m", "cgw.fleet", "--version", env=env)
+        self.assertEqual((p.returncode, p.stdout.decode(), p.stderr.decode()),
+                         (0, "cgw.fleet %s\n" % cgw.__version__, ""))
+        out = self.path("no-dask.out")
+        p = run(sys.executable, "-m", "cgw.fleet", "merge", "--local", "1", "-o", out,
+                self.paths[0], env=env)
+        err = p.stderr.decode()
+        self.assertEqual(p.returncode, 2, err)
+        self.assertIn("Dask distributed is not installed", err)
+        self.assertIn("python3-distributed", err)
+        self.assertIn('"dask[distributed]"', err)
+        self.assertEqual(len(err.splitlines()), 1, err)
+        self.assertFalse(os.path.exists(out))
 
     # ---------------------------------------------------------- the gate
 

@@ -3,9 +3,10 @@
 cluster, by a tree reduction whose result is the bytes one cgmerge of
 the same files writes.
 
-    python3 -m cgw.fleet merge (--scheduler ADDRESS | --local N) -o OUT INPUT...
-    python3 -m cgw.fleet diff (--scheduler ADDRESS | --local N)
+    python3 -m cgw.fleet merge (--scheduler ADDRESS | --local N) [-q] -o OUT INPUT...
+    python3 -m cgw.fleet diff (--scheduler ADDRESS | --local N) [-q]
                              [--fail-above PCT] [--top N] [-o DIFF] OLD NEW
+    python3 -m cgw.fleet --version
 
 An INPUT is a path or a glob (quoted, so that the shell leaves it to
 us: expanded with glob.glob and sorted); "@FILE" reads paths from FILE,
@@ -26,11 +27,17 @@ worker must see the same files at the same paths, and import this
 package (cgw, with its libcgw) in its Python.  --local N starts a
 LocalCluster of N worker processes of one thread each on this machine.
 
-Faults: an input that cannot be read, or that has errors (as cgmerge
-refuses it), fails the run naming it (exit 1); with --skip-bad the run
-goes on without it and lists each file skipped on stderr.  A worker that
-dies mid-run has its tasks run again elsewhere by Dask's scheduler (up
-to distributed.scheduler.allowed-failures times a task).
+While it runs, a line on stderr says how many inputs the leaves have
+merged ("merged 120 of 10000 files", rewritten in place and cleared at
+the end), only when stderr is a terminal and without -q.
+
+Faults: inputs that cannot be read, or that have errors (as cgmerge
+refuses them), fail the run (exit 1), each named on a line of stderr
+(its path, then why); with --skip-bad the run goes on without them and
+lists each file skipped.  A worker that dies mid-run has its tasks run
+again elsewhere by Dask's scheduler (up to
+distributed.scheduler.allowed-failures times a task).  Without Dask
+distributed the command exits 2 saying what to install.
 
 From Python: merge_on(client, paths) -> (bytes, skipped), and
 diff_on(client, old, new) -> (rows, skipped), rows as cgw.diff gives
@@ -41,12 +48,13 @@ import glob
 import logging
 import math
 import os
+import re
 import sys
 import tempfile
 import time
 from typing import Any, Iterable, List, Optional, Sequence, TextIO, Tuple
 
-from . import tools
+from . import __version__, tools
 from ._lib import Error
 
 PROG = "cgw.fleet"
@@ -55,24 +63,39 @@ FAN_IN = 8
 
 
 class BadInput(Exception):
-    """An input of the merge could not be read or has errors: path is
-    it, message what is wrong (with the path at its start)."""
+    """Inputs of the merge could not be read or have errors: bad is the
+    list of (path, message), in the order of the inputs, each message
+    with its path at its start; path and message are the first's."""
 
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(path, message)
-        self.path = path
-        self.message = message
+    def __init__(self, bad: Sequence[Tuple[str, str]]) -> None:
+        super().__init__(bad)
+        self.bad = list(bad)
+        self.path, self.message = self.bad[0]
 
     def __str__(self) -> str:
-        return self.message
+        return "\n".join([m for _, m in self.bad] +
+                         ["(%d bad input%s; skip_bad=True merges the others)"
+                          % (len(self.bad), "" if len(self.bad) == 1 else "s")])
 
 
 def _describe(path, e):
-    """The message of an error reading path, the path first."""
+    """The message of an error reading path, the path first, in the
+    words of this command (cgw.merge's own says force=True)."""
     if isinstance(e, OSError):
         return "%s: %s" % (path, e.strerror or e)
+    d = getattr(e, "diagnostic", None)
+    if d is not None:
+        n = getattr(e, "errors", 1)
+        return "%s:%d: error: %s [%s]%s" % (path, d.line, d.message, d.code,
+                                             " (%d errors)" % n if n > 1 else "")
     m = str(e)
-    return m if m.startswith(str(path)) else "%s: %s" % (path, m)
+    if m.startswith("%s: " % path):
+        m = m[len(str(path)) + 2:]
+    elif m.startswith(str(path)):
+        return m
+    # as cgmerge says it: without the library call's name
+    m = re.sub(r"^cgw_\w+: (reading: )?", "", m)
+    return "%s: %s" % (path, m)
 
 
 # ------------------------------------------------------------------ tasks
@@ -87,16 +110,14 @@ def _leaf(paths, skip_bad=False, delay=0.0):
         return tools.merge(paths), []
     except (Error, OSError) as e:
         failed = e
-    # which file?  Each alone, in order: the first bad one is the one
-    # named (without --skip-bad), or every bad one is left out
+    # which files?  Each alone, in order: every bad one is named (the
+    # run fails without --skip-bad) or left out
     skipped = []
     good = []
     for p in paths:
         try:
             tools.merge([p])
         except (Error, OSError) as e:
-            if not skip_bad:
-                raise BadInput(p, _describe(p, e)) from None
             skipped.append((p, _describe(p, e)))
         else:
             good.append(p)
@@ -104,13 +125,18 @@ def _leaf(paths, skip_bad=False, delay=0.0):
         # each file alone is fine, not together (positions they do not
         # share): not one file's fault
         raise failed
+    if not skip_bad:
+        # the run fails: the good ones are not worth merging
+        return None, skipped
     return (tools.merge(good) if good else None), skipped
 
 
-def _inner(*children):
+def _inner(*children, skip_bad=False):
     """Merge the bytes of the children (results of _leaf or _inner)."""
     blobs = [b for b, _ in children if b is not None]
     skipped = [s for _, sk in children for s in sk]
+    if skipped and not skip_bad:
+        return None, skipped
     if len(blobs) > 1:
         merged = tools.merge([tools.Memory(b, "a merge of %d bytes" % len(b)) for b in blobs])
     else:
@@ -142,6 +168,13 @@ def submit_tree(client: Any, paths: Iterable[str], batch: Optional[int] = None,
     skipped).  batch: files a leaf (None: default_batch()); delay:
     seconds each leaf sleeps first.  ValueError for no paths or fan_in
     below 2."""
+    return _submit(client, paths, batch, fan_in, skip_bad, delay)[0]
+
+
+def _submit(client: Any, paths: Iterable[str], batch: Optional[int] = None,
+            fan_in: int = FAN_IN, skip_bad: bool = False, delay: float = 0.0) -> Any:
+    """Submit the reduction of paths: (the future of its root, a list of
+    (the future of a leaf, the number of its files))."""
     paths = list(paths)
     if not paths:
         raise ValueError("no input")
@@ -149,41 +182,81 @@ def submit_tree(client: Any, paths: Iterable[str], batch: Optional[int] = None,
         raise ValueError("fan_in must be 2 or more")
     if batch is None:
         batch = default_batch(len(paths), _workers(client))
-    level = [client.submit(_leaf, paths[i:i + batch], skip_bad, delay, pure=False)
-             for i in range(0, len(paths), batch)]
+    leaves = [(client.submit(_leaf, paths[i:i + batch], skip_bad, delay, pure=False),
+               len(paths[i:i + batch]))
+              for i in range(0, len(paths), batch)]
+    level = [f for f, _ in leaves]
     while len(level) > 1:
-        level = [client.submit(_inner, *level[i:i + fan_in], pure=False)
+        level = [client.submit(_inner, *level[i:i + fan_in], skip_bad=skip_bad, pure=False)
                  if len(level[i:i + fan_in]) > 1 else level[i]
                  for i in range(0, len(level), fan_in)]
-    return level[0]
+    return level[0], leaves
 
 
-def _finish(result):
+def _finish(result, skip_bad=True):
     data, skipped = result
+    if skipped and not skip_bad:
+        raise BadInput(skipped)
     if data is None:
         raise Error(1, "every input was skipped: nothing merged")
     return data, skipped
 
 
+def _progress(trees: Any, out: TextIO) -> None:
+    """Until every leaf of trees (as _submit returns them) is done, keep
+    a line "merged K of N files" on out, rewritten in place (at most
+    ten times a second); then clear it."""
+    from dask.distributed import as_completed
+    files = {f.key: n for _, leaves in trees for f, n in leaves}
+    total, done, shown, last = sum(files.values()), 0, "", 0.0
+    try:
+        for f in as_completed([f for _, leaves in trees for f, _ in leaves]):
+            done += files[f.key]
+            now = time.monotonic()
+            if now - last >= 0.1 or done == total:
+                line = "%s: merged %d of %d files" % (PROG, done, total)
+                out.write("\r" + line.ljust(len(shown)))
+                out.flush()
+                shown, last = line, now
+    finally:
+        if shown:
+            out.write("\r" + " " * len(shown) + "\r")
+            out.flush()
+
+
+def _results(trees: Any, skip_bad: bool, progress: bool) -> List[Any]:
+    """The (bytes, skipped) of each tree's root; BadInput (without
+    skip_bad) naming the bad inputs of every tree."""
+    if progress:
+        _progress(trees, sys.stderr)
+    results = [root.result() for root, _ in trees]
+    bad = [s for _, sk in results for s in sk]
+    if bad and not skip_bad:
+        raise BadInput(bad)
+    return [_finish(r) for r in results]
+
+
 def merge_on(client: Any, paths: Iterable[str], batch: Optional[int] = None,
-             fan_in: int = FAN_IN, skip_bad: bool = False,
-             delay: float = 0.0) -> Tuple[bytes, List[Tuple[str, str]]]:
+             fan_in: int = FAN_IN, skip_bad: bool = False, delay: float = 0.0,
+             progress: bool = False) -> Tuple[bytes, List[Tuple[str, str]]]:
     """Merge paths on the cluster of client: (the merged bytes, the list
-    of (path, message) skipped).  Raises BadInput (without skip_bad) for
-    the first bad input met, cgw.Error when the inputs cannot be merged
-    together (or every one was skipped)."""
-    return _finish(submit_tree(client, paths, batch, fan_in, skip_bad, delay).result())
+    of (path, message) skipped).  Raises BadInput (without skip_bad)
+    naming every bad input, cgw.Error when the inputs cannot be merged
+    together (or every one was skipped).  progress: the line "merged K
+    of N files" on stderr while it runs."""
+    tree = _submit(client, paths, batch, fan_in, skip_bad, delay)
+    return _results([tree], skip_bad, progress)[0]
 
 
 def merge_pair_on(client: Any, old: Iterable[str], new: Iterable[str],
                   batch: Optional[int] = None, fan_in: int = FAN_IN,
-                  skip_bad: bool = False) -> Tuple[bytes, bytes, List[Tuple[str, str]]]:
+                  skip_bad: bool = False,
+                  progress: bool = False) -> Tuple[bytes, bytes, List[Tuple[str, str]]]:
     """Merge two sets on the cluster, both at once: (the merge of old,
     the merge of new, the list skipped).  Raises as merge_on()."""
-    fo = submit_tree(client, old, batch, fan_in, skip_bad)
-    fn = submit_tree(client, new, batch, fan_in, skip_bad)
-    a, sa = _finish(fo.result())
-    b, sb = _finish(fn.result())
+    trees = [_submit(client, old, batch, fan_in, skip_bad),
+             _submit(client, new, batch, fan_in, skip_bad)]
+    (a, sa), (b, sb) = _results(trees, skip_bad, progress)
     return a, b, sa + sb
 
 
@@ -253,14 +326,19 @@ def write_atomic(path: str, data: bytes) -> None:
         raise
 
 
+class _NoDask(Exception):
+    pass
+
+
 def _client(args):
-    """A Client of --scheduler's cluster or a new LocalCluster."""
+    """A Client of --scheduler's cluster or a new LocalCluster (_NoDask
+    when Dask distributed cannot be imported)."""
     try:
         from dask.distributed import Client, LocalCluster
     except ImportError as e:
-        raise SystemExit("%s: Dask distributed is not installed for %s (%s): "
-                         "pip install distributed, or Debian's python3-distributed"
-                         % (PROG, sys.executable, e))
+        raise _NoDask("Dask distributed is not installed for %s (%s): install Debian's "
+                      "python3-distributed, or pip install \"dask[distributed]\""
+                      % (sys.executable, e)) from None
     # On a busy machine the engine's own connections may time out while
     # it shuts down; asyncio then prints "Future exception was never
     # retrieved" on stderr, after the command's own output and status.
@@ -321,6 +399,7 @@ def _parser():
     ap = argparse.ArgumentParser(prog="python3 -m cgw.fleet",
                                  description="Merge or diff profiles on a Dask cluster, "
                                  "the bytes of cgmerge.")
+    ap.add_argument("--version", action="version", version="%s %s" % (PROG, __version__))
     sub = ap.add_subparsers(dest="command", required=True)
 
     def common(p):
@@ -334,6 +413,8 @@ def _parser():
         p.add_argument("--skip-bad", action="store_true",
                        help="leave out inputs that cannot be read or have errors "
                        "(listed on stderr) instead of failing")
+        p.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress line on stderr (shown only on a terminal)")
 
     m = sub.add_parser("merge", help="sum profiles as cgmerge does")
     common(m)
@@ -375,9 +456,14 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (ValueError, OSError) as e:
         print("%s: %s" % (PROG, e), file=sys.stderr)
         return 2
-    client, cluster = _client(args)
     try:
-        kw = dict(batch=args.batch, fan_in=args.fan_in, skip_bad=args.skip_bad)
+        client, cluster = _client(args)
+    except _NoDask as e:
+        print("%s: %s" % (PROG, e), file=sys.stderr)
+        return 2
+    try:
+        kw = dict(batch=args.batch, fan_in=args.fan_in, skip_bad=args.skip_bad,
+                  progress=not args.quiet and sys.stderr.isatty())
         if args.command == "merge":
             data, skipped = merge_on(client, sets[0], **kw)
             _say_skipped(skipped)
@@ -403,7 +489,11 @@ def main(argv: Optional[List[str]] = None) -> int:
             return 1
         return 0
     except BadInput as e:
-        print("%s: %s" % (PROG, e), file=sys.stderr)
+        # each on its line, path first; then what the command can do
+        for _, m in e.bad:
+            print(m, file=sys.stderr)
+        print("%s: %d bad input%s: nothing written (--skip-bad merges the others)"
+              % (PROG, len(e.bad), "" if len(e.bad) == 1 else "s"), file=sys.stderr)
         return 1
     except (Error, OSError) as e:
         print("%s: %s" % (PROG, e), file=sys.stderr)

@@ -89,8 +89,12 @@ def _add_inputs(handle: Any, add: Any, errmsg: Any, paths: List[Any], force: boo
             raise Error(st, "%s: %s" % (p, text(errmsg(handle))))
         if errors and not force:
             d = errors[0]
-            raise Error(_lib.EINVAL, "%s:%d: %s [%s] (%d errors; force=True merges anyway)"
-                        % (p, d.line, d.message, d.code, len(errors)))
+            e = Error(_lib.EINVAL, "%s:%d: %s [%s] (%d errors; force=True merges anyway)"
+                      % (p, d.line, d.message, d.code, len(errors)))
+            # the parts, for callers whose own switch is not force=True
+            # (python3 -m cgw.fleet's --skip-bad)
+            e.diagnostic, e.errors = d, len(errors)
+            raise e
 
 
 def _single(x: Any) -> List[Any]:
