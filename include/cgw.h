@@ -647,6 +647,25 @@ typedef struct cgw_event {
     const char *name, *long_name, *formula;
 } cgw_event;
 
+/** The seconds one count of an event stands for, when the event is a
+ *  time; 0 when it is not (Ir, Ticks, Samples: a tick has no known
+ *  length).  It reads the unit from the name, else from the long name
+ *  (either may be NULL): a unit alone ("ns" as cgw.cprofile writes, "us",
+ *  "usec", "ms", "msec", "s", "sec", "seconds"), with a multiplier in
+ *  parentheses (Xdebug's "Time_(10ns)": 1e-8), or a long unit word last
+ *  ("cpu_nanoseconds", "wall_microseconds", "time in milliseconds").
+ *  cgreport's page, cgannotate --units=human and Python's
+ *  cgw.event_seconds() all ask this. */
+CGW_API double cgw_event_seconds(const char *name, const char *long_name);
+/** Write seconds into buf[0..cap) in human units, NUL-terminated (cut to
+ *  fit): four significant digits in ns, us, ms or s ("105.7 ms",
+ *  "3.000 s", "12.50 us"), nanoseconds whole ("950 ns"), rounded half up
+ *  so that 0.99995 is "1.000 s"; "0 s" for 0, a '-' before a negative,
+ *  whole seconds past 1000 s.  "us" is ASCII for terminals and scripts.
+ *  Returns the length of the whole text, as snprintf does; 32 bytes
+ *  always hold it below 1e20 s.  buf may be NULL when cap is 0. */
+CGW_API size_t cgw_format_seconds(char *buf, size_t cap, double seconds);
+
 /** A part's header.  Fields a part does not set are inherited from the
  *  part before (Callgrind repeats them anyway); text is NULL when absent.
  *  positions is a CGW_POS_* mask: position arrays hold npos values in

@@ -134,6 +134,22 @@ printf '%s\n' 'version: 1' 'creator: test' 'cmd: zero' 'positions: line' 'events
 "$CGANNOTATE" --tree=calling --auto=no "$tmp/zero.out" | grep -q '^100 (95.24%)  >   a.c:worker (0x)' ||
     fail "calls=0: the call is not in main's callees"
 
+# --units=human: a time event (cgw.cprofile's ns) in ns, us, ms, s, as
+# cgw_format_seconds() gives them; the default and Ir stay counts
+printf '%s\n' 'version: 1' 'creator: test' 'positions: line' 'events: ns Ir' \
+    'fl=a.c' 'fn=main' '1 105735525 7' '2 950 1' 'fn=idle' '3 2999950000 1' >"$tmp/ns.out"
+"$CGANNOTATE" --units=human --auto=no "$tmp/ns.out" >"$tmp/ns.txt" || fail "--units=human: exit $?"
+grep -q '^3.106 s (100.0%) 9 (100.0%)  PROGRAM TOTALS' "$tmp/ns.txt" ||
+    fail "--units=human: totals $(grep TOTALS "$tmp/ns.txt")"
+grep -q '^105.7 ms ( 3.40%) 8 (88.89%)  a.c:main$' "$tmp/ns.txt" ||
+    fail "--units=human: main $(grep main "$tmp/ns.txt")"
+grep -q '^ 3.000 s (96.60%) 1 (11.11%)  a.c:idle$' "$tmp/ns.txt" || fail "--units=human: idle $(grep idle "$tmp/ns.txt")"
+"$CGANNOTATE" --auto=no "$tmp/ns.out" | grep -q '^3,105,686,475 (100.0%) 9 (100.0%)  PROGRAM TOTALS' ||
+    fail "the default is not the exact counts"
+[ "$("$CGANNOTATE" --units=exact --auto=no "$tmp/ns.out" | cksum)" = \
+    "$("$CGANNOTATE" --auto=no "$tmp/ns.out" | cksum)" ] || fail "--units=exact is not the default"
+exits 2 "bad --units" "bad --units" "$CGANNOTATE" --units=seconds "$tmp/ns.out"
+
 # no input here and none named: usage error; a missing file: exit 2
 exits 2 "missing file" "No such file" "$CGANNOTATE" "$tmp/none.out"
 exits 1 "unknown event" "is not in the input" "$CGANNOTATE" --show=XX "$tmp/zero.out"

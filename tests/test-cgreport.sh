@@ -24,6 +24,25 @@ if [ -n "${VALGRIND:-}" ] && [ -x "${CGW_BUILDDIR:-.}/tests/subject" ] &&
 else
     echo "no Callgrind file made (valgrind: ${VALGRIND:-none}): cggen's only"
 fi
+# a profile of time: python3 -m cgw.cprofile writes the event ns, which
+# the page shows in human units (cgw_event_seconds()), exact on demand
+lib=${CGW_BUILDDIR:-.}/.libs/libcgw.so ns=""
+if [ -f "$lib" ]; then
+    printf 'def spin(n):\n    return sum(i * i for i in range(n))\nfor k in range(20):\n    spin(20000)\n' \
+        >"$tmp/busy.py"
+    CGW_LIBRARY=$lib PYTHONPATH="${CGW_SRCDIR:-.}/python" python3 -m cgw.cprofile \
+        -o "$tmp/ns.out" "$tmp/busy.py" >/dev/null || fail "python3 -m cgw.cprofile: exit $?"
+    ns="$tmp/ns.out"
+    "$CGREPORT" --quiet --top 0 --threshold 0 "$ns" -o "$tmp/ns.html" || fail "cgreport of ns: exit $?"
+    python3 - "$tmp/ns.html" "$tmp/gen.out" <<'PY' || fail "the page's seconds a count are not ns's and Ir's"
+import json, re, sys
+p = json.loads(re.search(r'<script id="profile" type="application/json">(.*?)</script>',
+                         open(sys.argv[1], encoding='utf-8').read(), re.S).group(1))
+sys.exit(0 if p['events'] == ['ns'] and p['seconds'] == [1e-9] else 1)
+PY
+else
+    echo "no shared libcgw for python3 -m cgw.cprofile: no profile of time"
+fi
 for f in "$@"; do
     "$CGREPORT" --top 0 --threshold 0 "$f" -o "$f.html" || fail "cgreport $f: exit $?"
     grep -qi -e 'https\?://' -e '<link' -e ' src=' "$f.html" &&
@@ -187,9 +206,42 @@ m = re.search(r'<pre id="selftest"[^>]*>(.*?)</pre>', dom, re.S)
 s = json.loads(html.unescape(m.group(1)))
 print('selftest:', s)
 ok = (s['frames'] > 1 and s['rows'] > 1 and s['zoomedOn'] and s['found'] >= 1
-      and s['foundName'] == s['top'] and 'Total Ir' in s['totals'])
+      and s['foundName'] == s['top'] and 'Total Ir' in s['totals'] and not s['exactShown']
+      and s['exactTotals'] == s['totals'] and s['totalsTitle'] == '')
 sys.exit(0 if ok else 1)
 PY
+# the profile of time: its total in human units, the exact count in the
+# title and behind the box "exact counts"; the page's human() gives
+# cgw_format_seconds()'s strings (Python's cgw.format_seconds)
+if [ -n "$ns" ]; then
+    run_browser --virtual-time-budget=5000 --dump-dom "file://$tmp/ns.html#selftest" \
+        >"$tmp/ns-self.html" 2>/dev/null || fail "$browser on ns.html: exit $?"
+    CGW_LIBRARY=$lib PYTHONPATH="${CGW_SRCDIR:-.}/python" python3 - "$tmp/ns-self.html" "$ns" <<'PY' ||
+import html, json, re, sys
+import cgw
+dom = open(sys.argv[1], encoding='utf-8').read()
+s = json.loads(html.unescape(re.search(r'<pre id="selftest"[^>]*>(.*?)</pre>', dom, re.S).group(1)))
+total = cgw.Profile(sys.argv[2]).totals[0]
+exact = '{:,}'.format(total)
+bad = []
+if not re.fullmatch(r'Total ns: -?[0-9.]+ (ns|us|ms|s)', s['totals']):
+    bad.append('total %r not in human units' % s['totals'])
+if s['totals'] != 'Total ns: ' + cgw.format_seconds(total * 1e-9):
+    bad.append('total %r, not %s' % (s['totals'], cgw.format_seconds(total * 1e-9)))
+if exact not in s['totalsTitle']:
+    bad.append('title %r without the exact count %s' % (s['totalsTitle'], exact))
+if s['exactTotals'] != 'Total ns: ' + exact or not s['exactShown']:
+    bad.append('exact counts: %r, not %s' % (s['exactTotals'], exact))
+for v, text in s['human']:
+    if text != cgw.format_seconds(v):
+        bad.append('the page gives %r for %r, cgw_format_seconds %r' % (text, v, cgw.format_seconds(v)))
+print('ns page:', s['totals'], '|', s['totalsTitle'])
+for b in bad:
+    print('FAIL:', b)
+sys.exit(1 if bad else 0)
+PY
+        fail "the page of ns in $browser does not show times in human units"
+fi
 # the table in the browser shows the profile model's numbers (as
 # tests/profile-dump prints them), on issue 50's parser (a cycle: its
 # members marked as at most) and on the cggen page
@@ -197,7 +249,8 @@ PY
 cp "${CGW_TEST_DATA:-${CGW_SRCDIR:-.}/tests/data}/mutual-recursion.out" "$tmp/parser.out" || exit 99
 "$CGREPORT" --quiet --top 0 --threshold 0 "$tmp/parser.out" -o "$tmp/parser.html" ||
     fail "cgreport of the parser: exit $?"
-for f in parser gen.out; do
+for f in parser gen.out ${ns:+ns.out}; do
+    [ "$f" = ns.out ] && cp "$tmp/ns.html" "$tmp/ns.out.html"
     run_browser --virtual-time-budget=3000 --dump-dom "file://$tmp/$f.html" \
         >"$tmp/$f.dom" 2>/dev/null || fail "$browser on $f.html: exit $?"
     "${CGW_BUILDDIR:-.}/tests/profile-dump" "$tmp/${f%.out}.out" >"$tmp/$f.model" ||
@@ -213,7 +266,13 @@ for line in open(model, encoding='utf-8'):
 rows = re.findall(r'<tr data-f="\d+"[^>]*>(.*?)</tr>', open(dom, encoding='utf-8').read())
 bad, seen = [], 0
 for r in rows:
-    cells = [html.unescape(c) for c in re.findall(r'<td[^>]*>(.*?)</td>', r)]
+    # a time's cell shows human units, its exact count in the title
+    cells = []
+    for attrs, text in re.findall(r'<td([^>]*)>(.*?)</td>', r):
+        t = re.search(r'title="([^"]*)"', attrs)
+        text = html.unescape(text)
+        cells.append(('\u2264' if text.startswith('\u2264') else '') + html.unescape(t.group(1))
+                     if t else text)
     incl, name, file = cells[2], cells[5], re.sub(r' \[.*\]$', '', cells[6])
     got = (int(incl.lstrip('\u2264').replace(',', '')), incl.startswith('\u2264'))
     w = want.get((name, file))

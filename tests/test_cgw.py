@@ -5,6 +5,7 @@ CGMERGE come from there)."""
 import os
 import resource
 import subprocess
+import sys
 import tempfile
 import unittest
 
@@ -675,6 +676,31 @@ class TestApi(Base):
         with self.assertRaises(TypeError):
             with cgw.Writer(None, events=["Ir"]) as w:
                 w.function("main", "a.c")       # file is keyword-only
+
+    def test_times(self):
+        # the library's rule, not one of Python's own: the names real
+        # writers give, and cgw.cprofile's event read back
+        self.assertEqual(cgw.event_seconds("ns"), 1e-9)
+        self.assertAlmostEqual(cgw.event_seconds("Time_(10ns)"), 1e-8, delta=1e-20)
+        self.assertEqual(cgw.event_seconds("T", "nanoseconds"), 1e-9)
+        self.assertEqual(cgw.event_seconds("cpu_microseconds"), 1e-6)
+        for name in ("Ticks", "Ir", "Samples", "Time"):
+            self.assertEqual(cgw.event_seconds(name), 0.0, name)
+        self.assertEqual(cgw.format_seconds(105735525e-9), "105.7 ms")
+        self.assertEqual(cgw.format_seconds(0.99995), "1.000 s")
+        self.assertEqual(cgw.format_seconds(950e-9), "950 ns")
+        self.assertEqual(cgw.format_seconds(12.5e-6), "12.50 us")   # ASCII
+        self.assertEqual(cgw.format_seconds(0), "0 s")
+        big = cgw.format_seconds(1e30)     # longer than the first buffer
+        self.assertTrue(big.startswith("1000000000000000") and big.endswith(" s"), big)
+        p = os.path.join(self.dir, "cprof.out")
+        script = os.path.join(self.dir, "busy.py")
+        with open(script, "w") as f:
+            f.write("print(sum(range(1000)))\n")
+        subprocess.run([sys.executable, "-m", "cgw.cprofile", "-o", p, script],
+                       check=True, stdout=subprocess.DEVNULL)
+        ev = [r for r in cgw.read(p) if isinstance(r, cgw.Part)][0].events[0]
+        self.assertEqual(cgw.event_seconds(ev.name, ev.long_name), 1e-9)
 
     def test_typed_and_documented(self):
         import importlib

@@ -38,14 +38,13 @@ size_t ann_commify(uint64_t n, char *out)
     return len;
 }
 
-static size_t digits(uint64_t n)
+/* A cost of event into out (64 bytes): with commas, or in human units
+ * for a time event under --units=human (cgw_format_seconds()). */
+size_t ann_count(const ann *a, size_t event, uint64_t n, char *out)
 {
-    size_t k = 1;
-    while (n >= 10) {
-        n /= 10;
-        k++;
-    }
-    return k;
+    if (a->seconds[event] > 0)
+        return cgw_format_seconds(out, 64, (double)n * a->seconds[event]);
+    return ann_commify(n, out);
 }
 
 /* The widths of the columns for ccs[0..n): at least the event's name, at
@@ -57,7 +56,8 @@ void ann_widths(const ann *a, const ann_cc *ccs, size_t n, size_t *w)
     for (size_t k = 0; k < n; k++) {
         const uint64_t *v = ann_v(a, ccs[k]);
         for (size_t i = 0; i < v[a->ne]; i++) {
-            size_t len = digits(v[i]), width = len + (len - 1) / 3 + (a->show_percs ? 9 : 0);
+            char text[64];
+            size_t width = ann_count(a, i, v[i], text) + (a->show_percs ? 9 : 0);
             if (width > w[i])
                 w[i] = width;
         }
@@ -83,7 +83,7 @@ void ann_put_cc(const ann *a, const ann_cc *cc, const size_t *w)
         size_t len;
         int defined = v != NULL && i < v[a->ne];
         if (defined)
-            len = ann_commify(v[i], text);
+            len = ann_count(a, i, v[i], text);
         else
             len = (size_t)snprintf(text, sizeof text, ".");
         if (a->show_percs) {

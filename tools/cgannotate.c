@@ -29,13 +29,14 @@ static const char usage[] =
     "  --auto=yes|no         annotate the source files of the functions shown [yes]\n"
     "  --context=N           lines of context around annotated lines [8]\n"
     "  --inclusive=yes|no    functions' costs with their calls' [no]\n"
+    "  --units=exact|human   time events' costs as counts or in ns, us, ms, s [exact]\n"
     "  --tree=none|caller|calling|both\n"
     "                        each function's callers, callees or both [none]\n"
     "  -I, --include=DIR     look for source files in DIR too\n"
     "  --quiet               no progress line (shown on a terminal otherwise)\n";
 
 enum { O_SHOW = TOOL_O_NEXT, O_SORT, O_THRESHOLD, O_PERCS, O_AUTO, O_CONTEXT, O_INCL,
-       O_TREE };
+       O_TREE, O_UNITS };
 
 static const struct option longopts[] = {
     { "show", required_argument, NULL, O_SHOW },
@@ -46,6 +47,7 @@ static const struct option longopts[] = {
     { "context", required_argument, NULL, O_CONTEXT },
     { "inclusive", required_argument, NULL, O_INCL },
     { "tree", required_argument, NULL, O_TREE },
+    { "units", required_argument, NULL, O_UNITS },
     { "include", required_argument, NULL, 'I' },
     { "quiet", no_argument, NULL, TOOL_O_QUIET },
     TOOL_HELP_OPTIONS
@@ -126,6 +128,11 @@ static int parse(int argc, char **argv, ann *a)
         case O_AUTO:
             if (yes_no(optarg, &a->auto_annotate) < 0)
                 return bad("--auto", optarg);
+            break;
+        case O_UNITS:
+            if (strcmp(optarg, "exact") != 0 && strcmp(optarg, "human") != 0)
+                return bad("--units", optarg);
+            a->human = strcmp(optarg, "human") == 0;
             break;
         case O_INCL:
             if (yes_no(optarg, &a->inclusive) < 0)
@@ -270,8 +277,10 @@ static int take_header(ann *a, const cgw_part *p)
     a->events = malloc((a->ne + 1) * sizeof *a->events);
     if (a->events == NULL)
         exit(2);
-    for (size_t i = 0; i < a->ne; i++)
+    for (size_t i = 0; i < a->ne; i++) {
         a->events[i] = p->events[i].name;
+        a->seconds[i] = a->human ? cgw_event_seconds(p->events[i].name, p->events[i].long_name) : 0;
+    }
     a->summary = ann_cc_new(a);
     int th_given = 0;
     if (a->show_arg) {

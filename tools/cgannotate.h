@@ -54,6 +54,7 @@ typedef struct ann_line {
 typedef struct ann {
     /* options */
     int inclusive, tree_caller, tree_calling, show_percs, auto_annotate;
+    int human; /* --units=human: time events' costs in ns, us, ms, s */
     long context;
     const char *threshold_text; /* as given, for the Thresholds: line */
     double threshold;
@@ -72,6 +73,7 @@ typedef struct ann {
     size_t ne;
     size_t show[64], nshow, sort[64], nsort;
     double thresholds[64];
+    double seconds[64]; /* a count of each event, 0 when not a time */
     const char *threshold_texts[64];
     /* the sums */
     uint64_t *pool;
@@ -107,6 +109,7 @@ void ann_print(ann *a);
  * (NULL: none defined), the events' names over them, the widths of the
  * columns of ccs[0..n), callgrind_annotate's order of two CCs. */
 size_t ann_commify(uint64_t n, char *out);
+size_t ann_count(const ann *a, size_t event, uint64_t n, char *out);
 void ann_put_cc(const ann *a, const ann_cc *cc, const size_t *w);
 void ann_put_events(const ann *a, const size_t *w);
 void ann_widths(const ann *a, const ann_cc *ccs, size_t n, size_t *w);

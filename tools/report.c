@@ -361,6 +361,12 @@ static void json_model(tool_text *t, const report *r, const report_options *o,
             tool_add(t, ",", 1);
         json_string(t, r->events[e].name);
     }
+    /* seconds a count, 0 for an event that is not a time: the page
+     * shows such costs in human units (cgw_event_seconds()) */
+    tool_add(t, "],\"seconds\":[", 13);
+    for (size_t e = 0; e < r->nev; e++)
+        tool_addf(t, "%s%.17g", e ? "," : "",
+                  cgw_event_seconds(r->events[e].name, r->events[e].long_name));
     tool_add(t, "],\"totals\":", 11);
     json_costs(t, r->totals, r->nev);
     tool_add(t, ",\"fns\":[", 8);

@@ -30,12 +30,12 @@ cgw.COMPACT...) are aliases of the members.  Values from the library
 come back as members: Error.status, Diagnostic.severity, Part.positions.
 """
 import ctypes
-from typing import List
+from typing import List, Optional
 
 #: The version of this package, libcgw's version (its pyproject.toml's).
 __version__ = "0.1.0"
 
-from ._lib import (Error, lib as _clib, text as _text,
+from ._lib import (Error, lib as _clib, text as _text, cstr as _cstr,
                    Status, Position, WriterFlag, ReadFlag, RecordKind, Severity,
                    DiffSide, RecodeFlag, MergeFlag, StackFlag, Feature, gzip_level,
                    OK, EIO, ENOMEM, EUSAGE, EINVAL, ERANGE,
@@ -54,7 +54,7 @@ __all__ = [
     "Diagnostic", "Target", "Event", "Part", "Function", "Inline", "Cost", "Call", "Jump",
     "CondJump", "PartEnd", "merge", "diff", "convert_folded", "recode", "DiffRow", "Memory",
     "Profile", "ProfileFunction", "CallEdge", "Cycle", "Line",
-    "version", "features", "__version__",
+    "version", "features", "event_seconds", "format_seconds", "__version__",
     "Status", "Position", "WriterFlag", "ReadFlag", "RecordKind", "Severity", "DiffSide",
     "RecodeFlag", "MergeFlag", "StackFlag", "Feature", "ProfileFlag", "FunctionFlag",
     "gzip_level",
@@ -80,3 +80,26 @@ def features() -> List[str]:
         out.append(_text(names[i]))
         i += 1
     return out
+
+
+def event_seconds(name: Optional[str], long_name: Optional[str] = None) -> float:
+    """The seconds one count of an event stands for, 0.0 when it is not a
+    time: 1e-9 for "ns" (what cgw.cprofile writes), 1e-8 for Xdebug's
+    "Time_(10ns)", 0.0 for "Ir" or "Ticks".  The unit comes from the name,
+    else from the long name (an Event's name and long_name); libcgw's
+    cgw_event_seconds() (libcgw-reader(3)), as cgreport's page asks it."""
+    return float(_clib.cgw_event_seconds(_cstr(name, "an event name"),
+                                         _cstr(long_name, "a long name")))
+
+
+def format_seconds(seconds: float) -> str:
+    """seconds in human units, four significant digits: "105.7 ms",
+    "3.000 s", "12.50 us" (ASCII "us"), "950 ns" (nanoseconds whole),
+    "0 s"; as cgreport's page and cgannotate --units=human print a time.
+    Multiply a count by event_seconds() to get the seconds."""
+    buf = ctypes.create_string_buffer(64)
+    n = _clib.cgw_format_seconds(buf, len(buf), float(seconds))
+    if n >= len(buf):
+        buf = ctypes.create_string_buffer(n + 1)
+        _clib.cgw_format_seconds(buf, len(buf), float(seconds))
+    return buf.value.decode("ascii")

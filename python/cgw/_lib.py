@@ -9,7 +9,7 @@ import enum
 import os
 from typing import Any, Callable, Iterator, Optional, Sequence, Tuple
 
-from ctypes import (POINTER, Structure, c_char, c_char_p, c_int, c_size_t,
+from ctypes import (POINTER, Structure, c_char, c_char_p, c_double, c_int, c_size_t,
                     c_uint, c_uint64, c_void_p, CFUNCTYPE)
 
 U64_MAX = 2**64 - 1
@@ -334,6 +334,8 @@ _PROTOS = {
     "cgw_get_options": (c_int, [W, POINTER(Options)]),
     "cgw_pos_kinds": (c_size_t, [c_uint, POINTER(c_uint)]),
     "cgw_pos_name": (c_char_p, [c_uint]),
+    "cgw_event_seconds": (c_double, [c_char_p, c_char_p]),
+    "cgw_format_seconds": (c_size_t, [c_void_p, c_size_t, c_double]),
     # the reader
     "cgw_reader_open_path": (W, [c_char_p, POINTER(ReadOptions)]),
     "cgw_reader_open_memory": (W, [c_void_p, c_size_t, POINTER(ReadOptions)]),
