@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* bench-stacks: stacks per second through cgw_stacks_add(), and through
- * cgw_stacks_add_h() and cgw_stacks_add_addr() with functions registered
+ * cgw_stacks_add_h() and cgw_stacks_add_at() with functions registered
  * once, each with its cgw_stacks_write() into memory, against the floor
  * (a plain aggregator on the same stacks: one lookup of a hash table and
  * an add per frame, caller, line and callee, and nothing written) and
@@ -249,7 +249,7 @@ int main(int argc, char **argv)
             ls[d] = p->line[d];
             as[d] = 0x400000u + (uint64_t)p->fn[d] * 0x1000u + (uint64_t)p->line[d] * 4u;
         }
-        if (cgw_stacks_add_addr(s, NULL, hs, as, ls, p->depth, 1, 0) != CGW_OK) {
+        if (cgw_stacks_add_at(s, NULL, hs, as, ls, p->depth, 1, 1, 0) != CGW_OK) {
             fprintf(stderr, "bench-stacks: %s\n", cgw_stacks_errmsg(s));
             return 1;
         }
@@ -295,10 +295,10 @@ int main(int argc, char **argv)
     print_row("floor (a table lookup a frame)", floor_took, nstacks);
     print_row("cgw_stacks_add() + write", add, nstacks);
     print_row("cgw_stacks_add_h() (handles) + write", by_handle, nstacks);
-    print_row("cgw_stacks_add_addr() + write", by_addr, nstacks);
+    print_row("cgw_stacks_add_at() + write", by_addr, nstacks);
     print_row("folded text + cgw_stacks_add_folded()", folded, nstacks);
     printf("  against the floor (%zu keys), CPU: cgw_stacks_add() %.2fx (target 3x), "
-           "cgw_stacks_add_h() %.2fx (target 1.5x), cgw_stacks_add_addr() %.2fx\n",
+           "cgw_stacks_add_h() %.2fx (target 1.5x), cgw_stacks_add_at() %.2fx\n",
            floor_used, add.cpu / floor_took.cpu, by_handle.cpu / floor_took.cpu,
            by_addr.cpu / floor_took.cpu);
     printf("  the structured call takes %.2fx the CPU of the folded path, the handles %.2fx\n",

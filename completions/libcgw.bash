@@ -17,6 +17,7 @@ _cgw_values()
     --to) echo "folded pprof" ;;
     --show-percs|--auto|--inclusive) echo "yes no" ;;
     --tree) echo "none caller calling both" ;;
+    --units) echo "exact human" ;;
     -I|--include) echo - ;;
     --for) case $2 in
         *cgverify) echo "kcachegrind callgrind_annotate gprof2dot speedscope" ;;
@@ -59,6 +60,7 @@ _cgw_tools()
               --version" ;;
     */cgannotate|cgannotate)
         opts="--show= --sort= --threshold= --show-percs= --auto= --context= --inclusive= --tree=
+              --units=
               --include= -I --quiet --help -h --version" ;;
     */cgconvert|cgconvert)
         opts="--from --to --event --force --qualify-names --quiet -o --help -h --version" ;;

@@ -1366,17 +1366,21 @@ CGW_API cgw_status cgw_stacks_intern(cgw_stacks *s, const cgw_frame *frame, uint
 CGW_API cgw_status cgw_stacks_add_h(cgw_stacks *s, const char *event, const uint64_t *handles,
                                     const uint64_t *lines, size_t nframes, uint64_t count,
                                     unsigned flags);
-/** cgw_stacks_add_h() with each frame's instruction address too:
- *  addresses[0..nframes) (the leaf's where its cost was spent, a
- *  caller's at its call), for a native sampler.  Written into a writer
- *  with instruction positions (CGW_POS_INSTR, with CGW_POS_LINE or not),
- *  they are the cost lines' and calls' addresses; a writer of lines only
- *  sums the costs of a line's addresses.  OK, or as cgw_stacks_add_h();
- *  EUSAGE when addresses is NULL with nframes > 0. */
-CGW_API cgw_status cgw_stacks_add_addr(cgw_stacks *s, const char *event,
-                                       const uint64_t *handles, const uint64_t *addresses,
-                                       const uint64_t *lines, size_t nframes, uint64_t count,
-                                       unsigned flags);
+/** cgw_stacks_add_h() with each frame's instruction address, and the
+ *  stack seen stacks times with count in all: addresses[0..nframes)
+ *  (NULL: none; the leaf's where its cost was spent, a caller's at its
+ *  call), for a native sampler; stacks, what the stack adds to its
+ *  calls' counts (1 is cgw_stacks_add_h()'s, 0 CGW_STACK_UNCOUNTED's),
+ *  for a sampler or binding that counts a stack's samples first and
+ *  wants calls= to count them as if each were added alone.  Addresses
+ *  written into a writer with instruction positions (CGW_POS_INSTR, with
+ *  CGW_POS_LINE or not) are the cost lines' and calls' addresses; a
+ *  writer of lines only sums the costs of a line's addresses.  OK, or as
+ *  cgw_stacks_add_h(). */
+CGW_API cgw_status cgw_stacks_add_at(cgw_stacks *s, const char *event, const uint64_t *handles,
+                                     const uint64_t *addresses, const uint64_t *lines,
+                                     size_t nframes, uint64_t count, uint64_t stacks,
+                                     unsigned flags);
 
 /** Make st (not CGW_OK) the stacks' sticky error with message msg,
  *  unless they have one already: a parser of another format built on
@@ -1389,7 +1393,7 @@ CGW_API cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg
  *  w's positions are filled from the frames' lines and addresses: line
  *  positions (CGW_POS_LINE, the default) take the lines; instruction
  *  positions (CGW_POS_INSTR, alone or with CGW_POS_LINE) take the
- *  addresses, and only stacks of cgw_stacks_add_addr() have them; none
+ *  addresses, and only stacks of cgw_stacks_add_at() have them; none
  *  (CGW_POS_NONE) drops both.  A writer whose positions the stacks cannot
  *  fill (instruction positions when some stacks came without addresses,
  *  basic-block positions always) is refused (EINVAL, nothing written),

@@ -470,12 +470,12 @@ static void positions(void)
     free(buf);
 }
 
-/* Instruction addresses through cgw_stacks_add_addr() (issue 52): into
+/* Instruction addresses through cgw_stacks_add_at() (issue 52): into
  * an "instr line" writer each cost and call at its address and line, as
  * added; into "instr" the addresses alone; into a line writer a line's
  * addresses summed; a writer with instruction positions is refused when
- * some stacks came without addresses (nothing written), and NULL
- * addresses are refused at the add. */
+ * some stacks came without addresses (nothing written); a stack added
+ * with stacks N counts as N adds of it. */
 typedef struct instr_sums {
     uint64_t self_b, call_1010, call_1014, calls, lines;
 } instr_sums;
@@ -519,8 +519,8 @@ static cgw_stacks *instr_stacks(int and_lines_only)
     CHECK_ST(cgw_stacks_intern(s, &fb, &h[1]), CGW_OK);
     const uint64_t at1[2] = { 0x1010, 0x2000 }, at2[2] = { 0x1014, 0x2000 };
     for (int i = 0; i < 5; i++) /* the same stack again: its sums grow */
-        CHECK_ST(cgw_stacks_add_addr(s, NULL, h, at1, lines, 2, 1, 0), CGW_OK);
-    CHECK_ST(cgw_stacks_add_addr(s, NULL, h, at2, lines, 2, 3, 0), CGW_OK);
+        CHECK_ST(cgw_stacks_add_at(s, NULL, h, at1, lines, 2, 1, 1, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add_at(s, NULL, h, at2, lines, 2, 3, 1, 0), CGW_OK);
     if (and_lines_only)
         CHECK_ST(cgw_stacks_add_h(s, NULL, h, lines, 2, 1, 0), CGW_OK);
     return s;
@@ -576,12 +576,34 @@ static void addresses(void)
     free(got);
     free(buf);
     cgw_stacks_free(s);
+    /* a stack counted first: stacks 4 of count 9 is four adds of it */
+    const cgw_frame fa = { NULL, "m.c", "a", NULL, 0 }, fb = { NULL, "m.c", "b", NULL, 0 };
+    uint64_t h[2], ls[2] = { 7, 9 };
+    cgw_stacks *one = cgw_stacks_new(NULL), *four = cgw_stacks_new(NULL);
+    for (int k = 0; k < 2; k++) {
+        cgw_stacks *t = k ? four : one;
+        CHECK_ST(cgw_stacks_intern(t, &fa, &h[0]), CGW_OK);
+        CHECK_ST(cgw_stacks_intern(t, &fb, &h[1]), CGW_OK);
+    }
+    CHECK_ST(cgw_stacks_add_at(one, NULL, h, NULL, ls, 2, 9, 4, 0), CGW_OK);
+    for (int i = 0; i < 4; i++)
+        CHECK_ST(cgw_stacks_add_h(four, NULL, h, ls, 2, i == 0 ? 6 : 1, 0), CGW_OK);
+    size_t len1, len4;
+    char *b1 = write_stacks(one, &len1), *b4 = write_stacks(four, &len4);
+    CHECK(len1 == len4 && memcmp(b1, b4, len1) == 0);
+    got = describe(b1, len1);
+    CHECK_STR(got, "a(m.c):7>b(m.c) x4=9|b(m.c):9=9|events=Samples|totals=9");
+    free(got);
+    free(b1);
+    free(b4);
+    cgw_stacks_free(one);
+    cgw_stacks_free(four);
+    /* stacks that pass 2^64-1 in all are refused, so no count wraps */
     s = cgw_stacks_new(NULL);
-    uint64_t h = 0;
-    const cgw_frame fa = { NULL, "m.c", "a", NULL, 0 };
-    CHECK_ST(cgw_stacks_intern(s, &fa, &h), CGW_OK);
-    CHECK_ST(cgw_stacks_add_addr(s, NULL, &h, NULL, NULL, 1, 1, 0), CGW_EUSAGE);
-    CHECK(strstr(cgw_stacks_errmsg(s), "the addresses are NULL") != NULL);
+    CHECK_ST(cgw_stacks_intern(s, &fa, &h[0]), CGW_OK);
+    CHECK_ST(cgw_stacks_add_at(s, NULL, h, NULL, NULL, 1, 1, UINT64_MAX, 0), CGW_OK);
+    CHECK_ST(cgw_stacks_add_at(s, NULL, h, NULL, NULL, 1, 1, 1, 0), CGW_ERANGE);
+    CHECK(strstr(cgw_stacks_errmsg(s), "the stacks added pass 2^64-1") != NULL);
     cgw_stacks_free(s);
 }
 

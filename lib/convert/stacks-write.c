@@ -94,7 +94,7 @@ static cgw_target target_of(const cgw_stacks *s, uint32_t fn, int objects)
 /* Where a frame's line and address go in the writer's position arrays
  * (-1: nowhere).  The stacks fill line positions from the frames' lines
  * and instruction positions from their addresses, which only
- * cgw_stacks_add_addr() gives: a writer whose positions they cannot fill
+ * cgw_stacks_add_at() gives: a writer whose positions they cannot fill
  * (instruction positions with stacks added without addresses, basic-block
  * positions) is refused, so that no line is ever written as an address.
  * opt: the writer's options. */
@@ -126,9 +126,9 @@ static cgw_status position_slots(const cgw_stacks *s, cgw_writer *w, const cgw_o
                              "CGW_POS_LINE, CGW_POS_INSTR or both", names);
     if (at->addr >= 0 && s->lines_only)
         return cgw_set_error(w, CGW_EINVAL, CALL, "the writer's positions are \"%s\", and "
-                             "stacks were added without instruction addresses "
-                             "(cgw_stacks_add(), cgw_stacks_add_h()): add them all with "
-                             "cgw_stacks_add_addr(), or open the writer with CGW_POS_LINE",
+                             "stacks were added without instruction addresses: add "
+                             "them all with "
+                             "cgw_stacks_add_at(), or open the writer with CGW_POS_LINE",
                              names);
     return CGW_OK;
 }

@@ -353,12 +353,13 @@ static int stack_eq(const void *ctx, uint32_t entry, const void *key)
            memcmp(s->store + left->first, right->fr, right->nframes * sizeof *right->fr) == 0;
 }
 
-/* Stack fr[0..nframes) of event ev, seen count times, counted or not, as
- * cgwc_stacks_add() adds it, but kept as a distinct stack until the
- * stacks are written: a stack seen again adds to its sums. */
+/* Stack fr[0..nframes) of event ev, seen count times, standing for
+ * counted stacks in its calls' counts, as cgwc_stacks_add() adds it, but
+ * kept as a distinct stack until the stacks are written: a stack seen
+ * again adds to its sums. */
 static cgw_status add_distinct(cgw_stacks *s, unsigned ev, const cgwc_frame *fr,
-                               size_t nframes, uint64_t count, int counted, const char *name,
-                               uint64_t line)
+                               size_t nframes, uint64_t count, uint64_t counted,
+                               const char *name, uint64_t line)
 {
     cgw_status st = add_total(s, ev, count, name, line);
     if (st != CGW_OK)
@@ -370,14 +371,14 @@ static cgw_status add_distinct(cgw_stacks *s, unsigned ev, const cgwc_frame *fr,
     size_t slot;
     if (cgwp_index_find(&s->stack_ix, hash, stack_eq, s, &key, &entry, &slot)) {
         s->stacks[entry].sum += count; /* never past the event's total */
-        s->stacks[entry].counted += (uint64_t)(counted != 0);
+        s->stacks[entry].counted += counted; /* at most one a unit of the total */
         return CGW_OK;
     }
     if (nframes > STORE_FRAMES - s->nstore || s->nstacks == UINT32_MAX - 1) {
         if ((st = cgwc_stacks_flush(s)) != CGW_OK)
             return st;
         if (nframes > STORE_FRAMES) /* a stack too deep to hold: at once */
-            return expand(s, ev, fr, nframes, count, (uint64_t)(counted != 0));
+            return expand(s, ev, fr, nframes, count, counted);
         cgwp_index_find(&s->stack_ix, hash, stack_eq, s, &key, &entry, &slot);
     }
     if (cgwp_grow(&s->a, &s->store, &s->capstore, s->nstore + nframes, sizeof *s->store) < 0 ||
@@ -385,8 +386,7 @@ static cgw_status add_distinct(cgw_stacks *s, unsigned ev, const cgwc_frame *fr,
         cgwp_index_put(&s->stack_ix, &s->a, slot, hash, (uint32_t)s->nstacks) < 0)
         return no_memory(s);
     memcpy(s->store + s->nstore, fr, nframes * sizeof *fr);
-    s->stacks[s->nstacks++] = (cgwc_stack){ s->nstore, nframes, ev, count,
-                                            (uint64_t)(counted != 0) };
+    s->stacks[s->nstacks++] = (cgwc_stack){ s->nstore, nframes, ev, count, counted };
     s->nstore += nframes;
     return CGW_OK;
 }
@@ -482,10 +482,11 @@ static cgw_status frame_of_handle(cgw_stacks *s, const char *call, const given *
 }
 
 /* One stack of call: its frames taken root first into s->frames and
- * added count times to event's column, as a distinct stack.  The status,
+ * added count times to event's column, as a distinct stack, standing
+ * for stacks stacks in its calls' counts.  The status,
  * the stacks' error once one is set. */
 static cgw_status add_stack(cgw_stacks *s, const char *call, const char *event, const given *g,
-                            size_t nframes, uint64_t count, unsigned flags)
+                            size_t nframes, uint64_t count, uint64_t stacks, unsigned flags)
 {
     unsigned ev = 0;
     int adds;
@@ -501,17 +502,20 @@ static cgw_status add_stack(cgw_stacks *s, const char *call, const char *event, 
     }
     if (st != CGW_OK)
         return st;
+    if (stacks > UINT64_MAX - s->stacks_total) /* so no call count can wrap */
+        return cgwc_stacks_fail(s, CGW_ERANGE, "%s: the stacks added pass 2^64-1", call);
+    s->stacks_total += stacks;
     *(g->addresses != NULL ? &s->addresses : &s->lines_only) = 1;
     s->added++;
-    return add_distinct(s, ev, s->frames, nframes, count, !(flags & CGW_STACK_UNCOUNTED), call,
-                        s->added);
+    return add_distinct(s, ev, s->frames, nframes, count, stacks, call, s->added);
 }
 
 cgw_status cgw_stacks_add(cgw_stacks *s, const char *event, const cgw_frame *frames,
                           size_t nframes, uint64_t count, unsigned flags)
 {
     given g = { frames, NULL, NULL, NULL };
-    return add_stack(s, "cgw_stacks_add", event, &g, nframes, count, flags);
+    return add_stack(s, "cgw_stacks_add", event, &g, nframes, count,
+                     !(flags & CGW_STACK_UNCOUNTED), flags);
 }
 
 cgw_status cgw_stacks_intern(cgw_stacks *s, const cgw_frame *frame, uint64_t *handle)
@@ -533,18 +537,17 @@ cgw_status cgw_stacks_add_h(cgw_stacks *s, const char *event, const uint64_t *ha
                             unsigned flags)
 {
     given g = { NULL, handles, NULL, lines };
-    return add_stack(s, "cgw_stacks_add_h", event, &g, nframes, count, flags);
+    return add_stack(s, "cgw_stacks_add_h", event, &g, nframes, count,
+                     !(flags & CGW_STACK_UNCOUNTED), flags);
 }
 
-cgw_status cgw_stacks_add_addr(cgw_stacks *s, const char *event, const uint64_t *handles,
-                               const uint64_t *addresses, const uint64_t *lines,
-                               size_t nframes, uint64_t count, unsigned flags)
+cgw_status cgw_stacks_add_at(cgw_stacks *s, const char *event, const uint64_t *handles,
+                             const uint64_t *addresses, const uint64_t *lines, size_t nframes,
+                             uint64_t count, uint64_t stacks, unsigned flags)
 {
     given g = { NULL, handles, addresses, lines };
-    if (addresses == NULL && handles != NULL && nframes > 0 && s != NULL && s->err == CGW_OK)
-        return cgwc_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_add_addr: the addresses are NULL "
-                                "(cgw_stacks_add_h() adds stacks without them)");
-    return add_stack(s, "cgw_stacks_add_addr", event, &g, nframes, count, flags);
+    return add_stack(s, "cgw_stacks_add_at", event, &g, nframes, count,
+                     flags & CGW_STACK_UNCOUNTED ? 0 : stacks, flags);
 }
 
 cgw_status cgw_stacks_fail(cgw_stacks *s, cgw_status st, const char *msg)

@@ -88,6 +88,7 @@ struct cgw_stacks {
     size_t nev;
     uint64_t serial;   /* stacks expanded into the cells so far */
     uint64_t added;    /* stacks the API's calls added */
+    uint64_t stacks_total; /* what they stand for in the calls' counts */
     int sorted;        /* written: the cells are sorted, their index gone */
     uint32_t *shown;   /* written: the name each function is shown with */
     cgwc_frame *frames; /* the stack being parsed */

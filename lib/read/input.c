@@ -239,6 +239,19 @@ static const char *mem_line(cgw_reader *r, size_t *len, int *final_nl)
     return line;
 }
 
+/* The first SNIFF_BYTES of the input (or all of it) in the buffer before
+ * the first line is handed out, so that binary_ahead() sees the same
+ * bytes however the input comes (memory, a descriptor, short reads);
+ * 0, or -1 on a read error. */
+#define SNIFF_BYTES 1024
+static int prefill(cgw_reader *r)
+{
+    while (r->mem == NULL && !r->eof && r->buf_end - r->buf_start < SNIFF_BYTES)
+        if (fill(r) < 0)
+            return -1;
+    return 0;
+}
+
 /* The next line of the input, counted; NULL at the end. */
 static const char *next_line(cgw_reader *r, size_t *len, int *final_nl)
 {
@@ -277,13 +290,11 @@ static int binary(cgw_reader *r, const char *line, size_t len)
     return not_profile(r, line, len);
 }
 
-/* Whether a line (its newline not included) could be a profile's: text
- * with no control character but a tab, a CR at its end, or a form feed,
+/* Whether a line (its newline and CR not included) could be a
+ * profile's: text with no control character but a tab or a form feed,
  * and well-formed UTF-8. */
 static int text_line(const char *line, size_t len)
 {
-    if (len > 0 && line[len - 1] == '\r')
-        len--;
     for (size_t i = 0; i < len; i++) {
         unsigned char c = (unsigned char)line[i];
         if ((c < 0x20 && c != '\t' && c != '\f') || c == 0x7f)
@@ -292,12 +303,11 @@ static int text_line(const char *line, size_t len)
     return cgwp_utf8_valid((const unsigned char *)line, len);
 }
 
-/* The first line, looking ahead at what was read with it: a NUL byte in
- * the first SNIFF_BYTES with only lines before it that are not text
- * (a PNG's "\x89PNG\r", "\x1a"), blank or comments, one at least not
- * text, says binary data at once, before those lines are read as
- * unknown ones. */
-#define SNIFF_BYTES 1024
+/* The first line, looking ahead at the first SNIFF_BYTES of the input
+ * (read before it, prefill()): a NUL byte there with only lines before
+ * it that are not text (a PNG's "\x89PNG\r", "\x1a"), blank or
+ * comments, one at least not text, says binary data at once, before
+ * those lines are read as unknown ones. */
 static int binary_ahead(cgw_reader *r, const char *line, size_t len)
 {
     const char *end = r->mem != NULL ? r->mem + r->mem_len : r->buf + r->buf_end;
@@ -312,6 +322,8 @@ static int binary_ahead(cgw_reader *r, const char *line, size_t len)
         if (nl == NULL)
             break; /* the line with the NUL */
         size_t n = (size_t)(nl - cur);
+        if (n > 0 && cur[n - 1] == '\r') /* CR LF: a blank line is blank */
+            n--;
         if (n > 0 && cur[0] != '#')
             *(text_line(cur, n) ? &texts : &others) += 1;
         cur = nl + 1;
@@ -326,6 +338,8 @@ const char *cgwr_getline(cgw_reader *r, size_t *len)
 {
     int final_nl;
     const char *line;
+    if (r->lineno == 0 && prefill(r) < 0)
+        return NULL;
     while ((line = next_line(r, len, &final_nl)) != NULL && *len > CGWR_MAX_LINE)
         cgwr_diag(r, r->lineno, CGWR_LINE_TOO_LONG,
                   "a line of %zu%s bytes, over the limit of %zu: skipped", *len,

@@ -129,7 +129,7 @@ static cgw_status choose(cgw_writer *w, const char *call, int kind, const char *
 
 cgw_status cgw_object(cgw_writer *w, const char *name)
 {
-    if (name == NULL) { /* back to no object */
+    if (name == NULL || name[0] == '\0') { /* back to no object (CGW_NO_OBJECT) */
         cgw_status st = cgwp_enter_body(w, "cgw_object");
         if (st == CGW_OK)
             w->next_ob = 0;
