@@ -78,8 +78,13 @@ def main():
         signal.setitimer(signal.ITIMER_PROF, 0, 0)  # no more samples
         signal.signal(signal.SIGPROF, signal.SIG_DFL)
         # Each frame becomes a cgw.Frame(name, file, line=...): Stacks
-        # keeps a function once per (name, file) and writes names that
-        # several files share as "NAME (FILE)".
+        # keeps a function once per (name, file), told apart from another
+        # of its name by its fl= file, never renamed.  Each distinct stack
+        # is added once with its samples as the count, so calls= counts
+        # the distinct stacks through a call (costs are samples either
+        # way); adding each sample with count 1 would make calls= count
+        # the samples through it (libcgw-stacks(3), "For profiler
+        # authors").
         with cgw.Stacks() as s:
             for stack, n in counts.items():
                 s.add([cgw.Frame(name, file, line=line) for name, file, line in stack], n)

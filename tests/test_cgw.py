@@ -227,6 +227,76 @@ class TestWriter(Base):
 
 
 class TestStacks(Base):
+    def test_counted_first_is_added_alone(self):
+        # issue 52: the binding counts a stack it has seen (by the tuple
+        # itself, or an equal one, or a list) and hands each distinct
+        # stack to the library once; the profile is the one of adding
+        # each sample alone through the C call
+        a, b = cgw.Frame("main", "m.c", None, 3), cgw.Frame("f", "m.c", None, 7)
+        c = cgw.Frame("g", "n.c", None, 9)
+        st1, st2 = (a, b, c), (a, c)
+        s = cgw.Stacks()
+        for i in range(50):
+            s.add(st1, 2)                       # the same tuple
+            s.add((a, b, c), 1)                 # an equal one
+            s.add([a, c], 1)                    # a list
+            s.add(["main", ["f", "m.c", None, 7]], 1)  # lists inside
+        s.add(st2, 5, event="ns")
+        s.add(st1, 4, uncounted=True)
+        s.add((c, b, a), 3, leaf_first=True)   # st1, leaf first
+        out = self.path("counted.out")
+        s.write(out)
+        self.assertValid(out)
+        ref = cgw.Stacks()
+        h = {f: ref.intern(f) for f in (a, b, c)}
+        hm, hf = ref.intern("main"), ref.intern(("f", "m.c"))
+        for i in range(50):
+            ref.add_h([h[a], h[b], h[c]], 2, lines=[3, 7, 9])
+            ref.add_h([h[a], h[b], h[c]], 1, lines=[3, 7, 9])
+            ref.add_h([h[a], h[c]], 1, lines=[3, 9])
+            ref.add_h([hm, hf], 1, lines=[0, 7])
+        ref.add_h([h[a], h[c]], 5, lines=[3, 9], event="ns")
+        ref.add_h([h[a], h[b], h[c]], 4, lines=[3, 7, 9], uncounted=True)
+        ref.add_h([h[c], h[b], h[a]], 3, lines=[9, 7, 3], leaf_first=True)
+        want = self.path("counted-ref.out")
+        ref.write(want)
+        with open(out, "rb") as f1, open(want, "rb") as f2:
+            self.assertEqual(f1.read(), f2.read())
+        sm = cgw.summary(out)
+        self.assertEqual(sm.totals, [50 * 5 + 4 + 3, 5])
+        # calls= counts adds: a -> b 50 + 50 + 1 (leaf first); uncounted: 0
+        self.assertEqual(sm.edges[((None, "m.c", "main"), (None, "m.c", "f"))][0], 101)
+
+    def test_addresses_and_generate(self):
+        s = cgw.Stacks()
+        ha, hb = s.intern(cgw.Frame("a", "m.c")), s.intern(cgw.Frame("b", "m.c"))
+        self.assertEqual(s.intern(("a", "m.c")), ha)
+        s.add_h([ha, hb], 5, lines=[7, 9], addresses=[0x1010, 0x2000])
+        s.add_h([hb, ha], 3, lines=[9, 7], addresses=[0x2000, 0x1014], leaf_first=True)
+        with self.assertRaises(ValueError):
+            s.add_h([ha, hb], 1, lines=[1])
+        out = self.path("instr.out")
+        s.write(out, positions="instr line")
+        self.assertValid(out)
+        calls = [r for r in cgw.read(out) if isinstance(r, cgw.Call)]
+        self.assertEqual(sorted((c.pos, c.count, c.costs) for c in calls),
+                         [((0x1010, 7), 1, (5,)), ((0x1014, 7), 1, (3,))])
+        t = cgw.Stacks()
+        t.add(["a", "b"], 1)   # no addresses: an instr writer is refused
+        with self.assertRaises(cgw.Error) as cm:
+            t.write(None, positions="instr line")
+        self.assertEqual(cm.exception.status, cgw.EINVAL)
+        g = cgw.generate(None, seed=3, functions=20, events=2, flags=cgw.GenFlag.INLINE)
+        self.assertEqual(g, cgw.generate(None, seed=3, functions=20, events=2,
+                                         flags=cgw.GEN_INLINE))
+        p = self.path("gen.out")
+        with open(p, "wb") as f:
+            f.write(g)
+        self.assertValid(p)
+        self.assertEqual(len(cgw.summary(p).events), 2)
+        with self.assertRaises(cgw.Error):
+            cgw.generate(None, functions=0)
+
     def test_recursion(self):
         # <cgw.h>: a;b;a;b;c 5 gives a -> b, b -> a and b -> c 5 each;
         # a;a;a 5 gives a -> a 5; calls= counts the stacks through a call
@@ -578,7 +648,8 @@ class TestApi(Base):
         "RecordKind": ("CGW_REC_", "REC_"), "Severity": ("CGW_", ""),
         "DiffSide": ("CGW_DIFF_", "DIFF_"), "RecodeFlag": ("CGW_RECODE_", "RECODE_"),
         "MergeFlag": ("CGW_MERGE_", "MERGE_"), "StackFlag": ("CGW_STACK_", "STACK_"),
-        "Feature": ("CGW_FEATURE_", "FEATURE_"), "ProfileFlag": ("CGW_PROFILE_", None),
+        "Feature": ("CGW_FEATURE_", "FEATURE_"), "GenFlag": ("CGW_GEN_", "GEN_"),
+        "ProfileFlag": ("CGW_PROFILE_", None),
         "FunctionFlag": ("CGW_PROFILE_", None),
     }
 

@@ -267,6 +267,18 @@ static int first_in_stack(cgw_stacks *s, uint32_t caller, uint32_t callee)
     return 1;
 }
 
+/* Whether pair fr[i - 1] -> fr[i] of a short stack comes for the first
+ * time there, by a look at the pairs further out: cheaper than a lookup
+ * in the pairs' table up to SCAN_FRAMES frames (typical stacks). */
+#define SCAN_FRAMES 64
+static int first_in_short(const cgwc_frame *fr, size_t i)
+{
+    for (size_t k = 1; k < i; k++)
+        if (fr[k - 1].fn == fr[i - 1].fn && fr[k].fn == fr[i].fn)
+            return 0;
+    return 1;
+}
+
 /* The cells of stack fr[0..nframes) of event ev seen value times in all,
  * counted of which count in the calls' counts: value to the leaf's self
  * cost and once to each distinct caller/callee pair, at the call line
@@ -279,7 +291,8 @@ static cgw_status expand(cgw_stacks *s, unsigned ev, const cgwc_frame *fr, size_
     cgwc_cell key = { leaf->fn, CGWC_NONE, ev, leaf->fi, leaf->line, leaf->addr, 0, 0 };
     cgw_status st = add_cell(s, &key, value, counted);
     for (size_t i = 1; st == CGW_OK && i < nframes; i++) {
-        int first = first_in_stack(s, fr[i - 1].fn, fr[i].fn);
+        int first = nframes <= SCAN_FRAMES ? first_in_short(fr, i)
+                                           : first_in_stack(s, fr[i - 1].fn, fr[i].fn);
         if (first < 0)
             return no_memory(s);
         if (!first)

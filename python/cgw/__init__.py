@@ -37,31 +37,33 @@ __version__ = "0.1.0"
 
 from ._lib import (Error, lib as _clib, text as _text, cstr as _cstr,
                    Status, Position, WriterFlag, ReadFlag, RecordKind, Severity,
-                   DiffSide, RecodeFlag, MergeFlag, StackFlag, Feature, gzip_level,
+                   DiffSide, RecodeFlag, MergeFlag, StackFlag, GenFlag, Feature, gzip_level,
                    OK, EIO, ENOMEM, EUSAGE, EINVAL, ERANGE,
                    POS_LINE, POS_INSTR, POS_BB, POS_NONE,
                    COMPACT, NO_NAME_COMPRESSION, NO_POS_COMPRESSION, EXTENDED, GZIP,
-                   NOFOLLOW, EXCL, ZERO_COUNTS, ONE_PART, QUALIFY_NAMES, WARNING, ERROR)
+                   NOFOLLOW, EXCL, ZERO_COUNTS, ONE_PART, QUALIFY_NAMES, WARNING, ERROR,
+                   GEN_INLINE, GEN_JUMPS, STACK_UNCOUNTED, STACK_LEAF_FIRST)
 from .writer import NO_OBJECT, Writer
-from .stacks import Stacks, Frame
+from .stacks import Stacks, Frame, generate
 from .reader import (read, summary, verify, Summary, Diagnostic, Target, Event, Part,
                      Function, Inline, Cost, Call, Jump, CondJump, PartEnd)
 from .tools import merge, diff, convert_folded, recode, DiffRow, Memory
 from .profile import Profile, ProfileFunction, CallEdge, Cycle, Line, ProfileFlag, FunctionFlag
 
 __all__ = [
-    "Error", "Writer", "NO_OBJECT", "Stacks", "Frame", "read", "summary", "verify", "Summary",
+    "Error", "Writer", "NO_OBJECT", "Stacks", "Frame", "generate", "read", "summary", "verify", "Summary",
     "Diagnostic", "Target", "Event", "Part", "Function", "Inline", "Cost", "Call", "Jump",
     "CondJump", "PartEnd", "merge", "diff", "convert_folded", "recode", "DiffRow", "Memory",
     "Profile", "ProfileFunction", "CallEdge", "Cycle", "Line",
     "version", "features", "event_seconds", "format_seconds", "__version__",
     "Status", "Position", "WriterFlag", "ReadFlag", "RecordKind", "Severity", "DiffSide",
-    "RecodeFlag", "MergeFlag", "StackFlag", "Feature", "ProfileFlag", "FunctionFlag",
+    "RecodeFlag", "MergeFlag", "StackFlag", "GenFlag", "Feature", "ProfileFlag", "FunctionFlag",
     "gzip_level",
     "OK", "EIO", "ENOMEM", "EUSAGE", "EINVAL", "ERANGE",
     "POS_LINE", "POS_INSTR", "POS_BB", "POS_NONE",
     "COMPACT", "NO_NAME_COMPRESSION", "NO_POS_COMPRESSION", "EXTENDED", "GZIP",
     "NOFOLLOW", "EXCL", "ZERO_COUNTS", "ONE_PART", "QUALIFY_NAMES", "WARNING", "ERROR",
+    "GEN_INLINE", "GEN_JUMPS", "STACK_UNCOUNTED", "STACK_LEAF_FIRST",
 ]
 
 

@@ -113,6 +113,12 @@ class StackFlag(enum.IntFlag):
     LEAF_FIRST = 2
 
 
+class GenFlag(enum.IntFlag):
+    """cgw_gen_options.flags (CGW_GEN_*)."""
+    INLINE = 1
+    JUMPS = 2
+
+
 class Feature(enum.IntFlag):
     """CGW_FEATURE_*: the optional parts libcgw was built with."""
     GZIP = 1
@@ -159,6 +165,8 @@ MERGE_KEEP_PARTS = MergeFlag.KEEP_PARTS
 STACK_UNCOUNTED = StackFlag.UNCOUNTED
 STACK_LEAF_FIRST = StackFlag.LEAF_FIRST
 FEATURE_GZIP = Feature.GZIP
+GEN_INLINE = GenFlag.INLINE
+GEN_JUMPS = GenFlag.JUMPS
 
 
 class Error(Exception):
@@ -247,6 +255,13 @@ class Record(Structure):
 class CFrame(Structure):
     _fields_ = [("object", c_char_p), ("file", c_char_p), ("name", c_char_p),
                 ("inlined", c_char_p), ("line", c_uint64)]
+
+
+class GenOptions(Structure):
+    _fields_ = [("struct_size", c_size_t), ("seed", c_uint64), ("size", c_uint64),
+                ("functions", c_uint), ("files", c_uint), ("objects", c_uint),
+                ("events", c_uint), ("calls_per_fn", c_uint), ("parts", c_uint),
+                ("flags", c_uint)]
 
 
 class MergeOptions(Structure):
@@ -363,7 +378,14 @@ _PROTOS = {
     "cgw_stacks_new": (W, [POINTER(Allocator)]),
     "cgw_stacks_add_folded": (c_int, [W, c_char_p, c_char_p, c_char_p, c_size_t]),
     "cgw_stacks_add": (c_int, [W, c_char_p, POINTER(CFrame), c_size_t, c_uint64, c_uint]),
+    "cgw_stacks_intern": (c_int, [W, POINTER(CFrame), POINTER(c_uint64)]),
+    "cgw_stacks_add_h": (c_int, [W, c_char_p, POINTER(c_uint64), POINTER(c_uint64), c_size_t,
+                                 c_uint64, c_uint]),
+    "cgw_stacks_add_at": (c_int, [W, c_char_p, POINTER(c_uint64), POINTER(c_uint64),
+                                  POINTER(c_uint64), c_size_t, c_uint64, c_uint64, c_uint]),
+    "cgw_generate": (c_int, [W, POINTER(GenOptions)]),
     "cgw_stacks_write": (c_int, [W, W]),
+    "cgw_stacks_fail": (c_int, [W, c_int, c_char_p]),
     "cgw_stacks_errmsg": (c_char_p, [W]),
     "cgw_stacks_free": (None, [W]),
     "cgw_write_folded": (c_int, [W, c_char_p, WRITE_FN, c_void_p, c_char_p, c_size_t]),
