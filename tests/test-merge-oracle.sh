@@ -115,3 +115,27 @@ if command -v callgrind_annotate >/dev/null 2>&1; then
         fail "callgrind_annotate reads other objects: $(cat "$tmp/ca")"
 fi
 echo "no object after an object: KCachegrind reads cgrecode's and cgmerge's outputs as the inputs"
+
+# stacks with instruction addresses (cgw_stacks_add_at(), through the
+# Python binding): KCachegrind reads each cost at the address and line it
+# was added at, and the call's inclusive cost and count (issue 52)
+pylib=$build/.libs/libcgw.so
+if command -v python3 >/dev/null 2>&1 && [ -f "$pylib" ]; then
+    CGW_LIBRARY=$pylib PYTHONPATH="${CGW_SRCDIR:-.}/python" PYTHONDONTWRITEBYTECODE=1 python3 - "$tmp/st-instr" <<'PY' || fail "stacks with addresses: python3 exit $?"
+import sys, cgw
+s = cgw.Stacks()
+a, b = s.intern(cgw.Frame("a", "m.c")), s.intern(cgw.Frame("b", "m.c"))
+for _ in range(5):
+    s.add_h([a, b], 1, lines=[7, 9], addresses=[0x1010, 0x2000])
+s.add_h([a, b], 3, lines=[7, 9], addresses=[0x1014, 0x2004])
+s.write(sys.argv[1], positions="instr line")
+PY
+    "$kcgdump" "$tmp/st-instr" 2>/dev/null >"$tmp/st-kcg" || fail "kcgdump st-instr"
+    for want in 'instr 0x2000 line 9 5' 'instr 0x2004 line 9 3' 'call -> b \[m.c\] count 6 incl 8' \
+        'fn b | ob  | fl m.c | self 8 | incl 8 | called 6'; do
+        grep -q "$want" "$tmp/st-kcg" || fail "KCachegrind does not read \"$want\" in: $(cat "$tmp/st-kcg")"
+    done
+    echo "stacks with addresses: KCachegrind reads each cost at its address and line"
+else
+    echo "stacks with addresses: no python3 or no shared libcgw: not asked"
+fi
