@@ -21,9 +21,9 @@ static void print_options(const ann *a)
     fputs(fancy, o);
     fprintf(o, "Profile data file '%s'", a->input);
     if (a->creator && a->creator[0])
-        fprintf(o, " (creator: %s)", a->creator);
+        fprintf(o, " (creator: %s)", tool_esc(a->creator));
     fprintf(o, "\n%s%s", fancy, a->descs ? a->descs : "");
-    fprintf(o, "Profiled target:  %s", a->cmd && a->cmd[0] ? a->cmd : "(unknown)");
+    fprintf(o, "Profiled target:  %s", a->cmd && a->cmd[0] ? tool_esc(a->cmd) : "(unknown)");
     if (a->has_pid) {
         fprintf(o, " (PID %" PRIu64, a->pid);
         if (a->has_part)
@@ -34,13 +34,13 @@ static void print_options(const ann *a)
     }
     fputs("\nEvents recorded: ", o);
     for (size_t i = 0; i < a->ne; i++)
-        fprintf(o, " %s", a->events[i]);
+        fprintf(o, " %s", tool_esc(a->events[i]));
     fputs("\nEvents shown:    ", o);
     for (size_t i = 0; i < a->nshow; i++)
-        fprintf(o, " %s", a->events[a->show[i]]);
+        fprintf(o, " %s", tool_esc(a->events[a->show[i]]));
     fputs("\nEvent sort order:", o);
     for (size_t i = 0; i < a->nsort; i++)
-        fprintf(o, " %s", a->events[a->sort[i]]);
+        fprintf(o, " %s", tool_esc(a->events[a->sort[i]]));
     fputs("\nThresholds:      ", o);
     for (size_t i = 0; i < a->nsort; i++)
         fprintf(o, " %s", a->threshold_texts[i]);
@@ -121,9 +121,9 @@ static void put_calls(const ann *a, const call_lists *l, uint32_t f, int out, co
         char count[32];
         ann_commify(list[k]->count, count);
         ann_put_cc(a, &list[k]->cc, w);
-        fprintf(a->out, out ? " >   %s (%sx)" : " < %s (%sx)", g->full, count);
+        fprintf(a->out, out ? " >   %s (%sx)" : " < %s (%sx)", tool_esc(g->full), count);
         if (g->has_obj)
-            fprintf(a->out, " [%s]", g->obj);
+            fprintf(a->out, " [%s]", tool_esc(g->obj));
         fputs("\n", a->out);
     }
 }
@@ -197,9 +197,9 @@ static void print_functions(ann *a, char *shown_files)
         if (a->tree_caller && !unknown)
             put_calls(a, &in, order[k], 0, w);
         ann_put_cc(a, &f->cc, w);
-        fprintf(o, "%s %s", tree ? " * " : "", f->full);
+        fprintf(o, "%s %s", tree ? " * " : "", tool_esc(f->full));
         if (f->has_obj && f->obj[0] != '\0')
-            fprintf(o, " [%s]", f->obj);
+            fprintf(o, " [%s]", tool_esc(f->obj));
         fputs("\n", o);
         if (a->tree_calling && !unknown)
             put_calls(a, &out, order[k], 1, w);

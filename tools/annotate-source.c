@@ -76,20 +76,15 @@ static void warn_past_end(const ann *a, int newer, const char *src)
     fprintf(a->out, "@@\n%s", at_line);
 }
 
-typedef struct src {
-    FILE *in;
-    char *buf;
-    size_t cap;
-    long dot; /* lines read: Perl's $. */
-    int last_ok;
-} src;
-
-static int next_line(src *s, ssize_t *len)
+/* The next line of s (its text in s->line): 0 at the end or after a
+ * read error (said, and the exit status made 2). */
+static int next_line(ann *a, tool_source *s, ssize_t *len)
 {
-    if ((*len = getline(&s->buf, &s->cap, s->in)) < 0)
-        return 0;
-    s->dot++;
-    return 1;
+    int got = tool_source_line(s);
+    if (got < 0)
+        a->io_error = 1;
+    *len = got > 0 ? (ssize_t)s->len : -1;
+    return got > 0;
 }
 
 /* The calls made at line dot by the first function that made one there. */
@@ -117,14 +112,14 @@ static void put_line_calls(const ann *a, ann_call **calls, size_t n, size_t *at,
         char count[32];
         ann_commify(mine[k]->count, count);
         ann_put_cc(a, &mine[k]->cc, w);
-        fprintf(a->out, " => %s (%sx)\n", a->fns[mine[k]->callee].full, count);
+        fprintf(a->out, " => %s (%sx)\n", tool_esc(a->fns[mine[k]->callee].full), count);
     }
     free(mine);
 }
 
 /* One source file, open on in, with its costs lines[0..n) (by line) and
  * the calls made in it; printed totals added to printed. */
-static void annotate_file(ann *a, src *s, const char *name, int newer, ann_line **lines,
+static void annotate_file(ann *a, tool_source *s, const char *name, int newer, ann_line **lines,
                           size_t n, ann_call **calls, size_t ncalls, ann_cc printed)
 {
     size_t w[64];
@@ -156,15 +151,15 @@ static void annotate_file(ann *a, src *s, const char *name, int newer, ann_line 
     ssize_t len;
     for (size_t p = 0; p < npairs; p += 2) {
         long low = pairs[p], high = pairs[p + 1];
-        while (s->dot < low - 1 && next_line(s, &len))
+        while ((long)s->dot < low - 1 && next_line(a, s, &len))
             ;
         if (low != 1)
             fprintf(a->out, "-- line %ld ----------------------------------------\n", low);
         int ok = 0;
-        while (s->dot < high) {
-            if (!(ok = next_line(s, &len)))
+        while ((long)s->dot < high) {
+            if (!(ok = next_line(a, s, &len)))
                 break;
-            if (li < n && (long)lines[li]->line == s->dot) {
+            if (li < n && lines[li]->line == s->dot) {
                 ann_put_cc(a, &lines[li]->cc, w);
                 uint64_t *t = ann_v(a, printed), *v = ann_v(a, lines[li]->cc);
                 for (size_t i = 0; i < v[a->ne]; i++)
@@ -176,11 +171,11 @@ static void annotate_file(ann *a, src *s, const char *name, int newer, ann_line 
                 ann_put_cc(a, NULL, w);
             }
             fputc(' ', a->out);
-            fwrite(s->buf, 1, (size_t)len, a->out);
-            put_line_calls(a, calls, ncalls, &at, s->dot, w);
+            fwrite(s->line, 1, (size_t)len, a->out);
+            put_line_calls(a, calls, ncalls, &at, (long)s->dot, w);
         }
         /* Perl's truth of the last line read */
-        if (ok && !(len == 0 || (len == 1 && s->buf[0] == '0')))
+        if (ok && !(len == 0 || (len == 1 && s->line[0] == '0')))
             fprintf(a->out, "-- line %ld ----------------------------------------\n", high);
         else
             break;
@@ -192,12 +187,12 @@ static void annotate_file(ann *a, src *s, const char *name, int newer, ann_line 
             fprintf(a->out, " <bogus line %" PRIu64 ">\n", lines[i]->line);
         }
         fputs("\n", a->out);
-        warn_past_end(a, newer, name);
+        warn_past_end(a, newer, tool_esc(name));
     }
     fputs("\n", a->out);
     if (zero) {
         ann_put_cc(a, &zero->cc, w);
-        fprintf(a->out, " <counts for unidentified lines in %s>\n\n", name);
+        fprintf(a->out, " <counts for unidentified lines in %s>\n\n", tool_esc(name));
     }
 }
 
@@ -216,8 +211,10 @@ static long find_file(const ann *a, const char *name)
     return -1;
 }
 
-/* Open name in the first include folder that has it. */
-static FILE *open_source(const ann *a, const char *name, char **opened, char **shown)
+/* Open name in the first include folder that has it as a regular file
+ * (tool_source_open()). */
+static int open_source(const ann *a, const char *name, tool_source *s, char **opened,
+                       char **shown)
 {
     for (size_t k = 0; k < a->nincludes; k++) {
         size_t n = strlen(a->includes[k]) + strlen(name) + 4;
@@ -226,16 +223,15 @@ static FILE *open_source(const ann *a, const char *name, char **opened, char **s
             exit(2);
         snprintf(p, n, "%s%s", a->includes[k], name);
         snprintf(q, n, k == 0 ? "%s%s" : "%s + %s", a->includes[k], name);
-        FILE *in = fopen(p, "r");
-        if (in != NULL) {
-            *opened = p;
+        if (tool_source_open(s, "cgannotate", p) == 0) {
+            s->path = *opened = p;
             *shown = k == 0 ? strcpy(q, name) : q;
-            return in;
+            return 0;
         }
         free(p);
         free(q);
     }
-    return NULL;
+    return -1;
 }
 
 static int is_user(const ann *a, const char *name)
@@ -269,22 +265,23 @@ void ann_print_source(ann *a, const char *shown_files)
         if (k > 0 && strcmp(names[k], names[k - 1]) == 0)
             continue;
         char *opened, *shown;
-        src s = { 0 };
-        if ((s.in = open_source(a, names[k], &opened, &shown)) == NULL) {
+        tool_source s;
+        if (open_source(a, names[k], &s, &opened, &shown) < 0) {
             unfound[nunfound++] = names[k];
             continue;
         }
         fprintf(a->out, "%s-- %s-annotated source: %s\n%s", fancy,
-                is_user(a, names[k]) ? "User" : "Auto", shown, fancy);
+                is_user(a, names[k]) ? "User" : "Auto", tool_esc(shown), fancy);
         long f = find_file(a, names[k]);
         if (f < 0) {
-            fprintf(a->out, "  No information has been collected for %s\n\n", names[k]);
+            fprintf(a->out, "  No information has been collected for %s\n\n",
+                    tool_esc(names[k]));
         } else {
             did = 1;
             struct stat st;
             int newer = have_in_st && stat(opened, &st) == 0 && st.st_mtime > in_st.st_mtime;
             if (newer)
-                warn_newer(a, names[k]);
+                warn_newer(a, tool_esc(names[k]));
             size_t n = 0, nc = 0;
             ann_line **lines = malloc((a->nlines + 1) * sizeof *lines);
             ann_call **calls = malloc((a->nlcalls + 1) * sizeof *calls);
@@ -302,8 +299,7 @@ void ann_print_source(ann *a, const char *shown_files)
             free(lines);
             free(calls);
         }
-        fclose(s.in);
-        free(s.buf);
+        tool_source_close(&s);
         free(opened);
         free(shown);
     }
@@ -311,7 +307,7 @@ void ann_print_source(ann *a, const char *shown_files)
         fprintf(a->out, "%sThe following files chosen for auto-annotation could not be found:\n%s",
                 fancy, fancy);
         for (size_t i = 0; i < nunfound; i++)
-            fprintf(a->out, "  %s\n", unfound[i]);
+            fprintf(a->out, "  %s\n", tool_esc(unfound[i]));
         fputs("\n", a->out);
     }
     if (did) {

@@ -183,7 +183,9 @@ static int parse(int argc, char **argv, ann *a)
             if (p == NULL)
                 exit(2);
             snprintf(p, n, "%s%s", a->includes[k], argv[i]);
-            found = access(p, R_OK) == 0;
+            tool_source src;
+            if ((found = tool_source_open(&src, NULL, p) == 0))
+                tool_source_close(&src);
             free(p);
         }
         if (!found)
@@ -270,7 +272,7 @@ static int take_header(ann *a, const cgw_part *p)
         if (strcmp(p->descs[i].type, "Option") == 0)
             continue;
         /* "TYPE: VALUE", as Callgrind writes it (with an empty VALUE too) */
-        tool_addf(&d, "%s: %s\n", p->descs[i].type, p->descs[i].value);
+        tool_addf(&d, "%s: %s\n", tool_esc(p->descs[i].type), tool_esc(p->descs[i].value));
     }
     a->descs = d.p;
     a->ne = p->nevents > 64 ? 64 : p->nevents;
@@ -437,8 +439,12 @@ static int keep_lines(ann *a, uint32_t file)
             if (p == NULL)
                 exit(2);
             snprintf(p, n, "%s%s", a->includes[k], f->name);
-            if (access(p, R_OK) == 0)
+            /* the rule the annotation opens it by: a FIFO is not one */
+            tool_source src;
+            if (tool_source_open(&src, NULL, p) == 0) {
+                tool_source_close(&src);
                 f->found = 1;
+            }
             free(p);
         }
     }
@@ -618,9 +624,11 @@ int main(int argc, char **argv)
     tool_progress_close(r);
     if (rc > 0)
         return rc;
+    if (a.io_error)
+        rc = 2;
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "cgannotate: writing: %s\n", strerror(errno));
         return 2;
     }
-    return rc < 0 ? 1 : 0;
+    return rc == 2 ? 2 : rc < 0 ? 1 : 0;
 }

@@ -90,6 +90,7 @@ typedef struct ann {
     size_t nlines, lines_cap;
     tool_map file_map, fn_map, edge_map, lcall_map, line_map;
     FILE *out;
+    int io_error; /* a source file could not be read: exit 2 */
 } ann;
 
 /* annotate-columns.c: a new CC of ne zeros, none defined. */

@@ -129,14 +129,14 @@ static void print_row(FILE *f, const cgw_diff_row *r)
     char d[32];
     delta(d, sizeof d, r);
     if (r->function == NULL) {
-        fprintf(f, "%s: %" PRIu64 " -> %" PRIu64 "  %s (%+.2f%%)\n", r->event, r->old_cost,
+        fprintf(f, "%s: %" PRIu64 " -> %" PRIu64 "  %s (%+.2f%%)\n", tool_esc(r->event), r->old_cost,
                r->new_cost, d, r->change);
         return;
     }
     fprintf(f, "  %-9s %14s %+9.2f%%  %s:%s", r->inclusive ? "inclusive" : "self", d, r->change,
-           r->file, r->function);
+           tool_esc(r->file), tool_esc(r->function));
     if (r->object != NULL)
-        fprintf(f, " [%s]", r->object);
+        fprintf(f, " [%s]", tool_esc(r->object));
     putc('\n', f);
 }
 

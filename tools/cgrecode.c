@@ -59,7 +59,7 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
     if (strcmp(d->code, "undefined-id") == 0) {
         tool_progress_end(); /* its line off the terminal first */
         fprintf(stderr, "%s:%" PRIu64 ": repaired: %s; written as \"???\", as KCachegrind "
-                "shows it [%s]\n", in->name, d->line, d->message, d->code);
+                "shows it [%s]\n", tool_esc(in->name), d->line, tool_esc(d->message), d->code);
         return;
     }
     in->errors++;

@@ -189,9 +189,10 @@ static void on_diag(void *ctx, const cgw_diagnostic *d)
     tool_progress_end(); /* its line off the terminal first */
     if (d->line)
         printf("%s:%" PRIu64 ": %s: %s [%s]\n", rep->path, d->line, error ? "error" : "warning",
-               d->message, d->code);
+               tool_esc(d->message), d->code);
     else
-        printf("%s: %s: %s [%s]\n", rep->path, error ? "error" : "warning", d->message, d->code);
+        printf("%s: %s: %s [%s]\n", rep->path, error ? "error" : "warning",
+               tool_esc(d->message), d->code);
 }
 
 static void part_end(report *rep, const cgw_record *rec)
@@ -357,9 +358,9 @@ static void error_lines(const report *rep)
         if (c->first == NULL)
             continue;
         if (c->line)
-            printf("%s:%" PRIu64 ": error: %s [%s]", rep->path, c->line, c->first, c->code);
+            printf("%s:%" PRIu64 ": error: %s [%s]", rep->path, c->line, tool_esc(c->first), c->code);
         else
-            printf("%s: error: %s [%s]", rep->path, c->first, c->code);
+            printf("%s: error: %s [%s]", rep->path, tool_esc(c->first), c->code);
         uint64_t others = ++said == rep->error_codes ? rep->other_errors : 0;
         if (c->n > 1 && others > 0)
             printf(" (%" PRIu64 " more like it, %" PRIu64 " of other kinds: --all lists them)",

@@ -133,7 +133,8 @@ void tool_input_error(const char *tool, const char *path, const cgw_diagnostic *
     tool_progress_end(); /* its line off the terminal first */
     if (d->line > 0)
         snprintf(line, sizeof line, ":%" PRIu64, d->line);
-    fprintf(stderr, "%s: %s%s: error: %s [%s]\n", tool, path, line, d->message, d->code);
+    fprintf(stderr, "%s: %s%s: error: %s [%s]\n", tool, tool_esc(path), line,
+            tool_esc(d->message), d->code);
 }
 
 int tool_uint(const char *s, uint64_t max, uint64_t *v)
@@ -483,8 +484,40 @@ const char *tool_words(const char *msg)
         else if (strncmp(msg, "reading: ", 9) == 0)
             msg += 9;
         else
-            return msg;
+            return tool_esc(msg);
     }
+}
+
+/* Four buffers in turn, so that one message may hold four names. */
+const char *tool_esc(const char *s)
+{
+    static char *buf[4];
+    static size_t cap[4], turn;
+    size_t n = 0, extra = 0;
+    int plain = 1;
+    if (s == NULL)
+        return s;
+    for (; s[n] != '\0'; n++) {
+        unsigned char c = (unsigned char)s[n];
+        plain &= c >= 0x20 && c != 0x7f;
+        extra += c < 0x20 || c == 0x7f ? 3 : c == '\\';
+    }
+    if (plain)
+        return s;
+    turn = (turn + 1) % 4;
+    buf[turn] = tool_grow(buf[turn], &cap[turn], n + extra + 1, 1);
+    char *o = buf[turn];
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f)
+            o += sprintf(o, "\\x%02x", c);
+        else if (c == '\\')
+            *o++ = '\\', *o++ = '\\';
+        else
+            *o++ = (char)c;
+    }
+    *o = '\0';
+    return buf[turn];
 }
 
 void *tool_grow(void *p, size_t *cap, size_t need, size_t size)

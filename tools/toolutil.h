@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cgw.h>
 
@@ -170,6 +171,36 @@ int tool_number(const char *s, double max, double *v);
  * ("cgw_recode: ") and the "reading: " that the tool's own words (the
  * file's name) already say. */
 const char *tool_words(const char *msg);
+
+/* s as it may reach a terminal or a message: when it has a control byte
+ * (below 0x20, or 0x7f), a copy with each as \xNN and each backslash
+ * as \\; else s itself, so that names without one print as they are
+ * (callgrind_annotate's output).  A copy lives until the fourth call
+ * after (messages quote up to four names); tool_words() returns its
+ * message so. */
+const char *tool_esc(const char *s);
+
+/* source.c: a file a tool reads because a profile names it (a source
+ * file to annotate).  Only a regular file is read: opened without
+ * blocking (a FIFO) or taking a terminal, then read in lines of at most
+ * TOOL_LINE_MAX bytes (longer ones cut, with a note on stderr). */
+#define TOOL_LINE_MAX 65536
+typedef struct tool_source {
+    const char *tool, *path;
+    FILE *in;
+    char *line; /* the last line read, its newline kept; len bytes */
+    size_t len;
+    uint64_t dot; /* lines read */
+    int failed;   /* a read error was said */
+} tool_source;
+/* Open path into s: 0; -1 when it is not there or not to be read, said
+ * on stderr as "TOOL: PATH: WHY" (not a regular file, an open error but
+ * a missing file) unless tool is NULL. */
+int tool_source_open(tool_source *s, const char *tool, const char *path);
+/* The next line into s->line: 1; 0 at the end; -1 after a read error
+ * (said, with the file's name; s->failed set), never taken as the end. */
+int tool_source_line(tool_source *s);
+void tool_source_close(tool_source *s);
 
 /* p, an array of *cap items of size bytes, with room for need: grown
  * (doubling) and the new items zeroed; out of memory is said and ends

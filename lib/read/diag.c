@@ -121,6 +121,7 @@ static const struct {
     [CGWR_BASENAME_CLASH] = { "basename-clash", CGW_WARNING, K },
     [CGWR_JUMP_TARGET] = { "jump-target", CGW_WARNING, G },
     [CGWR_ABSOLUTE_CFI] = { "absolute-cfi", CGW_WARNING, A },
+    [CGWR_CONTROL_IN_NAME] = { "control-in-name", CGW_WARNING, 0 },
 };
 
 unsigned cgw_diag_readers(const char *code)

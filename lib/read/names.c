@@ -2,6 +2,7 @@
 /* names.c - the reader's pool of interned names, the
  * three per-part ID tables (objects, files, functions) and the set of
  * functions of a part.  All of it grows with distinct names only. */
+#include <stdio.h>
 #include <string.h>
 
 #include "common/utf8.h"
@@ -17,6 +18,34 @@ void cgwr_names_init(cgw_reader *r)
 }
 
 /* The one copy of str[0..len); NULL (and a sticky ENOMEM) on failure. */
+/* A control byte in a name (but CR, which cr-in-line says) reaches a
+ * terminal through every tool that prints the name: a warning that
+ * quotes the name with such bytes as \xNN (the tools' escaping). */
+static void control_in_name(cgw_reader *r, const cgwr_str *name)
+{
+    size_t at = 0;
+    while (at < name->len) {
+        unsigned char c = (unsigned char)name->s[at];
+        if ((c < 0x20 && c != '\r') || c == 0x7f)
+            break;
+        at++;
+    }
+    if (at == name->len)
+        return;
+    char quoted[4 * 60 + 1], *q = quoted;
+    for (size_t i = 0; i < name->len && i < 60; i++) {
+        unsigned char c = (unsigned char)name->s[i];
+        if (c < 0x20 || c == 0x7f)
+            q += snprintf(q, 5, "\\x%02x", c);
+        else
+            *q++ = (char)c;
+    }
+    *q = '\0';
+    cgwr_diag(r, r->lineno, CGWR_CONTROL_IN_NAME,
+              "name \"%s\" has a control byte (0x%02x at byte %zu) that a terminal "
+              "would act on", quoted, (unsigned char)name->s[at], at + 1);
+}
+
 const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len)
 {
     if (len > UINT32_MAX) {
@@ -48,6 +77,7 @@ const cgwr_str *cgwr_intern(cgw_reader *r, const char *str, size_t len)
     if ((high & CGWP_BYTES(0x80)) != 0 && !cgwp_utf8_valid((const unsigned char *)str, len))
         cgwr_diag(r, r->lineno, CGWR_INVALID_UTF8,
                   "name \"%.60s\" is not valid UTF-8 (gprof2dot rejects it)", name->s);
+    control_in_name(r, name);
     return name;
 nomem:
     cgwr_fail(r, CGW_ENOMEM, "out of memory for names at line %llu",

@@ -169,14 +169,25 @@ GEN_INLINE = GenFlag.INLINE
 GEN_JUMPS = GenFlag.JUMPS
 
 
+def escape(s: str) -> str:
+    """s as it may reach a terminal, as the tools print names: when it
+    has a control character (below U+0020, or U+007F), each as \\xNN
+    and each backslash as \\\\; else s itself."""
+    if not any(ord(c) < 0x20 or c == "\x7f" for c in s):
+        return s
+    return "".join("\\x%02x" % ord(c) if ord(c) < 0x20 or c == "\x7f"
+                   else "\\\\" if c == "\\" else c for c in s)
+
+
 class Error(Exception):
     """A call of libcgw failed: status is its cgw_status (a cgw.Status
     member: cgw.EINVAL...), message the library's own message
-    ("cgw_add_event: ...").  (A file that cannot be opened raises OSError
-    with its errno instead.)"""
+    ("cgw_add_event: ..."), with control characters that names in it
+    carry escaped (escape()) so that printing it cannot drive a terminal.
+    (A file that cannot be opened raises OSError with its errno instead.)"""
 
     def __init__(self, status: int, message: Optional[str]) -> None:
-        message = message or ""
+        message = escape(message or "")
         super().__init__(message)
         try:
             self.status: int = Status(status)
