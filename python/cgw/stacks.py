@@ -2,7 +2,9 @@
 """cgw.Stacks: stacks with their counts, written as a call graph
 (cgw_stacks_*)."""
 import collections
-from typing import Literal, Any, Optional, Sequence, Tuple, Union
+import functools
+import threading
+from typing import Literal, Any, Callable, Optional, Sequence, Tuple, TypeVar, Union
 
 from . import _lib
 from ._lib import lib, cstr, u64, Error
@@ -15,6 +17,19 @@ object (None: none), the line of its cost or call (0: none), and the file
 of code inlined at that line (None)."""
 
 
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _locked(method: _F) -> _F:
+    """method run under its Stacks' lock (ctypes lets other threads run
+    during a library call; add() also reuses one frame array)."""
+    @functools.wraps(method)
+    def run(self: "Stacks", *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return run  # type: ignore[return-value]
+
+
 class Stacks:
     """Stacks, root first, with how often each was seen; memory grows with
     the distinct functions and edges, never with the number of stacks.
@@ -22,9 +37,15 @@ class Stacks:
         s = cgw.Stacks()
         s.add([cgw.Frame("main", "a.c"), cgw.Frame("f", "a.c")], 5)
         s.add_folded("main;g 3\\n")
-        s.write("callgrind.out")"""
+        s.write("callgrind.out")
+
+    Safe to share between threads; calls are serialised (each public
+    call holds the stacks' lock).  A call after close() raises
+    ValueError."""
 
     def __init__(self) -> None:
+        # reentrant: write(path) calls write(writer)
+        self._lock = threading.RLock()
         self._s = lib.cgw_stacks_new(None)
         if not self._s:
             raise MemoryError("cgw_stacks_new")
@@ -43,6 +64,7 @@ class Stacks:
             raise ValueError("the stacks are freed")
         return self._s
 
+    @_locked
     def add(self, frames: Sequence[Union[Frame, Tuple[Any, ...], list, str, bytes]],
             count: int, event: Optional[str] = None, uncounted: bool = False) -> None:
         """Add one stack seen count times (of event; None: "Samples"):
@@ -77,6 +99,7 @@ class Stacks:
         self._check(lib.cgw_stacks_add(s, cstr(event, "event name"), arr, n,
                                        u64(count), flags))
 
+    @_locked
     def add_folded(self, text: Union[str, bytes], event: Optional[str] = None,
                    name: Optional[str] = None) -> None:
         """Add folded stacks ("a;b;c 42" a line: frames root first, then a
@@ -87,6 +110,7 @@ class Stacks:
         self._check(lib.cgw_stacks_add_folded(self.handle, cstr(event, "event name"),
                                               cstr(name, "input name"), b, len(b)))
 
+    @_locked
     def write(self, dest: Any = None, **writer_args: Any) -> Optional[bytes]:
         """Write the stacks as a profile: through a cgw.Writer still in its
         header (left open), or to dest (a path, a descriptor, or None:
@@ -102,14 +126,15 @@ class Stacks:
         part and run, for readers that merge functions by name alone
         (gprof2dot).  cgw.Error as cgw_stacks_write()."""
         if isinstance(dest, Writer):
-            st = lib.cgw_stacks_write(self.handle, dest.handle)
-            dest._check(st)
+            s = self.handle
+            dest.run(lambda w: lib.cgw_stacks_write(s, w))
             return None
         w = Writer(dest, **writer_args)
         with w:
             self.write(w)
         return w.getvalue() if dest is None else None
 
+    @_locked
     def close(self) -> None:
         """Free the stacks (a second call does nothing)."""
         if self._s is not None:
