@@ -5,7 +5,8 @@
 # of 2 workers over a few hundred cggen files (and Callgrind's own files
 # of tests/subject when valgrind is there), byte for byte against
 # cgmerge; bad inputs (every one named), --skip-bad, events that differ,
-# a worker killed mid-run; the progress line on a pty and -q; --version
+# a worker killed mid-run; -o onto a symlink, a FIFO and a 0600 file as
+# cgmerge -o writes them; the progress line on a pty and -q; --version
 # and exit 2 with Dask shadowed; the diff gate against cgdiff.  Run with the Python that has
 # Dask distributed: configure's ($PYTHON), else /usr/bin/python3 (where
 # Debian's python3-distributed installs it); skipped when neither has it,

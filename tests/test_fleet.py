@@ -13,6 +13,7 @@ import pty
 import random
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -326,6 +327,74 @@ class Fleet(unittest.TestCase):
                        os.path.join(self.dir, "g001*.out"))
         self.assertEqual(p.returncode, 0, p.stderr.decode())
         self.assertIn("Ir_plus", cgw.summary(d).events)
+
+
+class Output(unittest.TestCase):
+    """-o OUT as cgmerge -o writes it (issue 54: the fleet replaced what
+    was there): fleet.write_atomic(), the client's last step, without a
+    cluster, beside cgmerge -o on the same kinds of target."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="test-fleet-out-")
+        self.dir = self.tmp.name
+        self.src = os.path.join(self.dir, "in.out")
+        with cgw.Writer(self.src, events=["Ir"]) as w:
+            w.function("main", file="a.c")
+            w.cost(1, [5])
+        self.data = cgmerge([self.src])
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def writers(self):
+        """(name, write(path)) for cgmerge -o and the fleet's writer."""
+        def tool(path):
+            p = run(CGMERGE, "-o", path, self.src, timeout=20)
+            self.assertEqual(p.returncode, 0, p.stderr.decode())
+        return [("cgmerge", tool), ("fleet", lambda path: fleet.write_atomic(path, self.data))]
+
+    def test_symlink_followed_and_kept(self):
+        for name, write in self.writers():
+            target = os.path.join(self.dir, name + ".target")
+            with open(target, "w") as f:
+                f.write("old\n")
+            link = os.path.join(self.dir, name + ".link")
+            os.symlink(os.path.basename(target), link)
+            write(link)
+            self.assertTrue(os.path.islink(link), name)
+            with open(target, "rb") as f:
+                self.assertEqual(f.read(), self.data, name)
+
+    def test_mode_kept(self):
+        for name, write in self.writers():
+            out = os.path.join(self.dir, name + ".out")
+            with open(out, "w") as f:
+                f.write("old\n")
+            os.chmod(out, 0o600)
+            write(out)
+            self.assertEqual(os.stat(out).st_mode & 0o777, 0o600, name)
+            with open(out, "rb") as f:
+                self.assertEqual(f.read(), self.data, name)
+
+    def test_fifo_written_through(self):
+        # a FIFO is opened and written as fopen(path, "w") would: it
+        # blocks until a reader comes (here cat), and stays a FIFO
+        for name, write in self.writers():
+            fifo = os.path.join(self.dir, name + ".fifo")
+            os.mkfifo(fifo)
+            got = os.path.join(self.dir, name + ".got")
+            with open(got, "wb") as f:
+                cat = subprocess.Popen(["cat", fifo], stdout=f)
+            try:
+                write(fifo)
+                cat.wait(timeout=20)
+            finally:
+                if cat.poll() is None:
+                    cat.kill()
+                    cat.wait()
+            self.assertTrue(stat.S_ISFIFO(os.lstat(fifo).st_mode), name)
+            with open(got, "rb") as f:
+                self.assertEqual(f.read(), self.data, name)
 
 
 if __name__ == "__main__":

@@ -352,6 +352,7 @@ _PROTOS = {
     "cgw_jump": (c_int, [W, POINTER(Target), c_uint64, _U64P, _U64P]),
     "cgw_cond_jump": (c_int, [W, POINTER(Target), c_uint64, c_uint64, _U64P, _U64P]),
     "cgw_new_part": (c_int, [W]),
+    "cgw_write_bytes": (c_int, [W, c_char_p, c_size_t]),
     "cgw_finish": (c_int, [W]),
     "cgw_free": (None, [W]),
     "cgw_close": (c_int, [W]),
@@ -466,6 +467,35 @@ def seq(ptr: Any, n: int) -> Optional[Tuple[int, ...]]:
     if not ptr:
         return None
     return tuple(ptr[i] for i in range(n))
+
+
+class Callback:
+    """fn as a C callback of type proto (.c, None when fn is None).  An
+    exception fn raises cannot cross C: it is kept, the callback returns
+    failed (the value that makes the C side stop, where it can) and does
+    nothing more, and reraise() raises it once the C call has returned."""
+
+    def __init__(self, proto: Any, fn: Optional[Callable[..., Any]], failed: Any) -> None:
+        self.error: Optional[BaseException] = None
+        self.c = None
+        if fn is None:
+            return
+
+        def call(*args: Any) -> Any:
+            if self.error is not None:
+                return failed
+            try:
+                return fn(*args)
+            except BaseException as e:  # raised again by reraise()
+                self.error = e
+                return failed
+        self.c = proto(call)
+
+    def reraise(self) -> None:
+        """Raise what fn raised, if it did (once)."""
+        e, self.error = self.error, None
+        if e is not None:
+            raise e
 
 
 def check(status: int, msg: Callable[[], Any]) -> None:

@@ -16,8 +16,10 @@ The tree: the inputs are cut into batches of --batch files (default:
 about four leaves a worker, at most 256 files a leaf); a leaf is a task
 that merges the files of its batch with cgw.merge() into bytes; an
 inner node merges the bytes of up to --fan-in children, read in memory
-(cgw.Memory); the client writes the root's bytes to OUT atomically (a
-temporary file in OUT's folder, renamed).  libcgw's merge is
+(cgw.Memory); the client writes the root's bytes to OUT through the
+library's path sink, as cgmerge -o does (a file replaced atomically,
+keeping its mode; a symlink followed; a device or FIFO written
+through).  libcgw's merge is
 associative and its output does not depend on the order of its inputs
 (tests/test_fleet.py checks this against cgmerge, byte for byte), so the
 tree gives cgmerge's bytes.
@@ -50,12 +52,12 @@ import math
 import os
 import re
 import sys
-import tempfile
 import time
 from typing import Any, Iterable, List, Optional, Sequence, TextIO, Tuple
 
-from . import __version__, tools
+from . import __version__, _lib, tools
 from ._lib import Error
+from .writer import Writer
 
 PROG = "cgw.fleet"
 MAX_BATCH = 256
@@ -304,26 +306,16 @@ def expand(args: Iterable[str]) -> List[str]:
 
 
 def write_atomic(path: str, data: bytes) -> None:
-    """Write data to path through a temporary file of its folder,
-    renamed; OSError when it cannot be written (the temporary file is
-    removed)."""
-    d = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".cgw-fleet-", dir=d)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write data to path through the library's path sink (a cgw.RAW
+    writer), as cgmerge -o writes: a regular file is replaced atomically
+    (a temporary file of its folder, renamed) and keeps its permission
+    bits; a symlink is followed and stays; a device or a FIFO is written
+    through, never replaced.  OSError when path cannot be opened,
+    cgw.Error when it cannot be written (a file replaced is then left as
+    it was)."""
+    w = Writer(path, flags=_lib.RAW)
+    with w:
+        w.write_bytes(data)
 
 
 class _NoDask(Exception):

@@ -156,8 +156,12 @@ class Profile:
     plain Python data, read once; stacks() and lines() ask the library.
     Raises OSError when a file cannot be opened and cgw.Error (with the
     library's status and message) when the reader or the model fails: a
-    profile the reader refuses is refused with its message.  An object of
-    one thread at a time: its calls take a lock."""
+    profile the reader refuses is refused with its message; an exception
+    diagnostics raises is raised once its input is read (it gets no more
+    diagnostics).  Safe to share between threads; calls are serialised
+    (stacks(), lines() and close() hold the profile's lock; the rest is
+    Python data).  A call of the library after close() raises
+    ValueError."""
 
     def __init__(self, sources: Union[PathLike, Sequence[PathLike]], lines: bool = False,
                  part: int = 0, diagnostics: Optional[Callable[[Any], Any]] = None) -> None:
@@ -177,7 +181,7 @@ class Profile:
                     st = lib.cgw_profile_add(self._p, r)
                 finally:
                     lib.cgw_reader_close(r)
-                    del cb
+                cb.reraise()
                 if st != _lib.OK:
                     raise Error(st, text(lib.cgw_profile_errmsg(self._p)))
             self._take()

@@ -66,19 +66,24 @@ class _Names:
 
 
 def _read_options(flags: int = 0, diag: Optional[Callable[[Any], Any]] = None,
-                  skip: int = 0) -> Tuple[Any, Any]:
+                  skip: int = 0) -> Tuple[Any, _lib.Callback]:
+    """The reader's options and its diagnostics callback, a
+    _lib.Callback: a diag that raises gets no more diagnostics, and the
+    caller raises its exception with cb.reraise() after each call of the
+    library that reads (the C callback returns nothing that could stop
+    the reader)."""
     o = _lib.ReadOptions()
     o.struct_size = ctypes.sizeof(_lib.ReadOptions)
     o.flags = flags
     o.skip = skip
-    cb = None
-    if diag is not None:
-        def cb_py(ctx, d):
-            d = d.contents
-            diag(Diagnostic(d.line, _severity(d.severity),
-                            text(d.code), text(d.message)))
-        cb = _lib.DIAG_FN(cb_py)
-        o.diag = cb
+
+    def each(ctx: Any, d: Any) -> None:
+        d = d.contents
+        diag(Diagnostic(d.line, _severity(d.severity),  # type: ignore[misc]
+                        text(d.code), text(d.message)))
+    cb = _lib.Callback(_lib.DIAG_FN, each if diag is not None else None, None)
+    if cb.c is not None:
+        o.diag = cb.c
     return o, cb
 
 
@@ -141,7 +146,12 @@ def read(path: PathLike, check: bool = False,
     diagnostic goes to diagnostics(Diagnostic) when given.  skip: record
     classes (cgw.Cost, cgw.Call...) read and counted but not handed out.
     OSError when path cannot be opened; an I/O or memory failure raises
-    cgw.Error."""
+    cgw.Error; an exception diagnostics raises stops the reading and is
+    raised from the iterator, before the record that followed it.
+
+    The iterator is a generator: Python refuses to run it in two threads
+    at once (ValueError "generator already executing"), so it is safe to
+    share; its reader is its own, closed when it ends or is closed."""
     mask = 0
     for k in skip:
         mask |= 1 << getattr(k, "kind")
@@ -153,6 +163,7 @@ def read(path: PathLike, check: bool = False,
         recp = ctypes.POINTER(_lib.Record)()
         while True:
             st = lib.cgw_reader_next(r, ctypes.byref(recp))
+            cb.reraise()
             _lib.check(st, lambda: lib.cgw_reader_errmsg(r))
             if not recp:
                 break
@@ -226,6 +237,7 @@ def verify(path: PathLike, roundtrip: bool = False) -> List[Diagnostic]:
         diffs = ctypes.c_uint64(0)
         st = lib.cgw_roundtrip(_lib.path(path), None, 0, ctypes.byref(opts),
                                ctypes.byref(diffs))
+        cb.reraise()
         del cb
         if st != _lib.OK:
             raise Error(st, "cgw_roundtrip: %s: %s"

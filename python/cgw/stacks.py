@@ -3,7 +3,9 @@
 (cgw_stacks_*), and cgw.generate(): a synthetic profile (cgw_generate)."""
 import collections
 import ctypes
-from typing import Literal, Any, Dict, List, Optional, Sequence, Tuple, Union
+import functools
+import threading
+from typing import Literal, Any, Callable, Dict, List, Optional, Sequence, Tuple, TypeVar, Union
 
 from . import _lib
 from ._lib import lib, cstr, u64, Error
@@ -19,6 +21,20 @@ FrameLike = Union[Frame, Tuple[Any, ...], List[Any], str, bytes]
 
 _U64 = ctypes.c_uint64
 _MAX = (1 << 64) - 1
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _locked(method: _F) -> _F:
+    """method run under its Stacks' lock (ctypes lets other threads run
+    during a library call, and the counts in the dicts are read and
+    written back)."""
+    @functools.wraps(method)
+    def run(self: "Stacks", *args: Any, **kwargs: Any) -> Any:
+        with self._lock:
+            return method(self, *args, **kwargs)
+    return run  # type: ignore[return-value]
 
 
 class _Distinct:
@@ -51,9 +67,15 @@ class Stacks:
     when the stacks are written, with the number of adds it stands for
     (cgw_stacks_add_at()), so the profile is the one adding each sample
     alone would give.  Functions registered once (intern()) are added by
-    handle with add_h(), as in C."""
+    handle with add_h(), as in C.
+
+    Safe to share between threads; calls are serialised (each public
+    call holds the stacks' lock).  A call after close() raises
+    ValueError."""
 
     def __init__(self) -> None:
+        # reentrant: write(path) calls write(writer), add() intern()
+        self._lock = threading.RLock()
         self._s = lib.cgw_stacks_new(None)
         if not self._s:
             raise MemoryError("cgw_stacks_new")
@@ -95,6 +117,7 @@ class Stacks:
             self._events[event] = b
             return b
 
+    @_locked
     def intern(self, frame: FrameLike) -> int:
         """Register the function of frame (its name, file, object and
         inlined file; its line is not part of it) once: its handle, an
@@ -184,46 +207,48 @@ class Stacks:
         tab) or invalid UTF-8, which the writer would refuse: the stacks
         are then failed, as in C; ValueError for a count below 0,
         OverflowError past 2^64-1."""
-        if event is None and not uncounted and not leaf_first:
-            d = self._by_id.get(id(frames))
-            if d is not None:  # d.key is frames, held: its id is not reused
-                if not 0 <= count <= _MAX:
-                    u64(count, "count")
-                d.count += count
-                d.stacks += 1
-                return
-            pending = self._default
-        else:
-            flags = (_lib.STACK_UNCOUNTED if uncounted else 0) | \
-                    (_lib.STACK_LEAF_FIRST if leaf_first else 0)
-            pending = self._pending.setdefault((self._event(event), flags), {})
-        key = frames if isinstance(frames, tuple) else tuple(frames)
-        try:
-            d = pending.get(key)
-        except TypeError:  # a list among the frames (or a frame of no type taken)
-            key = tuple(tuple(f) if isinstance(f, list) else f for f in key)
+        with self._lock:  # not a decorator: the sampler's hot path
+            if event is None and not uncounted and not leaf_first:
+                d = self._by_id.get(id(frames))
+                if d is not None:  # d.key is frames, held: its id is not reused
+                    if not 0 <= count <= _MAX:
+                        u64(count, "count")
+                    d.count += count
+                    d.stacks += 1
+                    return
+                pending = self._default
+            else:
+                flags = (_lib.STACK_UNCOUNTED if uncounted else 0) | \
+                        (_lib.STACK_LEAF_FIRST if leaf_first else 0)
+                pending = self._pending.setdefault((self._event(event), flags), {})
+            key = frames if isinstance(frames, tuple) else tuple(frames)
             try:
                 d = pending.get(key)
-            except TypeError:
-                self._distinct(key, leaf_first)  # says which frame
-                raise
-        if d is None:
-            u64(count, "count")
-            if self._s is None:
-                raise ValueError("the stacks are freed")
-            self._event(event)  # its column now, in the order events come
-            d = self._distinct(key, leaf_first)
-            if d.n == 0 or count == 0:
-                return
-            pending[key] = d
-        else:
-            if not 0 <= count <= _MAX:
+            except TypeError:  # a list among the frames (or a frame of no type taken)
+                key = tuple(tuple(f) if isinstance(f, list) else f for f in key)
+                try:
+                    d = pending.get(key)
+                except TypeError:
+                    self._distinct(key, leaf_first)  # says which frame
+                    raise
+            if d is None:
                 u64(count, "count")
-            if d.key is frames and pending is self._default:
-                self._by_id[id(frames)] = d  # the same tuple again
-        d.count += count
-        d.stacks += 1
+                if self._s is None:
+                    raise ValueError("the stacks are freed")
+                self._event(event)  # its column now, in the order events come
+                d = self._distinct(key, leaf_first)
+                if d.n == 0 or count == 0:
+                    return
+                pending[key] = d
+            else:
+                if not 0 <= count <= _MAX:
+                    u64(count, "count")
+                if d.key is frames and pending is self._default:
+                    self._by_id[id(frames)] = d  # the same tuple again
+            d.count += count
+            d.stacks += 1
 
+    @_locked
     def add_h(self, handles: Sequence[int], count: int, lines: Optional[Sequence[int]] = None,
               addresses: Optional[Sequence[int]] = None, event: Optional[str] = None,
               uncounted: bool = False, leaf_first: bool = False) -> None:
@@ -266,6 +291,7 @@ class Stacks:
             pending.clear()
         self._by_id.clear()
 
+    @_locked
     def add_folded(self, text: Union[str, bytes], event: Optional[str] = None,
                    name: Optional[str] = None) -> None:
         """Add folded stacks ("a;b;c 42" a line: frames root first, then a
@@ -276,6 +302,7 @@ class Stacks:
         self._check(lib.cgw_stacks_add_folded(self.handle, cstr(event, "event name"),
                                               cstr(name, "input name"), b, len(b)))
 
+    @_locked
     def write(self, dest: Any = None, **writer_args: Any) -> Optional[bytes]:
         """Write the stacks as a profile: through a cgw.Writer still in its
         header (left open), or to dest (a path, a descriptor, or None:
@@ -294,14 +321,15 @@ class Stacks:
         (add() calls, folded lines).  cgw.Error as cgw_stacks_write()."""
         if isinstance(dest, Writer):
             self._flush()
-            st = lib.cgw_stacks_write(self.handle, dest.handle)
-            dest._check(st)
+            s = self.handle
+            dest.run(lambda w: lib.cgw_stacks_write(s, w))
             return None
         w = Writer(dest, **writer_args)
         with w:
             self.write(w)
         return w.getvalue() if dest is None else None
 
+    @_locked
     def close(self) -> None:
         """Free the stacks (a second call does nothing)."""
         if self._s is not None:

@@ -84,7 +84,7 @@ def _add_inputs(handle: Any, add: Any, errmsg: Any, paths: List[Any], force: boo
             st = add(handle, r) if side is None else add(handle, side, r)
         finally:
             lib.cgw_reader_close(r)
-            del cb
+        cb.reraise()
         if st != _lib.OK:
             raise Error(st, "%s: %s" % (p, text(errmsg(handle))))
         if errors and not force:
@@ -119,7 +119,7 @@ def merge(inputs: Inputs, output: Optional[PathLike] = None, keep_parts: bool = 
         flags = _writer_flags(positions) | _lib.ZERO_COUNTS | (_lib.COMPACT if compact else 0)
         w = Writer(output, positions=positions, flags=flags)
         with w:
-            w._check(lib.cgw_merge_write(m, w.handle))
+            w.run(lambda h: lib.cgw_merge_write(m, h))
     finally:
         lib.cgw_merge_free(m)
     return w.getvalue() if output is None else None
@@ -157,7 +157,7 @@ def diff(old: Inputs, new: Inputs, output: Optional[PathLike] = None,
             positions = lib.cgw_diff_positions(d)
             w = Writer(output, positions=positions, flags=_writer_flags(positions))
             with w:
-                w._check(lib.cgw_diff_write(d, w.handle))
+                w.run(lambda h: lib.cgw_diff_write(d, h))
     finally:
         lib.cgw_diff_free(d)
     return rows
@@ -174,14 +174,16 @@ def convert_folded(path: PathLike, event: Optional[str] = None) -> str:
         chunks.append(ctypes.string_at(buf, n))
         return 0
 
-    fn = _lib.WRITE_FN(write)
+    # -1 (cgw_write_fn's failure) stops cgw_write_folded() with EIO
+    fn = _lib.Callback(_lib.WRITE_FN, write, -1)
     msg = ctypes.create_string_buffer(512)
     opts, cb = _read_options()
     r = _open(path, opts)
     try:
-        st = lib.cgw_write_folded(r, cstr(event, "event name"), fn, None, msg, len(msg))
+        st = lib.cgw_write_folded(r, cstr(event, "event name"), fn.c, None, msg, len(msg))
     finally:
         lib.cgw_reader_close(r)
+    fn.reraise()
     if st != _lib.OK:
         raise Error(st, text(msg.value) or text(lib.cgw_strerror(st)))
     return b"".join(chunks).decode("utf-8", "surrogateescape")
@@ -200,7 +202,7 @@ def recode(path: PathLike, output: Optional[PathLike] = None,
     try:
         w = Writer(output, positions=positions, flags=flags)
         with w:
-            w._check(lib.cgw_recode(r, w.handle, _lib.RECODE_JUMPS if jumps else 0))
+            w.run(lambda h: lib.cgw_recode(r, h, _lib.RECODE_JUMPS if jumps else 0))
     finally:
         lib.cgw_reader_close(r)
     return w.getvalue() if output is None else None

@@ -2,6 +2,7 @@
 """cgw.Writer: a profile written through libcgw's writer (cgw_open_*)."""
 import ctypes
 import os
+import threading
 from typing import Literal, Any, Callable, Iterable, Optional, Sequence, Tuple, Union
 
 from . import _lib
@@ -60,7 +61,12 @@ class Writer:
     members (cgw.COMPACT...); buffer_size in bytes (0: the library's).
     events: names, or (name, long name) pairs.  OSError when dest cannot
     be opened; ValueError for an unknown position name.  Every call of the library that fails raises cgw.Error with its
-    message; the writer is then discarded (nothing written to dest)."""
+    message; the writer is then discarded (nothing written to dest).
+
+    Safe to share between threads; calls are serialised: each call of
+    the library (and close(), discard()) holds the writer's lock, since
+    ctypes lets other threads run during it.  A call after close() or
+    discard() raises ValueError."""
 
     def __init__(self, dest: Dest = None,
                  events: Iterable[Union[str, Tuple[str, Optional[str]]]] = (),
@@ -68,6 +74,7 @@ class Writer:
                  pid: Optional[int] = None,
                  positions: Union[None, int, str, Iterable[str]] = None,
                  flags: int = 0, buffer_size: int = 0) -> None:
+        self._lock = threading.Lock()
         self._w = None
         self._value = None
         self._buf = ctypes.POINTER(ctypes.c_char)()
@@ -115,39 +122,70 @@ class Writer:
     @property
     def handle(self) -> int:
         """The cgw_writer * (for the calls of libcgw that take one), an
-        int; ValueError once the writer is closed."""
+        int; ValueError once the writer is closed.  A call made with it
+        is not serialised with the writer's own: use run() to share."""
         if self._w is None:
             raise ValueError("the writer is closed")
         return self._w
 
+    def _open_w(self) -> int:
+        # with the lock held: the handle, or ValueError once closed
+        w = self._w
+        if w is None:
+            raise ValueError("the writer is closed")
+        return w
+
+    def _fail(self, status: int) -> None:
+        # with the lock held: raise the writer's error, freeing it first
+        w = self._w
+        msg = _lib.text(lib.cgw_errmsg(w)) if w is not None else None
+        msg = msg or _lib.text(lib.cgw_strerror(status))
+        if w is not None:
+            lib.cgw_free(w)
+            self._w = None
+        raise Error(status, msg or "")
+
+    def run(self, fn: Callable[..., int], *args: Any) -> None:
+        """Call fn(handle, *args), a libcgw call that takes this writer
+        and returns a cgw_status (cgw_merge_write...), under the writer's
+        lock; its failure raises cgw.Error as the writer's own calls do,
+        and ValueError once the writer is closed."""
+        with self._lock:
+            st = fn(self._open_w(), *args)
+            if st != _lib.OK:
+                self._fail(st)
+
     def _check(self, status: int) -> None:
+        # a status got without the lock (code outside this class)
         if status != _lib.OK:
-            msg = _lib.text(lib.cgw_errmsg(self._w)) or _lib.text(lib.cgw_strerror(status))
-            self.discard()
-            raise Error(status, msg or "")
+            with self._lock:
+                self._fail(status)
 
     def discard(self) -> None:
         """Release the writer without committing anything (nothing is
         written to a path; a second call does nothing)."""
-        if self._w is not None:
-            lib.cgw_free(self._w)
-            self._w = None
+        with self._lock:
+            if self._w is not None:
+                lib.cgw_free(self._w)
+                self._w = None
 
     def close(self) -> None:
         """Finish the profile (totals:, the rename over the path, the memory
-        buffer handed over); cgw.Error on the writer's first error."""
-        if self._w is None:
-            return
-        w = self._w
-        st = lib.cgw_finish(w)
-        if st != _lib.OK:
-            self._check(st)
-        if self._memory:
-            self._value = ctypes.string_at(self._buf, self._len.value)
-            _lib.libc_free(ctypes.cast(self._buf, ctypes.c_void_p))
-            self._buf = ctypes.POINTER(ctypes.c_char)()
-        lib.cgw_free(w)
-        self._w = None
+        buffer handed over); cgw.Error on the writer's first error.  A
+        second call does nothing."""
+        with self._lock:
+            w = self._w
+            if w is None:
+                return
+            st = lib.cgw_finish(w)
+            if st != _lib.OK:
+                self._fail(st)
+            if self._memory:
+                self._value = ctypes.string_at(self._buf, self._len.value)
+                _lib.libc_free(ctypes.cast(self._buf, ctypes.c_void_p))
+                self._buf = ctypes.POINTER(ctypes.c_char)()
+            lib.cgw_free(w)
+            self._w = None
 
     def getvalue(self) -> bytes:
         """The profile's bytes, for Writer(None), after close();
@@ -178,53 +216,53 @@ class Writer:
     def set_creator(self, creator: StrOrBytes) -> None:
         """The creator: line (default "libcgw-VERSION").  cgw.Error
         (EUSAGE) after the header, (EINVAL) for a line break."""
-        self._check(lib.cgw_set_creator(self.handle, cstr(creator, "creator")))
+        self.run(lib.cgw_set_creator, cstr(creator, "creator"))
 
     def set_cmd(self, cmd: StrOrBytes) -> None:
         """The cmd: line (the command profiled).  cgw.Error (EUSAGE)
         after the header, (EINVAL) for a line break."""
-        self._check(lib.cgw_set_cmd(self.handle, cstr(cmd, "cmd")))
+        self.run(lib.cgw_set_cmd, cstr(cmd, "cmd"))
 
     def set_pid(self, pid: int) -> None:
         """The pid: line.  cgw.Error (EUSAGE) after the header;
         ValueError, OverflowError outside 0..2**64-1."""
-        self._check(lib.cgw_set_pid(self.handle, u64(pid, "pid")))
+        self.run(lib.cgw_set_pid, u64(pid, "pid"))
 
     def set_thread(self, thread: int) -> None:
         """The thread: line of the current part.  cgw.Error (EUSAGE)
         once the part's body has begun; ValueError, OverflowError
         outside 0..2**64-1."""
-        self._check(lib.cgw_set_thread(self.handle, u64(thread, "thread")))
+        self.run(lib.cgw_set_thread, u64(thread, "thread"))
 
     def add_desc(self, type: StrOrBytes, value: StrOrBytes) -> None:
         """A desc: TYPE: VALUE line; type is non-empty without ':'.
         cgw.Error (EINVAL) for a bad type or a line break, (EUSAGE)
         after the header."""
-        self._check(lib.cgw_add_desc(self.handle, cstr(type, "desc type"),
-                                     cstr(value, "desc value")))
+        self.run(lib.cgw_add_desc, cstr(type, "desc type"),
+                 cstr(value, "desc value"))
 
     def add_event(self, name: StrOrBytes, long_name: Optional[StrOrBytes] = None) -> None:
         """Add event name ("Ir") to the events: line, with its long name
         when given.  cgw.Error (EINVAL) for a name with a blank, ':' or
         '=', or defined already; (EUSAGE) after the header."""
-        self._check(lib.cgw_add_event(self.handle, cstr(name, "event name"),
-                                      cstr(long_name, "long event name")))
+        self.run(lib.cgw_add_event, cstr(name, "event name"),
+                 cstr(long_name, "long event name"))
 
     def add_derived_event(self, name: StrOrBytes, formula: StrOrBytes,
                           long_name: Optional[StrOrBytes] = None) -> None:
         """Define event name as formula ("Ir + 10 Dr"), a sum of events
         already added; it takes no cost column.  cgw.Error (EINVAL) for
         a bad formula or name, (EUSAGE) after the header."""
-        self._check(lib.cgw_add_derived_event(self.handle, cstr(name, "event name"),
-                                              cstr(formula, "formula"),
-                                              cstr(long_name, "long event name")))
+        self.run(lib.cgw_add_derived_event, cstr(name, "event name"),
+                 cstr(formula, "formula"),
+                 cstr(long_name, "long event name"))
 
     def set_summary(self, costs: Sequence[int]) -> None:
         """The summary: line of the current part: costs, one an event
         (units of each), fewer meaning zeros.  cgw.Error (EINVAL) for
         more costs than events; ValueError, OverflowError as cost()."""
         arr, n = u64_array(costs, "summary cost")
-        self._check(lib.cgw_set_summary(self.handle, arr, n))
+        self.run(lib.cgw_set_summary, arr, n)
 
     # --------------------------------------------------------------- body
     def _pos(self, pos: Pos) -> Any:
@@ -253,13 +291,13 @@ class Writer:
         or NO_OBJECT: none again (an empty ob= is written when needed).
         cgw.Error (EINVAL) for a name with a line break; ValueError for
         a NUL in it."""
-        self._check(lib.cgw_object(self.handle, _object_name(name)))
+        self.run(lib.cgw_object, _object_name(name))
 
     def file(self, name: StrOrBytes) -> None:
         """Make name the source file (fl=) of the functions that follow.
         cgw.Error (EINVAL) for an empty name or one with a line break;
         ValueError for a NUL in it."""
-        self._check(lib.cgw_file(self.handle, cstr(name, "file name")))
+        self.run(lib.cgw_file, cstr(name, "file name"))
 
     # The calls that name a function, call one or jump take their
     # arguments in one order, C's (cgw_function, cgw_call, cgw_jump):
@@ -276,18 +314,24 @@ class Writer:
         (object=NO_OBJECT: none again).
         cgw.Error (EINVAL) for an empty name or one with a line break,
         (EUSAGE) before any event; ValueError for a NUL in a name."""
-        w = self.handle
-        if object is not None:
-            self._check(lib.cgw_object(w, _object_name(object)))
-        if file is not None:
-            self._check(lib.cgw_file(w, cstr(file, "file name")))
-        self._check(lib.cgw_function(w, cstr(name, "function name")))
+        ob = _object_name(object) if object is not None else None
+        fl = cstr(file, "file name") if file is not None else None
+        fn = cstr(name, "function name")
+        with self._lock:  # one block: no other thread's line inside it
+            w = self._open_w()
+            st = lib.cgw_object(w, ob) if object is not None else _lib.OK
+            if st == _lib.OK and file is not None:
+                st = lib.cgw_file(w, fl)
+            if st == _lib.OK:
+                st = lib.cgw_function(w, fn)
+            if st != _lib.OK:
+                self._fail(st)
 
     def inline_file(self, name: StrOrBytes) -> None:
         """Costs that follow come from code inlined from file name (fi=),
         or from the function's own file again (fe=).  cgw.Error (EINVAL)
         for a bad name, (EUSAGE) outside a function."""
-        self._check(lib.cgw_inline_file(self.handle, cstr(name, "file name")))
+        self.run(lib.cgw_inline_file, cstr(name, "file name"))
 
     def cost(self, pos: Pos, costs: Sequence[int]) -> None:
         """A self-cost line at pos (a line, or a sequence of the position's
@@ -298,7 +342,14 @@ class Writer:
         OverflowError past 2**64-1; cgw.Error (EINVAL) for more costs than
         events, (ERANGE) when a total would pass 2**64-1."""
         arr, n = u64_array(costs)
-        self._check(lib.cgw_cost(self.handle, self._pos(pos), arr, n))
+        p = self._pos(pos)
+        with self._lock:  # the hot path: run() inlined
+            w = self._w
+            if w is None:
+                raise ValueError("the writer is closed")
+            st = lib.cgw_cost(w, p, arr, n)
+            if st != _lib.OK:
+                self._fail(st)
 
     def _target(self, name: StrOrBytes, file: Optional[StrOrBytes],
                 object: Optional[StrOrBytes]) -> _lib.Target:
@@ -317,8 +368,8 @@ class Writer:
         (EUSAGE) outside a function."""
         t = self._target(name, file, object)
         arr, n = u64_array(inclusive, "an inclusive cost")
-        self._check(lib.cgw_call(self.handle, ctypes.byref(t), u64(count), self._pos(target_pos),
-                                 self._pos(pos), arr, n))
+        self.run(lib.cgw_call, ctypes.byref(t), u64(count), self._pos(target_pos),
+                 self._pos(pos), arr, n)
 
     def jump(self, name: StrOrBytes, count: int, pos: Pos, *,
              file: Optional[StrOrBytes] = None, object: Optional[StrOrBytes] = None,
@@ -327,8 +378,8 @@ class Writer:
         target_pos (None: 0) in function name of file (None: the current
         one's) in the same object.  Errors as call()."""
         t = self._target(name, file, object)
-        self._check(lib.cgw_jump(self.handle, ctypes.byref(t), u64(count),
-                                 self._pos(target_pos), self._pos(pos)))
+        self.run(lib.cgw_jump, ctypes.byref(t), u64(count),
+                 self._pos(target_pos), self._pos(pos))
 
     def cond_jump(self, name: StrOrBytes, followed: int, executed: int, pos: Pos, *,
                   file: Optional[StrOrBytes] = None, object: Optional[StrOrBytes] = None,
@@ -338,13 +389,21 @@ class Writer:
         cgw.Error (EINVAL) when followed > executed; else errors as
         call()."""
         t = self._target(name, file, object)
-        self._check(lib.cgw_cond_jump(self.handle, ctypes.byref(t), u64(followed),
-                                      u64(executed), self._pos(target_pos), self._pos(pos)))
+        self.run(lib.cgw_cond_jump, ctypes.byref(t), u64(followed),
+                 u64(executed), self._pos(target_pos), self._pos(pos))
 
     def new_part(self) -> None:
         """End this part (its totals:) and start the next.  cgw.Error
         as cgw_new_part() (EUSAGE in a state that has no part to end)."""
-        self._check(lib.cgw_new_part(self.handle))
+        self.run(lib.cgw_new_part)
+
+    def write_bytes(self, data: bytes) -> None:
+        """Append data (bytes) to the output of a writer opened with
+        flags=cgw.RAW, which writes no Callgrind text of its own: other
+        bytes get the sinks' rules (the path sink's atomic replace).
+        cgw.Error (EUSAGE) for a writer without cgw.RAW."""
+        b = bytes(data)
+        self.run(lib.cgw_write_bytes, b, len(b))
 
     @classmethod
     def to_bytes(cls, fill: Callable[["Writer"], Any], **kwargs: Any) -> bytes:
