@@ -158,8 +158,14 @@ static int fill(cgw_reader *r)
         r->buf = nb;
         r->buf_cap *= 2;
     }
+    if (r->deferred_errno != 0) { /* a read ahead failed: the lines reached it */
+        cgwr_read_error(r, r->deferred_errno);
+        return -1;
+    }
     long got = cgwr_read_some(r, r->read_fn, r->read_ctx, r->buf + r->buf_end,
                             r->buf_cap - r->buf_end);
+    if (got == -2)
+        return 0; /* reading ahead: the error waits in r->deferred_errno */
     if (got < 0)
         return -1;
     if (got == 0)
@@ -242,14 +248,19 @@ static const char *mem_line(cgw_reader *r, size_t *len, int *final_nl)
 /* The first SNIFF_BYTES of the input (or all of it) in the buffer before
  * the first line is handed out, so that binary_ahead() sees the same
  * bytes however the input comes (memory, a descriptor, short reads);
- * 0, or -1 on a read error. */
+ * 0, or -1 on an error.  A read that fails there is kept, and said when
+ * the lines reach it (fill()), after any error of the lines before. */
 #define SNIFF_BYTES 1024
 static int prefill(cgw_reader *r)
 {
-    while (r->mem == NULL && !r->eof && r->buf_end - r->buf_start < SNIFF_BYTES)
-        if (fill(r) < 0)
-            return -1;
-    return 0;
+    int st = 0;
+    r->defer_read_error = 1; /* an error there comes when the lines reach it */
+    while (r->mem == NULL && !r->eof && r->deferred_errno == 0 &&
+           r->buf_end - r->buf_start < SNIFF_BYTES)
+        if ((st = fill(r)) < 0)
+            break;
+    r->defer_read_error = 0;
+    return st;
 }
 
 /* The next line of the input, counted; NULL at the end. */

@@ -141,6 +141,8 @@ struct cgw_reader {
     uint64_t header_keys; /* header lines seen in part 1, for the order check */
     int saw_format_line;
     int saw_text;    /* a line that is not blank nor a comment */
+    int defer_read_error; /* reading ahead (input.c): a failed read waits */
+    int deferred_errno;   /* its errno, said when the lines reach it */
     int not_profile; /* binary or empty: one error, nothing else said */
 
     /* diagnostics */
@@ -248,8 +250,11 @@ void cgwr_input_free(cgw_reader *r);
 
 /* source.c, under input.c and gzip.c: up to room bytes from fn into
  * buf, retrying EINTR: how many (0 at the end), or -1 with the reader's
- * sticky error set. */
+ * sticky error set; -2 with the error kept in r->deferred_errno while
+ * r->defer_read_error (input.c's read ahead). */
 long cgwr_read_some(cgw_reader *r, cgw_read_fn fn, void *ctx, char *buf, size_t room);
+/* A failed read with errno err as the reader's sticky CGW_EIO. */
+void cgwr_read_error(cgw_reader *r, int err);
 
 /* gzip.c: gzip input.  cgwr_sniff_read() is the first read_fn of a
  * callback or descriptor input (ctx: the reader): it reads src_fn until
