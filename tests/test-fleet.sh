@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # test-fleet: python3 -m cgw.fleet (python/cgw/fleet.py), the merge of
 # many profiles on Dask distributed, by tests/test_fleet.py: a LocalCluster
-# of 2 workers over a few hundred cggen files (and Callgrind's own files
+# of 2 workers over 80 cggen files (and Callgrind's own files
 # of tests/subject when valgrind is there), byte for byte against
 # cgmerge; bad inputs (every one named), --skip-bad, events that differ,
 # a worker killed mid-run; -o onto a symlink, a FIFO and a 0600 file as

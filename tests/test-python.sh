@@ -4,7 +4,7 @@
 # on the library of this build: tests/test_cgw.py writes profiles through
 # cgw.Writer and cgw.Stacks and reads them back through cgw.summary() and
 # the built cgverify, checks the errors the library raises and the ones
-# Python raises first, merges as cgmerge does, adds a million stacks in
+# Python raises first, merges as cgmerge does, adds 300,000 stacks in
 # bounded memory, shares a Writer, Stacks and Profile between 8 threads
 # and raises from callbacks; tests/test_pstats.py converts Python profiles
 # (python3 -m cgw.pstats, compared with pyprof2calltree where it is
