@@ -605,13 +605,21 @@ static void addresses(void)
     CHECK_ST(cgw_stacks_add_at(s, NULL, h, NULL, NULL, 1, 1, 1, 0), CGW_ERANGE);
     CHECK(strstr(cgw_stacks_errmsg(s), "the stacks added pass 2^64-1") != NULL);
     cgw_stacks_free(s);
+    /* a handle one past the last registered function is refused */
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_intern(s, &fa, &h[0]), CGW_OK);
+    uint64_t past = h[0] + 1;
+    CHECK_ST(cgw_stacks_add_h(s, NULL, &past, NULL, 1, 1, 0), CGW_EINVAL);
+    CHECK(strstr(cgw_stacks_errmsg(s), "is none of cgw_stacks_intern()'s") != NULL);
+    cgw_stacks_free(s);
 }
 
 /* Many distinct stacks, each added twice by the API's calls, which keep
  * distinct stacks until written (or until their store of 2^20 frames is
  * full, then they go into the cells and the store starts again: 70,000
- * stacks of 20 frames pass it at scale 1), write the bytes of the same
- * stacks read as folded lines, which go into the cells at once. */
+ * stacks of 20 frames pass it at scale 1, and the second pass meets
+ * stacks held before that), write the bytes of the same stacks read as
+ * folded lines, which go into the cells at once. */
 static void many_distinct(void)
 {
     size_t n = cgwt_scaled(70000), depth = 20, cap = n * 2 * (depth * 6 + 8) + 1, used = 0;
@@ -623,7 +631,8 @@ static void many_distinct(void)
     cgw_stacks *api = cgw_stacks_new(NULL), *folded = cgw_stacks_new(NULL);
     uint64_t x = 12345;
     CHECK(text != NULL);
-    for (size_t k = 0; k < n; k++) {
+    uint64_t x0 = x;
+    for (size_t k = 0; k < n; k++) { /* the folded text: each stack twice */
         size_t start = used;
         for (size_t d = 0; d < depth; d++) {
             x = x * 6364136223846793005u + 1442695040888963407u;
@@ -632,10 +641,20 @@ static void many_distinct(void)
         }
         used += (size_t)snprintf(text + used, cap - used, " 1\n");
         size_t line = used - start;
-        memcpy(text + used, text + start, line); /* the stack twice */
+        memcpy(text + used, text + start, line);
         used += line;
-        CHECK_ST(cgw_stacks_add(api, NULL, fr, depth, 1, 0), CGW_OK);
-        CHECK_ST(cgw_stacks_add(api, NULL, fr, depth, 1, 0), CGW_OK);
+    }
+    for (int pass = 0; pass < 2; pass++) { /* the API: all once, then all again, so
+                                            * that stacks held before the store is
+                                            * full come again after */
+        x = x0;
+        for (size_t k = 0; k < n; k++) {
+            for (size_t d = 0; d < depth; d++) {
+                x = x * 6364136223846793005u + 1442695040888963407u;
+                fr[d] = (cgw_frame){ NULL, NULL, names[(x >> 33) % 500], NULL, 0 };
+            }
+            CHECK_ST(cgw_stacks_add(api, NULL, fr, depth, 1, 0), CGW_OK);
+        }
     }
     CHECK_ST(cgw_stacks_add_folded(folded, NULL, "many", text, used), CGW_OK);
     size_t alen, flen;
