@@ -35,13 +35,29 @@ extern "C" {
  *  "-").  OK; EINVAL for a profile that does not decode (truncated or
  *  damaged: the message says which field at which byte), a negative
  *  value, a sample or location that names something the profile lacks
- *  (the message says which), a profile too big: one that inflates to more
- *  than 1 GiB, or whose protobuf would take more than 16 bytes of memory
- *  a byte of it and 16 MiB to decode (a real one takes about 10; one of
- *  empty strings, 36), or a gzip-compressed one when libcgw-pprof was
- *  built without zlib; ERANGE, ENOMEM, EUSAGE as cgw_stacks_add_folded(). */
+ *  (the message says which), a profile whose protobuf would take more
+ *  than 16 bytes of memory a byte of it and 16 MiB to decode (a real one
+ *  takes about 10; one of empty strings, 36), or a gzip-compressed one
+ *  when libcgw-pprof was built without zlib; ERANGE for a profile over
+ *  the memory limit (CGW_PPROF_LIMIT, which
+ *  cgw_stacks_add_pprof_limit() raises: the message names it); ENOMEM
+ *  (out of memory, never said as damage), ERANGE, EUSAGE as
+ *  cgw_stacks_add_folded(). */
 CGW_API cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data,
                                         size_t len);
+
+/** The most memory, in bytes, that cgw_stacks_add_pprof() takes to
+ *  decode a profile: its inflated protobuf (when gzip-compressed) and
+ *  what protobuf-c builds of it, however big the profile says it is.
+ *  256 MiB: a real profile of up to about 24 MiB of protobuf (a few MiB
+ *  gzip-compressed). */
+#define CGW_PPROF_LIMIT ((size_t)256 << 20)
+
+/** cgw_stacks_add_pprof() within limit bytes of memory instead of
+ *  CGW_PPROF_LIMIT (0: CGW_PPROF_LIMIT): a profile that would take more
+ *  is refused with ERANGE, at the latest when it reaches the limit. */
+CGW_API cgw_status cgw_stacks_add_pprof_limit(cgw_stacks *s, const char *name, const void *data,
+                                              size_t len, uint64_t limit);
 
 /** Write the profile read by r as a pprof profile (the protobuf of
  *  github.com/google/pprof, gzip-compressed when libcgw-pprof has zlib, as

@@ -171,6 +171,36 @@ for b in bad[:10]:
 sys.exit(1 if bad else 0)
 PY
 
+# names that are not UTF-8 (issue 54): the page is UTF-8 all the same,
+# its JSON parses, and bad\xff and bad\xfe are two names, each invalid
+# byte the text \xNN (a backslash then \\, as tool_esc() writes)
+printf '# callgrind format\nevents: Ir\nfl=a.c\nfn=main\n1 1\ncfn=bad\377\ncalls=1 1\n1 5\ncfn=bad\376\ncalls=1 1\n1 7\ncfn=a\\b\377\ncalls=1 1\n1 3\nfn=bad\377\n1 5\nfn=bad\376\n1 7\nfn=a\\b\377\n1 3\n' \
+    >"$tmp/utf.out"
+"$CGREPORT" --quiet --top 0 --threshold 0 "$tmp/utf.out" -o "$tmp/utf.html" ||
+    fail "cgreport of names not UTF-8: exit $?"
+python3 - "$tmp/utf.html" <<'PY' || fail "names not UTF-8: the page is not UTF-8, or they are lost"
+import json, re, sys
+page = open(sys.argv[1], encoding='utf-8', errors='strict').read()
+p = json.loads(re.search(r'<script id="profile" type="application/json">(.*?)</script>',
+                         page, re.S).group(1))
+names = sorted(f[0] for f in p['fns'])
+print('names:', names)
+sys.exit(0 if names == ['a\\\\b\\xff', 'bad\\xfe', 'bad\\xff', 'main'] else 1)
+PY
+# a chain of 10,000 calls (issue 54: the page went blank at about 6,000,
+# its script's stack exhausted): every frame in the page's tree
+python3 - "$tmp/deep.out" <<'PY' || fail "python3 could not write the deep profile"
+import sys
+n = 10000
+out = ['# callgrind format', 'events: Ir', 'fl=deep.c']
+for i in range(n - 1):
+    out += ['fn=f%d' % i, '1 1', 'cfn=f%d' % (i + 1), 'calls=1 1', '1 %d' % (10 ** 6 + n - 2 - i)]
+out += ['fn=f%d' % (n - 1), '1 %d' % 10 ** 6]
+open(sys.argv[1], 'w').write('\n'.join(out) + '\n')
+PY
+"$CGREPORT" --quiet --threshold 0 "$tmp/deep.out" -o "$tmp/deep.html" ||
+    fail "cgreport of a chain of 10,000 calls: exit $?"
+
 # errors: no profile, usage
 printf '\177ELF\2\1\1\0\0\0\0\n' >"$tmp/prog"
 exits 1 "binary input" "not a Callgrind profile" "$CGREPORT" "$tmp/prog" -o "$tmp/bad.html"
@@ -293,6 +323,29 @@ run_browser --virtual-time-budget=5000 --dump-dom "file://$tmp/diff.html#selftes
 grep -q '<pre id="selftest"[^>]*>{[^<]*&quot;zoomedOn&quot;:&quot;[^&]' "$tmp/ddom.html" ||
     grep -q '<pre id="selftest"[^>]*>{[^<]*"zoomedOn":"[^"]' "$tmp/ddom.html" ||
     fail "the difference page in $browser: $(grep -o '<pre id="selftest"[^<]*' "$tmp/ddom.html")"
+# the chain of 10,000 calls: no script error, its 10,000 frames drawn
+run_browser --enable-logging=stderr --v=0 --virtual-time-budget=10000 --dump-dom \
+    "file://$tmp/deep.html#selftest" >"$tmp/deep.dom" 2>"$tmp/deep.log" ||
+    fail "$browser on the deep page: exit $?"
+grep -i 'CONSOLE.*\(error\|uncaught\)\|Uncaught\|call stack' "$tmp/deep.log" &&
+    fail "console errors in the page of a chain of 10,000 calls"
+python3 - "$tmp/deep.dom" <<'PY' || fail "the page of a chain of 10,000 calls: $(grep -o '<pre id="selftest"[^<]*' "$tmp/deep.dom")"
+import html, json, re, sys
+m = re.search(r'<pre id="selftest"[^>]*>(.*?)</pre>', open(sys.argv[1], encoding='utf-8').read(), re.S)
+s = json.loads(html.unescape(m.group(1))) if m and m.group(1) else {}
+print('deep page: %s frames, zoomed on %s' % (s.get('frames'), s.get('zoomedOn')))
+sys.exit(0 if s.get('frames', 0) >= 10000 and s.get('zoomedOn') == 'f0' else 1)
+PY
+# names not UTF-8, as the browser shows them: bad\xff and bad\xfe
+run_browser --virtual-time-budget=3000 --dump-dom "file://$tmp/utf.html" >"$tmp/utf.dom" \
+    2>/dev/null || fail "$browser on utf.html: exit $?"
+python3 - "$tmp/utf.dom" <<'PY' || fail "names not UTF-8 in $browser: not shown apart"
+import html, re, sys
+dom = open(sys.argv[1], encoding='utf-8', errors='strict').read()
+cells = [html.unescape(c) for c in re.findall(r'<tr data-f="\d+"[^>]*>.*?<td class="n">(.*?)</td>', dom)]
+print('shown:', cells)
+sys.exit(0 if sorted(cells) == ['a\\\\b\\xff', 'bad\\xfe', 'bad\\xff', 'main'] else 1)
+PY
 run_browser --screenshot="${CGW_BUILDDIR:-.}/tests/cgdiff-html-screenshot.png" \
     --window-size=1280,1000 --virtual-time-budget=3000 "file://$tmp/diff.html" >/dev/null 2>&1
 shot="${CGW_BUILDDIR:-.}/tests/cgreport-screenshot.png"

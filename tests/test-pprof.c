@@ -143,6 +143,16 @@ static void good(void)
     size_t len;
     char *text = cgwt_write_checked(write_stacks, s, NULL, &len);
     cgw_stacks_free(s);
+    /* within a limit of its own: 1 MiB is room, 64 bytes is not */
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add_pprof_limit(s, "good", b.p, b.len, 1 << 20), CGW_OK);
+    cgw_stacks_free(s);
+    s = cgw_stacks_new(NULL);
+    CHECK_ST(cgw_stacks_add_pprof_limit(s, "good", b.p, b.len, 64), CGW_ERANGE);
+    CHECK(strstr(cgw_stacks_errmsg(s), "good: too big: decoding its ") != NULL);
+    CHECK(strstr(cgw_stacks_errmsg(s), "more than 64 bytes, the limit of memory for a pprof "
+                                       "profile (cgw_stacks_add_pprof_limit()") != NULL);
+    cgw_stacks_free(s);
     free(b.p);
     CHECK(strstr(text, "\nevents: samples cpu_nanoseconds\n") != NULL);
     CHECK(strstr(text, "\ntotals: 6 65\n") != NULL);

@@ -16,11 +16,76 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 totals() { "$CGVERIFY" --json "$1" | sed 's/.*"totals":\[\([0-9,]*\)\].*/\1/'; }
 
-command -v go >/dev/null 2>&1 || { echo "no go (golang-go): skipped"; exit 77; }
 printf '\n' >"$tmp/empty.pb"
 if ! "$CGCONVERT" --from pprof "$tmp/empty.pb" -o "$tmp/x" 2>"$tmp/err"; then
     grep -q 'without protobuf-c' "$tmp/err" && { echo "built without protobuf-c: skipped"; exit 77; }
 fi
+
+# pprof bombs (issue 54): gzip-compressed protobuf that inflates to N
+# MiB, of zeros (an unknown bytes field) or of 3-byte strings (which
+# protobuf-c makes 14 bytes of memory a byte), made by python3 from one
+# deflate block repeated (a full flush between blocks makes them alike),
+# refused within the memory limit (256 MiB by default, --pprof-limit),
+# under ulimit -v, with ERANGE's exit 1; and when the limit is raised
+# past what ulimit -v leaves, out of memory (exit 2), never "damaged".
+bomb() { # KIND MIB OUT
+    python3 - "$@" <<'PY'
+import struct, sys, zlib
+kind, mib, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def varint(v):
+    b = bytearray()
+    while True:
+        b.append((v & 0x7f) | (0x80 if v > 0x7f else 0)); v >>= 7
+        if not v: return bytes(b)
+if kind == 'zeros':
+    head, block = bytes([0x32, 0]) + varint(99 << 3 | 2) + varint(mib << 20), bytes(1 << 20)
+else:
+    rec = bytes([0x32, 3]) + b'abc'
+    head, block = bytes([0x32, 0]), rec * ((1 << 20) // len(rec))
+z = zlib.compressobj(9, zlib.DEFLATED, -15)
+first = z.compress(head) + z.flush(zlib.Z_FULL_FLUSH)
+one = z.compress(block) + z.flush(zlib.Z_FULL_FLUSH)
+assert z.compress(block) + z.flush(zlib.Z_FULL_FLUSH) == one
+crc = zlib.crc32(head)
+for _ in range(mib):
+    crc = zlib.crc32(block, crc)
+with open(out, 'wb') as f:
+    f.write(b'\x1f\x8b\x08\0\0\0\0\0\0\xff' + first + one * mib + z.flush())
+    f.write(struct.pack('<II', crc, (len(head) + mib * len(block)) & 0xffffffff))
+PY
+}
+refused() { # WANT-EXIT WANT-TEXT ULIMIT-KB ARGS...
+    want=$1 text=$2 kb=$3
+    shift 3
+    (ulimit -v "$kb" && exec "$CGCONVERT" --quiet --from pprof "$@" -o "$tmp/bomb.out") \
+        2>"$tmp/err"
+    rc=$?
+    [ $rc -eq "$want" ] || fail "$*: exit $rc, want $want: $(cat "$tmp/err")"
+    grep -q "$text" "$tmp/err" || fail "$*: no \"$text\" in: $(cat "$tmp/err")"
+    grep -q "not of its field's type\|damaged" "$tmp/err" && fail "$*: said as damage: $(cat "$tmp/err")"
+    echo "refused: $*: $(cat "$tmp/err")"
+}
+if command -v python3 >/dev/null 2>&1 && python3 -c 'import zlib' 2>/dev/null; then
+    bomb zeros 300 "$tmp/zeros.pb.gz" && bomb strings 8 "$tmp/strings.pb.gz" ||
+        fail "python3 could not make the bombs"
+    # 300 MiB of zeros in 300 KB: stopped at 256 MiB inflated
+    refused 1 'inflates to more than 256 MiB, the limit.*--pprof-limit=SIZE raise' 786432 \
+        "$tmp/zeros.pb.gz"
+    refused 1 'inflates to more than 64 MiB' 786432 --pprof-limit=64M "$tmp/zeros.pb.gz"
+    # 8 MiB of strings: 120 MiB to decode, past a limit of 32 MiB
+    refused 1 'would take more than 32 MiB, the limit of memory' 786432 --pprof-limit=32M \
+        "$tmp/strings.pb.gz"
+    # the limit raised past what the process may take: out of memory
+    refused 2 'out of memory' 131072 --pprof-limit=1G "$tmp/strings.pb.gz"
+    usage_rc=0
+    "$CGCONVERT" --from pprof --pprof-limit=lots "$tmp/empty.pb" -o "$tmp/x" 2>/dev/null ||
+        usage_rc=$?
+    [ $usage_rc -eq 2 ] || fail "--pprof-limit=lots: exit $usage_rc, want 2"
+else
+    echo "no python3 with zlib: no pprof bomb made"
+fi
+
+command -v go >/dev/null 2>&1 || { echo "no go (golang-go): skipped"; exit 77; }
 
 # Go's build cache and paths in the test's folder: no network, no $HOME
 export GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" GO111MODULE=off GOFLAGS= GOTOOLCHAIN=local

@@ -32,11 +32,11 @@
 #define NO_PPROF "this cgconvert was built without protobuf-c (libcgw-pprof), so it reads " \
                  "and writes no pprof profile (configure --with-protobuf-c)"
 
-static cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data,
-                                       size_t len)
+static cgw_status cgw_stacks_add_pprof_limit(cgw_stacks *s, const char *name,
+                                             const void *data, size_t len, uint64_t limit)
 {
     char msg[256];
-    (void)data, (void)len;
+    (void)data, (void)len, (void)limit;
     snprintf(msg, sizeof msg, "%s: %s", name, NO_PPROF);
     return cgw_stacks_fail(s, CGW_EINVAL, msg);
 }
@@ -53,7 +53,8 @@ static cgw_status cgw_write_pprof(cgw_reader *r, const char *event, cgw_write_fn
 static const char usage[] =
     "usage: cgconvert --from folded [--event NAME] FILE... [--event NAME FILE...]\n"
     "                 [--qualify-names] [--quiet] [-o OUT]\n"
-    "       cgconvert --from pprof FILE... [--qualify-names] [--quiet] [-o OUT]\n"
+    "       cgconvert --from pprof FILE... [--pprof-limit=SIZE] [--qualify-names]\n"
+    "                 [--quiet] [-o OUT]\n"
     "       cgconvert --to folded|pprof [--event NAME] [--force] [--quiet] FILE\n"
     "                 [-o OUT]\n"
     "--from folded: read folded stacks ('a;b;c 42' lines; '-' reads stdin) and\n"
@@ -62,6 +63,8 @@ static const char usage[] =
     "event add up, each event is a column.\n"
     "--from pprof: read pprof profiles (profile.pb.gz, as Go and gperftools\n"
     "write them): each sample type is an event, and the files add up.\n"
+    "--pprof-limit=SIZE: the most memory decoding a profile may take (the\n"
+    "inflated protobuf and what is built of it; K, M, G suffixes; default 256M).\n"
     "Each function keeps its own name, its fl= and ob= telling it from another\n"
     "of that name.  --qualify-names: name each function with a file or object\n"
     "'NAME [OBJECT] (FILE)', for readers that merge functions by name alone\n"
@@ -73,7 +76,7 @@ static const char usage[] =
     "--quiet: no progress line (shown on a terminal otherwise).\n"
     "Exit 0, 1 when the input is invalid, 2 on a usage or I/O error.\n";
 
-enum { OPT_FROM = TOOL_O_NEXT, OPT_TO, OPT_EVENT, OPT_FORCE, OPT_QUALIFY };
+enum { OPT_FROM = TOOL_O_NEXT, OPT_TO, OPT_EVENT, OPT_FORCE, OPT_QUALIFY, OPT_PPROF_LIMIT };
 
 static int fail_usage(const char *what, const char *arg)
 {
@@ -113,7 +116,9 @@ static int load(const char *path, tool_text *t, int *map)
     return rc;
 }
 
-static int add_file(cgw_stacks *s, int pprof, const char *event, const char *path)
+/* pprof_limit: 0 for folded stacks or the default pprof limit. */
+static int add_file(cgw_stacks *s, int pprof, uint64_t pprof_limit, const char *event,
+                    const char *path)
 {
     tool_text t = { 0 };
     int map;
@@ -128,7 +133,7 @@ static int add_file(cgw_stacks *s, int pprof, const char *event, const char *pat
         blank++;
     cgw_status st = CGW_OK;
     if (blank < t.len)
-        st = pprof ? cgw_stacks_add_pprof(s, path, t.p, t.len)
+        st = pprof ? cgw_stacks_add_pprof_limit(s, path, t.p, t.len, pprof_limit)
                    : cgw_stacks_add_folded(s, event, path, t.p, t.len);
     if (map)
         munmap(t.p, t.len);
@@ -212,6 +217,7 @@ static const struct option longopts[] = {
     { "event", required_argument, NULL, OPT_EVENT },
     { "force", no_argument, NULL, OPT_FORCE },
     { "qualify-names", no_argument, NULL, OPT_QUALIFY },
+    { "pprof-limit", required_argument, NULL, OPT_PPROF_LIMIT },
     TOOL_OUTPUT_OPTIONS
 };
 
@@ -220,6 +226,7 @@ static const struct option longopts[] = {
 typedef struct args {
     const char *from, *to, *event, *out, *file;
     int force, quiet, nfiles, qualify;
+    uint64_t pprof_limit; /* 0: CGW_PPROF_LIMIT */
 } args;
 
 /* --from folded or pprof: every file into the stacks, then OUT. */
@@ -239,7 +246,7 @@ static int from_stacks(int argc, char **argv, args *a)
         if (c == OPT_EVENT)
             event = optarg;
         else if (c == 1)
-            rc = add_file(s, pprof, event, optarg);
+            rc = add_file(s, pprof, a->pprof_limit, event, optarg);
     }
     tool_progress_end();
     if (rc == 0)
@@ -258,6 +265,10 @@ static int parse(int argc, char **argv, args *a)
         case OPT_EVENT: a->event = optarg; break;
         case OPT_FORCE: a->force = 1; break;
         case OPT_QUALIFY: a->qualify = 1; break;
+        case OPT_PPROF_LIMIT:
+            if (tool_size(optarg, &a->pprof_limit) < 0 || a->pprof_limit == 0)
+                return fail_usage("--pprof-limit: not a size (N, NK, NM or NG): ", optarg);
+            break;
         case TOOL_O_QUIET: a->quiet = 1; break;
         case 'o': a->out = tool_output_arg(optarg); break;
         case 'h': case TOOL_O_HELP: fputs(usage, stdout); return 0;
@@ -268,6 +279,8 @@ static int parse(int argc, char **argv, args *a)
     }
     if ((a->from == NULL) == (a->to == NULL))
         return fail_usage("give one of --from and --to", NULL);
+    if (a->pprof_limit != 0 && (a->from == NULL || strcmp(a->from, "pprof") != 0))
+        return fail_usage("--pprof-limit is for --from pprof", NULL);
     if (a->qualify && a->to != NULL)
         return fail_usage("--qualify-names is for --from: it names the functions written", NULL);
     const char *fmt = a->from ? a->from : a->to;

@@ -145,17 +145,36 @@ int report_errors(const report *r)
 
 /* ----------------------------------------------------------- the page */
 
+/* s as a JSON string of valid UTF-8 (the page says it is): in a string
+ * that is not all UTF-8 by cgw_utf8_char(), each byte that starts no
+ * character, or of one that stops early, is the text \xNN and a
+ * backslash is \\, tool_esc()'s rule for control bytes, so that bad\xff
+ * and bad\xfe stay two names and neither reads as a name spelled so;
+ * <, > and & are \u escapes, so that no </script> ends the page's
+ * script. */
 static void json_string(tool_text *t, const char *s)
 {
+    size_t n = strlen(s), k, cut;
+    int invalid = 0;
+    for (size_t i = 0; i < n && !invalid; i += k)
+        invalid = (k = cgw_utf8_char(s + i, n - i, NULL)) == 0;
     tool_add(t, "\"", 1);
-    for (; *s != '\0'; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            tool_addf(t, "\\%c", c);
-        else if (c < 0x20 || c == '<' || c == '>' || c == '&')
+    for (size_t i = 0; i < n; i += k) {
+        unsigned char c = (unsigned char)s[i];
+        k = cgw_utf8_char(s + i, n - i, &cut);
+        if (k == 0) {
+            k = cut ? cut : 1;
+            for (size_t j = 0; j < k; j++)
+                tool_addf(t, "\\\\x%02x", (unsigned char)s[i + j]);
+        } else if (c == '\\') {
+            tool_add(t, "\\\\\\\\", invalid ? 4 : 2);
+        } else if (c == '"') {
+            tool_add(t, "\\\"", 2);
+        } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
             tool_addf(t, "\\u%04x", c); /* no </script> in the page */
-        else
-            tool_add(t, s, 1);
+        } else {
+            tool_add(t, s + i, k);
+        }
     }
     tool_add(t, "\"", 1);
 }

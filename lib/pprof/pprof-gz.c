@@ -18,25 +18,31 @@ cgw_status cgwpb_fail(cgw_stacks *s, cgw_status st, const char *fmt, ...)
     return cgw_stacks_fail(s, st, msg);
 }
 
+const char *cgwpb_size_text(char buf[32], size_t n)
+{
+    if (n % ((size_t)1 << 20) == 0)
+        snprintf(buf, 32, "%zu MiB", n >> 20);
+    else
+        snprintf(buf, 32, "%zu bytes", n);
+    return buf;
+}
+
 #ifdef HAVE_ZLIB
 #include <zlib.h>
 
-/* The most a profile may inflate to; the buffer grows to a byte past
- * it, so that a stream of exactly MAX_INFLATED bytes can end. */
-#define MAX_INFLATED ((size_t)1 << 30)
-#define MAX_INFLATED_TEXT "1 GiB"
-
 /* The next size of the buffer: twice cap, the first four times the
- * input's size, never more than a byte past MAX_INFLATED. */
-static size_t next_cap(size_t cap, size_t len)
+ * input's size, never more than a byte past max (so that a stream of
+ * exactly max bytes can end). */
+static size_t next_cap(size_t cap, size_t len, size_t max)
 {
     if (cap == 0)
-        cap = len < 4096 ? 8192 : len < MAX_INFLATED / 8 ? 2 * len : MAX_INFLATED / 2;
-    return cap > MAX_INFLATED / 2 ? MAX_INFLATED + 1 : 2 * cap;
+        cap = len < 4096 ? 8192 : len < max / 8 ? 2 * len : max / 2;
+    return cap > max / 2 ? max + 1 : 2 * cap;
 }
 
 cgw_status cgwpb_gunzip(cgw_stacks *s, const cgw_allocator *a, const char *name,
-                        const uint8_t *in, size_t len, uint8_t **out, size_t *outlen)
+                        const uint8_t *in, size_t len, size_t max, uint8_t **out,
+                        size_t *outlen)
 {
     z_stream z;
     memset(&z, 0, sizeof z);
@@ -46,9 +52,9 @@ cgw_status cgwpb_gunzip(cgw_stacks *s, const cgw_allocator *a, const char *name,
     size_t cap = 0, used = 0;
     int rc = Z_OK;
     z.next_in = (Bytef *)(uintptr_t)in;
-    while (rc == Z_OK && used <= MAX_INFLATED) {
+    while (rc == Z_OK && used <= max) {
         if (used == cap) {
-            size_t want = next_cap(cap, len);
+            size_t want = next_cap(cap, len, max);
             uint8_t *grown = cgwp_realloc(a, buf, want);
             if (grown == NULL)
                 break;
@@ -66,15 +72,20 @@ cgw_status cgwpb_gunzip(cgw_stacks *s, const cgw_allocator *a, const char *name,
             rc = Z_OK; /* room was all it needed */
     }
     inflateEnd(&z);
-    if (rc == Z_STREAM_END && used <= MAX_INFLATED) {
-        *out = buf;
+    if (rc == Z_STREAM_END && used <= max) {
+        /* what the buffer has over the protobuf goes back: the decode's
+         * budget is what is left of max */
+        uint8_t *fit = used > 0 && used < cap ? cgwp_realloc(a, buf, used) : NULL;
+        *out = fit != NULL ? fit : buf;
         *outlen = used;
         return CGW_OK;
     }
     cgwp_free(a, buf);
-    if (used > MAX_INFLATED)
-        return cgwpb_fail(s, CGW_EINVAL, "%s: inflates to more than " MAX_INFLATED_TEXT
-                                " (%zu bytes)", name, MAX_INFLATED);
+    char size[32];
+    if (used > max)
+        return cgwpb_fail(s, CGW_ERANGE, "%s: inflates to more than %s, the limit of memory "
+                          "for a pprof profile (" CGWPB_RAISE ")", name,
+                          cgwpb_size_text(size, max));
     if (rc == Z_OK || rc == Z_MEM_ERROR)
         return cgwpb_fail(s, CGW_ENOMEM, "%s: out of memory inflating it", name);
     return cgwpb_fail(s, CGW_EINVAL, "%s: a truncated or damaged gzip stream (zlib: %s)",
@@ -125,9 +136,11 @@ cgw_status cgwpb_gzip(const cgw_allocator *a, const uint8_t *in, size_t len, uin
 }
 
 cgw_status cgwpb_gunzip(cgw_stacks *s, const cgw_allocator *a, const char *name,
-                        const uint8_t *in, size_t len, uint8_t **out, size_t *outlen)
+                        const uint8_t *in, size_t len, size_t max, uint8_t **out,
+                        size_t *outlen)
 {
     (void)a;
+    (void)max;
     (void)in;
     (void)len;
     (void)out;

@@ -252,14 +252,16 @@ static cgw_status sample(pprof_in *in, size_t i)
  * blocks it frees counted still, and refused past PB_PER_BYTE bytes a byte of
  * protobuf and PB_FLOOR: room for a real profile (Go's runtime/pprof
  * profiles take 7.5 to 10.5 bytes a byte), not for one made of empty
- * strings. */
+ * strings.  And all of it, with the inflated protobuf, within the
+ * caller's limit (CGW_PPROF_LIMIT by default): a profile that inflates
+ * to hundreds of MiB takes no more than the limit however it is made. */
 #define PB_PER_BYTE 16
 #define PB_FLOOR ((size_t)16 << 20)
 
 typedef struct pb_budget {
     const cgw_allocator *a;
     size_t used, limit;
-    int over;
+    int over, failed;
 } pb_budget;
 
 static size_t pb_limit(size_t len)
@@ -267,6 +269,8 @@ static size_t pb_limit(size_t len)
     return len > (SIZE_MAX - PB_FLOOR) / PB_PER_BYTE ? SIZE_MAX : PB_PER_BYTE * len + PB_FLOOR;
 }
 
+/* protobuf-c's unpack returns NULL for damage and for an allocation
+ * that failed alike: failed and over tell them apart. */
 static void *pb_alloc(void *ctx, size_t size)
 {
     pb_budget *b = ctx;
@@ -275,8 +279,12 @@ static void *pb_alloc(void *ctx, size_t size)
         b->over = 1;
         return NULL;
     }
-    b->used += cost;
-    return cgwp_alloc(b->a, size);
+    void *block = cgwp_alloc(b->a, size);
+    if (block == NULL)
+        b->failed = 1;
+    else
+        b->used += cost;
+    return block;
 }
 
 static void pb_free(void *ctx, void *block)
@@ -369,15 +377,24 @@ static int wire_where(const uint8_t *b, size_t at, size_t end, const unsigned *m
     return 0;
 }
 
-/* Add the pprof protobuf bytes[0..len) (not compressed) to s; name names
- * the input in messages. */
+/* Add the pprof protobuf bytes[0..len) (not compressed) to s, its
+ * decoding within room bytes of memory (what is left of the limit);
+ * name names the input in messages. */
 static cgw_status pprof_add(cgw_stacks *s, const cgw_allocator *a, const char *name,
-                            const uint8_t *bytes, size_t len)
+                            const uint8_t *bytes, size_t len, size_t room, size_t limit)
 {
-    pb_budget budget = { a, 0, pb_limit(len), 0 };
+    size_t per_byte = pb_limit(len);
+    pb_budget budget = { a, 0, per_byte < room ? per_byte : room, 0, 0 };
     ProtobufCAllocator pa = { pb_alloc, pb_free, &budget };
     profile *p = cgwpprof__profile__unpack(&pa, len, bytes);
-    char why[160] = "a value that is not of its field's type";
+    char why[160] = "a value that is not of its field's type", size[32];
+    if (p == NULL && budget.failed)
+        return cgwpb_fail(s, CGW_ENOMEM, "%s: out of memory decoding its %zu bytes of protobuf "
+                          "(%zu MiB taken)", name, len, budget.used >> 20);
+    if (p == NULL && budget.over && per_byte >= room)
+        return cgwpb_fail(s, CGW_ERANGE, "%s: too big: decoding its %zu bytes of protobuf "
+                          "would take more than %s, the limit of memory for a pprof profile ("
+                          CGWPB_RAISE ")", name, len, cgwpb_size_text(size, limit));
     if (p == NULL && budget.over)
         return cgwpb_fail(s, CGW_EINVAL, "%s: too big: decoding its %zu bytes of protobuf "
                           "would take more than %zu MiB of memory (the limit: %d bytes a byte "
@@ -396,24 +413,34 @@ static cgw_status pprof_add(cgw_stacks *s, const cgw_allocator *a, const char *n
     return st;
 }
 
-cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data, size_t len)
+cgw_status cgw_stacks_add_pprof_limit(cgw_stacks *s, const char *name, const void *data,
+                                      size_t len, uint64_t limit)
 {
     /* s NULL, its sticky error, or stacks already written */
     cgw_status st = cgw_stacks_add(s, NULL, NULL, 0, 0, 0);
     if (st != CGW_OK)
         return st;
     if (data == NULL && len > 0)
-        return cgw_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_add_pprof: the input is NULL");
+        return cgw_stacks_fail(s, CGW_EUSAGE, "cgw_stacks_add_pprof_limit: the input is NULL");
+    size_t max = limit == 0 ? CGW_PPROF_LIMIT : limit > SIZE_MAX - 1 ? SIZE_MAX - 1 : (size_t)limit;
     name = name != NULL ? name : "-";
     const cgw_allocator *a = cgwp_libc();
     uint8_t *plain = NULL;
     const uint8_t *bytes = data;
+    size_t inflated = 0;
     if (len >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b) {
-        if ((st = cgwpb_gunzip(s, a, name, bytes, len, &plain, &len)) != CGW_OK)
+        if ((st = cgwpb_gunzip(s, a, name, bytes, len, max, &plain, &len)) != CGW_OK)
             return st;
         bytes = plain;
+        inflated = len;
     }
-    st = pprof_add(s, a, name, bytes != NULL ? bytes : (const uint8_t *)"", len);
+    st = pprof_add(s, a, name, bytes != NULL ? bytes : (const uint8_t *)"", len,
+                   max - inflated, max);
     cgwp_free(a, plain);
     return st;
+}
+
+cgw_status cgw_stacks_add_pprof(cgw_stacks *s, const char *name, const void *data, size_t len)
+{
+    return cgw_stacks_add_pprof_limit(s, name, data, len, 0);
 }

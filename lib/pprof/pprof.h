@@ -26,11 +26,20 @@ cgw_status cgwpb_fail(cgw_stacks *s, cgw_status st, const char *fmt, ...)
 #endif
     ;
 
+/* What raises the limit of memory a profile's decoding takes, for the
+ * messages that refuse one over it. */
+#define CGWPB_RAISE "cgw_stacks_add_pprof_limit() and cgconvert --pprof-limit=SIZE raise it"
+
+/* n bytes in buf as "N MiB" when a whole number of MiB, else "N bytes". */
+const char *cgwpb_size_text(char buf[32], size_t n);
+
 /* The gzip data in[0..len) inflated into *out (from a, the caller frees
- * it) of *outlen bytes: OK, EINVAL (not gzip, damaged, or more than 1
- * GiB; without zlib: unsupported), ENOMEM; errors are made s's. */
+ * it) of *outlen bytes, its buffer never above max bytes and a byte: OK,
+ * ERANGE (more than max), EINVAL (not gzip, damaged; without zlib:
+ * unsupported), ENOMEM; errors are made s's. */
 cgw_status cgwpb_gunzip(cgw_stacks *s, const cgw_allocator *a, const char *name,
-                        const uint8_t *in, size_t len, uint8_t **out, size_t *outlen);
+                        const uint8_t *in, size_t len, size_t max, uint8_t **out,
+                        size_t *outlen);
 
 /* in[0..len) gzip-compressed into *out (from a; the caller frees it) of
  * *outlen bytes, as pprof's files are: OK, or ENOMEM.  Without zlib *out
