@@ -25,6 +25,7 @@ _cgw_values()
         esac ;;
     --seed|--size|--functions|--files|--objects|--events|--calls-per-fn|--parts|\
     --fail-above|--top|--mod-filename|--mod-funcname|--event|--show|--sort|--threshold|\
+    --pprof-limit|\
     --context) echo "" ;;
     *) echo "!" ;;
     esac
@@ -63,7 +64,8 @@ _cgw_tools()
               --units=
               --include= -I --quiet --help -h --version" ;;
     */cgconvert|cgconvert)
-        opts="--from --to --event --force --qualify-names --quiet -o --help -h --version" ;;
+        opts="--from --to --event --force --qualify-names --pprof-limit= --quiet -o --help -h
+              --version" ;;
     */cgreport|cgreport)
         opts="--top --threshold --quiet -o --help -h --version" ;;
     */cgwprof|cgwprof)
