@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 """cgw.Stacks: stacks with their counts, written as a call graph
 (cgw_stacks_*), and cgw.generate(): a synthetic profile (cgw_generate)."""
+import array
 import collections
 import ctypes
 import functools
@@ -38,13 +39,13 @@ def _locked(method: _F) -> _F:
 
 
 class _Distinct:
-    """A distinct stack as the library takes it (handles, lines and
-    addresses arrays of n frames, root first), with its sums until the
+    """A distinct stack as the library takes it (handles and lines of n
+    frames, root first, as arrays of uint64), with its sums until the
     stacks are written: count, and the adds that count in its calls."""
-    __slots__ = ("handles", "lines", "addresses", "n", "count", "stacks", "key")
+    __slots__ = ("handles", "lines", "n", "count", "stacks", "key")
 
-    def __init__(self, handles: Any, lines: Any, addresses: Any, n: int) -> None:
-        self.handles, self.lines, self.addresses, self.n = handles, lines, addresses, n
+    def __init__(self, handles: Any, lines: Any, n: int) -> None:
+        self.handles, self.lines, self.n = handles, lines, n
         self.count = 0
         self.stacks = 0
         self.key: Any = None  # the frames tuple first added
@@ -188,8 +189,8 @@ class Stacks:
                     if h is not None and type(line) is int and 0 <= line <= _MAX:
                         e = cache[f] = (h, line)
                 hl.append(e if e is not None else self._frame_entry(f, i))
-        d = _Distinct((_U64 * n)(*[e[0] for e in hl]), (_U64 * n)(*[e[1] for e in hl]),
-                      None, n)
+        # arrays of the array module: no objects for the collector to visit
+        d = _Distinct(array.array("Q", [e[0] for e in hl]), array.array("Q", [e[1] for e in hl]), n)
         d.key = frames
         return d
 
@@ -286,8 +287,10 @@ class Stacks:
                 if d.count > _MAX:
                     lib.cgw_stacks_fail(s, _lib.ERANGE, b"a stack's count passes 2^64-1")
                     self._check(_lib.ERANGE)
-                self._check(lib.cgw_stacks_add_at(s, event, d.handles, d.addresses, d.lines,
-                                                  d.n, d.count, d.stacks, flags))
+                hs = (_U64 * d.n).from_buffer(d.handles)
+                ls = (_U64 * d.n).from_buffer(d.lines)
+                self._check(lib.cgw_stacks_add_at(s, event, hs, None, ls, d.n, d.count,
+                                                  d.stacks, flags))
             pending.clear()
         self._by_id.clear()
 
