@@ -105,6 +105,17 @@ static char *write_stacks(cgw_stacks *s, size_t *len)
     return write_stacks_flags(s, 0, 0, len);
 }
 
+/* s written through a line writer reads back as describe()'s want. */
+static void written_as(cgw_stacks *s, const char *want)
+{
+    size_t len;
+    char *buf = write_stacks(s, &len);
+    char *got = describe(buf, len);
+    CHECK_STR(got, want);
+    free(got);
+    free(buf);
+}
+
 /* Folded text for one event through a fresh cgw_stacks: the profile's
  * description must be want, its names shared by clashes names. */
 static char *from_folded_clashes(const char *text, const char *want, uint64_t clashes,
@@ -551,13 +562,8 @@ static void addresses(void)
     }
     /* a line writer: the line's two addresses summed, one call */
     cgw_stacks *s = instr_stacks(0);
-    size_t len;
-    char *buf = write_stacks(s, &len);
+    written_as(s, "a(m.c):7>b(m.c) x6=8|b(m.c):9=8|events=Samples|totals=8");
     cgw_stacks_free(s);
-    char *got = describe(buf, len);
-    CHECK_STR(got, "a(m.c):7>b(m.c) x6=8|b(m.c):9=8|events=Samples|totals=8");
-    free(got);
-    free(buf);
     /* stacks without addresses cannot fill an instr writer */
     s = instr_stacks(1);
     cgw_options o = CGW_OPTIONS_INIT;
@@ -570,11 +576,8 @@ static void addresses(void)
     CHECK_ST(cgw_close(w), CGW_EINVAL);
     CHECK_U64(c.len, 0);
     cgwt_capture_free(&c);
-    buf = write_stacks(s, &len); /* a line writer takes them all */
-    got = describe(buf, len);
-    CHECK_STR(got, "a(m.c):7>b(m.c) x7=9|b(m.c):9=9|events=Samples|totals=9");
-    free(got);
-    free(buf);
+    /* a line writer takes them all */
+    written_as(s, "a(m.c):7>b(m.c) x7=9|b(m.c):9=9|events=Samples|totals=9");
     cgw_stacks_free(s);
     /* a stack counted first: stacks 4 of count 9 is four adds of it */
     const cgw_frame fa = { NULL, "m.c", "a", NULL, 0 }, fb = { NULL, "m.c", "b", NULL, 0 };
@@ -591,7 +594,7 @@ static void addresses(void)
     size_t len1, len4;
     char *b1 = write_stacks(one, &len1), *b4 = write_stacks(four, &len4);
     CHECK(len1 == len4 && memcmp(b1, b4, len1) == 0);
-    got = describe(b1, len1);
+    char *got = describe(b1, len1);
     CHECK_STR(got, "a(m.c):7>b(m.c) x4=9|b(m.c):9=9|events=Samples|totals=9");
     free(got);
     free(b1);
