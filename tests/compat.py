@@ -118,8 +118,18 @@ def costs(text):
     return [int(c) for c in text.split(',')] if text else []
 
 
+_truth = {}
+
+
 def truth(path):
-    """What libcgw's reader reads: T, F, C lines, and S by source file."""
+    """What libcgw's reader reads: T, F, C lines, and S by source file
+    (read once a path: table() and row() both ask)."""
+    if path not in _truth:
+        _truth[path] = _truth_read(path)
+    return _truth[path]
+
+
+def _truth_read(path):
     cgnorm = os.path.join(os.environ['CGW_BUILDDIR'], 'tests', 'cgnorm')
     _, norm, _ = run([cgnorm, path])
     _, by_source, _ = run([cgnorm, '--source', path])
