@@ -186,6 +186,26 @@ static void test_events(void)
     cgw_diff_free(d);
 }
 
+/* The count of a call in the difference: the change in its number of
+ * calls (2 -> 7: 5, its cost the same: no cost), or 1 when only its
+ * inclusive cost changed (a -> b: 2 calls on both sides, 10 -> 15). */
+static void test_call_counts(void)
+{
+    cgw_differ *d = cgw_diff_new(NULL);
+    add(d, CGW_DIFF_OLD, "events: Ir\nfl=a.c\nfn=a\ncfn=b\ncalls=2 1\n1 10\n"
+                         "cfn=c\ncalls=2 1\n2 4\nfn=b\n1 10\nfn=c\n1 4\n", CGW_OK);
+    add(d, CGW_DIFF_NEW, "events: Ir\nfl=a.c\nfn=a\ncfn=b\ncalls=2 1\n1 15\n"
+                         "cfn=c\ncalls=7 1\n2 4\nfn=b\n1 15\nfn=c\n1 4\n", CGW_OK);
+    size_t len;
+    char *p = diff_profile(d, &len);
+    CHECK_FACTS(p, len, "1|call||a.c|a||a.c|b\t 1 5 0\n"
+                        "1|call||a.c|a||a.c|c\t 5 0 0\n"
+                        "1|self||a.c|b\t 5 0\n"
+                        "1|totals\t 5 0\n");
+    free(p);
+    cgw_diff_free(d);
+}
+
 static void test_errors(void)
 {
     cgw_differ *d = cgw_diff_new(NULL);
@@ -248,6 +268,7 @@ int main(void)
     test_known();
     test_cycle();
     test_events();
+    test_call_counts();
     test_errors();
     /* every allocation failed in turn: ENOMEM, nothing leaked */
     cgwt_each_alloc_fail(diff_with, (const char *[]){ old_prof, new_prof });

@@ -26,6 +26,7 @@ typedef struct got {
     char callee_file[64];   /* of the last call */
     uint64_t last_pos[3];
     size_t npos;
+    uint64_t version;       /* of the last part */
 } got;
 
 static got read_text(const char *text, size_t len)
@@ -54,6 +55,7 @@ static got read_text(const char *text, size_t len)
             break;
         case CGW_REC_PART_END:
             g.total += rec->costs[0];
+            g.version = rec->part->version;
             break;
         default:
             break;
@@ -106,7 +108,13 @@ static void valid(void)
     ERR("version: 2\nevents: Ir\n", "bad-version", 1);
     /* Xdebug 2: its own version, and profiles appended to one file */
     WARN("version: 0.9.6\nevents: Ir\nfn=f\n1 1\n", "version-text", 1);
+    g = READ("version: 0.9.6\nevents: Ir\nfn=f\n1 1\n");
+    CHECK_U64(g.errors, 0);
+    CHECK_U64(g.version, 1); /* format 1, not the 0 it starts with */
     ERR("version: 0.9.6x\nevents: Ir\n", "bad-number", 1);
+    /* a dot at either end is no program's version but a bad number */
+    ERR("version: 1.\nevents: Ir\n", "bad-number", 1);
+    ERR("version: .9\nevents: Ir\n", "bad-number", 1);
     WARN("events: Ir\nfn=f\n1 1\n==== NEW PROFILING FILE =====\nversion: 0.9.6\nevents: Ir\n"
          "fn=g\n1 2\n", "appended-profile", 4);
     ERR("events: Ir\nfn=f\n1 1\n=== NEW PROFILING FILE\n", "unknown-line", 4);
@@ -125,6 +133,21 @@ static void valid(void)
     CHECK_U64(g.total, 3);
     CHECK_U64(g.last_pos[0], 0);
     ERR("events: Ir\nfn=f\n5 1\n-6 2 \n", "negative-position", 4);
+    /* +2 then -2 back to 0 on each path: the fast one (lines Callgrind
+     * writes), the general parser's inline reader (CR LF), and its
+     * complete branch (a last line with no '\n', a step in hex) */
+    static const char *const to_zero[] = {
+        "events: Ir\nfn=f\n0 1\n+2 1\n-2 1\n",
+        "events: Ir\r\nfn=f\r\n0 1\r\n+2 1\r\n-2 1\r\n",
+        "events: Ir\nfn=f\n0 1\n+2 1\n-2 1",
+        "events: Ir\nfn=f\n0 1\n+2 1\n-0x2 1\n",
+    };
+    for (size_t i = 0; i < sizeof to_zero / sizeof *to_zero; i++) {
+        g = read_text(to_zero[i], strlen(to_zero[i]));
+        CHECK_U64(g.errors, 0);
+        CHECK_U64(g.total, 3);
+        CHECK_U64(g.last_pos[0], 0);
+    }
 
     /* "(" and a digit start a compressed ID, whose Number may be hex */
     g = READ("events: Ir\nfl=(0x1) a.c\nfn=(0x2) f\n1 1\nfl=(1)\nfn=(2)\n2 2\n");

@@ -92,6 +92,20 @@ static char *record_lines(const char *text, size_t len,
     return out.data;
 }
 
+/* A call record as "FUNCTION:LINE->CALLEE:LINE COUNT C...\n". */
+static int call_line(const cgw_record *rec, char *buf, size_t size)
+{
+    if (rec->kind != CGW_REC_CALL)
+        return 0;
+    int n = snprintf(buf, size, "%s:%llu->%s:%llu %llu", rec->function,
+                     (unsigned long long)rec->pos[0], rec->target.function,
+                     (unsigned long long)rec->target_pos[0], (unsigned long long)rec->count);
+    for (size_t i = 0; i < rec->part->nevents; i++)
+        n += snprintf(buf + n, size - (size_t)n, " %llu", (unsigned long long)rec->costs[i]);
+    buf[n++] = '\n';
+    return n;
+}
+
 static char *cost_lines(const char *text, size_t len)
 {
     return record_lines(text, len, cost_line);
@@ -100,6 +114,11 @@ static char *cost_lines(const char *text, size_t len)
 static char *jump_lines(const char *text, size_t len)
 {
     return record_lines(text, len, jump_line);
+}
+
+static char *call_lines(const char *text, size_t len)
+{
+    return record_lines(text, len, call_line);
 }
 
 static cgw_status write_merge(void *m, cgw_writer *w)
@@ -354,6 +373,63 @@ static void add_text(cgw_merger *m, const char *text, cgw_status want)
     cgw_reader_close(r);
 }
 
+/* What the sums keep apart at one source position: calls to one callee
+ * at two target lines, and a jump and a conditional jump to one place;
+ * each summed over the two inputs (the same file twice). */
+static void test_apart(void)
+{
+    static const char a[] = "events: Ir\nfl=a.c\nfn=a\n1 1\ncfn=b\ncalls=1 10\n1 5\n"
+                            "cfn=b\ncalls=2 20\n1 7\njump=3 10\n2\njcnd=1/4 10\n2\n"
+                            "fn=b\n10 3\n20 9\n";
+    const char *in[2] = { a, a };
+    size_t len;
+    char *out = merge(in, 2, NULL, 0, &len);
+    char *calls = call_lines(out, len), *jumps = jump_lines(out, len);
+    CHECK_STR(calls, "a:1->b:10 2 10\na:1->b:20 4 14\n");
+    CHECK_STR(jumps, "a:2->a:10 6\na:2->a:10 2/8\n");
+    free(calls), free(jumps), free(out);
+}
+
+/* With CGW_MERGE_KEEP_PARTS, each part's totals must fit, not their
+ * sum: 2^64-1 in one part and 1 in the next write (the dry walk starts
+ * each part's totals from 0). */
+static void test_parts_fit(void)
+{
+    const char *in[2] = { "events: Ir\nfl=a.c\nfn=a\n1 18446744073709551615\n",
+                          "events: Ir\nfl=a.c\nfn=a\n1 1\n" };
+    cgw_merge_options mo = { .struct_size = sizeof mo, .flags = CGW_MERGE_KEEP_PARTS };
+    size_t len;
+    char *out = merge(in, 2, &mo, 0, &len);
+    CHECK_FACTS(out, len, "1|self||a.c|a\t 18446744073709551615\n"
+                          "1|totals\t 18446744073709551615\n"
+                          "2|self||a.c|a\t 1\n"
+                          "2|totals\t 1\n");
+    free(out);
+}
+
+/* Inputs that give one event other long names: the least by strcmp is
+ * kept, whatever their order; a long name beats none. */
+static void test_long_names(void)
+{
+    static const char a[] = "event: Ir : Instructions\nevents: Ir\nfn=a\n1 1\n";
+    static const char b[] = "event: Ir : Instruction fetch\nevents: Ir\nfn=a\n1 2\n";
+    static const char c[] = "events: Ir\nfn=a\n1 4\n";
+    const char *orders[][3] = { { a, b, c }, { b, a, c }, { c, a, b }, { c, b, a } };
+    for (size_t i = 0; i < sizeof orders / sizeof *orders; i++) {
+        size_t len;
+        char *out = merge(orders[i], 3, NULL, 0, &len);
+        /* "Instruction fetch" < "Instructions": ' ' (32) before 's' */
+        CHECK(strstr(out, "\nevent: Ir : Instruction fetch\n") != NULL);
+        CHECK(strstr(out, "Instructions") == NULL);
+        free(out);
+    }
+    const char *ac[2] = { c, a };
+    size_t len;
+    char *out = merge(ac, 2, NULL, 0, &len);
+    CHECK(strstr(out, "\nevent: Ir : Instructions\n") != NULL);
+    free(out);
+}
+
 /* Sums one past 2^64-1: in a cost, a call count, the totals. */
 static void test_overflow(void)
 {
@@ -573,6 +649,9 @@ int main(void)
     test_rewrite();
     test_keep_parts();
     test_details();
+    test_apart();
+    test_parts_fit();
+    test_long_names();
     test_overflow();
     test_overflow_before_read_error();
     test_misuse();

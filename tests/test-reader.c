@@ -856,6 +856,29 @@ static void calls_above_total(void)
     CHECK(strstr(t.log, "call-above-total") == NULL);
 }
 
+/* inclusive-excess: calls into a function that carry more than its
+ * self cost plus its calls, unless it is on a cycle of calls.  Here a
+ * and b call each other, no call above the total of 11 (main 1, a 5,
+ * b 5): calls into a carry 10 + 5 = 15, more than its 5 + 5, yet nothing
+ * is said.  With b -> a made b -> c (b 4, c 1: the same total), no
+ * cycle is left, and c's 5 in against its 1 is an excess. */
+static void cycle_excess(void)
+{
+    trace t = { .len = 0 };
+    char ends[256];
+    read_traced("# callgrind format\npositions: line\nevents: Ir\nfn=main\n1 1\ncfn=a\n"
+                "calls=1 1\n2 10\nfn=a\n1 5\ncfn=b\ncalls=1 1\n2 5\nfn=b\n1 5\ncfn=a\n"
+                "calls=1 1\n2 5\n", 0, &t, ends, sizeof ends);
+    CHECK_STR(t.log, "");
+    CHECK_STR(ends, "[3 lines 3 calls: 11] 0 errors 0 warnings");
+    t.len = 0;
+    t.log[0] = '\0';
+    read_traced("# callgrind format\npositions: line\nevents: Ir\nfn=main\n1 1\ncfn=a\n"
+                "calls=1 1\n2 10\nfn=a\n1 5\ncfn=b\ncalls=1 1\n2 5\nfn=b\n1 4\ncfn=c\n"
+                "calls=1 1\n2 5\nfn=c\n1 1\n", 0, &t, ends, sizeof ends);
+    CHECK_STR(t.log, "19:inclusive-excess ");
+}
+
 int main(void)
 {
     errors();
@@ -871,6 +894,7 @@ int main(void)
     hex_lengths();
     peeking();
     calls_above_total();
+    cycle_excess();
     printf("reader: error classes, warnings, records, inputs and skipped kinds agree\n");
     return 0;
 }
