@@ -12,6 +12,10 @@
  *            ends with pthread_exit() from inside nested calls
  *   fork     before_fork x2; the child runs child_work x3, the parent
  *            parent_work x4
+ *   fork-skip down(100) with realloc() refused (the profiler's stack of
+ *            64 frames cannot grow: the 40 calls past it are skipped);
+ *            down(0) forks, the parent prints the child's pid; both
+ *            return (not in prof-preload or under ASan: exit 77)
  *   dump     cgwprof_dump(argv[2]) from inside dumper(), then more work;
  *            argv[2] "default" dumps to the default path (NULL)
  *   exit     exit() from inside deep(): the calls in progress count
@@ -347,6 +351,41 @@ NOINLINE static void catcher(void)
     deep_jumps = 0;
 }
 
+#if !defined(CGW_PRELOAD_ONLY) && !defined(__SANITIZE_ADDRESS__)
+#define REFUSE_REALLOC 1
+/* While refuse is set, realloc() (the profiler's, when its stack of
+ * calls grows) fails: the calls past the stack's room are skipped. */
+static volatile int refuse;
+extern void *__libc_realloc(void *p, size_t n);
+__attribute__((no_instrument_function, visibility("default"))) void *realloc(void *p, size_t n)
+{
+    return refuse ? NULL : __libc_realloc(p, n);
+}
+
+NOINLINE static void down(int n)
+{
+    if (n > 0) {
+        down(n - 1);
+        return;
+    }
+    refuse = 0;
+    pid_t pid = fork();
+    if (pid > 0 && waitpid(pid, NULL, 0) == pid)
+        printf("%ld\n", (long)pid);
+}
+#endif
+
+static int run_fork_skip(void)
+{
+#ifdef REFUSE_REALLOC
+    refuse = 1;
+    down(100);
+    return 0;
+#else
+    return 77;
+#endif
+}
+
 static int run_fork(void)
 {
     before_fork();
@@ -392,6 +431,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(mode, "fork") == 0)
         return run_fork();
+    if (strcmp(mode, "fork-skip") == 0)
+        return run_fork_skip();
     if (strcmp(mode, "dump") == 0 && argc > 2) {
         outer();
         dumper(argv[2]);

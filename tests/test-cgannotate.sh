@@ -99,6 +99,14 @@ for f in rich-compact spec-compression spec-extended spec-simple spec-subpositio
     spec-subposition-absolute; do
     compare_all "$f" "$CGW_TEST_DATA/$f.out"
 done
+# --threshold=80 where big and mid reach exactly 80 of 100: both tools
+# stop there (at or past the threshold), small is not shown
+printf '%s\n' 'version: 1' 'creator: test' 'cmd: at' 'positions: line' 'events: Ir' \
+    'summary: 100' 'fl=a.c' 'fn=big' '1 50' 'fn=mid' '2 30' 'fn=small' '3 20' 'totals: 100' >"$tmp/at.out"
+compare "threshold reached exactly" "$tmp/at.out" --threshold=80 --auto=no
+"$CGANNOTATE" --threshold=80 --auto=no "$tmp/at.out" >"$tmp/at.txt" || fail "--threshold=80: exit $?"
+grep -q 'a\.c:mid$' "$tmp/at.txt" || fail "--threshold=80: mid (reaching 80%) is not shown"
+! grep -q 'a\.c:small$' "$tmp/at.txt" || fail "--threshold=80: small is shown past the threshold"
 echo "$same reports the same as callgrind_annotate's"
 
 # the line of FILE's report (by TOOL) that ends with WHAT: its numbers

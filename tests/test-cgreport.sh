@@ -201,6 +201,68 @@ PY
 "$CGREPORT" --quiet --threshold 0 "$tmp/deep.out" -o "$tmp/deep.html" ||
     fail "cgreport of a chain of 10,000 calls: exit $?"
 
+# the page's JSON of PAGE: KEY=VALUE lines, for the checks below
+page_json() {
+    python3 - "$1" <<'PY'
+import json, re, sys
+p = json.loads(re.search(r'<script id="profile" type="application/json">(.*?)</script>',
+                         open(sys.argv[1], encoding='utf-8').read(), re.S).group(1))
+print('estimate=%s' % ('true' if p['estimate'] else 'false'))
+print('names=%s' % ' '.join(f[0] for f in p['fns']))
+print('cyc=%d' % len(p['cyc']))
+PY
+}
+# a root that calls itself (main -> main, main -> leaf): the stacks are
+# an estimate and the page says so; the same without the recursion is a
+# tree, exact
+printf '%s\n' '# callgrind format' 'events: Ir' 'fl=r.c' 'fn=main' '1 10' 'cfn=main' 'calls=3 1' \
+    '1 6' 'cfn=leaf' 'calls=1 1' '2 4' 'fn=leaf' '2 4' >"$tmp/selfrec.out"
+grep -v -e '^cfn=main' -e '^calls=3' -e '^1 6$' "$tmp/selfrec.out" >"$tmp/tree.out"
+for f in selfrec tree; do
+    "$CGREPORT" --quiet --top 0 --threshold 0 "$tmp/$f.out" -o "$tmp/$f.html" || fail "cgreport $f: exit $?"
+    page_json "$tmp/$f.html" >"$tmp/$f.json" || fail "$f: the page's JSON"
+done
+grep -q '^estimate=true$' "$tmp/selfrec.json" || fail "a recursive root: the page is not marked an estimate"
+grep -q '^estimate=false$' "$tmp/tree.json" || fail "a call tree: the page is marked an estimate"
+# functions of equal weight: in the order the profile first names them
+# (b, a, c here: neither by name nor the other way round), also in what
+# --top keeps
+printf '%s\n' '# callgrind format' 'events: Ir' 'fl=e.c' 'fn=b' '1 5' 'fn=a' '2 5' 'fn=c' '3 5' \
+    >"$tmp/equal.out"
+"$CGREPORT" --quiet --top 0 --threshold 0 "$tmp/equal.out" -o "$tmp/equal.html" || fail "cgreport equal: exit $?"
+page_json "$tmp/equal.html" >"$tmp/equal.json" || fail "equal weights: the page's JSON"
+grep -q '^names=b a c$' "$tmp/equal.json" || fail "equal weights: $(grep names= "$tmp/equal.json"), not b a c"
+"$CGREPORT" --quiet --top 2 --threshold 50 "$tmp/equal.out" -o "$tmp/equal2.html" || fail "--top 2: exit $?"
+page_json "$tmp/equal2.html" >"$tmp/equal2.json" || fail "--top 2: the page's JSON"
+grep -q '^names=b a$' "$tmp/equal2.json" || fail "equal weights, --top 2: $(grep names= "$tmp/equal2.json"), not b a"
+# a later part with other events: refused (the page shows the file's
+# own columns), no page written
+printf '%s\n' '# callgrind format' 'events: Ir' 'part: 1' 'fl=a.c' 'fn=main' '1 5' \
+    'part: 2' 'events: Dr' 'fl=a.c' 'fn=main' '1 7' >"$tmp/otherev.out"
+"$CGREPORT" --quiet "$tmp/otherev.out" -o "$tmp/otherev.html" 2>"$tmp/err" &&
+    fail "a later part with other events: read, exit 0"
+grep -q 'part 2 has other events than the first part' "$tmp/err" ||
+    fail "a later part with other events: $(cat "$tmp/err")"
+[ -e "$tmp/otherev.html" ] && fail "a later part with other events: a page written"
+# cgdiff --html: the page's functions of OLD alone are bounded by its
+# --top (cgreport's 2000) as NEW's are: of 2005 gone, the first 2000
+python3 - "$tmp/many.out" <<'PY' || fail "python3 could not write the profile of 2005 functions"
+import sys
+out = ['# callgrind format', 'events: Ir', 'fl=g.c', 'fn=main', '1 1']
+for i in range(2005):
+    out += ['fn=g%d' % i, '1 1']
+open(sys.argv[1], 'w').write('\n'.join(out) + '\n')
+PY
+printf '%s\n' '# callgrind format' 'events: Ir' 'fl=g.c' 'fn=main' '1 1' >"$tmp/one.out"
+"$CGDIFF" --quiet --html "$tmp/gone.html" "$tmp/many.out" "$tmp/one.out" >/dev/null ||
+    fail "cgdiff --html of 2005 functions gone: exit $?"
+page_json "$tmp/gone.html" >"$tmp/gone.json" || fail "the page of 2005 functions gone: its JSON"
+[ "$(sed -n 's/^names=//p' "$tmp/gone.json" | wc -w)" -eq 2001 ] ||
+    fail "cgdiff --html: $(sed -n 's/^names=//p' "$tmp/gone.json" | wc -w) functions, not main and 2000 gone"
+sed -n 's/^names=//p' "$tmp/gone.json" | grep -q '^main g0 .* g1999$' ||
+    fail "cgdiff --html: the functions gone are not g0 to g1999"
+grep -q '^cyc=2001$' "$tmp/gone.json" || fail "cgdiff --html: $(grep cyc= "$tmp/gone.json") cycle marks, not 2001"
+
 # errors: no profile, usage
 printf '\177ELF\2\1\1\0\0\0\0\n' >"$tmp/prog"
 exits 1 "binary input" "not a Callgrind profile" "$CGREPORT" "$tmp/prog" -o "$tmp/bad.html"
@@ -345,6 +407,16 @@ dom = open(sys.argv[1], encoding='utf-8', errors='strict').read()
 cells = [html.unescape(c) for c in re.findall(r'<tr data-f="\d+"[^>]*>.*?<td class="n">(.*?)</td>', dom)]
 print('shown:', cells)
 sys.exit(0 if sorted(cells) == ['a\\\\b\\xff', 'bad\\xfe', 'bad\\xff', 'main'] else 1)
+PY
+# functions of equal weight: the table keeps the page's order (b a c),
+# sorted down as up
+run_browser --virtual-time-budget=3000 --dump-dom "file://$tmp/equal.html" >"$tmp/equal.dom" \
+    2>/dev/null || fail "$browser on equal.html: exit $?"
+python3 - "$tmp/equal.dom" <<'PY' || fail "equal weights in $browser: not in the page's order"
+import re, sys
+cells = re.findall(r'<tr data-f="\d+"[^>]*>.*?<td class="n">(.*?)</td>', open(sys.argv[1], encoding='utf-8').read())
+print('equal weights shown:', cells)
+sys.exit(0 if cells == ['b', 'a', 'c'] else 1)
 PY
 run_browser --screenshot="${CGW_BUILDDIR:-.}/tests/cgdiff-html-screenshot.png" \
     --window-size=1280,1000 --virtual-time-budget=3000 "file://$tmp/diff.html" >/dev/null 2>&1

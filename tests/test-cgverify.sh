@@ -37,6 +37,9 @@ grep -q ': speedscope: \|: callgrind_annotate: ' "$tmp/out" && fail "--for names
 [ $rc -eq 1 ] || fail "--for=speedscope with its finding: exit $rc"
 [ -s "$tmp/out" ] && fail "-q --for printed: $(cat "$tmp/out")"
 usage_error cgverify "$CGVERIFY" --for=qcachegrind "$tmp/warn"
+# a reader's whole name, not a prefix of it
+usage_error cgverify "$CGVERIFY" --for=kcache "$tmp/warn"
+usage_error cgverify "$CGVERIFY" --for=gprof2dot,speed "$tmp/warn"
 "$CGVERIFY" -q "$tmp/warn" >"$tmp/out" || fail "-q exit"
 [ -s "$tmp/out" ] && fail "-q printed: $(cat "$tmp/out")"
 

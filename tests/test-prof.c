@@ -4,7 +4,8 @@
  * up, to the ns (no nanosecond counted twice through recursion), names
  * of static functions and demangled C++ and Rust names, file and line
  * when built with libdw, one part per thread (or one for the finished
- * threads, folded), a forked child's own profile, on-demand dumps, and
+ * threads, folded), a forked child's own profile (and the calls it
+ * goes on skipping), CGWPROF_OUT's %p and %%, on-demand dumps, and
  * exit() from inside nested calls.  Every profile is read back through
  * the reader and the round trip, and through callgrind_annotate when
  * single-part. */
@@ -134,18 +135,23 @@ static void test_threads(void)
         CHECK(k >= 1 && k <= 3);
         CGWT_CHECK_CALLS(p, { "worker", "leaf", 10 * k },
                             { "leaf", "spin", 10 * k });
-        /* worker 3 left through pthread_exit() from inside quit_thread */
+        /* worker 3 left through pthread_exit() from inside quit_thread:
+         * its calls in progress closed, the outermost (worker) too, so
+         * that worker's own time is counted as the others' is */
         CHECK_U64(cgwt_calls(p, "worker", "quit_thread"), k == 3);
+        CHECK(cgwt_fn_named(p, "worker")->self > 0);
         seen[k]++;
     }
     CHECK(seen[0] == 1 && seen[1] == 1 && seen[2] == 1 && seen[3] == 1);
-    printf("threads: one part each, exact counts, pthread_exit counted\n");
+    printf("threads: one part each, exact counts, pthread_exit counted to the outermost "
+           "call\n");
 }
 
 static void test_fork(void)
 {
     char pattern[512], out[512], parent[512], child[512];
-    snprintf(pattern, sizeof pattern, "%s/fork.%%p", cgwt_tmpdir());
+    /* CGWPROF_OUT=.../fork.%%.%p: %% is a %, %p the pid of each */
+    snprintf(pattern, sizeof pattern, "%s/fork.%%%%.%%p", cgwt_tmpdir());
     snprintf(out, sizeof out, "%s/fork.stdout", cgwt_tmpdir());
     pid_t pid = cgwt_run_subject(pattern, out, "fork", NULL);
     size_t len;
@@ -154,8 +160,8 @@ static void test_fork(void)
     long cpid = atol(text);
     free(text);
     CHECK(cpid > 0 && cpid != (long)pid);
-    snprintf(parent, sizeof parent, "%s/fork.%ld", cgwt_tmpdir(), (long)pid);
-    snprintf(child, sizeof child, "%s/fork.%ld", cgwt_tmpdir(), cpid);
+    snprintf(parent, sizeof parent, "%s/fork.%%.%ld", cgwt_tmpdir(), (long)pid);
+    snprintf(child, sizeof child, "%s/fork.%%.%ld", cgwt_tmpdir(), cpid);
     profile prof;
     cgwt_load_profile(parent, &prof);
     part *p = &prof.parts[0];
@@ -172,6 +178,46 @@ static void test_fork(void)
     CHECK(cgwt_fn_named(p, "parent_work") == NULL);
     cgwt_check_times(p);
     printf("fork: parent and child each wrote only their own calls\n");
+}
+
+/* A child forked while calls were being skipped (their frames found no
+ * memory: prof-subject refuses realloc() past 64 frames, 40 calls of
+ * down() deep) keeps skipping them: it returns through them, not
+ * through the frames it has, and says they were not recorded. */
+static void test_fork_skipping(void)
+{
+    char pattern[512], out[512], path[512];
+    snprintf(pattern, sizeof pattern, "%s/fork-skip.%%p", cgwt_tmpdir());
+    snprintf(out, sizeof out, "%s/fork-skip.stdout", cgwt_tmpdir());
+    int status;
+    pid_t pid = cgwt_spawn(pattern, out, "fork-skip", NULL, &status);
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 77) {
+        printf("fork-skip: skipped (no realloc() of its own in this build)\n");
+        return;
+    }
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    size_t len;
+    char *text = cgwt_read_file(out, &len);
+    CHECK(text != NULL);
+    long cpid = atol(text);
+    free(text);
+    CHECK(cpid > 0 && cpid != (long)pid);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/fork-skip.%ld", cgwt_tmpdir(), i ? cpid : (long)pid);
+        profile prof;
+        cgwt_load_profile(path, &prof);
+        CHECK_U64(prof.nparts, 1);
+        part *p = &prof.parts[0];
+        /* main, run_fork_skip and 61 of down()'s 101 calls recorded */
+        CGWT_CHECK_CALLS(p, { "main", "run_fork_skip", 1 },
+                            { "run_fork_skip", "down", 1 },
+                            { "down", "down", 60 });
+        cgwt_check_times(p);
+        text = cgwt_read_file(path, &len);
+        CHECK(text != NULL && strstr(text, "\ndesc: Warning: 40 calls not recorded") != NULL);
+        free(text);
+    }
+    printf("fork-skip: the child goes on skipping the 40 calls its parent skipped\n");
 }
 
 static void test_dump(void)
@@ -267,6 +313,7 @@ int main(void)
     test_graph();
     test_threads();
     test_fork();
+    test_fork_skipping();
     test_dump();
     test_exit();
     test_fold();

@@ -333,6 +333,30 @@ class Fleet(unittest.TestCase):
         self.assertIn("Ir_plus", cgw.summary(d).events)
 
 
+class Gate(unittest.TestCase):
+    """--fail-above as cgdiff's: a change past the bound fails, one of
+    exactly the bound passes; fleet.report() on cgw.diff()'s rows,
+    without a cluster, beside cgdiff on the same two files."""
+
+    def test_fail_above_bound(self):
+        with tempfile.TemporaryDirectory(prefix="test-fleet-gate-") as d:
+            old, new = os.path.join(d, "old.out"), os.path.join(d, "new.out")
+            for path, cost in ((old, 200), (new, 220)):
+                with cgw.Writer(path, events=["Ir"]) as w:
+                    w.function("main", file="a.c")
+                    w.cost(1, [cost])
+            rows = cgw.diff(old, new)
+            # 20 more of 200: +10% for the total, main's self and inclusive cost
+            self.assertEqual(sorted(set(r.change for r in rows)), [10.0])
+            for pct, past in (("10", 0), ("9.99", len(rows)), ("10.01", 0)):
+                with open(os.devnull, "w") as null:
+                    self.assertEqual(fleet.report(rows, fail_above=float(pct), out=null), past,
+                                     "--fail-above %s" % pct)
+                q = run(CGDIFF, "--quiet", "--fail-above", pct, old, new, timeout=20)
+                self.assertEqual(q.returncode, 1 if past else 0,
+                                 "cgdiff --fail-above %s: %s" % (pct, q.stderr.decode()))
+
+
 class Output(unittest.TestCase):
     """-o OUT as cgmerge -o writes it (issue 54: the fleet replaced what
     was there): fleet.write_atomic(), the client's last step, without a

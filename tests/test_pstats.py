@@ -291,6 +291,24 @@ class TestCommands(Base):
         self.assertEqual(rc, 1)
         self.assertIn("cannot write /nonexistent/x: No such file or directory", err)
 
+    def test_negative_times(self):
+        # the profile module's calibration can leave a time below 0: it
+        # is written as 0 ns (f's self time and the call's inclusive
+        # time here), the others as they are
+        self.assertEqual([cgw.pstats.ns(x) for x in (-1e-9, -0.4e-9, -0.0, 0.6e-9, 2e-9)],
+                         [0, 0, 0, 1, 2])
+        main, f = ("s.py", 1, "main"), ("s.py", 5, "f")
+        st = {main: (1, 1, 15e-9, 11e-9, {}),
+              f: (2, 2, -2e-9, -4e-9, {main: (2, 2, -2e-9, -4e-9)})}
+        out = self.path("neg.out")
+        with open(out, "wb") as fp:
+            fp.write(cgw.pstats.convert(st))
+        s = cgw.summary(out)
+        m, g = (None, "s.py", "main s.py:1"), (None, "s.py", "f s.py:5")
+        self.assertEqual(s.functions, {m: [15], g: [0]})
+        self.assertEqual(s.edges, {(m, g): (2, [0])})
+        self.assertEqual(s.totals, [15])
+
     def test_profile_module(self):
         # the profile module's pstats: a count alone for each caller; the
         # callee's inclusive time is shared out by the counts

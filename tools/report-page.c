@@ -175,7 +175,7 @@ const char report_page_tail[] =
     "  const idx = P.fns.map((f, i) => i).filter(i => !query ||\n"
     "    P.fns[i][0].toLowerCase().includes(query) || P.fns[i][1].toLowerCase().includes(query));\n"
     "  idx.sort((a, b) => { const x = key(P.fns[a]), y = key(P.fns[b]);\n"
-    "    return (x < y ? -1 : x > y ? 1 : a - b) * (sortDown ? -1 : 1); });\n"
+    "    return (x < y ? -1 : x > y ? 1 : 0) * (sortDown ? -1 : 1) || a - b; });\n"
     "  const ot = D ? P.oldTotals[ev] : 0;\n"
     "  $('fns').tBodies[0].innerHTML = idx.slice(0, 3000).map(i => { const f = P.fns[i];\n"
     "    const c = n => td(fmt(n), n), dl = n => td(sgn(n), n);\n"
