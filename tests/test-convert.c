@@ -628,7 +628,7 @@ static void many_distinct(void)
     size_t n = cgwt_scaled(70000), depth = 20, cap = n * 2 * (depth * 6 + 8) + 1, used = 0;
     char *text = malloc(cap);
     cgw_frame fr[20];
-    char names[500][8];
+    char names[500][16]; /* room for any int: -Wformat-truncation under ASan */
     for (int i = 0; i < 500; i++)
         snprintf(names[i], sizeof names[i], "f%d", i);
     cgw_stacks *api = cgw_stacks_new(NULL), *folded = cgw_stacks_new(NULL);
