@@ -7,10 +7,13 @@
 . "${CGW_SRCDIR:-.}/tests/tools.sh"
 esc=$(printf '\033')
 
-# annotate FILE: cgannotate under 10 s of CPU and 256 MiB, stdout and
+# annotate FILE: cgannotate under 10 s of CPU and 256 MiB (under ASan,
+# whose shadow memory needs more, the CPU limit alone), stdout and
 # stderr in $tmp/out and $tmp/err; its exit status in rc
+vlimit=262144
+sanitized "$CGANNOTATE" && vlimit=unlimited
 annotate() {
-    (ulimit -t 10; ulimit -v 262144; exec "$CGANNOTATE" "$@") >"$tmp/out" 2>"$tmp/err" &
+    (ulimit -t 10; ulimit -v $vlimit; exec "$CGANNOTATE" "$@") >"$tmp/out" 2>"$tmp/err" &
     pid=$!
     ( sleep 20; kill -9 $pid 2>/dev/null ) &
     watch=$!

@@ -57,6 +57,12 @@ PY
 refused() { # WANT-EXIT WANT-TEXT ULIMIT-KB ARGS...
     want=$1 text=$2 kb=$3
     shift 3
+    if grep -q __asan_init "$CGCONVERT" 2>/dev/null; then
+        # ASan's shadow memory needs more than any ulimit -v here: the
+        # budget's refusals without it, and no out-of-memory case
+        [ "$want" -eq 2 ] && { echo "under ASan: $* not run (no ulimit -v)"; return 0; }
+        kb=unlimited
+    fi
     (ulimit -v "$kb" && exec "$CGCONVERT" --quiet --from pprof "$@" -o "$tmp/bomb.out") \
         2>"$tmp/err"
     rc=$?

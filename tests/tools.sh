@@ -14,6 +14,9 @@ CGANNOTATE=${CGANNOTATE:-./tools/cgannotate}
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# sanitized BIN: whether BIN is built with AddressSanitizer, whose shadow
+# memory no `ulimit -v` leaves room for (a memory limit is then left out)
+sanitized() { grep -q __asan_init "$1" 2>/dev/null; }
 # strictly_valid FILE [ARG...]: cgverify --strict ARG... FILE passes, or
 # fails only on flame-total: speedscope's flame graph cannot show a call
 # graph whose function is a root and a callee too, or whose cycle no root
