@@ -15,7 +15,7 @@
  *   fork-skip down(100) with realloc() refused (the profiler's stack of
  *            64 frames cannot grow: the 40 calls past it are skipped);
  *            down(0) forks, the parent prints the child's pid; both
- *            return (not in prof-preload or under ASan: exit 77)
+ *            return (not in prof-preload or under ASan or TSan: exit 77)
  *   dump     cgwprof_dump(argv[2]) from inside dumper(), then more work;
  *            argv[2] "default" dumps to the default path (NULL)
  *   exit     exit() from inside deep(): the calls in progress count
@@ -351,7 +351,7 @@ NOINLINE static void catcher(void)
     deep_jumps = 0;
 }
 
-#if !defined(CGW_PRELOAD_ONLY) && !defined(__SANITIZE_ADDRESS__)
+#if !defined(CGW_PRELOAD_ONLY) && !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
 #define REFUSE_REALLOC 1
 /* While refuse is set, realloc() (the profiler's, when its stack of
  * calls grows) fails: the calls past the stack's room are skipped. */
