@@ -158,6 +158,7 @@ static cgw_status frame(cgw_stacks *s, const place *at, const char *begin, const
     if (st == CGW_OK)
         st = cgwc_stacks_function(s, obj, file, name, &out->fn);
     out->line = parts.line;
+    out->addr = 0; /* folded text has no addresses */
     out->fi = CGWC_NONE;
     return st;
 }
