@@ -147,6 +147,19 @@ static void test_threads(void)
            "call\n");
 }
 
+/* The pid of the child a fork subject (pid) printed into file out:
+ * another process's. */
+static long child_pid(const char *out, pid_t pid)
+{
+    size_t len;
+    char *text = cgwt_read_file(out, &len);
+    CHECK(text != NULL);
+    long cpid = atol(text);
+    free(text);
+    CHECK(cpid > 0 && cpid != (long)pid);
+    return cpid;
+}
+
 static void test_fork(void)
 {
     char pattern[512], out[512], parent[512], child[512];
@@ -154,12 +167,7 @@ static void test_fork(void)
     snprintf(pattern, sizeof pattern, "%s/fork.%%%%.%%p", cgwt_tmpdir());
     snprintf(out, sizeof out, "%s/fork.stdout", cgwt_tmpdir());
     pid_t pid = cgwt_run_subject(pattern, out, "fork", NULL);
-    size_t len;
-    char *text = cgwt_read_file(out, &len);
-    CHECK(text != NULL);
-    long cpid = atol(text);
-    free(text);
-    CHECK(cpid > 0 && cpid != (long)pid);
+    long cpid = child_pid(out, pid);
     snprintf(parent, sizeof parent, "%s/fork.%%.%ld", cgwt_tmpdir(), (long)pid);
     snprintf(child, sizeof child, "%s/fork.%%.%ld", cgwt_tmpdir(), cpid);
     profile prof;
@@ -196,12 +204,7 @@ static void test_fork_skipping(void)
         return;
     }
     CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    size_t len;
-    char *text = cgwt_read_file(out, &len);
-    CHECK(text != NULL);
-    long cpid = atol(text);
-    free(text);
-    CHECK(cpid > 0 && cpid != (long)pid);
+    long cpid = child_pid(out, pid);
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/fork-skip.%ld", cgwt_tmpdir(), i ? cpid : (long)pid);
         profile prof;
@@ -213,7 +216,8 @@ static void test_fork_skipping(void)
                             { "run_fork_skip", "down", 1 },
                             { "down", "down", 60 });
         cgwt_check_times(p);
-        text = cgwt_read_file(path, &len);
+        size_t len;
+        char *text = cgwt_read_file(path, &len);
         CHECK(text != NULL && strstr(text, "\ndesc: Warning: 40 calls not recorded") != NULL);
         free(text);
     }
